@@ -1,0 +1,34 @@
+"""Shared pytest configuration: the slow marker, mpmath precision hygiene."""
+
+from __future__ import annotations
+
+import mpmath
+import pytest
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--run-slow", action="store_true", default=False, help="also run tests marked slow")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if config.getoption("--run-slow"):
+        return
+    skip = pytest.mark.skip(reason="slow: run with `pytest --run-slow`")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)
+
+
+@pytest.fixture(autouse=True)
+def _restore_mpmath_precision():
+    """Library code never changes global precision; this catches (and undoes) any test that does."""
+    prec = mpmath.mp.prec
+    yield
+    changed = mpmath.mp.prec != prec
+    mpmath.mp.prec = prec
+    assert not changed, "a test (or the code it called) changed mpmath's global precision"
+
+
+from dptheory.testing import profiles as _profiles  # noqa: E402
+
+_profiles.load()

@@ -1,0 +1,217 @@
+"""Notation tables: the one place where a paper's symbols are decided.
+
+Parameters use the paper's notation spelled in ASCII (``alpha, eta, lam, beta, S_g, sigma, n, b,
+K, j0``) because users read the paper beside the tool. Notation is *scoped per paper*: ``sigma`` is
+a noise scale in Ye & Shokri and an activation in Shi et al., so every paper has its own
+:class:`NotationTable` and every theorem points at one.
+
+Parameter values enter the package through :func:`parse_value`, which turns them into exact
+rationals (sympy ``Rational``). Conditions are then decided exactly, and the mpmath kernels see the
+same number at any precision. Python floats are read by their shortest decimal representation
+(``0.02`` means 1/50, not the binary double nearest to it), which is what a user who typed the number
+meant; pass a ``fractions.Fraction`` or an ``mpmath.mpf`` to give an exact binary value instead.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from enum import Enum
+from fractions import Fraction
+from numbers import Integral
+from typing import Any
+
+import mpmath
+import numpy as np
+import sympy as sp
+
+from .errors import InvalidParameter
+
+
+class Domain(str, Enum):
+    """The kind of number a parameter is."""
+
+    REAL = "real"
+    POSITIVE = "positive"
+    NONNEGATIVE = "nonnegative"
+    INTEGER = "integer"
+    POSITIVE_INTEGER = "positive integer"
+    NONNEGATIVE_INTEGER = "nonnegative integer"
+
+    @property
+    def is_integer(self) -> bool:
+        return self in (Domain.INTEGER, Domain.POSITIVE_INTEGER, Domain.NONNEGATIVE_INTEGER)
+
+    def assumptions(self) -> dict[str, bool]:
+        """sympy assumptions for a Symbol of this domain."""
+        return {
+            Domain.REAL: {"real": True},
+            Domain.POSITIVE: {"positive": True},
+            Domain.NONNEGATIVE: {"nonnegative": True},
+            Domain.INTEGER: {"integer": True},
+            Domain.POSITIVE_INTEGER: {"positive": True, "integer": True},
+            Domain.NONNEGATIVE_INTEGER: {"nonnegative": True, "integer": True},
+        }[self]
+
+
+@dataclass(frozen=True, slots=True)
+class Param:
+    """One parameter of a paper's notation.
+
+    Attributes:
+        name: ASCII name used in the API and on the command line (``lam``).
+        latex: LaTeX in the paper's notation (``\\lambda``).
+        meaning: one-line meaning.
+        domain: the kind of number.
+        symbol: the sympy Symbol (with the domain's assumptions).
+        sample: (low, high, log_scale) range that property tests draw from when no condition
+            bounds the parameter more tightly. Not a condition: values outside are still valid.
+        unit: unit of the parameter, if any.
+    """
+
+    name: str
+    latex: str
+    meaning: str
+    domain: Domain
+    symbol: sp.Symbol
+    sample: tuple[float, float, bool]
+    unit: str = ""
+
+
+@dataclass(frozen=True)
+class NotationTable:
+    """The parameters of one paper, by ASCII name."""
+
+    paper_key: str
+    params: Mapping[str, Param] = field(default_factory=dict)
+
+    @classmethod
+    def build(cls, paper_key: str, rows: Iterable[tuple[Any, ...]]) -> NotationTable:
+        """Build a table from rows ``(name, latex, meaning, domain, (lo, hi, log))``."""
+        params: dict[str, Param] = {}
+        for row in rows:
+            name, latex, meaning, domain, sample = row[:5]
+            unit = row[5] if len(row) > 5 else ""
+            sym = sp.Symbol(name, **domain.assumptions())
+            params[name] = Param(name, latex, meaning, domain, sym, sample, unit)
+        return cls(paper_key, params)
+
+    def __getitem__(self, name: str) -> Param:
+        return self.params[name]
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.params
+
+    def symbols(self, *names: str) -> tuple[sp.Symbol, ...]:
+        return tuple(self.params[n].symbol for n in names)
+
+    def sym(self, name: str) -> sp.Symbol:
+        return self.params[name].symbol
+
+    def symbol_names(self) -> dict[sp.Symbol, str]:
+        """Map for ``sympy.latex(..., symbol_names=...)``."""
+        return {p.symbol: p.latex for p in self.params.values()}
+
+    def by_symbol(self) -> dict[sp.Symbol, Param]:
+        return {p.symbol: p for p in self.params.values()}
+
+
+_NUMBER_RE = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$")
+_FRACTION_RE = re.compile(r"^\s*([+-]?\d+)\s*/\s*(\d+)\s*$")
+
+
+def parse_value(raw: Any, *, key: str, name: str, citation: str = "") -> sp.Rational:
+    """Turn a user value into an exact sympy Rational, or raise :class:`InvalidParameter`.
+
+    Accepts int, Fraction, float (read by its shortest decimal repr), decimal strings
+    (``"0.02"``, ``"1e-5"``), fractions (``"1/3"``), mpmath mpf (exact binary value), numpy
+    scalars and sympy rationals. Rejects bool, NaN, infinities, complex numbers and text.
+    """
+
+    def bad(reason: str) -> InvalidParameter:
+        return InvalidParameter(key=key, name=name, value=raw, reason=reason, citation=citation)
+
+    value = raw
+    if isinstance(value, (bool, np.bool_)):
+        raise bad("a boolean is not a number")
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, sp.Basic):
+        if value.is_Rational:
+            return sp.Rational(value)
+        if value.is_Float:
+            value = mpmath.mpf(value._mpf_)  # exact binary value of the sympy Float
+        elif value.is_number and value.is_finite and value.is_real:
+            raise bad("an irrational sympy number; pass a decimal or a fraction")
+        else:
+            raise bad("not a finite real number")
+    if isinstance(value, Integral):
+        return sp.Integer(int(value))
+    if isinstance(value, Fraction):
+        return sp.Rational(value.numerator, value.denominator)
+    if isinstance(value, float):
+        if math.isnan(value):
+            raise bad("NaN is not a number")
+        if math.isinf(value):
+            raise bad("infinity is not allowed here")
+        return sp.Rational(repr(value))
+    if isinstance(value, mpmath.mpf):
+        if mpmath.isnan(value):
+            raise bad("NaN is not a number")
+        if mpmath.isinf(value):
+            raise bad("infinity is not allowed here")
+        man, exp = value.man_exp
+        return sp.Integer(man) * sp.Integer(2) ** exp
+    if isinstance(value, str):
+        s = value.strip()
+        low = s.lower()
+        if low in {"nan", "+nan", "-nan"}:
+            raise bad("NaN is not a number")
+        if low in {"inf", "+inf", "-inf", "infinity", "+infinity", "-infinity", "oo"}:
+            raise bad("infinity is not allowed here")
+        m = _FRACTION_RE.match(s)
+        if m:
+            den = int(m.group(2))
+            if den == 0:
+                raise bad("division by zero")
+            return sp.Rational(int(m.group(1)), den)
+        if _NUMBER_RE.match(s):
+            return sp.Rational(s)
+        raise bad("not a number (write e.g. 0.02, 1e-5 or 1/3)")
+    if isinstance(value, complex):
+        raise bad("complex numbers are not allowed")
+    raise bad(f"unsupported type {type(value).__name__}")
+
+
+def rational_to_mpf(x: sp.Rational) -> mpmath.mpf:
+    """An exact rational at the current mpmath precision (one rounding)."""
+    p, q = int(x.p), int(x.q)
+    if q == 1:
+        return mpmath.mpf(p)
+    return mpmath.mpf(p) / q
+
+
+def format_rational(x: sp.Rational) -> str:
+    """A short, exact-if-possible decimal rendering of a rational for messages and JSON."""
+    if x.q == 1:
+        return str(int(x.p))
+    # terminating decimal?
+    q = int(x.q)
+    twos = fives = 0
+    while q % 2 == 0:
+        q //= 2
+        twos += 1
+    while q % 5 == 0:
+        q //= 5
+        fives += 1
+    if q == 1:
+        digits = max(twos, fives)
+        if digits <= 60:
+            scaled = int(x.p) * 10**digits // int(x.q)  # exact: x.q divides 10**digits
+            sign = "-" if scaled < 0 else ""
+            text = str(abs(scaled)).rjust(digits + 1, "0")
+            whole, frac = text[:-digits], text[-digits:]
+            return f"{sign}{whole}.{frac}".rstrip("0").rstrip(".")
+    return f"{int(x.p)}/{int(x.q)}"

@@ -1,0 +1,55 @@
+"""Units and directions carried by every bound and every evaluated value.
+
+Everything is computed in nats; bits appear only at the boundary (report, CLI ``--unit bits``).
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+
+import mpmath
+
+
+class Unit(str, Enum):
+    """Unit of an information quantity (privacy loss, divergence, max-information)."""
+
+    NATS = "nats"
+    BITS = "bits"
+    DIMENSIONLESS = "dimensionless"  # probabilities, deltas, ratios
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class Direction(str, Enum):
+    """What a number says about the true quantity.
+
+    UPPER: the true quantity is at most this value (a guarantee).
+    LOWER: the true quantity is at least this value.
+    EXACT: the value is the quantity itself (up to the stated precision).
+    ASYMPTOTIC: an order-of-magnitude statement with hidden constants; never a guarantee, and refused
+        wherever an upper bound is required.
+    """
+
+    UPPER = "upper"
+    LOWER = "lower"
+    EXACT = "exact"
+    ASYMPTOTIC = "asymptotic"
+
+    def __str__(self) -> str:
+        return self.value
+
+    @property
+    def is_guarantee(self) -> bool:
+        """True when the number can be used as a privacy guarantee (an upper bound on the loss)."""
+        return self in (Direction.UPPER, Direction.EXACT)
+
+
+def nats_to_bits(x: mpmath.mpf) -> mpmath.mpf:
+    """Convert nats to bits (divide by ln 2) at the current mpmath precision."""
+    return x / mpmath.log(2)
+
+
+def bits_to_nats(x: mpmath.mpf) -> mpmath.mpf:
+    """Convert bits to nats (multiply by ln 2) at the current mpmath precision."""
+    return x * mpmath.log(2)

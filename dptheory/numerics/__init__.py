@@ -1,0 +1,1 @@
+"""Pure numerical kernels: recurrences, series, log-sum-exp sums, conversions; log domain, explicit precision."""

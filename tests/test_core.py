@@ -1,0 +1,220 @@
+"""The engine: parsing, conditions, errors, value objects, the registry."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import mpmath
+import numpy as np
+import pytest
+import sympy as sp
+
+import dptheory
+from dptheory.core import (
+    REGISTRY,
+    BoundValue,
+    Condition,
+    ConditionViolated,
+    Direction,
+    DuplicateKey,
+    InvalidParameter,
+    MissingParameter,
+    Status,
+    UnexpectedParameter,
+    Unit,
+    UnknownKey,
+    parse_value,
+)
+from dptheory.core.notation import format_rational
+
+FIG = {"alpha": 10, "eta": "0.02", "lam": 1, "beta": 4, "S_g": 4, "sigma": 2, "n": 50, "b": 2, "K": 50}
+
+
+def thm(key: str):
+    return dptheory.get(key)
+
+
+# ----------------------------------------------------------------------------- parsing
+@pytest.mark.parametrize(
+    "raw, expected",
+    [
+        (3, sp.Integer(3)),
+        ("0.02", sp.Rational(1, 50)),
+        (0.02, sp.Rational(1, 50)),  # floats are read by their shortest decimal repr
+        ("1e-5", sp.Rational(1, 100000)),
+        ("1/3", sp.Rational(1, 3)),
+        (Fraction(2, 7), sp.Rational(2, 7)),
+        (np.int64(5), sp.Integer(5)),
+        (np.float64(0.5), sp.Rational(1, 2)),
+        (mpmath.mpf("0.5"), sp.Rational(1, 2)),
+        (sp.Rational(3, 4), sp.Rational(3, 4)),
+    ],
+)
+def test_parse_value_exact(raw, expected):
+    assert parse_value(raw, key="k", name="x") == expected
+
+
+@pytest.mark.parametrize("raw", [float("nan"), "nan", float("inf"), "-inf", "abc", "1/0", True, 1 + 2j, None, [1]])
+def test_parse_value_rejects(raw):
+    with pytest.raises(InvalidParameter) as ei:
+        parse_value(raw, key="some.key", name="x")
+    assert "some.key" in str(ei.value) and "x" in str(ei.value)
+
+
+def test_format_rational():
+    assert format_rational(sp.Rational(1, 50)) == "0.02"
+    assert format_rational(sp.Rational(1, 3)) == "1/3"
+    assert format_rational(sp.Integer(-7)) == "-7"
+    assert format_rational(sp.Rational(-1, 8)) == "-0.125"
+
+
+# ----------------------------------------------------------------------------- evaluation
+def test_evaluate_returns_value_object():
+    v = thm("yeshokri22.thm4_2").evaluate(FIG, dps=30)
+    assert isinstance(v, BoundValue)
+    assert isinstance(v.value, mpmath.mpf)
+    assert v.unit is Unit.NATS and v.direction is Direction.UPPER and v.dps == 30
+    assert v.key == "yeshokri22.thm4_2"
+    assert all(c.status is Status.HOLDS for c in v.conditions)
+    d = v.to_dict()
+    assert set(d) >= {"key", "params", "value", "unit", "direction", "dps", "conditions"}
+    assert len(d["value"].replace("0.", "", 1).lstrip("0")) >= 30
+
+
+def test_precision_is_scoped_and_respected():
+    before = mpmath.mp.prec
+    lo = thm("yeshokri22.thm4_2").evaluate(FIG, dps=20).value
+    hi = thm("yeshokri22.thm4_2").evaluate(FIG, dps=80).value
+    assert mpmath.mp.prec == before
+    with mpmath.workdps(80):
+        assert abs(lo - hi) / hi < mpmath.mpf(10) ** -19
+
+
+@pytest.mark.parametrize(
+    "key, change, condition",
+    [
+        ("yeshokri22.thm4_2", {"alpha": 1}, "alpha > 1"),
+        ("yeshokri22.thm4_2", {"alpha": "0.5"}, "alpha > 1"),
+        ("yeshokri22.thm4_2", {"sigma": 0}, "sigma > 0"),
+        ("yeshokri22.thm4_2", {"sigma": -2}, "sigma > 0"),
+        ("yeshokri22.thm4_2", {"n": 3, "b": 2}, "n/b >= 2"),
+        ("yeshokri22.thm4_2", {"K": "2.5"}, "K is an integer"),
+        ("yeshokri22.thm4_2", {"K": 0}, "K >= 1"),
+        ("yeshokri22.thm4_2", {"eta": "0.4"}, "eta < 2/(beta + lam)"),
+        ("yeshokri22.thm4_2", {"lam": 5}, "lam <= beta"),
+        ("yeshokri22.thm3_3", {"j0": 25}, "j0 <= floor(n/b) - 1"),
+        ("yeshokri22.thm3_3", {"j0": -1}, "j0 >= 0"),
+        ("yeshokri22.thmD_6", {"eta": "0.25"}, "eta < 1/beta"),
+        ("yeshokri22.cor5_3", {"eta": 1}, "eta < 2/(L**2/2 + 2*lam + 1/2)"),
+    ],
+)
+def test_violations_name_the_condition(key, change, condition):
+    t = thm(key)
+    base = {**FIG, "j0": 0, "L": 1, "sigma_mul": 2}
+    params = {p: v for p, v in {**base, **change}.items() if p in t.params}
+    with pytest.raises(ConditionViolated) as ei:
+        t.evaluate(params)
+    err = ei.value
+    assert err.key == key
+    assert err.condition == condition
+    assert t.citation.short() in str(err)
+    for name, value in change.items():
+        if name in err.values:
+            assert err.values[name] == format_rational(parse_value(value, key="k", name=name))
+
+
+@pytest.mark.parametrize("bad", [float("nan"), "inf", "ten", None])
+def test_bad_values_are_errors_not_nan(bad):
+    with pytest.raises(InvalidParameter) as ei:
+        thm("yeshokri22.thm4_2").evaluate({**FIG, "eta": bad})
+    assert "eta" in str(ei.value) and "yeshokri22.thm4_2" in str(ei.value)
+
+
+def test_missing_and_unexpected_parameters():
+    t = thm("yeshokri22.thm4_2")
+    with pytest.raises(MissingParameter, match="K"):
+        t.evaluate({k: v for k, v in FIG.items() if k != "K"})
+    with pytest.raises(UnexpectedParameter, match="j0"):
+        t.evaluate({**FIG, "j0": 1})
+
+
+def test_no_check_lists_the_violation():
+    v = thm("yeshokri22.thm4_2").evaluate({**FIG, "eta": "0.5"}, check=False)
+    assert not v.valid
+    assert [c.text for c in v.violated] == ["eta < 2/(beta + lam)"]
+    assert mpmath.isfinite(v.value)
+
+
+def test_domain_violation_raises_even_without_check():
+    with pytest.raises(ConditionViolated, match="b >= 1"):
+        thm("yeshokri22.thm4_2").evaluate({**FIG, "b": 0}, check=False)
+
+
+def test_condition_three_valued():
+    x = sp.Symbol("x", positive=True)
+    c = Condition(x < 2, "x below 2")
+    assert c.evaluate({x: sp.Integer(1)}).status is Status.HOLDS
+    assert c.evaluate({x: sp.Integer(3)}).status is Status.VIOLATED
+    assert c.evaluate({}).status is Status.UNDECIDED
+    # transcendental tie-free comparison decided numerically at two precisions
+    c2 = Condition(sp.exp(x) > 2, "e^x above 2")
+    assert c2.evaluate({x: sp.Rational(7, 10)}).status is Status.HOLDS
+    assert c2.evaluate({x: sp.Rational(69, 100)}).status is Status.VIOLATED
+
+
+def test_folded_condition_is_refused():
+    from dptheory.core.theorem import Theorem
+    from dptheory.theorems.ye_shokri_2022 import NOTATION, PAPER
+
+    s = NOTATION.sym("sigma")
+    with pytest.raises(ValueError, match="folded"):
+        Theorem(key="t.folded", title="t", citation=PAPER.item("x"), notation=NOTATION, params=("sigma",),
+                conditions=(Condition(s > 0, "folded by the positive assumption"),), direction=Direction.UPPER,
+                quantity="q", mp=lambda p: p["sigma"])
+
+
+# ----------------------------------------------------------------------------- registry
+def test_registry_rejects_duplicates_and_unknown_keys():
+    t = thm("yeshokri22.thm4_2")
+    with pytest.raises(DuplicateKey):
+        REGISTRY.add(t)
+    with pytest.raises(UnknownKey, match="yeshokri22.thm4_2"):
+        REGISTRY.get("yeshokri22.thm4_9")
+
+
+def test_required_keys_exist():
+    required = [
+        "yeshokri22.thm2_1", "yeshokri22.thm3_3", "yeshokri22.thm4_2", "yeshokri22.thm4_3", "yeshokri22.thmD_4",
+        "yeshokri22.balle_first", "yeshokri22.balle_last", "yeshokri22.thmD_6", "yeshokri22.thmD_7",
+        "yeshokri22.cor5_3", "yeshokri22.composition_approx", "yeshokri22.composition", "yeshokri22.lemmaD_3",
+        "yeshokri22.prop5_1_lipschitz", "yeshokri22.prop5_1_smoothness", "rdp.subsampled_gaussian", "rdp.gaussian",
+    ]
+    for k in required:
+        assert k in REGISTRY, k
+    claims = {c.key.split(".")[1] for c in REGISTRY.claims()}
+    for i in range(1, 11):
+        assert any(k == f"C{i}" or (k.startswith(f"C{i}") and not k[len(f'C{i}'):].isdigit()) for k in claims), i
+
+
+def test_every_theorem_has_direction_unit_citation_and_latex():
+    for t in REGISTRY.theorems():
+        assert isinstance(t.direction, Direction)
+        assert isinstance(t.unit, Unit)
+        assert t.citation.short()
+        assert t.latex()
+        assert all(t.conditions_latex())
+        assert t.key in t.explain()
+
+
+def test_units_conversion():
+    v = thm("yeshokri22.thm4_2").evaluate(FIG, dps=30)
+    with mpmath.workdps(30):
+        assert abs(v.in_unit(Unit.BITS) * mpmath.log(2) - v.value) < mpmath.mpf(10) ** -28
+
+
+def test_float_path_never_returns_nan():
+    t = thm("yeshokri22.thm4_2")
+    out = t.evaluate_np({**{k: float(parse_value(v, key="k", name=k)) for k, v in FIG.items()}, "K": np.arange(1, 5)})
+    assert np.all(np.isfinite(out))
+    assert not math.isnan(float(out[0]))
