@@ -318,6 +318,14 @@ def cmd_figure(args: argparse.Namespace) -> int:
 
 
 # ----------------------------------------------------------------------------- parser
+def _plugins() -> list[Any]:
+    """Sub-command groups defined next to the code they drive (each module has add_subcommands)."""
+    return []
+
+
+_PLUGINS = _plugins()
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="dptheory", description="Symbolic and numeric verifier of differential-privacy "
                                 "theory: evaluate bounds, check conditions and claimed orderings.")
@@ -388,6 +396,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--json", action="store_true")
     s.add_argument("--no-progress", dest="progress", action="store_false")
     s.set_defaults(func=cmd_check, progress=None)
+
+    for plugin in _PLUGINS:
+        plugin(sub)
 
     s = sub.add_parser("figure", help="reproduce a paper figure from the encoded theorems")
     s.add_argument("name", help="yeshokri22-fig1 | yeshokri22-fig2")

@@ -100,7 +100,9 @@ class Theorem:
         quantity: what is bounded, in words.
         unit: unit of the value.
         mp: the high-precision kernel.
-        np: the float64 kernel (vectorised), or ``None`` when there is none.
+        np: the float64 kernel (vectorised), or ``None`` when there is none. It may return a pair
+            ``(values, unreliable_mask)``: flagged points (where float64 cancellation could cost
+            more than 1e-11 relative) are then recomputed with mpmath at 30 digits.
         terms: named parts of the bound.
         monotone: parameters in which the bound is stated (or proved) monotone, with the sense
             (``"nondecreasing"``, ``"nonincreasing"``, ``"increasing"``, ``"decreasing"``).
@@ -108,6 +110,8 @@ class Theorem:
         reading: our reading decisions where the text is ambiguous.
         notes: anything else a user should know (known typos, what is derived here).
         sample: per-theorem overrides of the sampling ranges used by property tests.
+        infinite_when: where +infinity is the true value (e.g. an LSI constant of a point mass);
+            everywhere else on the valid region the value must be finite.
     """
 
     key: str
@@ -131,6 +135,7 @@ class Theorem:
     reading: str = ""
     notes: str = ""
     sample: Mapping[str, tuple[float, float, bool]] = field(default_factory=dict)
+    infinite_when: str = ""
 
     def __post_init__(self) -> None:
         missing = [p for p in self.params if p not in self.notation]
@@ -324,7 +329,26 @@ class Theorem:
         b = np.broadcast_arrays(*arrays.values())
         arrays = dict(zip(arrays.keys(), b, strict=True))
         with np.errstate(over="ignore", under="ignore", divide="ignore", invalid="ignore"):
-            out = np.asarray(kernel(arrays), dtype=np.float64)
+            raw = kernel(arrays)
+        if isinstance(raw, tuple):
+            # (values, unreliable): the kernel flags points where float64 cancellation could cost
+            # more than 1e-11 relative; those are recomputed with mpmath at 30 digits
+            out, unreliable = (np.array(raw[0], dtype=np.float64), np.asarray(raw[1], dtype=bool))
+            mp_kernel = self.mp if term is None else self._term(term).mp
+            shape = np.broadcast_shapes(out.shape, unreliable.shape)
+            out = np.broadcast_to(out, shape).copy()
+            unreliable = np.broadcast_to(unreliable, shape)
+            for idx in np.ndindex(shape):
+                if not unreliable[idx]:
+                    continue
+                with mpmath.workdps(30):
+                    args = {}
+                    for p_name, arr in arrays.items():
+                        v = float(np.broadcast_to(arr, shape)[idx])
+                        args[p_name] = int(v) if self.notation[p_name].domain.is_integer else mpmath.mpf(v)
+                    out[idx] = float(mp_kernel(args))
+        else:
+            out = np.asarray(raw, dtype=np.float64)
         if np.isnan(out).any():
             idx = np.argwhere(np.isnan(out))[0]
             point = {p: float(a[tuple(idx)]) for p, a in arrays.items()} if out.ndim else {p: float(a) for p, a in arrays.items()}

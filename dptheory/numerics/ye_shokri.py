@@ -86,20 +86,56 @@ def log_mean_exp_term_mp(N: int, alpha: Any, G: Any, eta: Any, lam: Any) -> mpma
 
 # ----------------------------------------------------------------------------- shared pieces (np)
 
+_SPLIT = 134217729.0  # 2**27 + 1 (Veltkamp splitting of a double into two 26-bit halves)
+
+
+def one_minus_product_np(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """1 - a*b in float64 without losing the digits of a*b when a*b is close to 1.
+
+    Dekker's TwoProduct gives p + e == a*b exactly; then 1 - p is exact (Sterbenz, p in [1/2, 2])
+    and 1 - a*b = (1 - p) - e to within one rounding. Near the step-size limits (eta*lam -> 1) the
+    naive 1 - eta*lam loses up to all of its digits.
+    """
+    a = np.asarray(a, dtype=np.float64)
+    b = np.asarray(b, dtype=np.float64)
+    p = a * b
+    ca, cb = _SPLIT * a, _SPLIT * b
+    ah = ca - (ca - a)
+    al = a - ah
+    bh = cb - (cb - b)
+    bl = b - bh
+    e = ((ah * bh - p) + ah * bl + al * bh) + al * bl
+    return (1.0 - p) - e
+
+
+def log_r_np(eta: np.ndarray, lam: np.ndarray) -> np.ndarray:
+    """log r = 2 log(1 - eta lam), accurate for eta lam near 0 (log1p) and near 1 (exact 1 - eta lam)."""
+    x = eta * lam
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return 2.0 * np.where(x < 0.5, np.log1p(-x), np.log(one_minus_product_np(eta, lam)))
+
+
+def one_minus_r_np(eta: np.ndarray, lam: np.ndarray) -> np.ndarray:
+    """1 - r = eta lam (2 - eta lam) = 1 - (1 - eta lam)^2."""
+    x = eta * lam
+    omx = one_minus_product_np(eta, lam)
+    # x (2 - x) is accurate for small x; (1 - omx)(1 + omx) near x = 1 (where 1 - x is the small part)
+    return np.where(x < 0.5, x * (2.0 - x), (1.0 - omx) * (1.0 + omx))
+
+
 
 def gaussian_step_rdp_np(alpha: np.ndarray, eta: np.ndarray, S_g: np.ndarray, sigma: np.ndarray, b: np.ndarray) -> np.ndarray:
     return alpha * eta * S_g**2 / (4.0 * sigma**2 * b**2)
 
 
 def eps0_np(j: np.ndarray, G: np.ndarray, eta: np.ndarray, lam: np.ndarray) -> np.ndarray:
-    x = eta * lam
-    lr = 2.0 * np.log1p(-x)
-    return G * x * (2.0 - x) * np.exp((j - 1.0) * lr) / (-np.expm1(j * lr))
+    lr = log_r_np(eta, lam)
+    return G * one_minus_r_np(eta, lam) * np.exp((j - 1.0) * lr) / (-np.expm1(j * lr))
 
 
 def first_term_np(K: np.ndarray, N: np.ndarray, G: np.ndarray, eta: np.ndarray, lam: np.ndarray) -> np.ndarray:
     h = np.floor(N / 2.0)
-    lr = 2.0 * np.log1p(-eta * lam)
+    lr = log_r_np(eta, lam)
     return eps0_np(h, G, eta, lam) * np.expm1((K - 1.0) * (N - h) * lr) / np.expm1((N - h) * lr)
 
 
@@ -122,9 +158,8 @@ def log_mean_exp_term_np(N: np.ndarray, alpha: np.ndarray, G: np.ndarray, eta: n
     acc_small = np.zeros(Nb.shape)  # sum of expm1(x_j) where not big
     acc_big = np.zeros(Nb.shape)  # sum of exp(x_j - m) where big
     chunk = max(1, min(nmax, (1 << 20) // max(1, Nb.size)))
-    x = eb * lb
-    lr = 2.0 * np.log1p(-x)
-    c = Gb * x * (2.0 - x)
+    lr = log_r_np(eb, lb)
+    c = Gb * one_minus_r_np(eb, lb)
     for start in range(1, nmax + 1, chunk):
         j = np.arange(start, min(nmax, start + chunk - 1) + 1, dtype=np.float64)[None, :]
         valid = j <= Nb[:, None]
@@ -171,8 +206,8 @@ def thm43_log_S_mp(T: int, q: Any, c: Any, r: Any, *, tol_digits: int | None = N
     a_lt_1 = log_a < 0
     a_gt_1 = log_a > 0
     if a_lt_1:
-        a = mpmath.exp(log_a)
-        L_star = (mpmath.log1p(-q) - mpmath.log1p(-a)) / one_minus_r
+        # L* = log((1-q)/(1-a))/(1-r) = log1p(q expm1(c)/(1-a))/(1-r): no cancellation when a ~ q
+        L_star = mpmath.log1p(qe / -mpmath.expm1(log_a)) / one_minus_r
     L = mpmath.mpf(0)
     check_every = 64
     log_1mq = mpmath.log1p(-q) if q < 1 else mpmath.ninf
@@ -196,7 +231,7 @@ def thm43_log_S_mp(T: int, q: Any, c: Any, r: Any, *, tol_digits: int | None = N
 
 
 def thm43_log_S_np_epochs(
-    K_max: np.ndarray, N: np.ndarray, q: np.ndarray, c: np.ndarray, r: np.ndarray
+    K_max: np.ndarray, N: np.ndarray, q: np.ndarray, c: np.ndarray, r: np.ndarray, one_minus_r: np.ndarray
 ) -> list[np.ndarray]:
     """float64 Thm 4.3 for many parameter combinations at once, recording log S at every epoch.
 
@@ -206,11 +241,10 @@ def thm43_log_S_np_epochs(
     """
     C = K_max.shape[0]
     if C <= 4:
-        return [_thm43_scalar_epochs(int(K_max[i]), int(N[i]), float(q[i]), float(c[i]), float(r[i]))
+        return [_thm43_scalar_epochs(int(K_max[i]), int(N[i]), float(q[i]), float(c[i]), float(one_minus_r[i]))
                 for i in range(C)]
     T_max = (K_max * N).astype(np.int64)
     L = np.zeros(C)
-    one_minus_r = 1.0 - r
     with np.errstate(over="ignore"):
         qe = q * np.expm1(c)
     one_minus_q = 1.0 - q
@@ -218,8 +252,8 @@ def thm43_log_S_np_epochs(
     with np.errstate(divide="ignore"):
         log_1mq = np.log1p(-q)
     a_lt_1 = log_a < 0
-    with np.errstate(over="ignore"):
-        L_star = np.where(a_lt_1, (np.log1p(-q) - np.log1p(-np.exp(np.minimum(log_a, 0.0)))) / one_minus_r, np.inf)
+    with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+        L_star = np.where(a_lt_1, np.log1p(qe / -np.expm1(np.minimum(log_a, -1e-300))) / one_minus_r, np.inf)
     out = [np.empty(int(k)) for k in K_max]
     frozen = np.zeros(C, dtype=bool)
     L_prev = np.full(C, -1.0)
@@ -261,17 +295,16 @@ def thm43_log_S_np_epochs(
     return out
 
 
-def _thm43_scalar_epochs(K_max: int, N: int, q: float, c: float, r: float) -> np.ndarray:
+def _thm43_scalar_epochs(K_max: int, N: int, q: float, c: float, one_minus_r: float) -> np.ndarray:
     """One combination in plain float64 Python arithmetic (no numpy per-step overhead)."""
     import math
 
     out = np.empty(K_max)
-    one_minus_r = 1.0 - r
     log_a = math.log(q) + c
     qe = q * math.expm1(c) if log_a <= 0 else math.inf
     one_minus_q = 1.0 - q
     a_lt_1 = log_a < 0
-    L_star = (math.log1p(-q) - math.log1p(-math.exp(log_a))) / one_minus_r if a_lt_1 else math.inf
+    L_star = math.log1p(qe / -math.expm1(log_a)) / one_minus_r if a_lt_1 else math.inf
     tol = 4e-16
     L = 0.0
     log1p, expm1, exp = math.log1p, math.expm1, math.exp
@@ -298,11 +331,15 @@ def _thm43_scalar_epochs(K_max: int, N: int, q: float, c: float, r: float) -> np
 
 
 def thm43_limit_mp(q: Any, c: Any, r: Any) -> mpmath.mpf:
-    """lim_{K->oo} log S_K^0 = (log1p(-q) - log1p(-q e^c)) / (1 - r) if q e^c < 1, else +inf."""
+    """lim_{K->oo} log S_K^0 = log((1 - q)/(1 - q e^c)) / (1 - r) if q e^c < 1, else +inf.
+
+    Computed as log1p(q expm1(c) / (1 - q e^c)) / (1 - r), which keeps full relative precision when
+    c is tiny (then q e^c and q agree to many digits).
+    """
     log_a = mpmath.log(q) + c
     if log_a >= 0:
         return mpmath.inf
-    return (mpmath.log1p(-q) - mpmath.log1p(-mpmath.exp(log_a))) / (1 - r)
+    return mpmath.log1p(q * mpmath.expm1(c) / -mpmath.expm1(log_a)) / (1 - r)
 
 
 def as_int(x: Any) -> int:

@@ -22,7 +22,7 @@ _CLAIM_EXAMPLES = {"dptheory-dev": 120, "dptheory-ci": 150, "dptheory-thorough":
 def load() -> str:
     """Register the profiles and load the selected one; returns its name."""
     settings.register_profile("dptheory-dev", settings.get_profile("default"), max_examples=40, **_COMMON)
-    settings.register_profile("dptheory-ci", settings.get_profile("ci"), max_examples=60, **_COMMON)
+    settings.register_profile("dptheory-ci", settings.get_profile("ci"), max_examples=40, **_COMMON)
     settings.register_profile("dptheory-thorough", settings.get_profile("default"), max_examples=1000, **_COMMON)
     name = os.environ.get("HYPOTHESIS_PROFILE") or ("dptheory-ci" if os.environ.get("CI") else "dptheory-dev")
     settings.load_profile(name)

@@ -1,0 +1,247 @@
+"""Generic contracts every registered theorem must satisfy (a new theorem gets these for free).
+
+* finite on its valid region (+inf only where the theorem says it is the true value);
+* the float64 kernel agrees with the mpmath kernel to 1e-10 relative wherever both are finite;
+* monotone in every parameter where the theorem states it;
+* the mpmath kernel agrees with the sympy statement evaluated exactly (closed forms);
+* out-of-domain points are rejected with the violated condition named;
+* LaTeX renders for the bound and every condition; declared limits agree with far-out evaluation.
+
+Points are drawn by strategies generated from each theorem's own conditions.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import mpmath
+import pytest
+import sympy as sp
+from hypothesis import assume, given, note
+from hypothesis.errors import Unsatisfiable
+from hypothesis import strategies as st
+
+import dptheory
+from dptheory.core import REGISTRY, ConditionViolated, Status
+from dptheory.core.conditions import Condition
+from dptheory.testing.strategies import point_strategy, theorem_strategy
+
+THEOREMS = sorted(REGISTRY.theorems(), key=lambda t: t.key)
+KEYS = [t.key for t in THEOREMS]
+# keep mpmath work per example bounded (Thm 4.3 iterates K*floor(n/b) steps at 40 digits)
+SMALL = {"n": (2, 300, True), "K": (1, 300, True), "T": (1, 10_000, True)}
+
+
+def _ranges(t):
+    return {**SMALL, **t.sample}
+
+
+def _floats(p):
+    return {k: float(v) for k, v in p.items()}
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_finite_on_valid_region(key):
+    t = dptheory.get(key)
+
+    @given(theorem_strategy(t, ranges=_ranges(t)))
+    def run(p):
+        note(str(p))
+        v = t.evaluate(p, dps=30).value
+        assert not mpmath.isnan(v)
+        if mpmath.isinf(v):
+            assert t.infinite_when, f"{key} returned infinity at {p} but declares no such case"
+        else:
+            assert mpmath.isfinite(v)
+
+    run()
+
+
+@pytest.mark.parametrize("key", [t.key for t in THEOREMS if t.np is not None])
+def test_float64_agrees_with_mpmath(key):
+    t = dptheory.get(key)
+
+    @given(theorem_strategy(t, ranges=_ranges(t)))
+    def run(p):
+        # compare at the same inputs: the exact binary values of the float64 inputs (a decimal such
+        # as 0.1 is already rounded before the float path sees it; that is input rounding, not the kernel)
+        fl = _floats(p)
+        binary = {k: Fraction(v) for k, v in fl.items()}
+        assume(all(r.status is Status.HOLDS for r in t.check(binary)))
+        ref = t.evaluate(binary, dps=30).value
+        f = float(t.evaluate_np(fl))
+        note(f"{p}: mp {ref}, float64 {f!r}")
+        if mpmath.isinf(ref) or not mpmath.isfinite(mpmath.mpf(f)) or abs(float(ref)) > 1e300:
+            return  # only where both are finite (overflowing points go to the log domain in sweeps)
+        if float(ref) == 0.0:
+            assert f == 0.0
+            return
+        assert abs(f - float(ref)) <= 1e-10 * abs(float(ref))
+
+    run()
+
+
+MONO = [(t.key, name, sense) for t in THEOREMS for name, sense in t.monotone.items()]
+
+
+@pytest.mark.parametrize("key, name, sense", MONO)
+def test_monotone_where_stated(key, name, sense):
+    t = dptheory.get(key)
+    integer = t.notation[name].domain.is_integer
+
+    @given(theorem_strategy(t, ranges=_ranges(t)), st.floats(0.001, 1.0))
+    def run(p, frac):
+        q = dict(p)
+        q[name] = p[name] + (1 if integer else p[name] * sp.Rational(repr(frac)))
+        res = t.check(q)
+        assume(all(r.status is Status.HOLDS for r in res))
+        a = t.evaluate(p, dps=40).value
+        b = t.evaluate(q, dps=40).value
+        note(f"{name}: {p[name]} -> {q[name]}: {a} -> {b}")
+        if sense in ("increasing", "decreasing") and a == b:
+            # strictness below 40 digits: look again at 120 digits; a tie there (e.g. a change of
+            # e^-10000) is accepted as the non-strict relation, which is still asserted below
+            a, b = t.evaluate(p, dps=120).value, t.evaluate(q, dps=120).value
+        with mpmath.workdps(40):
+            slack = mpmath.mpf(10) ** -35 * max(abs(a), abs(b))
+            if sense == "increasing":
+                assert b > a or (b == a)
+                assert b >= a
+            elif sense == "nondecreasing":
+                assert b >= a - slack
+            elif sense == "decreasing":
+                assert b < a or (b == a)
+                assert b <= a
+            elif sense == "nonincreasing":
+                assert b <= a + slack
+            else:  # pragma: no cover
+                raise AssertionError(sense)
+
+    run()
+
+
+CLOSED = [t.key for t in THEOREMS if t.bound is not None]
+
+
+@pytest.mark.parametrize("key", CLOSED)
+def test_kernel_matches_statement(key):
+    """The sympy statement, evaluated in exact arithmetic, is an independent oracle for the kernel."""
+    t = dptheory.get(key)
+    small = {**_ranges(t), "n": (2, 40, False), "K": (1, 40, False), "b": (1, 8, False)}
+
+    @given(theorem_strategy(t, ranges=small))
+    def run(p):
+        subs = {t.notation.sym(k): v for k, v in p.items()}
+        ref = sp.N(t.bound.xreplace(subs).doit(), 50)
+        got = t.evaluate(p, dps=40).value
+        note(f"{p}: statement {ref}, kernel {got}")
+        if ref in (sp.oo, sp.zoo) or ref.has(sp.oo):
+            assert mpmath.isinf(got)
+            return
+        with mpmath.workdps(50):
+            r = mpmath.mpf(str(ref))
+            assert abs(got - r) <= abs(r) * mpmath.mpf(10) ** -35
+
+    run()
+
+
+def _violation_cases():
+    cases = []
+    for t in THEOREMS:
+        for i, c in enumerate(t.all_conditions):
+            cases.append(pytest.param(t.key, i, id=f"{t.key}[{c.render()}]"))
+    return cases
+
+
+@pytest.mark.parametrize("key, idx", _violation_cases())
+def test_out_of_domain_rejected_naming_the_condition(key, idx):
+    """Points violating exactly this condition (all others holding) raise it, by name."""
+    t = dptheory.get(key)
+    cond = t.all_conditions[idx]
+    others = [c for i, c in enumerate(t.all_conditions) if i != idx]
+    target_syms = {s.name for s in cond.symbols}
+    if cond.kind == "domain":
+        # move one parameter out of its domain from a valid point
+        name = next(iter(target_syms))
+        integer_cond = "integer" in cond.render()
+
+        @given(theorem_strategy(t, ranges=_ranges(t)), st.sampled_from(["0", "-1", "-1/2", "1/2"]))
+        def run_domain(p, bad):
+            q = dict(p)
+            q[name] = p[name] + sp.Rational(1, 2) if integer_cond else sp.Rational(bad)
+            r = cond.evaluate({t.notation.sym(k): v for k, v in q.items() if t.notation.sym(k) in cond.symbols})
+            assume(r.status is Status.VIOLATED)
+            with pytest.raises(ConditionViolated) as ei:
+                t.evaluate(q, dps=20)
+            # an earlier domain condition may fire first (e.g. integrality before positivity)
+            assert ei.value.key == key
+
+        run_domain()
+        return
+    rel = cond.relation
+    negated = Condition(sp.Not(rel) if not isinstance(rel, sp.core.relational.Relational) else rel.negated,
+                        "negation")
+    info = {p: t.notation[p] for p in t.params}
+    strat = point_strategy(t.params, [*others, negated], info, ranges=_ranges(t),
+                           order_hint=list(t.notation.params), key=key)
+
+    @given(strat)
+    def run(p):
+        with pytest.raises(ConditionViolated) as ei:
+            t.evaluate(p, dps=20)
+        assert ei.value.condition == cond.render()
+        assert ei.value.citation
+
+    try:
+        run()
+    except Unsatisfiable:
+        # this condition cannot be violated while all the others hold (it is implied by them, e.g.
+        # floor(n/b) >= 1 by 0 <= j <= floor(n/b) - 1): then violating it must still be refused
+        strat2 = point_strategy(t.params, [*(c for c in others if c.kind == "domain"), negated], info,
+                                ranges=_ranges(t), order_hint=list(t.notation.params), key=key)
+
+        @given(strat2)
+        def run_any(p):
+            with pytest.raises(ConditionViolated):
+                t.evaluate(p, dps=20)
+
+        run_any()
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_latex_renders(key):
+    t = dptheory.get(key)
+    tex = t.latex()
+    assert tex and "\\" in tex or tex.isprintable()
+    for c in t.conditions_latex():
+        assert c
+    assert t.key in t.explain()
+
+
+LIMITS = [(t.key, name) for t in THEOREMS for name in t.limits]
+
+
+@pytest.mark.parametrize("key, name", LIMITS)
+def test_declared_limits_bound_and_are_approached(key, name):
+    t = dptheory.get(key)
+    lim = t.limits[name]
+
+    @given(theorem_strategy(t, ranges={**_ranges(t), "n": (2, 60, False)}))
+    def run(p):
+        exact = dict(p)
+        if lim.exists_when is not None:
+            subs = {t.notation.sym(k): v for k, v in exact.items()}
+            finite = lim.exists_when.evaluate(subs).status is Status.HOLDS
+        else:
+            finite = True
+        with mpmath.workdps(40):
+            L = lim.mp(t.kernel_args(exact))
+        assert mpmath.isfinite(L) is finite
+        v = t.evaluate(p, dps=40).value
+        if finite:
+            with mpmath.workdps(40):
+                assert v <= L * (1 + mpmath.mpf(10) ** -30)  # nondecreasing in K up to its limit
+        else:
+            assert mpmath.isinf(L)
+
+    run()
