@@ -18,8 +18,8 @@ import mpmath
 import pytest
 import sympy as sp
 from hypothesis import assume, given, note
-from hypothesis.errors import Unsatisfiable
 from hypothesis import strategies as st
+from hypothesis.errors import Unsatisfiable
 
 import dptheory
 from dptheory.core import REGISTRY, ConditionViolated, Status
@@ -179,11 +179,11 @@ def test_out_of_domain_rejected_naming_the_condition(key, idx):
         run_domain()
         return
     rel = cond.relation
-    negated = Condition(sp.Not(rel) if not isinstance(rel, sp.core.relational.Relational) else rel.negated,
-                        "negation")
+    negated = Condition(sp.Not(rel) if not isinstance(rel, sp.core.relational.Relational) else rel.negated, "negation")
     info = {p: t.notation[p] for p in t.params}
-    strat = point_strategy(t.params, [*others, negated], info, ranges=_ranges(t),
-                           order_hint=list(t.notation.params), key=key)
+    strat = point_strategy(
+        t.params, [*others, negated], info, ranges=_ranges(t), order_hint=list(t.notation.params), key=key
+    )
 
     @given(strat)
     def run(p):
@@ -197,8 +197,14 @@ def test_out_of_domain_rejected_naming_the_condition(key, idx):
     except Unsatisfiable:
         # this condition cannot be violated while all the others hold (it is implied by them, e.g.
         # floor(n/b) >= 1 by 0 <= j <= floor(n/b) - 1): then violating it must still be refused
-        strat2 = point_strategy(t.params, [*(c for c in others if c.kind == "domain"), negated], info,
-                                ranges=_ranges(t), order_hint=list(t.notation.params), key=key)
+        strat2 = point_strategy(
+            t.params,
+            [*(c for c in others if c.kind == "domain"), negated],
+            info,
+            ranges=_ranges(t),
+            order_hint=list(t.notation.params),
+            key=key,
+        )
 
         @given(strat2)
         def run_any(p):
@@ -212,7 +218,7 @@ def test_out_of_domain_rejected_naming_the_condition(key, idx):
 def test_latex_renders(key):
     t = dptheory.get(key)
     tex = t.latex()
-    assert tex and "\\" in tex or tex.isprintable()
+    assert (tex and "\\" in tex) or tex.isprintable()
     for c in t.conditions_latex():
         assert c
     assert t.key in t.explain()

@@ -25,5 +25,14 @@ from .core import (
 
 __version__ = "0.1.0"
 
-__all__ = ["REGISTRY", "BoundValue", "ConditionViolated", "DPTheoryError", "Direction", "Theorem", "Unit", "__version__",
-           "get"]
+__all__ = [
+    "REGISTRY",
+    "BoundValue",
+    "ConditionViolated",
+    "DPTheoryError",
+    "Direction",
+    "Theorem",
+    "Unit",
+    "__version__",
+    "get",
+]

@@ -37,7 +37,9 @@ def _kv(items: Sequence[str]) -> dict[str, str]:
 def _theorem(key: str) -> Theorem:
     obj = REGISTRY.get(key)
     if not isinstance(obj, Theorem):
-        raise DPTheoryError(f"{key} is a claim, not a theorem (use `dptheory show {key}` or `dptheory check --claim {key}`)")
+        raise DPTheoryError(
+            f"{key} is a claim, not a theorem (use `dptheory show {key}` or `dptheory check --claim {key}`)"
+        )
     return obj
 
 
@@ -56,11 +58,19 @@ def cmd_list(args: argparse.Namespace) -> int:
     rows = []
     for obj in REGISTRY:
         if isinstance(obj, Theorem) and not args.claims:
-            rows.append({"key": obj.key, "kind": "theorem", "direction": str(obj.direction), "title": obj.title,
-                         "source": obj.citation.short()})
+            rows.append(
+                {
+                    "key": obj.key,
+                    "kind": "theorem",
+                    "direction": str(obj.direction),
+                    "title": obj.title,
+                    "source": obj.citation.short(),
+                }
+            )
         elif isinstance(obj, Claim) and (args.claims or args.all):
-            rows.append({"key": obj.key, "kind": "claim", "direction": "", "title": obj.title,
-                         "source": obj.citation.short()})
+            rows.append(
+                {"key": obj.key, "kind": "claim", "direction": "", "title": obj.title, "source": obj.citation.short()}
+            )
     if args.json:
         print(json.dumps(rows, indent=1))
         return 0
@@ -82,9 +92,14 @@ def cmd_show(args: argparse.Namespace) -> int:
         print(obj.explain())
         return 0
     c: Claim = obj
-    lines = [f"{c.key}: {c.title}", f"  source: {c.citation.short()}", f"  paper: \"{c.statement}\"",
-             f"  reading: {c.reading}", f"  checks: {c.describe()}",
-             f"  region: {c.region.description or 'all valid points'}"]
+    lines = [
+        f"{c.key}: {c.title}",
+        f"  source: {c.citation.short()}",
+        f'  paper: "{c.statement}"',
+        f"  reading: {c.reading}",
+        f"  checks: {c.describe()}",
+        f"  region: {c.region.description or 'all valid points'}",
+    ]
     if c.counterexamples:
         lines.append("  pinned counterexamples:")
         for pt in c.counterexamples:
@@ -114,16 +129,21 @@ def cmd_eval(args: argparse.Namespace) -> int:
             d["unit"] = unit
         print(json.dumps(d, indent=1))
     else:
-        print(f"{args.key}{':' + args.term if args.term else ''} = {mpmath.nstr(shown, args.dps, strip_zeros=False)} "
-              f"{unit} ({value.direction} bound; {value.quantity}; {args.dps} digits)")
+        print(
+            f"{args.key}{':' + args.term if args.term else ''} = {mpmath.nstr(shown, args.dps, strip_zeros=False)} "
+            f"{unit} ({value.direction} bound; {value.quantity}; {args.dps} digits)"
+        )
         for c in value.conditions:
             if c.condition.kind == "domain":
                 continue
             print(f"  [{c.status.value:>9}] {c.text:<32} lhs = {c.lhs}, rhs = {c.rhs}")
     if value.violated:
         for c in value.violated:
-            print(f"dptheory: warning: {args.key} condition violated (evaluated anyway with --no-check): "
-                  f"{c.text} ({c.condition.gloss}); lhs = {c.lhs}, rhs = {c.rhs}", file=sys.stderr)
+            print(
+                f"dptheory: warning: {args.key} condition violated (evaluated anyway with --no-check): "
+                f"{c.text} ({c.condition.gloss}); lhs = {c.lhs}, rhs = {c.rhs}",
+                file=sys.stderr,
+            )
     return 0
 
 
@@ -195,14 +215,16 @@ def _sweep_rows(results: list[Any], names: list[str]) -> list[dict[str, Any]]:
 
     base = results[0]
     rows = []
-    axes = [np.array([float(x) for x in (base.axes[base.names.index(n)] if n in base.names else [np.nan])])
-            for n in names]
+    axes = [
+        np.array([float(x) for x in (base.axes[base.names.index(n)] if n in base.names else [np.nan])]) for n in names
+    ]
     for idx in itertools.product(*(range(len(a)) for a in axes)):
         row: dict[str, Any] = {n: axes[i][idx[i]] for i, n in enumerate(names)}
         for r in results:
             sub = tuple(idx[names.index(n)] for n in r.names)
-            v = r.values[sub] if r.names else r.values
-            row[r.key] = float(v)
+            v = float(r.values[sub] if r.names else r.values)
+            ok = bool(r.valid[sub] if r.names else r.valid)
+            row[r.key] = v if ok else None  # a skipped (invalid) point: null in JSON, empty in CSV
         rows.append(row)
     return rows
 
@@ -223,8 +245,10 @@ def cmd_crossover(args: argparse.Namespace) -> int:
     if res.always_below:
         print(f"{a.key} < {b.key} for every {args.over} in [{args.start}, {args.stop}]")
     else:
-        print(f"{a.key} stays below {b.key} for {args.over} >= {res.value} (up to {args.stop}); "
-              f"confirmed at {res.confirmed_dps} digits")
+        print(
+            f"{a.key} stays below {b.key} for {args.over} >= {res.value} (up to {args.stop}); "
+            f"confirmed at {res.confirmed_dps} digits"
+        )
         if res.before:
             print(f"  at {args.over} = {res.before[args.over]}: {res.before[a.key]} >= {res.before[b.key]}")
     if res.at_value:
@@ -244,8 +268,16 @@ def cmd_convert(args: argparse.Namespace) -> int:
     methods = ["improved", "classic"] if args.method == "both" else [args.method]
     out = []
     for m in methods:
-        res = convert(thm, params, delta=args.delta, method=m, orders=orders, alpha_min=args.alpha_min,
-                      alpha_max=args.alpha_max, dps=args.dps)
+        res = convert(
+            thm,
+            params,
+            delta=args.delta,
+            method=m,
+            orders=orders,
+            alpha_min=args.alpha_min,
+            alpha_max=args.alpha_max,
+            dps=args.dps,
+        )
         out.append(res)
     if args.json:
         print(json.dumps([r.to_dict() for r in out], indent=1))
@@ -282,14 +314,19 @@ def cmd_check(args: argparse.Namespace) -> int:
     else:
         width = max(len(r.claim) for r in results) if results else 10
         for r, c in zip(results, claims, strict=True):
-            print(f"{r.claim:<{width}}  {r.verdict.value:<10} {r.method} [{r.examples_tried} points, {r.duration_s:.1f} s]")
+            print(
+                f"{r.claim:<{width}}  {r.verdict.value:<10} {r.method} "
+                f"[{r.examples_tried} points, {r.duration_s:.1f} s]"
+            )
             print(f"{'':<{width}}  {c.title}")
             if r.counterexample:
                 ce = r.counterexample
                 pts = ", ".join(f"{k}={v}" for k, v in ce["params"].items())
                 print(f"{'':<{width}}  counterexample: {pts}")
-                print(f"{'':<{width}}    {ce['lhs']['label']} = {ce['lhs']['value']}  {ce['relation']}  "
-                      f"{ce['rhs']['label']} = {ce['rhs']['value']}  does not hold")
+                print(
+                    f"{'':<{width}}    {ce['lhs']['label']} = {ce['lhs']['value']}  {ce['relation']}  "
+                    f"{ce['rhs']['label']} = {ce['rhs']['value']}  does not hold"
+                )
             for note in r.notes:
                 print(f"{'':<{width}}  note: {note}")
         n_f = sum(r.verdict is Verdict.FALSIFIED for r in results)
@@ -297,8 +334,11 @@ def cmd_check(args: argparse.Namespace) -> int:
         n_u = len(results) - n_f - n_v
         print(f"\n{len(results)} claims: {n_v} verified, {n_f} falsified (findings), {n_u} undecided")
     for key, exp, got in surprises:
-        print(f"dptheory: {key}: expected {exp.value} from the registry, got {got.value}"
-              f"{' (new finding: pin the counterexample)' if got is Verdict.FALSIFIED else ''}", file=sys.stderr)
+        print(
+            f"dptheory: {key}: expected {exp.value} from the registry, got {got.value}"
+            f"{' (new finding: pin the counterexample)' if got is Verdict.FALSIFIED else ''}",
+            file=sys.stderr,
+        )
     return 3 if surprises else 0
 
 
@@ -327,8 +367,11 @@ _PLUGINS = _plugins()
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="dptheory", description="Symbolic and numeric verifier of differential-privacy "
-                                "theory: evaluate bounds, check conditions and claimed orderings.")
+    p = argparse.ArgumentParser(
+        prog="dptheory",
+        description="Symbolic and numeric verifier of differential-privacy "
+        "theory: evaluate bounds, check conditions and claimed orderings.",
+    )
     p.add_argument("--version", action="version", version=f"dptheory {__version__}")
     sub = p.add_subparsers(dest="command", required=True)
 

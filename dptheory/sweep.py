@@ -25,7 +25,7 @@ from .core.errors import ConditionViolated, DPTheoryError
 from .core.notation import format_rational, parse_value
 from .core.theorem import Theorem
 
-_RANGE = re.compile(r"^\s*([^.]+?)\s*\.\.\s*([^:]+?)\s*(?::\s*(\S+))?\s*$")
+_RANGE = re.compile(r"^\s*(.+?)\s*\.\.\s*([^:]+?)\s*(?::\s*(\S+))?\s*$")
 
 
 def parse_values(name: str, spec: str, *, integer: bool) -> list[Any]:
@@ -157,8 +157,19 @@ def sweep(
         notes.append(f"{mp_points} points beyond float64 recomputed with mpmath (see log_values)")
     if not valid.all():
         notes.append(f"{int((~valid).sum())} points violate a condition and were skipped")
-    return SweepResult(thm.key, names, axes, {p: format_rational(v) for p, v in exact_fixed.items()}, values,
-                       log_values, valid, str(thm.unit), str(thm.direction), mp_points, notes)
+    return SweepResult(
+        thm.key,
+        names,
+        axes,
+        {p: format_rational(v) for p, v in exact_fixed.items()},
+        values,
+        log_values,
+        valid,
+        str(thm.unit),
+        str(thm.direction),
+        mp_points,
+        notes,
+    )
 
 
 @dataclass
@@ -226,18 +237,33 @@ def crossover(
         idx = int(not_below[-1]) + 1
     # confirm the two neighbours at dps digits
     if not _below_mp(a, b, param, grid[idx], fa, fb, dps):
-        raise DPTheoryError(f"crossover of {a.key} and {b.key} could not be confirmed at {dps} digits at {param}={grid[idx]}")
+        raise DPTheoryError(
+            f"crossover of {a.key} and {b.key} could not be confirmed at {dps} digits at {param}={grid[idx]}"
+        )
     before = None
     if idx > 0:
         if _below_mp(a, b, param, grid[idx - 1], fa, fb, dps):
-            raise DPTheoryError(f"crossover of {a.key} and {b.key}: float64 and {dps}-digit comparisons disagree "
-                                f"at {param}={grid[idx - 1]}")
+            raise DPTheoryError(
+                f"crossover of {a.key} and {b.key}: float64 and {dps}-digit comparisons disagree "
+                f"at {param}={grid[idx - 1]}"
+            )
         before = _sides(a, b, param, grid[idx - 1], fa, fb, dps)
     value: Any = grid[idx]
     if not integer and idx > 0:
         value = _bisect(a, b, param, grid[idx - 1], grid[idx], fa, fb, dps)
-    return CrossoverResult(a.key, b.key, param, float(lo), float(hi), int(value) if integer else float(value),
-                           idx == 0, dps, _sides(a, b, param, value, fa, fb, dps), before, changes)
+    return CrossoverResult(
+        a.key,
+        b.key,
+        param,
+        float(lo),
+        float(hi),
+        int(value) if integer else float(value),
+        idx == 0,
+        dps,
+        _sides(a, b, param, value, fa, fb, dps),
+        before,
+        changes,
+    )
 
 
 def _val(t: Theorem, param: str, x: Any, f: Mapping[str, Any], dps: int) -> mpmath.mpf:
@@ -247,18 +273,25 @@ def _val(t: Theorem, param: str, x: Any, f: Mapping[str, Any], dps: int) -> mpma
     return t.evaluate(pt, dps=dps).value
 
 
-def _below_mp(a: Theorem, b: Theorem, param: str, x: Any, fa: Mapping[str, Any], fb: Mapping[str, Any], dps: int) -> bool:
+def _below_mp(
+    a: Theorem, b: Theorem, param: str, x: Any, fa: Mapping[str, Any], fb: Mapping[str, Any], dps: int
+) -> bool:
     return bool(_val(a, param, x, fa, dps) < _val(b, param, x, fb, dps))
 
 
-def _sides(a: Theorem, b: Theorem, param: str, x: Any, fa: Mapping[str, Any], fb: Mapping[str, Any],
-           dps: int) -> dict[str, str]:
-    return {param: str(x), a.key: mpmath.nstr(_val(a, param, x, fa, dps), 20),
-            b.key: mpmath.nstr(_val(b, param, x, fb, dps), 20)}
+def _sides(
+    a: Theorem, b: Theorem, param: str, x: Any, fa: Mapping[str, Any], fb: Mapping[str, Any], dps: int
+) -> dict[str, str]:
+    return {
+        param: str(x),
+        a.key: mpmath.nstr(_val(a, param, x, fa, dps), 20),
+        b.key: mpmath.nstr(_val(b, param, x, fb, dps), 20),
+    }
 
 
-def _bisect(a: Theorem, b: Theorem, param: str, x0: Any, x1: Any, fa: Mapping[str, Any], fb: Mapping[str, Any],
-            dps: int) -> str:
+def _bisect(
+    a: Theorem, b: Theorem, param: str, x0: Any, x1: Any, fa: Mapping[str, Any], fb: Mapping[str, Any], dps: int
+) -> str:
     lo, hi = sp.Rational(str(x0)), sp.Rational(str(x1))
     for _ in range(60):
         mid = (lo + hi) / 2

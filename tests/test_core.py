@@ -169,9 +169,17 @@ def test_folded_condition_is_refused():
 
     s = NOTATION.sym("sigma")
     with pytest.raises(ValueError, match="folded"):
-        Theorem(key="t.folded", title="t", citation=PAPER.item("x"), notation=NOTATION, params=("sigma",),
-                conditions=(Condition(s > 0, "folded by the positive assumption"),), direction=Direction.UPPER,
-                quantity="q", mp=lambda p: p["sigma"])
+        Theorem(
+            key="t.folded",
+            title="t",
+            citation=PAPER.item("x"),
+            notation=NOTATION,
+            params=("sigma",),
+            conditions=(Condition(s > 0, "folded by the positive assumption"),),
+            direction=Direction.UPPER,
+            quantity="q",
+            mp=lambda p: p["sigma"],
+        )
 
 
 # ----------------------------------------------------------------------------- registry
@@ -179,22 +187,35 @@ def test_registry_rejects_duplicates_and_unknown_keys():
     t = thm("yeshokri22.thm4_2")
     with pytest.raises(DuplicateKey):
         REGISTRY.add(t)
-    with pytest.raises(UnknownKey, match="yeshokri22.thm4_2"):
+    with pytest.raises(UnknownKey, match=r"yeshokri22\.thm4_2"):
         REGISTRY.get("yeshokri22.thm4_9")
 
 
 def test_required_keys_exist():
     required = [
-        "yeshokri22.thm2_1", "yeshokri22.thm3_3", "yeshokri22.thm4_2", "yeshokri22.thm4_3", "yeshokri22.thmD_4",
-        "yeshokri22.balle_first", "yeshokri22.balle_last", "yeshokri22.thmD_6", "yeshokri22.thmD_7",
-        "yeshokri22.cor5_3", "yeshokri22.composition_approx", "yeshokri22.composition", "yeshokri22.lemmaD_3",
-        "yeshokri22.prop5_1_lipschitz", "yeshokri22.prop5_1_smoothness", "rdp.subsampled_gaussian", "rdp.gaussian",
+        "yeshokri22.thm2_1",
+        "yeshokri22.thm3_3",
+        "yeshokri22.thm4_2",
+        "yeshokri22.thm4_3",
+        "yeshokri22.thmD_4",
+        "yeshokri22.balle_first",
+        "yeshokri22.balle_last",
+        "yeshokri22.thmD_6",
+        "yeshokri22.thmD_7",
+        "yeshokri22.cor5_3",
+        "yeshokri22.composition_approx",
+        "yeshokri22.composition",
+        "yeshokri22.lemmaD_3",
+        "yeshokri22.prop5_1_lipschitz",
+        "yeshokri22.prop5_1_smoothness",
+        "rdp.subsampled_gaussian",
+        "rdp.gaussian",
     ]
     for k in required:
         assert k in REGISTRY, k
     claims = {c.key.split(".")[1] for c in REGISTRY.claims()}
     for i in range(1, 11):
-        assert any(k == f"C{i}" or (k.startswith(f"C{i}") and not k[len(f'C{i}'):].isdigit()) for k in claims), i
+        assert any(k == f"C{i}" or (k.startswith(f"C{i}") and not k[len(f"C{i}") :].isdigit()) for k in claims), i
 
 
 def test_every_theorem_has_direction_unit_citation_and_latex():

@@ -47,8 +47,21 @@ def _statement_value(t, p, dps=60):
     return mpmath.mpf(str(sp.N(val, dps)))
 
 
-CLOSED = ["thm2_1", "thm3_3", "thm4_2", "thmD_4", "balle_first", "balle_last", "thmD_6", "thmD_7", "cor5_3",
-          "composition_approx", "lemmaD_3", "prop5_1_lipschitz", "prop5_1_smoothness"]
+CLOSED = [
+    "thm2_1",
+    "thm3_3",
+    "thm4_2",
+    "thmD_4",
+    "balle_first",
+    "balle_last",
+    "thmD_6",
+    "thmD_7",
+    "cor5_3",
+    "composition_approx",
+    "lemmaD_3",
+    "prop5_1_lipschitz",
+    "prop5_1_smoothness",
+]
 
 
 @pytest.mark.parametrize("name", CLOSED)
@@ -117,8 +130,13 @@ def test_d6_sum_vs_closed_form(K):
     with mpmath.workdps(60):
         a = t.kernel_args(exact)
         x = a["eta"] * a["lam"] / 2
-        ref = a["alpha"] * a["eta"] * a["S_g"] ** 2 / (2 * a["sigma"] ** 2 * a["n"] ** 2) * mpmath.fsum(
-            (1 - x) ** k for k in range(1, K + 1))
+        ref = (
+            a["alpha"]
+            * a["eta"]
+            * a["S_g"] ** 2
+            / (2 * a["sigma"] ** 2 * a["n"] ** 2)
+            * mpmath.fsum((1 - x) ** k for k in range(1, K + 1))
+        )
         got = t.evaluate(p, dps=50).value
         assert abs(got - ref) <= ref * mpmath.mpf(10) ** -45
 
@@ -160,11 +178,16 @@ def _thm43_naive(a, T):
     return mpmath.log(S) / (a["alpha"] - 1)
 
 
-@pytest.mark.parametrize("point", [
-    {**FIG, "K": 1}, {**FIG, "K": 40}, {**FIG, "alpha": 30, "K": 20},  # alpha = 30: beyond the limit condition
-    {"alpha": "1.01", "eta": "0.001", "lam": "0.01", "beta": 1, "S_g": 3, "sigma": 1, "n": 10, "b": 3, "K": 6},
-    {"alpha": 200, "eta": "0.3", "lam": 1, "beta": 2, "S_g": 5, "sigma": 1, "n": 7, "b": 7, "K": 5},
-])
+@pytest.mark.parametrize(
+    "point",
+    [
+        {**FIG, "K": 1},
+        {**FIG, "K": 40},
+        {**FIG, "alpha": 30, "K": 20},  # alpha = 30: beyond the limit condition
+        {"alpha": "1.01", "eta": "0.001", "lam": "0.01", "beta": 1, "S_g": 3, "sigma": 1, "n": 10, "b": 3, "K": 6},
+        {"alpha": 200, "eta": "0.3", "lam": 1, "beta": 2, "S_g": 5, "sigma": 1, "n": 7, "b": 7, "K": 5},
+    ],
+)
 def test_thm43_log_domain_vs_plain_recurrence(point):
     t = dptheory.get("yeshokri22.thm4_3")
     exact = t.parse(point)
@@ -271,8 +294,22 @@ def test_known_values_with_provenance():
             assert abs(got - ref) <= abs(ref) * mpmath.mpf(10) ** -40, row["key"]
 
 
-@pytest.mark.parametrize("name", ["thm2_1", "thm3_3", "thm4_2", "thm4_3", "thmD_4", "balle_first", "balle_last",
-                                  "thmD_6", "thmD_7", "cor5_3", "composition_approx"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "thm2_1",
+        "thm3_3",
+        "thm4_2",
+        "thm4_3",
+        "thmD_4",
+        "balle_first",
+        "balle_last",
+        "thmD_6",
+        "thmD_7",
+        "cor5_3",
+        "composition_approx",
+    ],
+)
 def test_float64_path_on_figure_grid(name):
     """float64 vs mpmath at the figures' setting (the contract suite does the same on random points)."""
     t = dptheory.get(f"yeshokri22.{name}")

@@ -21,7 +21,7 @@ import random
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 from typing import Any
 
 import mpmath
@@ -32,7 +32,7 @@ from .errors import DPTheoryError
 from .notation import format_rational, parse_value
 
 
-class Verdict(str, Enum):
+class Verdict(StrEnum):
     VERIFIED = "verified"
     FALSIFIED = "falsified"
     UNDECIDED = "undecided"
@@ -149,7 +149,6 @@ def counterexample_record(claim: Claim, point: Mapping[str, Any], out: PointOutc
 def region_strategy(claim: Claim) -> Any:
     """Hypothesis strategy of the claim's region (sides' conditions with derived parameters, constraints)."""
     from ..testing.strategies import point_strategy
-
     from .conditions import Condition
 
     conds: list[Condition] = []
@@ -182,8 +181,14 @@ def region_strategy(claim: Claim) -> Any:
         seen.add(c.relation)
         uniq.append(c)
     return point_strategy(
-        claim.params, uniq, info, fixed=claim.region.fixed, choices=claim.region.choices,
-        ranges=claim.region.ranges, order_hint=list(dict.fromkeys(order)), key=claim.key,
+        claim.params,
+        uniq,
+        info,
+        fixed=claim.region.fixed,
+        choices=claim.region.choices,
+        ranges=claim.region.ranges,
+        order_hint=list(dict.fromkeys(order)),
+        key=claim.key,
     )
 
 
@@ -231,7 +236,9 @@ def _in_region(claim: Claim, point: Mapping[str, Any]) -> bool:
         t = q.thm()
         pt = q.point(exact)
         res = t.check(pt)
-        if any(r.status.value != "holds" for r in res if not (q.limit and t.notation.sym(q.limit) in r.condition.symbols)):
+        if any(
+            r.status.value != "holds" for r in res if not (q.limit and t.notation.sym(q.limit) in r.condition.symbols)
+        ):
             return False
     for c in claim.region.constraints:
         subs = {s: exact[s.name] for s in c.symbols}
@@ -262,8 +269,15 @@ def check_claim(
                 if not _in_region(claim, pt):
                     notes.append("pinned counterexample is outside the claim's region; ignored")
                     continue
-                return ClaimResult(claim.key, Verdict.FALSIFIED, "pinned counterexample", 1,
-                                   counterexample_record(claim, pt, out, dps), notes, time.perf_counter() - t0)
+                return ClaimResult(
+                    claim.key,
+                    Verdict.FALSIFIED,
+                    "pinned counterexample",
+                    1,
+                    counterexample_record(claim, pt, out, dps),
+                    notes,
+                    time.perf_counter() - t0,
+                )
         notes.append("no pinned counterexample falsifies the claim any more")
 
     # 2. symbolic
@@ -293,18 +307,34 @@ def check_claim(
                 continue
             out = evaluate_point(claim, pt, dps=dps)
             if out.holds is False:
-                return ClaimResult(claim.key, Verdict.FALSIFIED, f"exhaustive ({len(valid)} points)", i + 1,
-                                   counterexample_record(claim, pt, out, dps), notes, time.perf_counter() - t0)
+                return ClaimResult(
+                    claim.key,
+                    Verdict.FALSIFIED,
+                    f"exhaustive ({len(valid)} points)",
+                    i + 1,
+                    counterexample_record(claim, pt, out, dps),
+                    notes,
+                    time.perf_counter() - t0,
+                )
             if out.holds is None:
                 undecided += 1
         wp = valid[worst_i]
         closest = counterexample_record(claim, wp, evaluate_point(claim, wp, dps=dps), dps)
         if undecided:
             notes.append(f"{undecided} points tied at {dps} digits")
-            return ClaimResult(claim.key, Verdict.UNDECIDED, "exhaustive", len(valid), None, notes,
-                               time.perf_counter() - t0, closest)
-        return ClaimResult(claim.key, Verdict.VERIFIED, f"exhaustive ({len(valid)} points)", len(valid), None,
-                           notes, time.perf_counter() - t0, closest)
+            return ClaimResult(
+                claim.key, Verdict.UNDECIDED, "exhaustive", len(valid), None, notes, time.perf_counter() - t0, closest
+            )
+        return ClaimResult(
+            claim.key,
+            Verdict.VERIFIED,
+            f"exhaustive ({len(valid)} points)",
+            len(valid),
+            None,
+            notes,
+            time.perf_counter() - t0,
+            closest,
+        )
 
     # 4. property-based search
     from hypothesis import HealthCheck, find, settings, target
@@ -342,16 +372,18 @@ def check_claim(
             worst_holder.update(m=out.margin, point=point)
         return out.holds is False
 
-    cfg = settings(max_examples=examples, database=None, deadline=None,
-                   suppress_health_check=list(HealthCheck), derandomize=False)
+    cfg = settings(
+        max_examples=examples, database=None, deadline=None, suppress_health_check=list(HealthCheck), derandomize=False
+    )
     try:
         found = find(strategy, fails, settings=cfg, random=random.Random(seed))
     except NoSuchExample:
         found = None
     except Unsatisfiable:
         notes.append("could not draw valid points from the region (conditions too restrictive?)")
-        return ClaimResult(claim.key, Verdict.UNDECIDED, "property search", tried, None, notes,
-                           time.perf_counter() - t0)
+        return ClaimResult(
+            claim.key, Verdict.UNDECIDED, "property search", tried, None, notes, time.perf_counter() - t0
+        )
     if errors:
         notes.append(f"{len(errors)} points could not be evaluated; first: {errors[0]}")
     closest = None
@@ -362,13 +394,21 @@ def check_claim(
         except DPTheoryError:
             closest = None
     if found is None:
-        return ClaimResult(claim.key, Verdict.VERIFIED, "property search", tried, None, notes,
-                           time.perf_counter() - t0, closest)
+        return ClaimResult(
+            claim.key, Verdict.VERIFIED, "property search", tried, None, notes, time.perf_counter() - t0, closest
+        )
     out = evaluate_point(claim, found, dps=dps)
     if out.holds is False:
-        return ClaimResult(claim.key, Verdict.FALSIFIED, "property search (shrunk, re-verified at "
-                           f"{dps} digits)", tried, counterexample_record(claim, found, out, dps), notes,
-                           time.perf_counter() - t0)
+        return ClaimResult(
+            claim.key,
+            Verdict.FALSIFIED,
+            f"property search (shrunk, re-verified at {dps} digits)",
+            tried,
+            counterexample_record(claim, found, out, dps),
+            notes,
+            time.perf_counter() - t0,
+        )
     notes.append(f"search flagged {_render_point(found)} but it does not fail at {dps} digits")
-    return ClaimResult(claim.key, Verdict.UNDECIDED, "property search", tried, None, notes,
-                       time.perf_counter() - t0, closest)
+    return ClaimResult(
+        claim.key, Verdict.UNDECIDED, "property search", tried, None, notes, time.perf_counter() - t0, closest
+    )

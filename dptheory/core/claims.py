@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 from typing import Any
 
 import mpmath
@@ -27,7 +27,7 @@ from .registry import REGISTRY
 from .theorem import Theorem
 
 
-class Relation(str, Enum):
+class Relation(StrEnum):
     LT = "<"
     LE = "<="
     GT = ">"
@@ -143,7 +143,6 @@ class Quantity:
         if kern is None:
             return None
         return float(t.evaluate_np({k: float(v) for k, v in pt.items()}, term=self.term))
-
 
     def value_np_batch(self, arrays: Mapping[str, np.ndarray]) -> np.ndarray | None:
         """float64 values on a whole grid at once (theorem references without limits only)."""

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 
 import mpmath
 import sympy as sp
@@ -24,7 +24,7 @@ from .citation import Citation
 from .notation import format_rational
 
 
-class Status(str, Enum):
+class Status(StrEnum):
     HOLDS = "holds"
     VIOLATED = "violated"
     UNDECIDED = "undecided"

@@ -59,10 +59,7 @@ class MissingParameter(DPTheoryError, ValueError):
         self.key = key
         self.missing = missing
         self.expected = expected
-        super().__init__(
-            f"{key}: missing parameter(s) {', '.join(missing)}; this theorem takes "
-            f"{', '.join(expected)}"
-        )
+        super().__init__(f"{key}: missing parameter(s) {', '.join(missing)}; this theorem takes {', '.join(expected)}")
 
 
 class UnexpectedParameter(DPTheoryError, ValueError):
@@ -73,8 +70,7 @@ class UnexpectedParameter(DPTheoryError, ValueError):
         self.unexpected = unexpected
         self.expected = expected
         super().__init__(
-            f"{key}: unexpected parameter(s) {', '.join(unexpected)}; this theorem takes "
-            f"{', '.join(expected)}"
+            f"{key}: unexpected parameter(s) {', '.join(unexpected)}; this theorem takes {', '.join(expected)}"
         )
 
 
@@ -110,8 +106,7 @@ class ConditionViolated(DPTheoryError, ValueError):
         self.citation = citation
         vals = ", ".join(f"{k} = {v}" for k, v in self.values.items())
         super().__init__(
-            f"{key} requires {condition} ({gloss}; {citation}); got {vals}: "
-            f"left side {lhs}, right side {rhs}"
+            f"{key} requires {condition} ({gloss}; {citation}); got {vals}: left side {lhs}, right side {rhs}"
         )
 
 

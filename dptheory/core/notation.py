@@ -18,7 +18,7 @@ import math
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 from fractions import Fraction
 from numbers import Integral
 from typing import Any
@@ -30,7 +30,7 @@ import sympy as sp
 from .errors import InvalidParameter
 
 
-class Domain(str, Enum):
+class Domain(StrEnum):
     """The kind of number a parameter is."""
 
     REAL = "real"

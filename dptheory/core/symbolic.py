@@ -9,12 +9,12 @@ An UNDECIDED verdict falls back to the numeric checks; reports say which route e
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 
 import sympy as sp
 
 
-class SymbolicVerdict(str, Enum):
+class SymbolicVerdict(StrEnum):
     PROVED = "proved"
     DISPROVED = "disproved"
     UNDECIDED = "undecided"

@@ -140,12 +140,16 @@ class Theorem:
     def __post_init__(self) -> None:
         missing = [p for p in self.params if p not in self.notation]
         if missing:
-            raise ValueError(f"{self.key}: parameters {missing} are not in the {self.notation.paper_key} notation table")
+            raise ValueError(
+                f"{self.key}: parameters {missing} are not in the {self.notation.paper_key} notation table"
+            )
         params_syms = {self.notation.sym(p) for p in self.params}
         for c in self.conditions:
             if c.relation in (sp.true, sp.false):
-                raise ValueError(f"{self.key}: a condition ({c.gloss}) was folded to {c.relation} by sympy at "
-                                 "construction (the symbols' assumptions decide it); build it with evaluate=False")
+                raise ValueError(
+                    f"{self.key}: a condition ({c.gloss}) was folded to {c.relation} by sympy at "
+                    "construction (the symbols' assumptions decide it); build it with evaluate=False"
+                )
             extra = c.symbols - params_syms
             if extra:
                 raise ValueError(f"{self.key}: condition {c.render()} uses {extra}, which are not parameters")
@@ -172,14 +176,19 @@ class Theorem:
             # evaluate=False: the symbols carry these facts as assumptions, so sympy would otherwise
             # fold the relation to True at construction and the value would never be checked
             if p.domain in (Domain.POSITIVE,):
-                out.append(Condition(sp.StrictGreaterThan(s, 0, evaluate=False), f"{p.meaning} must be positive",
-                                     kind="domain"))
+                out.append(
+                    Condition(
+                        sp.StrictGreaterThan(s, 0, evaluate=False), f"{p.meaning} must be positive", kind="domain"
+                    )
+                )
             elif p.domain is Domain.POSITIVE_INTEGER:
-                out.append(Condition(sp.GreaterThan(s, 1, evaluate=False), f"{p.meaning} must be at least 1",
-                                     kind="domain"))
+                out.append(
+                    Condition(sp.GreaterThan(s, 1, evaluate=False), f"{p.meaning} must be at least 1", kind="domain")
+                )
             elif p.domain in (Domain.NONNEGATIVE, Domain.NONNEGATIVE_INTEGER):
-                out.append(Condition(sp.GreaterThan(s, 0, evaluate=False), f"{p.meaning} must be nonnegative",
-                                     kind="domain"))
+                out.append(
+                    Condition(sp.GreaterThan(s, 0, evaluate=False), f"{p.meaning} must be nonnegative", kind="domain")
+                )
         return tuple(out)
 
     @property
@@ -306,8 +315,11 @@ class Theorem:
             try:
                 raw = kernel(args)
             except (ZeroDivisionError, ValueError, OverflowError) as exc:
-                bad = [r for r in self._check_exact(exact, raise_on_violation=False, domain_only=False)
-                       if r.status is Status.VIOLATED]
+                bad = [
+                    r
+                    for r in self._check_exact(exact, raise_on_violation=False, domain_only=False)
+                    if r.status is Status.VIOLATED
+                ]
                 why = f"; the violated condition {bad[0].text} makes it undefined" if bad else ""
                 raise NumericalFailure(f"{self.key}: evaluation failed at {dict(args)}{why}: {exc}") from exc
             val = mpmath.mpf(raw)
@@ -351,7 +363,11 @@ class Theorem:
             out = np.asarray(raw, dtype=np.float64)
         if np.isnan(out).any():
             idx = np.argwhere(np.isnan(out))[0]
-            point = {p: float(a[tuple(idx)]) for p, a in arrays.items()} if out.ndim else {p: float(a) for p, a in arrays.items()}
+            point = (
+                {p: float(a[tuple(idx)]) for p, a in arrays.items()}
+                if out.ndim
+                else {p: float(a) for p, a in arrays.items()}
+            )
             raise NumericalFailure(f"{self.key}: float64 evaluation gave NaN at {point}; check the conditions there")
         return out
 

@@ -5,12 +5,12 @@ Everything is computed in nats; bits appear only at the boundary (report, CLI ``
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import StrEnum
 
 import mpmath
 
 
-class Unit(str, Enum):
+class Unit(StrEnum):
     """Unit of an information quantity (privacy loss, divergence, max-information)."""
 
     NATS = "nats"
@@ -21,7 +21,7 @@ class Unit(str, Enum):
         return self.value
 
 
-class Direction(str, Enum):
+class Direction(StrEnum):
     """What a number says about the true quantity.
 
     UPPER: the true quantity is at most this value (a guarantee).

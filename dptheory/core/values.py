@@ -87,7 +87,8 @@ class BoundValue:
         }
 
     def _repr_latex_(self) -> str:
-        return rf"$\varepsilon = {self.decimal(min(self.dps, 12))}\ \text{{{self.unit} ({self.direction} bound, {self.key})}}$"
+        text = f"{self.unit} ({self.direction} bound, {self.key})"
+        return rf"$\varepsilon = {self.decimal(min(self.dps, 12))}\ \text{{{text}}}$"
 
     def _repr_html_(self) -> str:
         rows = "".join(

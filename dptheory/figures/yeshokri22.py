@@ -42,7 +42,10 @@ def figure1(out: str, *, csv_path: str | None = None) -> list[str]:
     cols: dict[str, np.ndarray] = {}
     for a in ALPHAS:
         c = COLORS[a]
-        for ax, j0, balle, tag in ((ax1, 0, "yeshokri22.balle_first", "first"), (ax2, N - 1, "yeshokri22.balle_last", "last")):
+        for ax, j0, balle, tag in (
+            (ax1, 0, "yeshokri22.balle_first", "first"),
+            (ax2, N - 1, "yeshokri22.balle_last", "last"),
+        ):
             ours = _curve("yeshokri22.thm3_3", a, {"j0": j0})
             naive = _curve("yeshokri22.thm2_1", a)
             bal = _curve(balle, a)
@@ -52,7 +55,10 @@ def figure1(out: str, *, csv_path: str | None = None) -> list[str]:
             cols[f"thm3_3_{tag}_a{a}"] = ours
             cols[f"thm2_1_a{a}"] = naive
             cols[f"{balle.split('.')[-1]}_a{a}"] = bal
-    for ax, title in ((ax1, "(a) data points in the first mini-batch"), (ax2, "(b) data points in the last mini-batch")):
+    for ax, title in (
+        (ax1, "(a) data points in the first mini-batch"),
+        (ax2, "(b) data points in the last mini-batch"),
+    ):
         ax.set_yscale("log")
         ax.set_xlabel("epochs K")
         ax.set_ylabel(r"RDP $\varepsilon$ (nats)")
@@ -62,8 +68,10 @@ def figure1(out: str, *, csv_path: str | None = None) -> list[str]:
     save(fig, out)
     if csv_path:
         _write_csv(csv_path, cols)
-    return [f"{len(K_RANGE)} epochs, alpha in {ALPHAS}; crossovers: dptheory crossover yeshokri22.thm3_3 "
-            "yeshokri22.balle_first --over K ..."]
+    return [
+        f"{len(K_RANGE)} epochs, alpha in {ALPHAS}; crossovers: dptheory crossover yeshokri22.thm3_3 "
+        "yeshokri22.balle_first --over K ..."
+    ]
 
 
 def figure2(out: str, *, csv_path: str | None = None) -> list[str]:
@@ -93,5 +101,7 @@ def figure2(out: str, *, csv_path: str | None = None) -> list[str]:
     save(fig, out)
     if csv_path:
         _write_csv(csv_path, cols)
-    return [f"{len(K_RANGE)} epochs, alpha in {ALPHAS}; composition is the exact Poisson-subsampled Gaussian RDP "
-            "(q = b/n, z = sqrt(2 eta sigma^2)/(eta S_g/b), T = K n/b)"]
+    return [
+        f"{len(K_RANGE)} epochs, alpha in {ALPHAS}; composition is the exact Poisson-subsampled Gaussian RDP "
+        "(q = b/n, z = sqrt(2 eta sigma^2)/(eta S_g/b), T = K n/b)"
+    ]

@@ -123,8 +123,9 @@ def one_minus_r_np(eta: np.ndarray, lam: np.ndarray) -> np.ndarray:
     return np.where(x < 0.5, x * (2.0 - x), (1.0 - omx) * (1.0 + omx))
 
 
-
-def gaussian_step_rdp_np(alpha: np.ndarray, eta: np.ndarray, S_g: np.ndarray, sigma: np.ndarray, b: np.ndarray) -> np.ndarray:
+def gaussian_step_rdp_np(
+    alpha: np.ndarray, eta: np.ndarray, S_g: np.ndarray, sigma: np.ndarray, b: np.ndarray
+) -> np.ndarray:
     return alpha * eta * S_g**2 / (4.0 * sigma**2 * b**2)
 
 
@@ -139,7 +140,9 @@ def first_term_np(K: np.ndarray, N: np.ndarray, G: np.ndarray, eta: np.ndarray, 
     return eps0_np(h, G, eta, lam) * np.expm1((K - 1.0) * (N - h) * lr) / np.expm1((N - h) * lr)
 
 
-def log_mean_exp_term_np(N: np.ndarray, alpha: np.ndarray, G: np.ndarray, eta: np.ndarray, lam: np.ndarray) -> np.ndarray:
+def log_mean_exp_term_np(
+    N: np.ndarray, alpha: np.ndarray, G: np.ndarray, eta: np.ndarray, lam: np.ndarray
+) -> np.ndarray:
     """Vectorised second term of Thm 4.2 (see :func:`log_mean_exp_term_mp`).
 
     The sum over j = 1..N runs in chunks so memory stays bounded for large N. When the largest
@@ -149,7 +152,9 @@ def log_mean_exp_term_np(N: np.ndarray, alpha: np.ndarray, G: np.ndarray, eta: n
     """
     N = np.asarray(N, dtype=np.float64)
     shape = np.broadcast_shapes(N.shape, np.shape(alpha), np.shape(G), np.shape(eta), np.shape(lam))
-    Nb, ab, Gb, eb, lb = (np.broadcast_to(np.asarray(v, dtype=np.float64), shape).ravel() for v in (N, alpha, G, eta, lam))
+    Nb, ab, Gb, eb, lb = (
+        np.broadcast_to(np.asarray(v, dtype=np.float64), shape).ravel() for v in (N, alpha, G, eta, lam)
+    )
     out = np.empty(Nb.shape)
     a1 = ab - 1.0
     m = a1 * Gb  # largest exponent (j = 1: eps0^1 = G)
@@ -241,8 +246,10 @@ def thm43_log_S_np_epochs(
     """
     C = K_max.shape[0]
     if C <= 4:
-        return [_thm43_scalar_epochs(int(K_max[i]), int(N[i]), float(q[i]), float(c[i]), float(one_minus_r[i]))
-                for i in range(C)]
+        return [
+            _thm43_scalar_epochs(int(K_max[i]), int(N[i]), float(q[i]), float(c[i]), float(one_minus_r[i]))
+            for i in range(C)
+        ]
     T_max = (K_max * N).astype(np.int64)
     L = np.zeros(C)
     with np.errstate(over="ignore"):
@@ -295,8 +302,20 @@ def thm43_log_S_np_epochs(
     return out
 
 
-def _thm43_scalar_epochs(K_max: int, N: int, q: float, c: float, one_minus_r: float) -> np.ndarray:
-    """One combination in plain float64 Python arithmetic (no numpy per-step overhead)."""
+try:  # optional compiled loop (setup.py); the pure-Python loop below is the reference
+    from . import _thm43 as _thm43_c
+except ImportError:  # pragma: no cover - depends on the build
+    _thm43_c = None
+
+
+def _thm43_scalar_epochs(
+    K_max: int, N: int, q: float, c: float, one_minus_r: float, *, compiled: bool = True
+) -> np.ndarray:
+    """One combination in float64: the C loop when built, else plain Python arithmetic."""
+    if compiled and _thm43_c is not None:
+        out = np.empty(K_max)
+        _thm43_c.epochs(out, int(N), float(q), float(c), float(one_minus_r))
+        return out
     import math
 
     out = np.empty(K_max)
@@ -319,13 +338,13 @@ def _thm43_scalar_epochs(K_max: int, N: int, q: float, c: float, one_minus_r: fl
         stalled = k > 0 and out[k - 1] == L
         out[k] = L
         if a_lt_1 and (L_star - L <= tol * L_star or stalled):
-            out[k + 1:] = L_star
+            out[k + 1 :] = L_star
             break
         if log_a > 0:
             excess = log1p(one_minus_q * exp(-one_minus_r * L - log_a))
             if excess <= tol * log_a:
                 ks = np.arange(1, K_max - k, dtype=np.float64)
-                out[k + 1:] = L + ks * N * (log_a + excess)
+                out[k + 1 :] = L + ks * N * (log_a + excess)
                 break
     return out
 

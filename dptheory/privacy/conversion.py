@@ -43,17 +43,26 @@ class DPConversion:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "key": self.key, "params": self.params, "delta": self.delta, "method": self.method,
-            "epsilon": mpmath.nstr(self.epsilon, min(self.dps, 20)), "order": mpmath.nstr(self.order, 12),
-            "at_edge": self.at_edge, "rdp_at_order": mpmath.nstr(self.rdp_at_order, min(self.dps, 20)),
-            "orders_searched": self.orders_searched, "direction": "upper", "unit": "nats",
+            "key": self.key,
+            "params": self.params,
+            "delta": self.delta,
+            "method": self.method,
+            "epsilon": mpmath.nstr(self.epsilon, min(self.dps, 20)),
+            "order": mpmath.nstr(self.order, 12),
+            "at_edge": self.at_edge,
+            "rdp_at_order": mpmath.nstr(self.rdp_at_order, min(self.dps, 20)),
+            "orders_searched": self.orders_searched,
+            "direction": "upper",
+            "unit": "nats",
         }
 
     def describe(self) -> str:
         edge = "  (optimum at the edge of the searched orders: widen --alpha-min/--alpha-max)" if self.at_edge else ""
-        return (f"{self.key}: ({mpmath.nstr(self.epsilon, 12)}, {self.delta:g})-DP [{self.method} conversion, "
-                f"order alpha = {mpmath.nstr(self.order, 8)}, RDP there {mpmath.nstr(self.rdp_at_order, 12)} nats; "
-                f"searched {self.orders_searched}]{edge}")
+        return (
+            f"{self.key}: ({mpmath.nstr(self.epsilon, 12)}, {self.delta:g})-DP [{self.method} conversion, "
+            f"order alpha = {mpmath.nstr(self.order, 8)}, RDP there {mpmath.nstr(self.rdp_at_order, 12)} nats; "
+            f"searched {self.orders_searched}]{edge}"
+        )
 
 
 def convert(
@@ -73,8 +82,10 @@ def convert(
     if "alpha" not in thm.params:
         raise DPTheoryError(f"{thm.key} has no Renyi order alpha; it is not an RDP bound")
     if not thm.direction.is_guarantee:
-        raise RegimeNotSupported(f"{thm.key} is {thm.direction}: not a guarantee, so it cannot be converted "
-                                 "into an (epsilon, delta) guarantee")
+        raise RegimeNotSupported(
+            f"{thm.key} is {thm.direction}: not a guarantee, so it cannot be converted "
+            "into an (epsilon, delta) guarantee"
+        )
     if "alpha" in params:
         raise DPTheoryError("do not give alpha: the conversion optimises over it (use --orders to fix orders)")
     d = parse_value(delta, key=thm.key, name="delta")
@@ -98,14 +109,24 @@ def convert(
     with mpmath.workdps(dps + 10):
         delta_mp = mpmath.mpf(int(d.p)) / int(d.q)
     res = optimize_order(
-        rdp_mp, delta=delta_mp, method=method,
+        rdp_mp,
+        delta=delta_mp,
+        method=method,
         alpha_min=None if alpha_min is None else mpmath.mpf(str(alpha_min)),
         alpha_max=None if alpha_max is None else mpmath.mpf(str(alpha_max)),
         rdp_np=rdp_np if thm.np is not None else None,
-        orders=None if orders is None else [mpmath.mpf(str(o)) for o in orders], dps=dps,
+        orders=None if orders is None else [mpmath.mpf(str(o)) for o in orders],
+        dps=dps,
     )
     return DPConversion(
-        key=thm.key, params={k: format_rational(parse_value(v, key=thm.key, name=k)) for k, v in base.items()},
-        delta=float(d), method=method, epsilon=res.epsilon, order=res.order, at_edge=res.at_edge,
-        rdp_at_order=res.rdp_at_order, orders_searched=res.orders_searched, dps=dps,
+        key=thm.key,
+        params={k: format_rational(parse_value(v, key=thm.key, name=k)) for k, v in base.items()},
+        delta=float(d),
+        method=method,
+        epsilon=res.epsilon,
+        order=res.order,
+        at_edge=res.at_edge,
+        rdp_at_order=res.rdp_at_order,
+        orders_searched=res.orders_searched,
+        dps=dps,
     )

@@ -25,10 +25,21 @@ from ..core.registry import REGISTRY
 from ..core.theorem import Theorem
 from ..core.units import Direction
 
-MIRONOV17 = Paper(key="mironov17", authors="Ilya Mironov", year=2017, title="Renyi Differential Privacy",
-                  venue="IEEE CSF 2017", arxiv_id="1702.07476")
-MTZ19 = Paper(key="mtz19", authors="Ilya Mironov, Kunal Talwar and Li Zhang", year=2019,
-              title="Renyi Differential Privacy of the Sampled Gaussian Mechanism", arxiv_id="1908.10530")
+MIRONOV17 = Paper(
+    key="mironov17",
+    authors="Ilya Mironov",
+    year=2017,
+    title="Renyi Differential Privacy",
+    venue="IEEE CSF 2017",
+    arxiv_id="1702.07476",
+)
+MTZ19 = Paper(
+    key="mtz19",
+    authors="Ilya Mironov, Kunal Talwar and Li Zhang",
+    year=2019,
+    title="Renyi Differential Privacy of the Sampled Gaussian Mechanism",
+    arxiv_id="1908.10530",
+)
 
 NOTATION = NotationTable.build(
     "rdp",
@@ -84,9 +95,15 @@ SUBSAMPLED_GAUSSIAN = REGISTRY.add(
         params=("alpha", "q", "z", "T"),
         conditions=(C_ALPHA, C_Q),
         statement=(
-            sp.Eq(sp.Symbol("A_alpha"), sp.Integral(
-                sp.exp(-x**2 / (2 * z**2)) / (z * sp.sqrt(2 * sp.pi))
-                * ((1 - q) + q * sp.exp((2 * x - 1) / (2 * z**2))) ** alpha, (x, -sp.oo, sp.oo))),
+            sp.Eq(
+                sp.Symbol("A_alpha"),
+                sp.Integral(
+                    sp.exp(-(x**2) / (2 * z**2))
+                    / (z * sp.sqrt(2 * sp.pi))
+                    * ((1 - q) + q * sp.exp((2 * x - 1) / (2 * z**2))) ** alpha,
+                    (x, -sp.oo, sp.oo),
+                ),
+            ),
             sp.Eq(sp.Symbol("varepsilon"), T * sp.log(sp.Symbol("A_alpha")) / (alpha - 1)),
         ),
         direction=Direction.EXACT,

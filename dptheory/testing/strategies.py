@@ -72,8 +72,12 @@ def isolate(cond: Condition) -> dict[str, list[Bound]]:
     for side, other, kind in ((big, small, "lower"), (small, big, "upper")):
         if isinstance(side, sp.Mul):
             num, den = sp.fraction(side)
-            if (isinstance(num, sp.Symbol) and den != 1 and den.is_positive
-                    and num not in (den.free_symbols | other.free_symbols)):
+            if (
+                isinstance(num, sp.Symbol)
+                and den != 1
+                and den.is_positive
+                and num not in (den.free_symbols | other.free_symbols)
+            ):
                 add(num.name, Bound(kind, other * den, strict))
     return out
 
@@ -107,7 +111,7 @@ def _mix_int(lo: int, hi: int, log: bool) -> st.SearchStrategy[int]:
     if not log or hi - lo <= 50:
         return st.integers(lo, hi)
     l0, l1 = math.log(max(lo, 1)), math.log(hi)
-    logu = st.floats(0, 1).map(lambda u: min(hi, max(lo, int(round(math.exp(l0 + u * (l1 - l0)))))))
+    logu = st.floats(0, 1).map(lambda u: min(hi, max(lo, round(math.exp(l0 + u * (l1 - l0))))))
     return st.one_of(st.integers(lo, min(hi, lo + 20)), logu, st.integers(max(lo, hi - 5), hi))
 
 
@@ -117,6 +121,7 @@ def draw_order(names: Sequence[str], bounds: Mapping[str, list[Bound]], order_hi
     remaining = list(names)
     done: list[str] = []
     while remaining:
+
         def undrawn(n: str) -> int:
             deps = set().union(*(b.deps for b in bounds.get(n, []))) if bounds.get(n) else set()
             return len((deps & set(names)) - set(done) - {n})
@@ -146,6 +151,18 @@ def point_strategy(
     for c in conds:
         for name, bs in isolate(c).items():
             bounds.setdefault(name, []).extend(bs)
+    # "Y divides X" (Eq(Mod(X, Y), 0)): X is drawn as a multiple of Y, after Y
+    multiples: dict[str, sp.Expr] = {}
+    for c in conds:
+        rel = c.relation
+        if (
+            isinstance(rel, sp.Eq)
+            and rel.rhs == 0
+            and isinstance(rel.lhs, sp.Mod)
+            and isinstance(rel.lhs.args[0], sp.Symbol)
+        ):
+            multiples[rel.lhs.args[0].name] = rel.lhs.args[1]
+            bounds.setdefault(rel.lhs.args[0].name, []).append(Bound("lower", rel.lhs.args[1], False))
     order = draw_order(list(names), bounds, order_hint or list(info))
     by_name_conds = conds
 
@@ -182,6 +199,11 @@ def point_strategy(
             if p.domain.is_integer:
                 lo_i = math.ceil(lo_f) + (1 if lo_strict and float(math.ceil(lo_f)) == lo_f else 0)
                 hi_i = math.floor(hi_f) - (1 if hi_strict and float(math.floor(hi_f)) == hi_f else 0)
+                if name in multiples and {s.name for s in multiples[name].free_symbols} <= set(vals):
+                    step = int(multiples[name].xreplace({s: vals[s.name] for s in multiples[name].free_symbols}))
+                    k = draw(_mix_int(max(1, -(-lo_i // step)), max(1, hi_i // step), log))
+                    vals[name] = sp.Integer(k * step)
+                    continue
                 x = draw(_mix_int(lo_i, hi_i, log))
                 vals[name] = sp.Integer(x)
             else:
@@ -201,13 +223,21 @@ def point_strategy(
     return _draw()
 
 
-def theorem_strategy(thm: Any, *, fixed: Mapping[str, Any] | None = None,
-                     ranges: Mapping[str, tuple[float, float, bool]] | None = None) -> st.SearchStrategy[dict[str, sp.Rational]]:
+def theorem_strategy(
+    thm: Any, *, fixed: Mapping[str, Any] | None = None, ranges: Mapping[str, tuple[float, float, bool]] | None = None
+) -> st.SearchStrategy[dict[str, sp.Rational]]:
     """Valid points of one theorem (all its conditions hold)."""
     info = {p: thm.notation[p] for p in thm.params}
     merged = {**thm.sample, **(ranges or {})}
-    return point_strategy(thm.params, thm.all_conditions, info, fixed=fixed, ranges=merged,
-                          order_hint=list(thm.notation.params), key=thm.key)
+    return point_strategy(
+        thm.params,
+        thm.all_conditions,
+        info,
+        fixed=fixed,
+        ranges=merged,
+        order_hint=list(thm.notation.params),
+        key=thm.key,
+    )
 
 
 def violating_strategy(thm: Any, condition: Condition) -> st.SearchStrategy[dict[str, sp.Rational]]:
@@ -215,9 +245,10 @@ def violating_strategy(thm: Any, condition: Condition) -> st.SearchStrategy[dict
     conds = list(thm.all_conditions)
     idx = conds.index(condition)
     rel = condition.relation
-    negated = Condition(sp.Not(rel).simplify() if isinstance(rel, sp.core.relational.Relational) else sp.Not(rel),
-                        "negation of " + condition.render())
+    negated = Condition(
+        sp.Not(rel).simplify() if isinstance(rel, sp.core.relational.Relational) else sp.Not(rel),
+        "negation of " + condition.render(),
+    )
     info = {p: thm.notation[p] for p in thm.params}
     keep = [c for i, c in enumerate(conds) if i < idx and c.kind == "domain"] + [negated]
-    return point_strategy(thm.params, keep, info, ranges=thm.sample, order_hint=list(thm.notation.params),
-                          key=thm.key)
+    return point_strategy(thm.params, keep, info, ranges=thm.sample, order_hint=list(thm.notation.params), key=thm.key)

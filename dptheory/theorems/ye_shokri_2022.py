@@ -59,17 +59,32 @@ NOTATION = NotationTable.build(
         ("beta", r"\beta", "smoothness constant of the loss", Domain.POSITIVE, (1e-3, 100.0, True)),
         ("eta", r"\eta", "step size", Domain.POSITIVE, (1e-4, 1.0, True)),
         ("S_g", r"S_{g}", "l2-sensitivity of the total gradient", Domain.POSITIVE, (1e-2, 100.0, True)),
-        ("sigma", r"\sigma", "noise scale of Algorithm 1 (update noise sqrt(2 eta sigma^2))", Domain.POSITIVE,
-         (1e-1, 100.0, True)),
+        (
+            "sigma",
+            r"\sigma",
+            "noise scale of Algorithm 1 (update noise sqrt(2 eta sigma^2))",
+            Domain.POSITIVE,
+            (1e-1, 100.0, True),
+        ),
         ("b", "b", "mini-batch size", Domain.POSITIVE_INTEGER, (1, 1_000, True)),
         ("n", "n", "number of records", Domain.POSITIVE_INTEGER, (2, 10_000, True)),
         ("K", "K", "number of epochs", Domain.POSITIVE_INTEGER, (1, 10_000, True)),
-        ("j0", "j_{0}", "index of the mini-batch holding the differing record (0-based)",
-         Domain.NONNEGATIVE_INTEGER, (0, 1_000, False)),
+        (
+            "j0",
+            "j_{0}",
+            "index of the mini-batch holding the differing record (0-based)",
+            Domain.NONNEGATIVE_INTEGER,
+            (0, 1_000, False),
+        ),
         ("k", "k", "epoch index", Domain.NONNEGATIVE_INTEGER, (0, 1_000, False)),
         ("j", "j", "iteration index within an epoch", Domain.NONNEGATIVE_INTEGER, (0, 1_000, False)),
-        ("sigma_mul", r"\sigma_{mul}", "noise multiplier of Algorithm 2 (DP-SGD form)", Domain.POSITIVE,
-         (1e-1, 100.0, True)),
+        (
+            "sigma_mul",
+            r"\sigma_{mul}",
+            "noise multiplier of Algorithm 2 (DP-SGD form)",
+            Domain.POSITIVE,
+            (1e-1, 100.0, True),
+        ),
         ("L", "L", "feature clipping norm (||x|| <= L)", Domain.POSITIVE, (1e-2, 100.0, True)),
     ],
 )
@@ -155,27 +170,46 @@ THM2_1 = REGISTRY.add(
         notation=NOTATION,
         params=("alpha", "eta", "lam", "beta", "S_g", "sigma", "b", "K"),
         conditions=(C_ALPHA, C_ETA, C_LAM_BETA),
-        assumptions=("loss lambda-strongly convex and beta-smooth", "gradient l2-sensitivity S_g",
-                     "Algorithm 1, shuffle and partition"),
+        assumptions=(
+            "loss lambda-strongly convex and beta-smooth",
+            "gradient l2-sensitivity S_g",
+            "Algorithm 1, shuffle and partition",
+        ),
         bound=al * S_g**2 / (lam * sigma**2 * b**2) * (1 - sp.exp(-lam * eta * K / 2)),
         direction=Direction.UPPER,
         quantity="RDP epsilon at order alpha (last iterate)",
-        mp=lambda p: p["alpha"] * p["S_g"] ** 2 / (p["lam"] * p["sigma"] ** 2 * mpmath.mpf(p["b"]) ** 2)
-        * -mpmath.expm1(-p["lam"] * p["eta"] * p["K"] / 2),
-        np=lambda p: p["alpha"] * p["S_g"] ** 2 / (p["lam"] * p["sigma"] ** 2 * p["b"] ** 2)
-        * -np.expm1(-p["lam"] * p["eta"] * p["K"] / 2),
+        mp=lambda p: (
+            p["alpha"]
+            * p["S_g"] ** 2
+            / (p["lam"] * p["sigma"] ** 2 * mpmath.mpf(p["b"]) ** 2)
+            * -mpmath.expm1(-p["lam"] * p["eta"] * p["K"] / 2)
+        ),
+        np=lambda p: (
+            p["alpha"]
+            * p["S_g"] ** 2
+            / (p["lam"] * p["sigma"] ** 2 * p["b"] ** 2)
+            * -np.expm1(-p["lam"] * p["eta"] * p["K"] / 2)
+        ),
         monotone={"K": "increasing"},
-        limits={"K": Limit("K", mp=lambda p: p["alpha"] * p["S_g"] ** 2 / (p["lam"] * p["sigma"] ** 2 * mpmath.mpf(p["b"]) ** 2),
-                           expr=al * S_g**2 / (lam * sigma**2 * b**2))},
+        limits={
+            "K": Limit(
+                "K",
+                mp=lambda p: p["alpha"] * p["S_g"] ** 2 / (p["lam"] * p["sigma"] ** 2 * mpmath.mpf(p["b"]) ** 2),
+                expr=al * S_g**2 / (lam * sigma**2 * b**2),
+            )
+        },
         reading="K is the number of epochs, as printed.",
     )
 )
 
+
 # ----------------------------------------------------------------------------- Thm 3.3 / 4.2 pieces
 def first_term_expr(G: sp.Expr = G_sym) -> sp.Expr:
     """First term of Thm 3.3 / 4.2 in the paper's notation."""
-    return eps0(h_sym, G) * (1 - (1 - eta * lam) ** (2 * (K - 1) * (N_sym - h_sym))) / (
-        1 - (1 - eta * lam) ** (2 * (N_sym - h_sym))
+    return (
+        eps0(h_sym, G)
+        * (1 - (1 - eta * lam) ** (2 * (K - 1) * (N_sym - h_sym)))
+        / (1 - (1 - eta * lam) ** (2 * (N_sym - h_sym)))
     )
 
 
@@ -219,8 +253,11 @@ THM3_3 = REGISTRY.add(
         notation=NOTATION,
         params=("alpha", "eta", "lam", "beta", "S_g", "sigma", "n", "b", "K", "j0"),
         conditions=(C_ALPHA, C_ETA, C_LAM_BETA, C_N2, C_J0),
-        assumptions=("loss lambda-strongly convex and beta-smooth", "gradient l2-sensitivity S_g",
-                     "fixed partition B^0..B^{N-1} reused every epoch; differing record in B^{j0}"),
+        assumptions=(
+            "loss lambda-strongly convex and beta-smooth",
+            "gradient l2-sensitivity S_g",
+            "fixed partition B^0..B^{N-1} reused every epoch; differing record in B^{j0}",
+        ),
         bound=FIRST_TERM_EXPR + eps0(N_sym - j0),
         definitions=(EPS0_DEF,),
         direction=Direction.UPPER,
@@ -228,17 +265,26 @@ THM3_3 = REGISTRY.add(
         mp=_thm33_mp,
         np=_thm33_np,
         terms={
-            "term1": Term("term1", "first term eps0^h (1-r^((K-1)(N-h)))/(1-r^(N-h))", _first_mp, _first_np,
-                          FIRST_TERM_EXPR),
-            "term2": Term("term2", "second term eps0^(N-j0)",
-                          lambda p: ys.eps0_mp(_N(p) - int(p["j0"]), _G_mp(p), p["eta"], p["lam"]),
-                          lambda p: ys.eps0_np(_N_np(p) - p["j0"], _G_np(p), p["eta"], p["lam"]),
-                          eps0(N_sym - j0)),
+            "term1": Term(
+                "term1", "first term eps0^h (1-r^((K-1)(N-h)))/(1-r^(N-h))", _first_mp, _first_np, FIRST_TERM_EXPR
+            ),
+            "term2": Term(
+                "term2",
+                "second term eps0^(N-j0)",
+                lambda p: ys.eps0_mp(_N(p) - int(p["j0"]), _G_mp(p), p["eta"], p["lam"]),
+                lambda p: ys.eps0_np(_N_np(p) - p["j0"], _G_np(p), p["eta"], p["lam"]),
+                eps0(N_sym - j0),
+            ),
         },
         monotone={"K": "nondecreasing"},
-        limits={"K": Limit("K", mp=lambda p: _first_limit_mp(p) + ys.eps0_mp(_N(p) - int(p["j0"]), _G_mp(p), p["eta"], p["lam"]),
-                           expr=FIRST_TERM_LIMIT_EXPR + eps0(N_sym - j0),
-                           derivation="0 < r < 1 so r^((K-1)(N-h)) -> 0; checked against large-K evaluation")},
+        limits={
+            "K": Limit(
+                "K",
+                mp=lambda p: _first_limit_mp(p) + ys.eps0_mp(_N(p) - int(p["j0"]), _G_mp(p), p["eta"], p["lam"]),
+                expr=FIRST_TERM_LIMIT_EXPR + eps0(N_sym - j0),
+                derivation="0 < r < 1 so r^((K-1)(N-h)) -> 0; checked against large-K evaluation",
+            )
+        },
         reading="n/b read as N = floor(n/b) (footnote 3); floor(n/(2b)) = floor(N/2).",
     )
 )
@@ -263,8 +309,11 @@ THM4_2 = REGISTRY.add(
         notation=NOTATION,
         params=("alpha", "eta", "lam", "beta", "S_g", "sigma", "n", "b", "K"),
         conditions=(C_ALPHA, C_ETA, C_LAM_BETA, C_N2),
-        assumptions=("loss lambda-strongly convex and beta-smooth", "gradient l2-sensitivity S_g",
-                     "Algorithm 1, shuffle and partition (one random partition reused every epoch)"),
+        assumptions=(
+            "loss lambda-strongly convex and beta-smooth",
+            "gradient l2-sensitivity S_g",
+            "Algorithm 1, shuffle and partition (one random partition reused every epoch)",
+        ),
         bound=FIRST_TERM_EXPR + LME_EXPR,
         definitions=(EPS0_DEF,),
         direction=Direction.UPPER,
@@ -276,8 +325,14 @@ THM4_2 = REGISTRY.add(
             "term2": Term("term2", "second term: log-mean-exp over the batch position", _lme_mp, _lme_np, LME_EXPR),
         },
         monotone={"K": "nondecreasing"},
-        limits={"K": Limit("K", mp=lambda p: _first_limit_mp(p) + _lme_mp(p), expr=FIRST_TERM_LIMIT_EXPR + LME_EXPR,
-                           derivation="the second term does not depend on K; the first converges as 0 < r < 1")},
+        limits={
+            "K": Limit(
+                "K",
+                mp=lambda p: _first_limit_mp(p) + _lme_mp(p),
+                expr=FIRST_TERM_LIMIT_EXPR + LME_EXPR,
+                derivation="the second term does not depend on K; the first converges as 0 < r < 1",
+            )
+        },
         reading="Sec. E.1's condition eta < 2/(lambda+eta) read as eta < 2/(lambda+beta); footnote 4 not used: "
         "the log-mean-exp is exact; n/b read as N = floor(n/b).",
     )
@@ -341,12 +396,17 @@ THM4_3 = REGISTRY.add(
         notation=NOTATION,
         params=("alpha", "eta", "lam", "beta", "S_g", "sigma", "n", "b", "K"),
         conditions=(C_ALPHA, C_ETA, C_LAM_BETA, C_B_LE_N),
-        assumptions=("loss lambda-strongly convex and beta-smooth", "gradient l2-sensitivity S_g",
-                     "Algorithm 1, each mini-batch b distinct indices resampled every iteration"),
+        assumptions=(
+            "loss lambda-strongly convex and beta-smooth",
+            "gradient l2-sensitivity S_g",
+            "Algorithm 1, each mini-batch b distinct indices resampled every iteration",
+        ),
         statement=(
             sp.Eq(_S[0, 0], 1),
-            sp.Eq(_S[k_, j_ + 1], (b / n) * sp.exp((al - 1) * G_sym) * _S[k_, j_]
-                  + (1 - b / n) * _S[k_, j_] ** ((1 - eta * lam) ** 2)),
+            sp.Eq(
+                _S[k_, j_ + 1],
+                (b / n) * sp.exp((al - 1) * G_sym) * _S[k_, j_] + (1 - b / n) * _S[k_, j_] ** ((1 - eta * lam) ** 2),
+            ),
             sp.Eq(_S[k_ + 1, 0], _S[k_, N_sym]),
             sp.Le(sp.Symbol("varepsilon"), sp.log(_S[K, 0]) / (al - 1)),
         ),
@@ -355,11 +415,16 @@ THM4_3 = REGISTRY.add(
         mp=_thm43_mp,
         np=_thm43_np,
         monotone={"K": "nondecreasing"},
-        limits={"K": Limit(
-            "K", mp=_thm43_limit_mp, exists_when=THM4_3_LIMIT_CONDITION,
-            expr=sp.log((1 - b / n) / (1 - (b / n) * sp.exp((al - 1) * G_sym)))
-            / ((1 - (1 - eta * lam) ** 2) * (al - 1)),
-            derivation="docs/derivations/thm4_3_recurrence.md; checked against long iteration in tests")},
+        limits={
+            "K": Limit(
+                "K",
+                mp=_thm43_limit_mp,
+                exists_when=THM4_3_LIMIT_CONDITION,
+                expr=sp.log((1 - b / n) / (1 - (b / n) * sp.exp((al - 1) * G_sym)))
+                / ((1 - (1 - eta * lam) ** 2) * (al - 1)),
+                derivation="docs/derivations/thm4_3_recurrence.md; checked against long iteration in tests",
+            )
+        },
         reading="Iterated in the log domain, L <- L + log1p(q expm1(c) + (1-q) expm1(-(1-r) L)); "
         "N = floor(n/b) steps per epoch, q = b/n.",
         notes="The K -> infinity limit is finite iff (alpha-1) alpha eta S_g^2/(4 sigma^2 b^2) < log(n/b); "
@@ -379,8 +444,11 @@ THMD_4 = REGISTRY.add(
         notation=NOTATION,
         params=("alpha", "eta", "beta", "S_g", "sigma", "n", "b", "K", "j0"),
         conditions=(C_ALPHA, C_ETA_CONVEX, C_N1, C_J0),
-        assumptions=("loss convex and beta-smooth", "gradient l2-sensitivity S_g",
-                     "fixed partition reused every epoch; differing record in B^{j0}"),
+        assumptions=(
+            "loss convex and beta-smooth",
+            "gradient l2-sensitivity S_g",
+            "fixed partition reused every epoch; differing record in B^{j0}",
+        ),
         bound=G_sym * (K - 1) / N_sym + G_sym / (N_sym - j0),
         direction=Direction.UPPER,
         quantity="RDP epsilon at order alpha (last iterate), record in batch j0",
@@ -393,8 +461,8 @@ THMD_4 = REGISTRY.add(
 
 # ----------------------------------------------------------------------------- Balle et al. 2019 baseline
 C_ETA_BALLE = Condition(eta <= 2 / (beta + lam), "step size at most 2/(beta + lambda)")
-BALLE_FACTOR = al * eta * S_g**2 / (4 * (N_sym - 1) * b**2 * sigma**2) * (1 - 2 * eta * beta * lam / (beta + lam)) ** (
-    N_sym / 2
+BALLE_FACTOR = (
+    al * eta * S_g**2 / (4 * (N_sym - 1) * b**2 * sigma**2) * (1 - 2 * eta * beta * lam / (beta + lam)) ** (N_sym / 2)
 )
 
 
@@ -418,8 +486,10 @@ def _scale_np(pair: tuple[np.ndarray, np.ndarray], factor: np.ndarray, add: Any 
     return values * factor + add, unreliable
 
 
-_BALLE_ASSUMPTIONS = ("loss L-Lipschitz, beta-smooth, lambda-strongly convex (L replaced by eta S_g / 2, Sec. D.6)",
-                      "fixed partition; RDP composition over the K epochs")
+_BALLE_ASSUMPTIONS = (
+    "loss L-Lipschitz, beta-smooth, lambda-strongly convex (L replaced by eta S_g / 2, Sec. D.6)",
+    "fixed partition; RDP composition over the K epochs",
+)
 
 BALLE_FIRST = REGISTRY.add(
     Theorem(
@@ -484,17 +554,29 @@ THMD_6 = REGISTRY.add(
         notation=NOTATION,
         params=("alpha", "eta", "lam", "beta", "S_g", "sigma", "n", "K"),
         conditions=(C_ALPHA, C_ETA_GD, C_LAM_BETA),
-        assumptions=("loss lambda-strongly convex and beta-smooth", "total gradient sensitivity S_g",
-                     "full-batch noisy GD (Algorithm 1 with b = n), K iterations"),
+        assumptions=(
+            "loss lambda-strongly convex and beta-smooth",
+            "total gradient sensitivity S_g",
+            "full-batch noisy GD (Algorithm 1 with b = n), K iterations",
+        ),
         bound=al * eta * S_g**2 / (2 * sigma**2 * n**2) * sp.Sum((1 - eta * lam / 2) ** _k_sum, (_k_sum, 1, K)),
         direction=Direction.UPPER,
         quantity="RDP epsilon at order alpha (last iterate)",
         mp=_d6_mp,
         np=_d6_np,
         monotone={"K": "increasing"},
-        limits={"K": Limit("K", mp=lambda p: p["alpha"] * p["S_g"] ** 2 * (2 - p["eta"] * p["lam"])
-                           / (2 * p["lam"] * p["sigma"] ** 2 * mpmath.mpf(p["n"]) ** 2),
-                           expr=al * S_g**2 * (2 - eta * lam) / (2 * lam * sigma**2 * n**2))},
+        limits={
+            "K": Limit(
+                "K",
+                mp=lambda p: (
+                    p["alpha"]
+                    * p["S_g"] ** 2
+                    * (2 - p["eta"] * p["lam"])
+                    / (2 * p["lam"] * p["sigma"] ** 2 * mpmath.mpf(p["n"]) ** 2)
+                ),
+                expr=al * S_g**2 * (2 - eta * lam) / (2 * lam * sigma**2 * n**2),
+            )
+        },
     )
 )
 
@@ -506,18 +588,35 @@ THMD_7 = REGISTRY.add(
         notation=NOTATION,
         params=("alpha", "eta", "lam", "beta", "S_g", "sigma", "n", "K"),
         conditions=(C_ALPHA, C_ETA_GD, C_LAM_BETA),
-        assumptions=("loss lambda-strongly convex and beta-smooth", "total gradient sensitivity S_g",
-                     "start theta_0 ~ N(0, (2 sigma^2/lambda) I)", "full-batch noisy GD, K iterations"),
+        assumptions=(
+            "loss lambda-strongly convex and beta-smooth",
+            "total gradient sensitivity S_g",
+            "start theta_0 ~ N(0, (2 sigma^2/lambda) I)",
+            "full-batch noisy GD, K iterations",
+        ),
         bound=al * S_g**2 / (lam * sigma**2 * n**2) * (1 - sp.exp(-lam * eta * K / 2)),
         direction=Direction.UPPER,
         quantity="RDP epsilon at order alpha (last iterate)",
-        mp=lambda p: p["alpha"] * p["S_g"] ** 2 / (p["lam"] * p["sigma"] ** 2 * mpmath.mpf(p["n"]) ** 2)
-        * -mpmath.expm1(-p["lam"] * p["eta"] * p["K"] / 2),
-        np=lambda p: p["alpha"] * p["S_g"] ** 2 / (p["lam"] * p["sigma"] ** 2 * p["n"] ** 2)
-        * -np.expm1(-p["lam"] * p["eta"] * p["K"] / 2),
+        mp=lambda p: (
+            p["alpha"]
+            * p["S_g"] ** 2
+            / (p["lam"] * p["sigma"] ** 2 * mpmath.mpf(p["n"]) ** 2)
+            * -mpmath.expm1(-p["lam"] * p["eta"] * p["K"] / 2)
+        ),
+        np=lambda p: (
+            p["alpha"]
+            * p["S_g"] ** 2
+            / (p["lam"] * p["sigma"] ** 2 * p["n"] ** 2)
+            * -np.expm1(-p["lam"] * p["eta"] * p["K"] / 2)
+        ),
         monotone={"K": "increasing"},
-        limits={"K": Limit("K", mp=lambda p: p["alpha"] * p["S_g"] ** 2 / (p["lam"] * p["sigma"] ** 2 * mpmath.mpf(p["n"]) ** 2),
-                           expr=al * S_g**2 / (lam * sigma**2 * n**2))},
+        limits={
+            "K": Limit(
+                "K",
+                mp=lambda p: p["alpha"] * p["S_g"] ** 2 / (p["lam"] * p["sigma"] ** 2 * mpmath.mpf(p["n"]) ** 2),
+                expr=al * S_g**2 / (lam * sigma**2 * n**2),
+            )
+        },
     )
 )
 
@@ -542,12 +641,18 @@ COR5_3 = REGISTRY.add(
         notation=NOTATION,
         params=("alpha", "eta", "lam", "L", "sigma_mul", "n", "b", "K"),
         conditions=(C_ALPHA, C_ETA_COR, C_N2),
-        assumptions=("regularized multi-class logistic regression, features clipped to ||x|| <= L",
-                     "unregularized per-example gradients clipped to S_g/2", "no private feature normalization "
-                     "(epsilon_norm = 0); with one, add its epsilon_norm"),
+        assumptions=(
+            "regularized multi-class logistic regression, features clipped to ||x|| <= L",
+            "unregularized per-example gradients clipped to S_g/2",
+            "no private feature normalization (epsilon_norm = 0); with one, add its epsilon_norm",
+        ),
         bound=first_term_expr(G_COR) + lme_expr(G_COR),
-        definitions=(sp.Eq(sp.Symbol("varepsilon_0^j(alpha)"), G_COR * (1 - eta * lam) ** (2 * (j_ - 1))
-                           / sp.Sum((1 - eta * lam) ** (2 * _s), (_s, 0, j_ - 1))),),
+        definitions=(
+            sp.Eq(
+                sp.Symbol("varepsilon_0^j(alpha)"),
+                G_COR * (1 - eta * lam) ** (2 * (j_ - 1)) / sp.Sum((1 - eta * lam) ** (2 * _s), (_s, 0, j_ - 1)),
+            ),
+        ),
         direction=Direction.UPPER,
         quantity="RDP epsilon at order alpha (last iterate), excluding epsilon_norm",
         mp=lambda p: _first_mp(p, _cor_G_mp(p)) + _lme_mp(p, _cor_G_mp(p)),
@@ -629,14 +734,18 @@ COMPOSITION = REGISTRY.add(
         key="yeshokri22.composition",
         title="Composition baseline: K*N steps of the Poisson-subsampled Gaussian mechanism (Abadi et al. 2016; "
         "Mironov et al. 2019)",
-        citation=_cite("Section 5.2 and E.1 (composition baseline)",
-                       note="q = b/n, z = sqrt(2 eta sigma^2)/(eta S_g/b), T = K floor(n/b); RDP exact via "
-                       "rdp.subsampled_gaussian"),
+        citation=_cite(
+            "Section 5.2 and E.1 (composition baseline)",
+            note="q = b/n, z = sqrt(2 eta sigma^2)/(eta S_g/b), T = K floor(n/b); RDP exact via "
+            "rdp.subsampled_gaussian",
+        ),
         notation=NOTATION,
         params=("alpha", "eta", "S_g", "sigma", "n", "b", "K"),
         conditions=(C_ALPHA, C_N1),
-        assumptions=("every intermediate iterate released (no hidden state)",
-                     "Poisson subsampling accounting applied to shuffle-and-partition batches, as in the paper"),
+        assumptions=(
+            "every intermediate iterate released (no hidden state)",
+            "Poisson subsampling accounting applied to shuffle-and-partition batches, as in the paper",
+        ),
         statement=(sp.Eq(sp.Symbol("varepsilon"), sp.Symbol("T") * sp.log(sp.Symbol("A_alpha")) / (al - 1)),),
         direction=Direction.UPPER,
         quantity="RDP epsilon at order alpha of the composed mechanism (all iterates released)",
@@ -684,8 +793,9 @@ def _lsi_np(p: Mapping[str, np.ndarray]) -> np.ndarray:
     m = p["k"] * _N_np(p) + p["j"]
     lr = ys.log_r_np(p["eta"], p["lam"])
     with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(m == 0, np.inf,
-                        ys.one_minus_r_np(p["eta"], p["lam"]) / (2 * p["eta"] * p["sigma"] ** 2 * -np.expm1(m * lr)))
+        return np.where(
+            m == 0, np.inf, ys.one_minus_r_np(p["eta"], p["lam"]) / (2 * p["eta"] * p["sigma"] ** 2 * -np.expm1(m * lr))
+        )
 
 
 LEMMAD_3 = REGISTRY.add(
@@ -744,6 +854,12 @@ PROP5_1_SMOOTHNESS = REGISTRY.add(
 )
 
 FIGURE_SETTING: dict[str, Any] = {
-    "lam": 1, "beta": 4, "S_g": 4, "n": 50, "eta": "0.02", "sigma": 2, "b": 2,
+    "lam": 1,
+    "beta": 4,
+    "S_g": 4,
+    "n": 50,
+    "eta": "0.02",
+    "sigma": 2,
+    "b": 2,
 }
 """Figures 1-2 (Sec. 3.2, 4.1): lambda=1, beta=4, S_g=4, n=50, eta=0.02, sigma^2=4 (sigma=2), b=2."""

@@ -61,10 +61,17 @@ def dp_accounting_composition(params: dict) -> str:
 def main() -> None:
     rows = []
     for key, extra in [
-        ("thm2_1", {"K": 1}), ("thm2_1", {"K": 200}),
-        ("thm3_3", {"K": 1, "j0": 0}), ("thm3_3", {"K": 50, "j0": 0}), ("thm3_3", {"K": 50, "j0": 24}),
-        ("thm4_2", {"K": 1}), ("thm4_2", {"K": 50}), ("thm4_2", {"K": 200}),
-        ("thmD_4", {"K": 3, "j0": 5}), ("balle_first", {"K": 10}), ("balle_last", {"K": 10}),
+        ("thm2_1", {"K": 1}),
+        ("thm2_1", {"K": 200}),
+        ("thm3_3", {"K": 1, "j0": 0}),
+        ("thm3_3", {"K": 50, "j0": 0}),
+        ("thm3_3", {"K": 50, "j0": 24}),
+        ("thm4_2", {"K": 1}),
+        ("thm4_2", {"K": 50}),
+        ("thm4_2", {"K": 200}),
+        ("thmD_4", {"K": 3, "j0": 5}),
+        ("balle_first", {"K": 10}),
+        ("balle_last", {"K": 10}),
         ("composition_approx", {"K": 50}),
     ]:
         t = dptheory.get(f"yeshokri22.{key}")
@@ -72,23 +79,68 @@ def main() -> None:
             p = {k: v for k, v in {**base, **extra}.items() if k in t.params}
             if any(r.status.value == "violated" for r in t.check(p)):
                 continue
-            rows.append([t.key, "", json.dumps(p), statement(t.key, p), f"{tag}; sympy statement of {t.citation.short()}",
-                         "sympy-exact", 60])
+            rows.append(
+                [
+                    t.key,
+                    "",
+                    json.dumps(p),
+                    statement(t.key, p),
+                    f"{tag}; sympy statement of {t.citation.short()}",
+                    "sympy-exact",
+                    60,
+                ]
+            )
     for term in ("term1", "term2"):
         p = {**FIG, "K": 30}
-        rows.append(["yeshokri22.thm4_2", term, json.dumps(p), statement("yeshokri22.thm4_2", p, term),
-                     "Figures setting; sympy statement of the term", "sympy-exact", 60])
+        rows.append(
+            [
+                "yeshokri22.thm4_2",
+                term,
+                json.dumps(p),
+                statement("yeshokri22.thm4_2", p, term),
+                "Figures setting; sympy statement of the term",
+                "sympy-exact",
+                60,
+            ]
+        )
     for key in ("thmD_6", "thmD_7"):
         p = {"alpha": 10, "eta": "0.2", "lam": "0.7", "beta": 3, "S_g": 2, "sigma": "1.5", "n": 30, "K": 25}
-        rows.append([f"yeshokri22.{key}", "", json.dumps(p), statement(f"yeshokri22.{key}", p),
-                     "full-batch setting; sympy statement", "sympy-exact", 60])
+        rows.append(
+            [
+                f"yeshokri22.{key}",
+                "",
+                json.dumps(p),
+                statement(f"yeshokri22.{key}", p),
+                "full-batch setting; sympy statement",
+                "sympy-exact",
+                60,
+            ]
+        )
     p = {"alpha": 8, "eta": "0.05", "lam": "0.01", "L": 1, "sigma_mul": "1.1", "n": 600, "b": 16, "K": 30}
-    rows.append(["yeshokri22.cor5_3", "", json.dumps(p), statement("yeshokri22.cor5_3", p),
-                 "DP-SGD-like setting; sympy statement", "sympy-exact", 60])
+    rows.append(
+        [
+            "yeshokri22.cor5_3",
+            "",
+            json.dumps(p),
+            statement("yeshokri22.cor5_3", p),
+            "DP-SGD-like setting; sympy statement",
+            "sympy-exact",
+            60,
+        ]
+    )
     for extra in ({"K": 1}, {"K": 50}, {"alpha": 15, "K": 20}):
         p = {**FIG, **extra}
-        rows.append(["yeshokri22.thm4_3", "", json.dumps(p), plain43(p), "Figure 2b setting; Eq. 148-150 on S at 90 "
-                     "digits", "plain-recurrence", 90])
+        rows.append(
+            [
+                "yeshokri22.thm4_3",
+                "",
+                json.dumps(p),
+                plain43(p),
+                "Figure 2b setting; Eq. 148-150 on S at 90 digits",
+                "plain-recurrence",
+                90,
+            ]
+        )
     with OUT.open("w", newline="") as fh:
         w = csv.writer(fh)
         w.writerow(["key", "term", "params", "value", "source", "method", "dps"])

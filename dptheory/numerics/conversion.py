@@ -1,0 +1,407 @@
+"""RDP -> (epsilon, delta) conversion: the closed-form bounds and the search over the Rényi order.
+
+* Classic (Mironov 2017, "Rényi Differential Privacy", Prop. 3): an (alpha, r)-RDP mechanism is
+  (eps, delta)-DP with ``eps = r + log(1/delta) / (alpha - 1)``.
+* Improved (Balle, Barthe, Gaboardi, Hsu, Sato 2020, "Hypothesis testing interpretations and Rényi
+  differential privacy", Thm 21; equally Canonne, Kamath, Steinke 2020, Prop. 12):
+  ``eps = r + log((alpha - 1)/alpha) - (log delta + log alpha) / (alpha - 1)``.
+  CKS write ``delta = exp((alpha-1)(r - eps)) / (alpha-1) * (1 - 1/alpha)^alpha``. Solving for eps
+  gives the BBGHS expression, so the two are algebraically identical (peers.md, section 1). The
+  improved bound is never above the classic one: their difference is
+  ``-log(1 - 1/alpha) + log(alpha)/(alpha - 1) > 0``.
+
+Any order alpha gives a valid bound. :func:`optimize_order` takes the smallest over a set of orders,
+and its result stays valid however well the search went.
+
+**Clamp at 0.** The formulas can give ``eps < 0`` (tiny RDP, large delta). (eps, delta)-DP with
+``eps < 0`` implies (0, delta)-DP, and a negative privacy loss carries no extra meaning, so
+:func:`optimize_order` reports ``max(eps, 0)`` and sets ``ConversionResult.clamped``. dp-accounting's
+``compute_epsilon`` returns ``max(eps, 0)`` too. The formula functions ``eps_*`` do *not* clamp; they
+return the formula's value.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import mpmath
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+from scipy import optimize
+
+from ..core.errors import NumericalFailure
+
+__all__ = [
+    "ConversionResult",
+    "eps_classic_mp",
+    "eps_classic_np",
+    "eps_improved_mp",
+    "eps_improved_np",
+    "optimize_order",
+]
+
+Real = int | float | mpmath.mpf
+Method = Literal["improved", "classic"]
+
+_GUARD = 10
+DEFAULT_ALPHA_MIN = 1 + 1e-4
+DEFAULT_ALPHA_MAX = 1e4
+GRID_PER_DECADE_NP = 8  # grid density in log(alpha - 1) when a float64 RDP function is given
+GRID_PER_DECADE_MP = 4  # ... when only the mp function is available (evaluated at 15 digits)
+SCAN_DPS = 15
+
+
+def _to_mpf(value: Any) -> mpmath.mpf:
+    if isinstance(value, bool):
+        raise ValueError(f"expected a number, got {value!r}")
+    if isinstance(value, numbers.Integral):
+        return mpmath.mpf(int(value))
+    if isinstance(value, (float, np.floating)):
+        return mpmath.mpf(float(value))
+    return mpmath.mpf(value)
+
+
+def _check_mp(rdp: Any, alpha: Any, delta: Any, where: str) -> tuple[mpmath.mpf, mpmath.mpf, mpmath.mpf]:
+    try:
+        r, a, d = _to_mpf(rdp), _to_mpf(alpha), _to_mpf(delta)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{where}: rdp, alpha, delta must be real numbers; got {rdp!r}, {alpha!r}, {delta!r}") from exc
+    if mpmath.isnan(r):
+        raise NumericalFailure(f"{where}: RDP is NaN at alpha={alpha!r}, delta={delta!r}")
+    if r < 0:
+        raise ValueError(f"{where}: RDP must be >= 0, got rdp={rdp!r} at alpha={alpha!r}")
+    if not mpmath.isfinite(a) or not a > 1:
+        raise ValueError(f"{where}: order alpha must be finite and > 1, got alpha={alpha!r}")
+    if mpmath.isnan(d) or not 0 < d < 1:
+        raise ValueError(f"{where}: delta must satisfy 0 < delta < 1, got delta={delta!r}")
+    return r, a, d
+
+
+def eps_classic_mp(rdp: Real, alpha: Real, delta: Real) -> mpmath.mpf:
+    """Classic conversion ``eps = rdp + log(1/delta) / (alpha - 1)`` (Mironov 2017, Prop. 3).
+
+    Args:
+        rdp: RDP at order ``alpha`` (>= 0; ``+inf`` gives ``+inf``).
+        alpha: Rényi order, finite and > 1.
+        delta: target delta, ``0 < delta < 1``.
+
+    Returns:
+        eps at the caller's mpmath precision. It is not clamped and is always > 0 here.
+
+    Raises:
+        NumericalFailure: rdp is NaN.
+        ValueError: an argument outside its domain.
+    """
+    dps = mpmath.mp.dps
+    with mpmath.workdps(dps + _GUARD):
+        r, a, d = _check_mp(rdp, alpha, delta, "eps_classic_mp")
+        value = r - mpmath.log(d) / (a - 1)
+    return +value
+
+
+def eps_improved_mp(rdp: Real, alpha: Real, delta: Real) -> mpmath.mpf:
+    """Improved conversion ``eps = rdp + log((alpha-1)/alpha) - (log delta + log alpha)/(alpha - 1)``.
+
+    Balle et al. 2020, Thm 21. This is the same expression as Canonne-Kamath-Steinke 2020, Prop. 12,
+    solved for eps (module docstring).
+
+    Args:
+        rdp: RDP at order ``alpha`` (>= 0; ``+inf`` gives ``+inf``).
+        alpha: Rényi order, finite and > 1.
+        delta: target delta, ``0 < delta < 1``.
+
+    Returns:
+        eps at the caller's mpmath precision, not clamped (it can be negative; see the module docstring).
+
+    Raises:
+        NumericalFailure: rdp is NaN.
+        ValueError: an argument outside its domain.
+    """
+    dps = mpmath.mp.dps
+    with mpmath.workdps(dps + _GUARD):
+        r, a, d = _check_mp(rdp, alpha, delta, "eps_improved_mp")
+        value = r + mpmath.log((a - 1) / a) - (mpmath.log(d) + mpmath.log(a)) / (a - 1)
+    return +value
+
+
+def _check_np(rdp: ArrayLike, alpha: ArrayLike, delta: ArrayLike, where: str) -> tuple[NDArray, NDArray, NDArray]:
+    r, a, d = np.broadcast_arrays(*(np.asarray(v, dtype=np.float64) for v in (rdp, alpha, delta)))
+    if np.isnan(r).any():
+        k = np.unravel_index(int(np.argmax(np.isnan(r))), r.shape)
+        raise NumericalFailure(f"{where}: RDP is NaN at alpha={a[k]!r} (index {k})")
+    for name, arr, ok, what in (
+        ("rdp", r, r >= 0, ">= 0"),
+        ("alpha", a, np.isfinite(a) & (a > 1), "finite and > 1"),
+        ("delta", d, (d > 0) & (d < 1), "in (0, 1)"),
+    ):
+        if not ok.all():
+            k = np.unravel_index(int(np.argmin(ok)), arr.shape)
+            raise ValueError(f"{where}: {name} must be {what}; got {name}={arr[k]!r} at index {k}")
+    return r, a, d
+
+
+def _log_1m_inv(a: NDArray) -> NDArray:
+    """``log((a-1)/a)`` without cancellation: ``log(a-1) - log a`` below 2 (``a - 1`` is exact there), else log1p."""
+    with np.errstate(all="ignore"):
+        return np.where(a < 2.0, np.log(a - 1.0) - np.log(a), np.log1p(-1.0 / a))
+
+
+def eps_classic_np(rdp: ArrayLike, alpha: ArrayLike, delta: ArrayLike) -> NDArray[np.float64]:
+    """float64, broadcasting version of :func:`eps_classic_mp` (Mironov 2017, Prop. 3)."""
+    r, a, d = _check_np(rdp, alpha, delta, "eps_classic_np")
+    return r - np.log(d) / (a - 1.0)
+
+
+def eps_improved_np(rdp: ArrayLike, alpha: ArrayLike, delta: ArrayLike) -> NDArray[np.float64]:
+    """float64, broadcasting version of :func:`eps_improved_mp` (Balle et al. 2020, Thm 21; not clamped)."""
+    r, a, d = _check_np(rdp, alpha, delta, "eps_improved_np")
+    return r + _log_1m_inv(a) - (np.log(d) + np.log(a)) / (a - 1.0)
+
+
+@dataclass(frozen=True)
+class ConversionResult:
+    """The result of :func:`optimize_order`.
+
+    Attributes:
+        epsilon: ``max(eps(order), 0)`` at ``order``, computed with the mp RDP at the requested precision.
+        delta: the target delta.
+        order: the Rényi order used.
+        at_edge: the best order is the first or last of a discrete set, or (continuous search) within
+            one grid step of ``alpha_min`` or ``alpha_max``. The optimum may then lie outside the
+            searched range. The bound is still valid.
+        method: ``"improved"`` (Balle et al. 2020 Thm 21 = CKS20 Prop 12) or ``"classic"`` (Mironov 2017 Prop 3).
+        rdp_at_order: the RDP at ``order`` (mp).
+        orders_searched: a description of the search (discrete orders or the continuous range and grid).
+        clamped: the unclamped eps was negative and ``epsilon`` was set to 0 (module docstring).
+    """
+
+    epsilon: mpmath.mpf
+    delta: mpmath.mpf
+    order: mpmath.mpf
+    at_edge: bool
+    method: str
+    rdp_at_order: mpmath.mpf
+    orders_searched: str
+    clamped: bool = False
+
+
+_EPS_MP: dict[str, Callable[[Real, Real, Real], mpmath.mpf]] = {
+    "improved": eps_improved_mp,
+    "classic": eps_classic_mp,
+}
+_EPS_NP: dict[str, Callable[[ArrayLike, ArrayLike, ArrayLike], NDArray[np.float64]]] = {
+    "improved": eps_improved_np,
+    "classic": eps_classic_np,
+}
+
+
+def _rdp_at(rdp_mp: Callable[[mpmath.mpf], Any], alpha: mpmath.mpf, dps: int) -> mpmath.mpf:
+    """``rdp_mp(alpha)`` at ``dps`` digits as an mpf; NaN raises, +inf is passed through."""
+    with mpmath.workdps(dps):
+        value = rdp_mp(alpha)
+        try:
+            r = _to_mpf(value)
+        except (TypeError, ValueError) as exc:
+            raise NumericalFailure(f"optimize_order: rdp function returned {value!r} at alpha={alpha}") from exc
+        if mpmath.isnan(r):
+            raise NumericalFailure(f"optimize_order: rdp function returned NaN at alpha={mpmath.nstr(alpha, 17)}")
+        return r
+
+
+def _eps_at(
+    rdp_mp: Callable[[mpmath.mpf], Any], alpha: mpmath.mpf, delta: mpmath.mpf, method: str, dps: int
+) -> tuple[mpmath.mpf, mpmath.mpf]:
+    r = _rdp_at(rdp_mp, alpha, dps)
+    with mpmath.workdps(dps):
+        if mpmath.isinf(r) and r > 0:
+            return mpmath.inf, r
+        return _EPS_MP[method](r, alpha, delta), r
+
+
+def _finish(
+    eps: mpmath.mpf, r: mpmath.mpf, order: mpmath.mpf, delta: mpmath.mpf, at_edge: bool, method: str, searched: str
+) -> ConversionResult:
+    clamped = bool(eps < 0)
+    return ConversionResult(
+        epsilon=mpmath.mpf(0) if clamped else eps,
+        delta=delta,
+        order=order,
+        at_edge=at_edge,
+        method=method,
+        rdp_at_order=r,
+        orders_searched=searched,
+        clamped=clamped,
+    )
+
+
+def _describe_orders(orders: list[mpmath.mpf]) -> str:
+    shown = [mpmath.nstr(o, 8) for o in orders]
+    if len(shown) > 12:
+        shown = [*shown[:6], "...", *shown[-3:]]
+    return f"discrete: {len(orders)} orders [{', '.join(shown)}]"
+
+
+def optimize_order(
+    rdp_mp: Callable[[mpmath.mpf], Any],
+    *,
+    delta: Real,
+    method: Method = "improved",
+    alpha_min: Real | None = None,
+    alpha_max: Real | None = None,
+    rdp_np: Callable[[NDArray[np.float64]], NDArray[np.float64]] | None = None,
+    orders: Sequence[Real] | None = None,
+    dps: int = 50,
+) -> ConversionResult:
+    """Minimise the RDP -> (eps, delta) bound over the Rényi order.
+
+    Discrete (``orders`` given): eps is computed exactly (``rdp_mp`` at ``dps`` digits) at every order,
+    and the smallest is taken. Ties go to the smallest order.
+
+    Continuous (default): the search runs over ``[alpha_min, alpha_max]`` (defaults ``1 + 1e-4`` and
+    ``1e4``) in three steps:
+
+    1. a scan on a grid equally spaced in ``log(alpha - 1)``: 8 points per decade with the float64
+       ``rdp_np``, or 4 per decade with ``rdp_mp`` at 15 digits when ``rdp_np`` is not given;
+    2. a bounded Brent search (``scipy.optimize.minimize_scalar(method="bounded")``) on ``log(alpha - 1)``
+       between the best grid point's two neighbours;
+    3. eps at the refined order and at the best grid point, both with ``rdp_mp`` at ``dps`` digits.
+       The smaller is kept.
+
+    Any order yields a valid bound (Mironov 2017 Prop 3; Balle et al. 2020 Thm 21), so the result is
+    valid even where the search is imperfect. Orders where the RDP is ``+inf`` are excluded; if every
+    order is excluded, eps is ``+inf``. A NaN from either RDP function raises.
+
+    Args:
+        rdp_mp: order (mpf) -> RDP (mpf), evaluated inside ``mpmath.workdps``.
+        delta: target delta, ``0 < delta < 1``. A float is taken at its exact binary value (``1e-5`` is
+            ``1.0000000000000001e-5``, which moves eps in the 18th digit); pass a string or mpf for a decimal.
+        method: ``"improved"`` (Balle et al. 2020 Thm 21 = CKS20 Prop 12) or ``"classic"`` (Mironov 2017 Prop 3).
+        alpha_min: smallest order of the continuous search (> 1).
+        alpha_max: largest order of the continuous search (> alpha_min, finite).
+        rdp_np: optional float64 vectorised RDP (order array -> RDP array) for the scan.
+        orders: a discrete set of orders (each finite, > 1). It cannot be combined with alpha_min or alpha_max.
+        dps: decimal digits of the final evaluation.
+
+    Returns:
+        A :class:`ConversionResult`.
+
+    Raises:
+        ValueError: invalid method, delta, orders or range.
+        NumericalFailure: an RDP function returned NaN.
+    """
+    if method not in _EPS_MP:
+        raise ValueError(f"optimize_order: method must be 'improved' or 'classic', got {method!r}")
+    if not isinstance(dps, numbers.Integral) or dps < 5:
+        raise ValueError(f"optimize_order: dps must be an integer >= 5, got {dps!r}")
+    with mpmath.workdps(dps):
+        d = _to_mpf(delta)
+    if mpmath.isnan(d) or not 0 < d < 1:
+        raise ValueError(f"optimize_order: delta must satisfy 0 < delta < 1, got delta={delta!r}")
+    if orders is not None:
+        if alpha_min is not None or alpha_max is not None:
+            raise ValueError("optimize_order: give either orders or alpha_min/alpha_max, not both")
+        return _optimize_discrete(rdp_mp, d, method, orders, dps)
+    return _optimize_continuous(rdp_mp, d, method, alpha_min, alpha_max, rdp_np, dps)
+
+
+def _optimize_discrete(
+    rdp_mp: Callable[[mpmath.mpf], Any], d: mpmath.mpf, method: str, orders: Sequence[Real], dps: int
+) -> ConversionResult:
+    with mpmath.workdps(dps):
+        parsed = []
+        for o in orders:
+            try:
+                a = _to_mpf(o)
+            except (TypeError, ValueError) as exc:
+                raise ValueError(f"optimize_order: order {o!r} is not a real number") from exc
+            if not mpmath.isfinite(a) or not a > 1:
+                raise ValueError(f"optimize_order: every order must be finite and > 1, got {o!r}")
+            parsed.append(a)
+    if not parsed:
+        raise ValueError("optimize_order: orders is empty")
+    grid = sorted(set(parsed))
+    evaluated = [_eps_at(rdp_mp, a, d, method, dps) for a in grid]
+    best = min(range(len(grid)), key=lambda k: evaluated[k][0])
+    eps, r = evaluated[best]
+    at_edge = len(grid) > 1 and best in (0, len(grid) - 1) and mpmath.isfinite(eps)
+    return _finish(eps, r, grid[best], d, at_edge, method, _describe_orders(grid))
+
+
+def _optimize_continuous(
+    rdp_mp: Callable[[mpmath.mpf], Any],
+    d: mpmath.mpf,
+    method: str,
+    alpha_min: Real | None,
+    alpha_max: Real | None,
+    rdp_np: Callable[[NDArray[np.float64]], NDArray[np.float64]] | None,
+    dps: int,
+) -> ConversionResult:
+    amin = float(DEFAULT_ALPHA_MIN if alpha_min is None else alpha_min)
+    amax = float(DEFAULT_ALPHA_MAX if alpha_max is None else alpha_max)
+    if not (math.isfinite(amin) and math.isfinite(amax) and 1 < amin < amax):
+        raise ValueError(
+            "optimize_order: need 1 < alpha_min < alpha_max < inf, "
+            f"got alpha_min={alpha_min!r}, alpha_max={alpha_max!r}"
+        )
+    d_f = float(d)
+    eps_np = _EPS_NP[method]
+    s_lo, s_hi = math.log(amin - 1), math.log(amax - 1)
+    per_decade = GRID_PER_DECADE_NP if rdp_np is not None else GRID_PER_DECADE_MP
+    n = max(3, math.ceil((s_hi - s_lo) / math.log(10) * per_decade) + 1)
+    s = np.linspace(s_lo, s_hi, n)
+    step = s[1] - s[0]
+    alphas = 1.0 + np.exp(s)
+    alphas[0], alphas[-1] = amin, amax
+
+    def rdp_float(a: NDArray[np.float64]) -> NDArray[np.float64]:
+        if rdp_np is not None:
+            with np.errstate(all="ignore"):
+                r = np.asarray(rdp_np(a), dtype=np.float64)
+            r = np.broadcast_to(r, a.shape)
+        else:
+            r = np.array([float(_rdp_at(rdp_mp, mpmath.mpf(float(x)), SCAN_DPS)) for x in a])
+        if np.isnan(r).any():
+            k = int(np.argmax(np.isnan(r)))
+            raise NumericalFailure(f"optimize_order: rdp_np returned NaN at alpha={a[k]!r}")
+        return r
+
+    def eps_float(a: NDArray[np.float64]) -> NDArray[np.float64]:
+        r = rdp_float(a)
+        out = np.full(a.shape, np.inf)
+        fin = np.isfinite(r)
+        if fin.any():
+            out[fin] = eps_np(r[fin], a[fin], d_f)
+        return out
+
+    grid_eps = eps_float(alphas)
+    searched = (
+        f"continuous [{amin:.10g}, {amax:.10g}]: {n}-point grid in log(alpha-1) ({per_decade}/decade, "
+        f"{'float64 rdp_np' if rdp_np is not None else f'rdp_mp at {SCAN_DPS} digits'}), then bounded Brent"
+    )
+    if not np.isfinite(grid_eps).any():
+        with mpmath.workdps(dps):
+            return _finish(mpmath.inf, mpmath.inf, mpmath.mpf(amin), d, False, method, searched)
+    k = int(np.argmin(grid_eps))
+    lo, hi = s[max(k - 1, 0)], s[min(k + 1, n - 1)]
+
+    def objective(sv: float) -> float:
+        a = min(max(1.0 + math.exp(sv), amin), amax)
+        return float(eps_float(np.array([a]))[0])
+
+    res = optimize.minimize_scalar(objective, bounds=(lo, hi), method="bounded", options={"xatol": 1e-9})
+    refined = min(max(1.0 + math.exp(float(res.x)), amin), amax)
+    candidates = [float(alphas[k])] + ([refined] if refined != float(alphas[k]) else [])
+    best_eps = best_r = best_a = None
+    for a in candidates:
+        am = mpmath.mpf(a)
+        eps, r = _eps_at(rdp_mp, am, d, method, dps)
+        if best_eps is None or eps < best_eps:
+            best_eps, best_r, best_a = eps, r, am
+    s_best = math.log(float(best_a) - 1)
+    tol = step * (1 + 1e-9)
+    at_edge = bool((s_best - s_lo) <= tol or (s_hi - s_best) <= tol)
+    return _finish(best_eps, best_r, best_a, d, at_edge, method, searched)
