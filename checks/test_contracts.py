@@ -251,3 +251,29 @@ def test_declared_limits_bound_and_are_approached(key, name):
             assert mpmath.isinf(L)
 
     run()
+
+
+SYMBOLIC_LIMITS = [(t.key, name) for t in THEOREMS for name in t.limits if t.bound is not None]
+
+
+@pytest.mark.parametrize("key, name", SYMBOLIC_LIMITS)
+def test_sympy_limit_agrees_with_declared_limit(key, name):
+    """sympy's limit of the statement (under the declared, justified substitutions) equals the
+    declared limit kernel at random valid points."""
+    from dptheory.core.symbolic import SymbolicVerdict, symbolic_limit
+
+    t = dptheory.get(key)
+    res, value = symbolic_limit(t, name)
+    assert res.verdict is SymbolicVerdict.PROVED, res.detail
+    lim = t.limits[name]
+
+    @given(theorem_strategy(t, ranges={**_ranges(t), "n": (2, 40, False)}))
+    def run(p):
+        subs = {t.notation.sym(k): v for k, v in p.items()}
+        ref = sp.N(value.xreplace(subs).doit(), 40)
+        with mpmath.workdps(40):
+            got = lim.mp(t.kernel_args(p))
+            r = mpmath.mpf(str(ref))
+            assert abs(got - r) <= abs(r) * mpmath.mpf(10) ** -30
+
+    run()

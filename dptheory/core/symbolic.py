@@ -57,3 +57,29 @@ def prove_finite_limit(expr: sp.Expr, var: sp.Symbol, what: str) -> SymbolicResu
     if lim.is_finite is True or (lim.is_finite is None and not lim.has(sp.oo)):
         return SymbolicResult(SymbolicVerdict.PROVED, f"{what}: limit as {var} -> oo is {sp.sstr(lim)}")
     return SymbolicResult(SymbolicVerdict.UNDECIDED, f"{what}: limit {sp.sstr(lim)} not shown finite")
+
+
+def symbolic_limit(thm: object, param: str) -> tuple[SymbolicResult, sp.Expr | None]:
+    """The limit of a theorem's bound as ``param`` -> oo, computed by sympy where it can.
+
+    Uses the substitutions declared on the theorem's :class:`~dptheory.core.theorem.Limit` (each
+    justified by the theorem's conditions) and maps the result back to the paper's symbols.
+    """
+    lim = thm.limits[param]  # type: ignore[attr-defined]
+    bound = thm.bound  # type: ignore[attr-defined]
+    if bound is None:
+        return SymbolicResult(SymbolicVerdict.UNDECIDED, "no closed-form bound to take the limit of"), None
+    expr = bound.doit() if lim.sympy_doit else bound
+    for old, new in lim.sympy_subs:
+        expr = expr.subs(old, new)
+    var = thm.notation.sym(param)  # type: ignore[attr-defined]
+    try:
+        value = sp.limit(expr, var, sp.oo)
+    except (NotImplementedError, ValueError, TypeError) as exc:
+        return SymbolicResult(SymbolicVerdict.UNDECIDED, f"sympy could not take the limit: {exc}"), None
+    if value.has(sp.Limit) or isinstance(value, sp.AccumBounds):
+        return SymbolicResult(SymbolicVerdict.UNDECIDED, f"sympy returned {sp.sstr(value)}"), None
+    for old, new in lim.sympy_back:
+        value = value.subs(old, new)
+    verdict = SymbolicVerdict.PROVED if not value.has(sp.oo, sp.zoo) else SymbolicVerdict.DISPROVED
+    return SymbolicResult(verdict, f"limit as {param} -> oo: {sp.sstr(value)}"), value

@@ -70,6 +70,10 @@ class Limit:
         mp: kernel for the limit value (same inputs as the theorem minus ``param``).
         expr: the limit as a sympy expression, for LaTeX.
         derivation: where the derivation is written down (docs path) and how it is checked.
+        sympy_subs: substitutions that put the bound in a form sympy's ``limit`` can decide (e.g.
+            ``1 - eta*lam -> 1/(1+t)`` with ``t > 0``, valid under the theorem's conditions), applied
+            before ``sympy.limit``; ``sympy_back`` undoes them in the result. ``sympy_doit`` expands
+            sums first. See :func:`dptheory.core.symbolic.symbolic_limit`.
     """
 
     param: str
@@ -77,6 +81,9 @@ class Limit:
     exists_when: Condition | None = None
     expr: sp.Expr | None = None
     derivation: str = ""
+    sympy_subs: tuple[tuple[sp.Expr, sp.Expr], ...] = ()
+    sympy_back: tuple[tuple[sp.Expr, sp.Expr], ...] = ()
+    sympy_doit: bool = False
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -435,7 +442,15 @@ class Theorem:
             lines.append("  monotone: " + ", ".join(f"{k}: {v}" for k, v in self.monotone.items()))
         for lim in self.limits.values():
             cond = f" (finite iff {lim.exists_when.render()})" if lim.exists_when else ""
-            lines.append(f"  limit as {lim.param} -> oo: available{cond}")
+            if lim.expr is not None:
+                lines.append(f"  limit as {lim.param} -> oo{cond}: {sp.sstr(lim.expr)}")
+            else:
+                lines.append(f"  limit as {lim.param} -> oo: available{cond}")
+            if self.bound is not None:
+                from .symbolic import symbolic_limit
+
+                res, _value = symbolic_limit(self, lim.param)
+                lines.append(f"    sympy: {res.verdict.value}: {res.detail}")
         if self.reading:
             lines.append("  reading decisions: " + self.reading)
         if self.notes:

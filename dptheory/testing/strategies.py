@@ -191,10 +191,12 @@ def point_strategy(
                 except TypeError:
                     continue
                 if bd.kind == "upper" and fv <= hi_f:
+                    if fv <= lo_f:  # an upper bound below the sampling range: widen the range below it
+                        lo_f, lo_strict = (fv / 10 if fv > 0 else fv - 10), False
                     hi_f, hi_strict = fv, bd.strict
                 elif bd.kind == "lower" and fv >= lo_f:
-                    if fv > hi_f:  # a lower bound above the sampling range: widen the range above it
-                        hi_f = fv * 10 if fv > 0 else fv + 10
+                    if fv >= hi_f:  # a lower bound at or above the sampling range: widen the range above it
+                        hi_f, hi_strict = (fv * 10 if fv > 0 else fv + 10), False
                     lo_f, lo_strict = fv, bd.strict
             if p.domain.is_integer:
                 lo_i = math.ceil(lo_f) + (1 if lo_strict and float(math.ceil(lo_f)) == lo_f else 0)

@@ -98,6 +98,12 @@ h_sym = sp.floor(n / (2 * b))
 r_sym = (1 - eta * lam) ** 2
 G_sym = al * eta * S_g**2 / (4 * sigma**2 * b**2)
 _s = sp.Symbol("s", integer=True, nonnegative=True)
+# for sympy's limit in K: under eta < 2/(lam+beta) and lam <= beta, 0 < eta lam < 1, so 1 - eta lam = 1/(1+t)
+# with t > 0; N - h = floor(n/b) - floor(n/(2b)) >= 1 is a positive integer m
+_t = sp.Symbol("t", positive=True)
+_m = sp.Symbol("m", positive=True, integer=True)
+_LIMIT_SUBS = ((1 - eta * lam, 1 / (1 + _t)), (N_sym, h_sym + _m))
+_LIMIT_BACK = ((_t, eta * lam / (1 - eta * lam)), (_m, N_sym - h_sym))
 
 
 class Eps0(sp.Function):
@@ -283,6 +289,8 @@ THM3_3 = REGISTRY.add(
                 mp=lambda p: _first_limit_mp(p) + ys.eps0_mp(_N(p) - int(p["j0"]), _G_mp(p), p["eta"], p["lam"]),
                 expr=FIRST_TERM_LIMIT_EXPR + eps0(N_sym - j0),
                 derivation="0 < r < 1 so r^((K-1)(N-h)) -> 0; checked against large-K evaluation",
+                sympy_subs=_LIMIT_SUBS,
+                sympy_back=_LIMIT_BACK,
             )
         },
         reading="n/b read as N = floor(n/b) (footnote 3); floor(n/(2b)) = floor(N/2).",
@@ -331,6 +339,8 @@ THM4_2 = REGISTRY.add(
                 mp=lambda p: _first_limit_mp(p) + _lme_mp(p),
                 expr=FIRST_TERM_LIMIT_EXPR + LME_EXPR,
                 derivation="the second term does not depend on K; the first converges as 0 < r < 1",
+                sympy_subs=_LIMIT_SUBS,
+                sympy_back=_LIMIT_BACK,
             )
         },
         reading="Sec. E.1's condition eta < 2/(lambda+eta) read as eta < 2/(lambda+beta); footnote 4 not used: "
@@ -575,6 +585,10 @@ THMD_6 = REGISTRY.add(
                     / (2 * p["lam"] * p["sigma"] ** 2 * mpmath.mpf(p["n"]) ** 2)
                 ),
                 expr=al * S_g**2 * (2 - eta * lam) / (2 * lam * sigma**2 * n**2),
+                # eta < 1/beta and lam <= beta give 0 < eta lam / 2 < 1/2: 1 - eta lam/2 = 1/(1+t), t > 0
+                sympy_subs=((1 - eta * lam / 2, 1 / (1 + _t)),),
+                sympy_back=((_t, eta * lam / (2 - eta * lam)),),
+                sympy_doit=True,
             )
         },
     )

@@ -1,0 +1,60 @@
+"""The README is executable: its set-up commands, its tour and its Python example are run here."""
+
+from __future__ import annotations
+
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from dptheory.cli import main
+from dptheory.docs_gen import render
+
+ROOT = Path(__file__).resolve().parents[1]
+README = (ROOT / "README.md").read_text()
+CONSOLE = re.findall(r"```console\n(.*?)```", README, flags=re.S)
+TOUR = [line[2:] for block in CONSOLE for line in block.splitlines() if line.startswith("$ dptheory ")]
+PYTHON = re.findall(r"```python\n(.*?)```", README, flags=re.S)
+
+
+def test_setup_commands_are_the_two_documented_ones():
+    blocks = [b.strip() for b in CONSOLE if not b.lstrip().startswith("$")]
+    assert blocks[0] == "pip install -e '.[dev]' && dptheory check"
+    assert blocks[1] == "pytest"
+    ci = (ROOT / ".ci" / "run").read_text()
+    assert "pip install -e '.[dev]'" in ci and re.search(r"^pytest\s*$", ci, flags=re.M)
+
+
+def test_registry_tables_are_current():
+    assert render(README) == README, "README tables are stale: run `python -m dptheory.docs_gen`"
+
+
+@pytest.mark.parametrize("line", TOUR)
+def test_tour_command(line, tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    expect = 1 if "# exits 1" in line else 0
+    argv = shlex.split(line.split("#")[0])[1:]
+    assert main(argv) == expect, capsys.readouterr().err
+    for arg in argv:
+        if arg.endswith((".png", ".csv")):
+            assert (tmp_path / arg).stat().st_size > 0
+
+
+@pytest.mark.parametrize("code", PYTHON)
+def test_python_example(code, capsys):
+    exec(compile(code, "README.md", "exec"), {})
+    out = capsys.readouterr().out
+    for comment in re.findall(r"#\s*(.+)$", code, flags=re.M):
+        assert comment.strip() in out
+
+
+def test_main_job_runs_as_written(tmp_path):
+    """`dptheory check` (the README's main job) as an installed console script."""
+    exe = Path(sys.executable).with_name("dptheory")
+    cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "dptheory.cli"]
+    proc = subprocess.run([*cmd, "check", "--no-progress"], cwd=tmp_path, capture_output=True, text=True, timeout=900)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "claims:" in proc.stdout and "undecided" in proc.stdout
