@@ -1,9 +1,11 @@
 """The ``dptheory`` command line.
 
 ``main(argv) -> int`` so tests call it in-process. Sub-commands: list, show, eval, sweep, crossover,
-convert, check, figure. Errors print one clear line on stderr (theorem, condition, values,
-citation) and exit 1; usage errors exit 2; ``check`` exits 3 when a verdict differs from what the
-registry records (a new finding to pin, or a pinned counterexample that no longer falsifies).
+convert, check, figure (here); train and audit (``cli_train``, trained models of Ye & Shokri).
+Errors print one clear line on stderr (theorem, condition, values, citation) and exit 1; usage
+errors exit 2; ``check`` exits 3 when a verdict differs from what the registry records (a new finding
+to pin, or a pinned counterexample that no longer falsifies); ``audit`` exits 3 when a measured
+assumption or an upper bound is violated by a trained model (a finding).
 """
 
 from __future__ import annotations
@@ -357,15 +359,44 @@ def cmd_figure(args: argparse.Namespace) -> int:
     return 0
 
 
+# ----------------------------------------------------------------------------- report
+def cmd_report(args: argparse.Namespace) -> int:
+    import dataclasses
+
+    from .report import build, defaults, load
+    from .report.config import papers_with_defaults
+
+    if args.params:
+        cfg = load(args.params)
+        if args.paper and args.paper != cfg.paper:
+            cfg = dataclasses.replace(cfg, paper=args.paper)
+    elif args.paper:
+        cfg = defaults(args.paper)
+    else:
+        raise DPTheoryError(f"give --paper (one of {', '.join(papers_with_defaults())}) or --params FILE.toml")
+    if args.claims is not None:
+        cfg = dataclasses.replace(cfg, claims=args.claims)
+    if args.claim_examples is not None:
+        cfg = dataclasses.replace(cfg, claim_examples=args.claim_examples)
+    bar = _progress(0, "report", args.progress)
+
+    def tick(key: str) -> None:
+        if bar is not None:
+            bar.update(1)
+            bar.set_postfix_str(key)
+
+    res = build(cfg, args.out, compile_pdf=False if args.no_pdf else None, progress=tick)
+    if bar is not None:
+        bar.close()
+    print(f"wrote {res.tex}" + (f" and {res.pdf}" if res.pdf else ""))
+    for f in res.figures:
+        print(f"  figure {f}")
+    for note in res.notes:
+        print(f"  note: {note}")
+    return 0
+
+
 # ----------------------------------------------------------------------------- parser
-def _plugins() -> list[Any]:
-    """Sub-command groups defined next to the code they drive (each module has add_subcommands)."""
-    return []
-
-
-_PLUGINS = _plugins()
-
-
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="dptheory",
@@ -440,8 +471,21 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--no-progress", dest="progress", action="store_false")
     s.set_defaults(func=cmd_check, progress=None)
 
-    for plugin in _PLUGINS:
-        plugin(sub)
+    # sub-command groups defined next to the code they drive
+    from . import cli_train
+
+    cli_train.add_subcommands(sub)
+
+    s = sub.add_parser("report", help="LaTeX report of a paper's theorems, values, crossovers, claims, figures")
+    s.add_argument("--paper", help="registry prefix, e.g. yeshokri22 (its own settings are the default)")
+    s.add_argument("--params", help="TOML file of named parameter sets (schema: reports/README.md)")
+    s.add_argument("--claims", dest="claims", action="store_true", default=None, help="check and report the claims")
+    s.add_argument("--no-claims", dest="claims", action="store_false")
+    s.add_argument("--claim-examples", type=int, default=None)
+    s.add_argument("--out", required=True, help="output directory (report.tex, figures, report.pdf)")
+    s.add_argument("--no-pdf", action="store_true", help="do not run pdflatex even if it is installed")
+    s.add_argument("--no-progress", dest="progress", action="store_false")
+    s.set_defaults(func=cmd_report, progress=None)
 
     s = sub.add_parser("figure", help="reproduce a paper figure from the encoded theorems")
     s.add_argument("name", help="yeshokri22-fig1 | yeshokri22-fig2")
@@ -468,6 +512,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"dptheory: condition violated: {exc}", file=sys.stderr)
         return 1
     except DPTheoryError as exc:
+        print(f"dptheory: error: {exc}", file=sys.stderr)
+        return 1
+    except OSError as exc:
         print(f"dptheory: error: {exc}", file=sys.stderr)
         return 1
 

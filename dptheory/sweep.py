@@ -82,6 +82,22 @@ class SweepResult:
     mp_points: int = 0
     notes: list[str] = field(default_factory=list)
 
+    def _repr_html_(self) -> str:
+        rows = self.rows()
+        if not rows:
+            return "<p>empty sweep</p>"
+        head = "".join(f"<th>{k}</th>" for k in rows[0])
+        body = "".join(
+            "<tr>"
+            + "".join(f"<td>{v:.8g}</td>" if isinstance(v, float) else f"<td>{v}</td>" for v in r.values())
+            + "</tr>"
+            for r in rows[:200]
+        )
+        more = f"<p>... {len(rows) - 200} more rows</p>" if len(rows) > 200 else ""
+        return (
+            f"<p><b>{self.key}</b> ({self.direction} bound, {self.unit})</p><table><tr>{head}</tr>{body}</table>{more}"
+        )
+
     def rows(self) -> list[dict[str, Any]]:
         out = []
         for idx in itertools.product(*(range(len(a)) for a in self.axes)):
@@ -190,6 +206,15 @@ class CrossoverResult:
 
     def to_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)
+
+    def _repr_html_(self) -> str:
+        if self.value is None:
+            return (f"<p>{self.lower} is not below {self.upper} at the end of {self.param} in "
+                    f"[{self.start}, {self.stop}]</p>")
+        return (
+            f"<p>{self.lower} stays below {self.upper} for {self.param} &ge; {self.value} "
+            f"(confirmed at {self.confirmed_dps} digits; order changes {self.changes} times)</p>"
+        )
 
 
 def crossover(

@@ -54,6 +54,23 @@ class ClaimResult:
     duration_s: float = 0.0
     closest: dict[str, Any] | None = None
 
+    def _repr_html_(self) -> str:
+        import html
+
+        ce = ""
+        if self.counterexample:
+            c = self.counterexample
+            pts = ", ".join(f"{k}={v}" for k, v in c["params"].items())
+            ce = (
+                f"<br>counterexample: {html.escape(pts)}: {html.escape(c['lhs']['label'])} = "
+                f"{html.escape(c['lhs']['value'])} vs {html.escape(c['rhs']['label'])} = "
+                f"{html.escape(c['rhs']['value'])}"
+            )
+        return (
+            f"<p><b>{html.escape(self.claim)}</b>: {self.verdict.value} ({html.escape(self.method)}, "
+            f"{self.examples_tried} points){ce}</p>"
+        )
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "claim": self.claim,

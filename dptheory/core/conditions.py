@@ -66,7 +66,9 @@ class Condition:
     def render_latex(self, symbol_names: Mapping[sp.Symbol, str]) -> str:
         if self.latex is not None:
             return self.latex
-        return sp.latex(self.relation, symbol_names=dict(symbol_names))
+        from ..report.printer import latex
+
+        return latex(self.relation, symbol_names)
 
     def evaluate(self, values: Mapping[sp.Symbol, sp.Rational]) -> ConditionResult:
         """Decide the condition at a point given as exact values of its symbols."""

@@ -393,14 +393,18 @@ class Theorem:
     # ------------------------------------------------------------------ symbolic side
     def latex(self) -> str:
         """The bound (or the recurrence that defines it) in LaTeX, in the paper's notation."""
+        from ..report.printer import latex
+
         names = self.symbol_names()
         if self.bound is not None:
-            return sp.latex(self.bound, symbol_names=names)
-        return r" \\ ".join(sp.latex(s, symbol_names=names) for s in self.statement)
+            return latex(self.bound, names)
+        return r" \\ ".join(latex(s, names) for s in self.statement)
 
     def definitions_latex(self) -> list[str]:
+        from ..report.printer import latex
+
         names = self.symbol_names()
-        return [sp.latex(d, symbol_names=names) for d in self.definitions]
+        return [latex(d, names) for d in self.definitions]
 
     def explicit_bound(self) -> sp.Expr | None:
         """The bound with every paper-notation shorthand expanded (``doit``), for oracles."""

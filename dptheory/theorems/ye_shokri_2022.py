@@ -133,9 +133,25 @@ def eps0(jj: sp.Expr, G: sp.Expr = G_sym) -> sp.Expr:
 
 
 EPS0_DEF = sp.Eq(
-    sp.Symbol(r"varepsilon_0^j(alpha)"),
+    Eps0(j_, G_sym, eta * lam),
     G_sym * (1 - eta * lam) ** (2 * (j_ - 1)) / sp.Sum((1 - eta * lam) ** (2 * _s), (_s, 0, j_ - 1)),
 )
+
+
+class SRec(sp.Function):
+    """S_k^j(alpha) of Thm 4.3 (Eq. 148-150), printed as in the paper."""
+
+    nargs = 2
+
+    def _latex(self, printer: Any, exp: Any = None) -> str:
+        k, j = (printer._print(a) for a in self.args)
+        base = rf"S_{{{k}}}^{{{j}}}(\alpha)"
+        return base if exp is None else rf"\left({base}\right)^{{{exp}}}"
+
+    def _sympystr(self, printer: Any) -> str:
+        k, j = (printer._print(a) for a in self.args)
+        return f"S[{k}][{j}](alpha)"
+
 
 # ----------------------------------------------------------------------------- conditions
 C_ALPHA = Condition(al > 1, "the Renyi order must exceed 1")
@@ -349,7 +365,6 @@ THM4_2 = REGISTRY.add(
 )
 
 # ----------------------------------------------------------------------------- Thm 4.3
-_S = sp.IndexedBase("S")
 
 
 def _thm43_qcr(p: Mapping[str, Any]) -> tuple[Any, Any, Any]:
@@ -412,13 +427,14 @@ THM4_3 = REGISTRY.add(
             "Algorithm 1, each mini-batch b distinct indices resampled every iteration",
         ),
         statement=(
-            sp.Eq(_S[0, 0], 1),
+            sp.Eq(SRec(0, 0), 1),
             sp.Eq(
-                _S[k_, j_ + 1],
-                (b / n) * sp.exp((al - 1) * G_sym) * _S[k_, j_] + (1 - b / n) * _S[k_, j_] ** ((1 - eta * lam) ** 2),
+                SRec(k_, j_ + 1),
+                (b / n) * sp.exp((al - 1) * G_sym) * SRec(k_, j_)
+                + (1 - b / n) * SRec(k_, j_) ** ((1 - eta * lam) ** 2),
             ),
-            sp.Eq(_S[k_ + 1, 0], _S[k_, N_sym]),
-            sp.Le(sp.Symbol("varepsilon"), sp.log(_S[K, 0]) / (al - 1)),
+            sp.Eq(SRec(k_ + 1, 0), SRec(k_, N_sym)),
+            sp.Le(sp.Symbol("varepsilon"), sp.log(SRec(K, 0)) / (al - 1)),
         ),
         direction=Direction.UPPER,
         quantity="RDP epsilon at order alpha (last iterate)",
@@ -663,7 +679,7 @@ COR5_3 = REGISTRY.add(
         bound=first_term_expr(G_COR) + lme_expr(G_COR),
         definitions=(
             sp.Eq(
-                sp.Symbol("varepsilon_0^j(alpha)"),
+                Eps0(j_, G_COR, eta * lam),
                 G_COR * (1 - eta * lam) ** (2 * (j_ - 1)) / sp.Sum((1 - eta * lam) ** (2 * _s), (_s, 0, j_ - 1)),
             ),
         ),
@@ -724,6 +740,10 @@ def _mpf(v: Any, name: str) -> mpmath.mpf:
     return rational_to_mpf(parse_value(v, key="yeshokri22.conversion", name=name))
 
 
+_x = sp.Symbol("x", real=True)
+_z = sp.Symbol("z", positive=True)
+
+
 def _comp_z_mp(p: Mapping[str, Any]) -> mpmath.mpf:
     return mpmath.sqrt(2 * p["eta"] * p["sigma"] ** 2) / (p["eta"] * p["S_g"] / p["b"])
 
@@ -760,7 +780,14 @@ COMPOSITION = REGISTRY.add(
             "every intermediate iterate released (no hidden state)",
             "Poisson subsampling accounting applied to shuffle-and-partition batches, as in the paper",
         ),
-        statement=(sp.Eq(sp.Symbol("varepsilon"), sp.Symbol("T") * sp.log(sp.Symbol("A_alpha")) / (al - 1)),),
+        statement=(
+            sp.Le(sp.Symbol("varepsilon"), sp.Symbol("T") * sp.log(sp.Symbol("A_alpha")) / (al - 1)),
+            sp.Eq(sp.Symbol("A_alpha"), sp.Integral(
+                sp.exp(-_x**2 / (2 * _z**2)) / (_z * sp.sqrt(2 * sp.pi))
+                * ((1 - b / n) + (b / n) * sp.exp((2 * _x - 1) / (2 * _z**2))) ** al, (_x, -sp.oo, sp.oo))),
+            sp.Eq(_z, sp.sqrt(2 * eta * sigma**2) / (eta * S_g / b)),
+            sp.Eq(sp.Symbol("T"), K * N_sym),
+        ),
         direction=Direction.UPPER,
         quantity="RDP epsilon at order alpha of the composed mechanism (all iterates released)",
         mp=_composition_mp,
