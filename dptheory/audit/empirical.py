@@ -1,0 +1,471 @@
+"""Empirical privacy audits: lower bounds on epsilon from trained models, with stated confidence.
+
+Black box, last iterate only: train models on D and on D' (D with one record replaced by a canary),
+compute a test statistic of each released model, and turn the error rates of a threshold test into
+a lower bound on epsilon at a given delta (the hypothesis-testing view of DP, Kairouz, Oh, Viswanath
+2015, Thm 2.1; the auditing recipe of Jagielski, Ullman, Oprea 2020, "Auditing Differentially Private
+Machine Learning: How Private is Private SGD?", NeurIPS, Sec. 3, and Nasr, Song, Thakurta, Papernot,
+Carlini 2021, "Adversary Instantiation", IEEE S&P, Sec. 3):
+
+An (epsilon, delta)-DP mechanism forces every test between D and D' to satisfy
+``FPR + e^eps FNR >= 1 - delta`` and ``FNR + e^eps FPR >= 1 - delta``, hence
+
+    eps >= max( log((1 - delta - FNR)/FPR), log((1 - delta - FPR)/FNR) ).
+
+The threshold (and the side of the test) is chosen on a *selection* split of the models; the rates
+are measured on the disjoint *evaluation* split and replaced by Clopper-Pearson upper limits at
+level ``gamma/2`` each (scipy.stats.beta), so the stated lower bound holds with probability at
+least ``1 - gamma`` (union bound over the two limits; the selection split is independent of the
+evaluation split). "Positive" means "trained on D'". Everything in nats.
+
+For the quadratic loss the exact epsilon(delta) of the pair is computable
+(:func:`exact_epsilon`); an audit lower bound must sit below it and every valid upper bound above.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from scipy import optimize, stats
+from scipy.special import log_ndtr, logsumexp, ndtr
+
+from ..core.errors import DPTheoryError, InvalidParameter, NumericalFailure
+from ..core.units import Direction, Unit
+from .quadratic import MixtureLaw
+
+__all__ = [
+    "AuditResult",
+    "audit_logistic",
+    "audit_quadratic",
+    "clopper_pearson_upper",
+    "converted_upper_bounds",
+    "delta_of_epsilon",
+    "epsilon_from_rates",
+    "exact_epsilon",
+    "gaussian_delta",
+    "pick_canary",
+    "run_audit",
+    "summarize_gap",
+]
+
+KEY = "audit.empirical"
+REFERENCE = ("Kairouz, Oh, Viswanath 2015 (Thm 2.1); Jagielski, Ullman, Oprea 2020 (Sec. 3); "
+             "Nasr et al. 2021 (Sec. 3); Clopper-Pearson limits")
+
+
+def clopper_pearson_upper(k: int, n: int, level: float) -> float:
+    """One-sided Clopper-Pearson upper limit: P(true rate > limit) <= ``level`` for k errors in n trials."""
+    if n <= 0 or not 0 <= k <= n:
+        raise InvalidParameter(key=KEY, name="k", value=k, reason=f"need 0 <= k <= n with n >= 1 (n = {n})",
+                               citation=REFERENCE)
+    if not 0 < level < 1:
+        raise InvalidParameter(key=KEY, name="level", value=level, reason="must be in (0, 1)", citation=REFERENCE)
+    if k == n:
+        return 1.0
+    return float(stats.beta.ppf(1.0 - level, k + 1, n - k))
+
+
+def epsilon_from_rates(fpr: float, fnr: float, delta: float) -> float:
+    """``max(log((1-delta-FNR)/FPR), log((1-delta-FPR)/FNR), 0)`` in nats (0 when no bound follows)."""
+    out = 0.0
+    for a, b in ((fnr, fpr), (fpr, fnr)):
+        num = 1.0 - delta - a
+        if num > 0 and b < 1:
+            out = max(out, math.inf if b <= 0 else math.log(num / b))
+    return out
+
+
+@dataclass(frozen=True)
+class AuditResult:
+    """A lower bound on epsilon at ``delta``, holding with probability at least ``confidence``.
+
+    Attributes:
+        epsilon_lower: the lower bound (nats); 0 means the audit found nothing.
+        delta: the delta of the bound.
+        confidence: 1 - gamma.
+        statistic: what was measured on each released model.
+        threshold, side: the test "guess D' when score > threshold" (side = ">") or "<".
+        fpr, fnr: error rates on the evaluation split.
+        fpr_upper, fnr_upper: their Clopper-Pearson upper limits (level gamma/2 each).
+        n_d, n_dprime: evaluation-split sizes; n_selection: models used to choose the threshold.
+        direction: LOWER (what the number says about the true epsilon).
+    """
+
+    epsilon_lower: float
+    delta: float
+    confidence: float
+    statistic: str
+    threshold: float
+    side: str
+    fpr: float
+    fnr: float
+    fpr_upper: float
+    fnr_upper: float
+    n_d: int
+    n_dprime: int
+    n_selection: int
+    direction: Direction = Direction.LOWER
+    unit: Unit = Unit.NATS
+    reference: str = REFERENCE
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"epsilon_lower": self.epsilon_lower, "delta": self.delta, "confidence": self.confidence,
+                "statistic": self.statistic, "threshold": self.threshold, "side": self.side, "fpr": self.fpr,
+                "fnr": self.fnr, "fpr_upper": self.fpr_upper, "fnr_upper": self.fnr_upper, "n_d": self.n_d,
+                "n_dprime": self.n_dprime, "n_selection": self.n_selection, "direction": str(self.direction),
+                "unit": str(self.unit), "reference": self.reference, **dict(self.extra)}
+
+
+def _best_threshold(s0: np.ndarray, s1: np.ndarray, delta: float, level: float) -> tuple[float, str, float]:
+    """Threshold and side maximising the Clopper-Pearson epsilon lower bound on a (selection) split."""
+    best = (float(np.median(np.concatenate([s0, s1]))), ">", -1.0)
+    cand = np.unique(np.quantile(np.concatenate([s0, s1]), np.linspace(0.001, 0.999, 999)))
+    s0s, s1s = np.sort(s0), np.sort(s1)
+    n0, n1 = len(s0), len(s1)
+    for side in (">", "<"):
+        if side == ">":
+            fp = n0 - np.searchsorted(s0s, cand, side="right")   # D models with score > thr
+            fn = np.searchsorted(s1s, cand, side="right")         # D' models with score <= thr
+        else:
+            fp = np.searchsorted(s0s, cand, side="left")
+            fn = n1 - np.searchsorted(s1s, cand, side="left")
+        fpu = stats.beta.ppf(1.0 - level, fp + 1, np.maximum(n0 - fp, 1))
+        fnu = stats.beta.ppf(1.0 - level, fn + 1, np.maximum(n1 - fn, 1))
+        fpu = np.where(fp >= n0, 1.0, fpu)
+        fnu = np.where(fn >= n1, 1.0, fnu)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            e1 = np.where((1 - delta - fnu > 0) & (fpu > 0), np.log((1 - delta - fnu) / fpu), 0.0)
+            e2 = np.where((1 - delta - fpu > 0) & (fnu > 0), np.log((1 - delta - fpu) / fnu), 0.0)
+        e = np.maximum(e1, e2)
+        i = int(np.argmax(e))
+        if e[i] > best[2]:
+            best = (float(cand[i]), side, float(e[i]))
+    return best
+
+
+def run_audit(
+    scores_d: np.ndarray,
+    scores_dprime: np.ndarray,
+    *,
+    delta: float,
+    gamma: float = 0.05,
+    rng: np.random.Generator,
+    selection_fraction: float = 0.5,
+    statistic: str = "score",
+) -> AuditResult:
+    """Lower bound on epsilon from scores of models trained on D and on D' (see the module docstring).
+
+    Args:
+        scores_d, scores_dprime: the statistic of each model trained on D (negatives) and D'.
+        delta: the delta of the (epsilon, delta) statement, in [0, 1).
+        gamma: the bound fails with probability at most gamma.
+        rng: used only to split the models into selection and evaluation sets.
+        selection_fraction: share of each side used to choose the threshold.
+    """
+    s0 = np.asarray(scores_d, dtype=np.float64)
+    s1 = np.asarray(scores_dprime, dtype=np.float64)
+    if s0.ndim != 1 or s1.ndim != 1 or len(s0) < 4 or len(s1) < 4:
+        raise InvalidParameter(key=KEY, name="scores", value=f"{s0.shape}, {s1.shape}",
+                               reason="need two 1-D arrays of at least 4 scores each", citation=REFERENCE)
+    if not (np.isfinite(s0).all() and np.isfinite(s1).all()):
+        raise InvalidParameter(key=KEY, name="scores", value="array", reason="scores contain NaN or inf",
+                               citation=REFERENCE)
+    if not 0 <= delta < 1:
+        raise InvalidParameter(key=KEY, name="delta", value=delta, reason="must be in [0, 1)", citation=REFERENCE)
+    if not 0 < gamma < 1:
+        raise InvalidParameter(key=KEY, name="gamma", value=gamma, reason="must be in (0, 1)", citation=REFERENCE)
+    if not 0 < selection_fraction < 1:
+        raise InvalidParameter(key=KEY, name="selection_fraction", value=selection_fraction,
+                               reason="must be in (0, 1)", citation=REFERENCE)
+    p0, p1 = rng.permutation(len(s0)), rng.permutation(len(s1))
+    k0, k1 = int(len(s0) * selection_fraction), int(len(s1) * selection_fraction)
+    sel0, ev0 = s0[p0[:k0]], s0[p0[k0:]]
+    sel1, ev1 = s1[p1[:k1]], s1[p1[k1:]]
+    level = gamma / 2
+    thr, side, _ = _best_threshold(sel0, sel1, delta, level)
+    if side == ">":
+        fp, fn = int((ev0 > thr).sum()), int((ev1 <= thr).sum())
+    else:
+        fp, fn = int((ev0 < thr).sum()), int((ev1 >= thr).sum())
+    n0, n1 = len(ev0), len(ev1)
+    fpu, fnu = clopper_pearson_upper(fp, n0, level), clopper_pearson_upper(fn, n1, level)
+    eps = epsilon_from_rates(fpu, fnu, delta)
+    return AuditResult(epsilon_lower=eps, delta=float(delta), confidence=1 - gamma, statistic=statistic,
+                       threshold=thr, side=side, fpr=fp / n0, fnr=fn / n1, fpr_upper=fpu, fnr_upper=fnu, n_d=n0,
+                       n_dprime=n1, n_selection=k0 + k1)
+
+
+# ----------------------------------------------------------------------------- exact epsilon(delta)
+class _Profile:
+    """``delta(eps) = int max(0, p - e^eps q)`` for two 1-D Gaussian mixtures with a common s (float64).
+
+    Gauss-Legendre (48 points) on panels of width s/2 over the union of the components' +-40 s
+    ranges (the mass outside is below e^-800). The densities at the nodes are computed once; for
+    each eps the panels containing a point where ``p = e^eps q`` (a kink of the integrand, located
+    on the node grid and refined by Brent's method) are split there and re-integrated.
+    """
+
+    def __init__(self, p: MixtureLaw, q: MixtureLaw) -> None:
+        if abs(p.s - q.s) > 1e-12 * p.s:
+            raise DPTheoryError(f"{KEY}: the two laws must share their component variance")
+        self.p, self.q, self.s = p, q, p.s
+        lo = min(p.means.min(), q.means.min()) - 40 * self.s
+        hi = max(p.means.max(), q.means.max()) + 40 * self.s
+        P = max(1, math.ceil((hi - lo) / (self.s / 2)))
+        self.edges = np.linspace(lo, hi, P + 1)
+        self.xg, self.wg = np.polynomial.legendre.leggauss(48)
+        c, h = (self.edges[:-1] + self.edges[1:]) / 2, (self.edges[1:] - self.edges[:-1]) / 2
+        X = c[:, None] + h[:, None] * self.xg[None, :]
+        self.W = h[:, None] * self.wg[None, :]
+        self.lp = self.logpdf(p, X.ravel()).reshape(X.shape)
+        self.lq = self.logpdf(q, X.ravel()).reshape(X.shape)
+        self.lr_edges = self.logpdf(p, self.edges) - self.logpdf(q, self.edges)
+
+    def logpdf(self, law: MixtureLaw, X: np.ndarray) -> np.ndarray:
+        out = np.empty(len(X))
+        step = max(1, 2_000_000 // len(law.means))
+        for i in range(0, len(X), step):
+            z = (X[i:i + step, None] - law.means[None, :]) / self.s
+            out[i:i + step] = logsumexp(-0.5 * z * z, b=law.weights[None, :], axis=1)
+        return out - math.log(self.s * math.sqrt(2 * math.pi))
+
+    def _panel(self, a: float, b: float, eps: float) -> float:
+        x = (a + b) / 2 + (b - a) / 2 * self.xg
+        d = np.exp(self.logpdf(self.p, x)) - np.exp(eps + self.logpdf(self.q, x))
+        return float(np.sum((b - a) / 2 * self.wg * np.maximum(d, 0.0)))
+
+    def delta(self, eps: float) -> float:
+        d = np.exp(self.lp) - np.exp(eps + self.lq)
+        per_panel = np.sum(self.W * np.maximum(d, 0.0), axis=1)
+        g = self.lr_edges - eps
+        # panels whose ends differ in sign, or whose nodes change sign inside, hold a kink
+        node_sign = np.sign(self.lp - self.lq - eps)
+        mixed = (node_sign.min(axis=1) != node_sign.max(axis=1)) | (np.sign(g[:-1]) != np.sign(g[1:]))
+        for i in np.nonzero(mixed)[0]:
+            a, b = self.edges[i], self.edges[i + 1]
+            xs = np.linspace(a, b, 65)
+            lr = self.logpdf(self.p, xs) - self.logpdf(self.q, xs) - eps
+            cuts = [a]
+            for k in np.nonzero(np.sign(lr[:-1]) * np.sign(lr[1:]) < 0)[0]:
+                f = lambda x: float(self.logpdf(self.p, np.array([x]))[0] - self.logpdf(self.q, np.array([x]))[0] - eps)
+                cuts.append(optimize.brentq(f, xs[k], xs[k + 1], xtol=1e-14 * self.s, rtol=1e-15))
+            cuts.append(b)
+            per_panel[i] = sum(self._panel(u, v, eps) for u, v in itertools.pairwise(cuts))
+        return float(per_panel.sum())
+
+
+def delta_of_epsilon(p: MixtureLaw, q: MixtureLaw, eps: float) -> float:
+    """``delta(eps) = int max(0, p - e^eps q)`` for two 1-D Gaussian mixtures with a common s (float64)."""
+    return _Profile(p, q).delta(eps)
+
+
+def exact_epsilon(p: MixtureLaw, q: MixtureLaw, delta: float) -> float:
+    """Smallest eps with ``delta(eps) <= delta`` in both directions (the pair's exact epsilon(delta)), nats.
+
+    A single Gaussian pair (one component each) uses the closed form of the Gaussian mechanism's
+    privacy profile, ``delta(eps) = Phi(mu/2 - eps/mu) - e^eps Phi(-mu/2 - eps/mu)``, mu = |gap|/s
+    (Balle & Wang 2018, Thm 8); mixtures use :func:`delta_of_epsilon`.
+    """
+    if not 0 < delta < 1:
+        raise InvalidParameter(key=KEY, name="delta", value=delta, reason="must be in (0, 1)", citation=REFERENCE)
+    if len(p.means) == 1 and len(q.means) == 1:
+        mu = abs(float(p.means[0] - q.means[0])) / p.s
+        if mu == 0:
+            return 0.0
+
+        def f(e: float) -> float:
+            a = log_ndtr(mu / 2 - e / mu)
+            b = e + log_ndtr(-mu / 2 - e / mu)
+            return float(np.exp(a) * -np.expm1(b - a)) - delta if b < a else -delta
+        fd = [f]
+    else:
+        pq, qp = _Profile(p, q), _Profile(q, p)
+        fd = [lambda e: pq.delta(e) - delta, lambda e: qp.delta(e) - delta]
+    out = 0.0
+    for f in fd:
+        if f(0.0) <= 0:
+            continue
+        hi = 1.0
+        while f(hi) > 0:
+            hi *= 2
+            if hi > 1e4:
+                raise NumericalFailure(f"{KEY}: epsilon(delta = {delta}) above 1e4 nats")
+        out = max(out, float(optimize.brentq(f, 0.0, hi, xtol=1e-12, rtol=1e-12)))
+    return out
+
+
+def gaussian_delta(mu: float, eps: float) -> float:
+    """Privacy profile of the Gaussian mechanism with mean gap / std = mu (Balle & Wang 2018, Thm 8)."""
+    return float(ndtr(mu / 2 - eps / mu) - math.exp(eps) * ndtr(-mu / 2 - eps / mu))
+
+
+def summarize_gap(lower: float, uppers: Sequence[tuple[str, float]]) -> list[dict[str, Any]]:
+    """For each (key, upper epsilon): whether it is >= the audit lower bound, and the gap (upper - lower, ratio)."""
+    rows = []
+    for key, up in uppers:
+        rows.append({"key": key, "epsilon_upper": up, "epsilon_lower": lower, "consistent": bool(up >= lower),
+                     "gap_nats": up - lower, "ratio": (up / lower) if lower > 0 else math.inf})
+    return rows
+
+
+# ----------------------------------------------------------------------------- audits of the two models
+def converted_upper_bounds(points: Sequence[tuple[str, Mapping[str, Any]]], delta: float, *, dps: int = 20
+                           ) -> list[tuple[str, float]]:
+    """(key, epsilon) for each RDP upper bound at its parameters (without alpha), optimised over alpha.
+
+    Uses :func:`dptheory.privacy.conversion.convert` (``improved`` conversion, Balle et al. 2020 Thm 21).
+    """
+    from ..core.registry import REGISTRY
+    from ..privacy.conversion import convert
+
+    out = []
+    for key, params in points:
+        res = convert(REGISTRY.get(key), {k: v for k, v in params.items() if k != "alpha"}, delta=delta,
+                      method="improved", dps=dps)
+        out.append((key, float(res.epsilon)))
+    return out
+
+
+def audit_quadratic(
+    setting: Any,
+    scheme: str,
+    *,
+    runs: int,
+    rng: np.random.Generator,
+    delta: float,
+    gamma: float = 0.05,
+    j0: int = 0,
+    t: float = 0.0,
+    diameter: float = 1.0,
+    workers: int = 1,
+    progress: bool = False,
+) -> dict[str, Any]:
+    """Audit Algorithm 1 on the quadratic loss: lower bound, exact epsilon(delta), converted upper bounds.
+
+    ``runs/2`` models on D and ``runs/2`` on D' (:func:`~dptheory.train.data.quadratic_neighbours`
+    with ``S_g = lam * diameter``; ``setting.S_g`` is ignored in favour of it); the statistic is the
+    projection of the last iterate on ``x - x'`` (the likelihood ratio is monotone in it, so this is
+    the most powerful test). Returns a dict with ``audit`` (:class:`AuditResult`), ``exact_epsilon``
+    (of the pair, nats) and ``upper`` (list of (key, epsilon)).
+    """
+    from ..train.data import quadratic_neighbours
+    from ..train.noisy_gd import QuadraticLoss, Replacement, train_noisy_gd
+    from .quadratic import QuadraticSetting, last_iterate_law, theorem_point
+
+    st = setting if isinstance(setting, QuadraticSetting) else QuadraticSetting(**setting)
+    lam = float(st.lam)
+    st = QuadraticSetting(alpha=st.alpha, eta=st.eta, lam=st.lam, S_g=st.lam * _frac(diameter), sigma=st.sigma, n=st.n,
+                          b=st.b, K=st.K)
+    index = 0
+    order = None
+    if scheme == "fixed":
+        # put the differing record in batch j0
+        order = np.arange(st.n)
+        order[[0, j0 * st.b]] = order[[j0 * st.b, 0]]
+    D, D2 = quadratic_neighbours(st.n, 1, diameter, t=t, index=index)
+    mask = np.zeros(runs, dtype=bool)
+    mask[runs // 2:] = True
+    sch = "fixed" if scheme in ("fixed", "full_batch") else scheme
+    res = train_noisy_gd(QuadraticLoss(lam=lam, dim=1), D.X, eta=float(st.eta), sigma=float(st.sigma), b=st.b, K=st.K,
+                         scheme=sch, runs=runs, rng=rng, order=order,
+                         replacement=Replacement(index=index, x=D2.X[index], runs=mask), workers=workers,
+                         progress=progress, desc="audit (quadratic)")
+    score = res.theta[:, 0]
+    # mask selects the D' runs (record replaced by x'); scores of D first
+    audit = run_audit(score[~mask], score[mask], delta=delta, gamma=gamma, rng=rng,
+                      statistic="projection of the last iterate on x - x'")
+    jj = j0 if scheme == "fixed" else 0
+    law_p = last_iterate_law(st, sch, diameter=diameter, t=t, dataset="D", j0=jj)
+    law_q = last_iterate_law(st, sch, diameter=diameter, t=t, dataset="D'", j0=jj)
+    exact = exact_epsilon(law_p, law_q, delta)
+    from .quadratic import APPLICABLE
+
+    pts = []
+    for key in APPLICABLE[scheme]:
+        pt = theorem_point(key, st.with_alpha(2), j0 if scheme == "fixed" else (0 if scheme == "full_batch" else None))
+        if pt is not None:
+            pts.append((key, pt))
+    upper = converted_upper_bounds(pts, delta)
+    return {"audit": audit, "exact_epsilon": exact, "upper": upper, "setting": st.describe(), "scheme": scheme,
+            "seconds": res.seconds}
+
+
+def _frac(x: Any) -> Any:
+    from fractions import Fraction
+
+    return Fraction(str(x)) if isinstance(x, float) else x
+
+
+def pick_canary(X: np.ndarray, L: float) -> tuple[np.ndarray, int]:
+    """A canary feature vector of norm L along the feature with the least total mass in the data, and its index."""
+    k = int(np.argmin(np.abs(X).sum(axis=0)))
+    x = np.zeros(X.shape[1])
+    x[k] = L
+    return x, k
+
+
+def audit_logistic(
+    data: Any,
+    *,
+    eta: float,
+    lam: float,
+    sigma_mul: float,
+    S_g: float,
+    L: float,
+    b: int,
+    K: int,
+    runs: int,
+    rng: np.random.Generator,
+    delta: float,
+    gamma: float = 0.05,
+    canary_label: int = 0,
+    workers: int = 1,
+    chunk_size: int = 256,
+    progress: bool = False,
+) -> dict[str, Any]:
+    """Audit Algorithm 2 (DP-SGD on regularized logistic regression, shuffle and partition).
+
+    The canary replaces record 0 in the D' runs: features ``L e_k`` on the feature k with the least
+    mass in the data, label ``canary_label``. Statistic: ``<theta, (e_y - 1/c) kron x_c>`` (the
+    canary's logit margin from its own features; its clipped gradient pushes exactly along it).
+    Upper bounds: Cor 5.3 and the composition baseline (sigma = sqrt(eta/2) sigma_mul S_g/(2b)),
+    converted at ``delta``.
+    """
+    from ..theorems.ye_shokri_2022 import sigma_from_sigma_mul
+    from ..train.logistic import Canary, train_dp_sgd
+    from .quadratic import theorem_point  # noqa: F401  (keeps the import graph explicit)
+
+    x_c, k = pick_canary(data.X, L)
+    mask = np.zeros(runs, dtype=bool)
+    mask[runs // 2:] = True
+    res = train_dp_sgd(data, eta=eta, lam=lam, sigma_mul=sigma_mul, S_g=S_g, L=L, b=b, K=K, runs=runs, rng=rng,
+                       canary=Canary(index=0, x=x_c, y=canary_label), canary_runs=mask, workers=workers,
+                       chunk_size=chunk_size, progress=progress)
+    c = data.n_classes
+    W = res.theta.reshape(runs, c, data.d + 1)
+    col = W[:, :, k] * L
+    score = col[:, canary_label] - col.mean(axis=1)
+    # mask selects the D' runs (with the canary); scores of D first
+    audit = run_audit(score[~mask], score[mask], delta=delta, gamma=gamma, rng=rng,
+                      statistic=f"canary logit margin from feature {k}")
+    n = data.n
+    pts: list[tuple[str, dict[str, Any]]] = []
+    cor = {"eta": eta, "lam": lam, "L": L, "sigma_mul": sigma_mul, "n": n, "b": b, "K": K}
+    from ..core.conditions import Status
+    from ..core.registry import REGISTRY
+
+    if all(r.status is Status.HOLDS for r in REGISTRY.get("yeshokri22.cor5_3").check({**cor, "alpha": 2})):
+        pts.append(("yeshokri22.cor5_3", cor))
+    sigma = float(sigma_from_sigma_mul(sigma_mul, eta, S_g, b))
+    comp = {"eta": eta, "S_g": S_g, "sigma": sigma, "n": n, "b": b, "K": K}
+    pts.append(("yeshokri22.composition", comp))
+    upper = converted_upper_bounds(pts, delta)
+    return {"audit": audit, "upper": upper, "seconds": res.seconds, "canary_feature": k,
+            "setting": {"eta": eta, "lam": lam, "sigma_mul": sigma_mul, "S_g": S_g, "L": L, "b": b, "K": K, "n": n,
+                        "runs": runs, "dataset": data.name}}
