@@ -1,7 +1,8 @@
 """The ``dptheory`` command line.
 
 ``main(argv) -> int`` so tests call it in-process. Sub-commands: list, show, eval, sweep, crossover,
-convert, check, figure (here); train and audit (``cli_train``, trained models of Ye & Shokri).
+convert, check, report, figure (here); train and audit (``cli_train``, trained models of Ye & Shokri;
+``audit maxinfo`` from ``cli_maxinfo``); maxinfo and pacbayes (``cli_maxinfo``); shi26 (``cli_shi26``).
 Errors print one clear line on stderr (theorem, condition, values, citation) and exit 1; usage
 errors exit 2; ``check`` exits 3 when a verdict differs from what the registry records (a new finding
 to pin, or a pinned counterexample that no longer falsifies); ``audit`` exits 3 when a measured
@@ -465,7 +466,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("check", help="check the papers' claims (symbolic, exhaustive or property-based)")
     s.add_argument("--claim", nargs="*", default=[], metavar="KEY")
-    s.add_argument("--examples", type=int, default=200, help="examples per property search (default 200)")
+    s.add_argument("--examples", type=int, default=100, help="examples per property search (default 100)")
     s.add_argument("--seed", type=int, default=0)
     s.add_argument("--dps", type=int, default=50, help="digits for re-verification (at least 50)")
     s.add_argument("--json", action="store_true")
@@ -474,9 +475,12 @@ def build_parser() -> argparse.ArgumentParser:
     s.set_defaults(func=cmd_check, progress=None)
 
     # sub-command groups defined next to the code they drive
-    from . import cli_train
+    from . import cli_maxinfo, cli_shi26, cli_train
 
-    cli_train.add_subcommands(sub)
+    audit_sub = cli_train.add_subcommands(sub)
+    cli_maxinfo.add_audit_maxinfo(audit_sub)
+    cli_maxinfo.add_subcommands(sub)
+    cli_shi26.add_subcommands(sub)
 
     s = sub.add_parser("report", help="LaTeX report of a paper's theorems, values, crossovers, claims, figures")
     s.add_argument("--paper", help="registry prefix, e.g. yeshokri22 (its own settings are the default)")

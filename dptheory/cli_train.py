@@ -215,8 +215,11 @@ def cmd_audit_assumptions(args: argparse.Namespace) -> int:
 
 
 # ----------------------------------------------------------------------------- parsers
-def add_subcommands(sub: argparse._SubParsersAction) -> None:
-    """Add ``train`` and ``audit`` (with ``exact``, ``empirical``, ``assumptions``) to the ``dptheory`` parser."""
+def add_subcommands(sub: argparse._SubParsersAction) -> argparse._SubParsersAction:
+    """Add ``train`` and ``audit`` (with ``exact``, ``empirical``, ``assumptions``) to the ``dptheory`` parser.
+
+    Returns the ``audit`` group's sub-parsers so other modules can add audits (``audit maxinfo``).
+    """
     s = sub.add_parser("train", help="train many models with Algorithm 1 (quadratic) or 2 (logistic regression)")
     s.add_argument("--model", choices=("logistic", "quadratic"), default="logistic")
     s.add_argument("--dataset", default="digits", help="digits | breast-cancer | synthetic (logistic model)")
@@ -295,3 +298,4 @@ def add_subcommands(sub: argparse._SubParsersAction) -> None:
     s2.add_argument("--canary", action="store_true", help="include a canary among the sensitivity candidates")
     _common(s2)
     s2.set_defaults(func=cmd_audit_assumptions)
+    return asub

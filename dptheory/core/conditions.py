@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
 import mpmath
 import sympy as sp
@@ -71,8 +72,18 @@ class Condition:
         return latex(self.relation, symbol_names)
 
     def evaluate(self, values: Mapping[sp.Symbol, sp.Rational]) -> ConditionResult:
-        """Decide the condition at a point given as exact values of its symbols."""
+        """Decide the condition at a point given as exact values of its symbols.
+
+        Both sides are first evaluated with mpmath at 60 digits; when they differ by more than
+        1e-40 relative that decides it (a few operations at 60 digits cannot be off by that much).
+        Otherwise (ties and near-ties, e.g. ``j0 = floor(n/b) - 1`` or integrality) sympy decides
+        exactly in rational arithmetic. The numeric pass also avoids sympy's exact evaluation of
+        powers such as ``m**(2q/(q-2))`` with rational ``q``, which can take minutes.
+        """
         rel = self.relation
+        fast = _fast_decide(self, values)
+        if fast is not None:
+            return fast
         if isinstance(rel, sp.Rel):
             lhs = rel.lhs.xreplace(dict(values))
             rhs = rel.rhs.xreplace(dict(values))
@@ -90,6 +101,59 @@ class Condition:
         if decided is sp.false:
             return ConditionResult(self, Status.VIOLATED, "false", "true")
         return ConditionResult(self, Status.UNDECIDED, sp.sstr(decided), "true")
+
+
+_FAST_CACHE: dict[int, tuple[Any, Any, tuple[sp.Symbol, ...]] | None] = {}
+_FAST_KEEP: list[Condition] = []  # keeps cached conditions alive so their ids stay unique
+
+
+def _fast_decide(cond: Condition, values: Mapping[sp.Symbol, sp.Rational]) -> ConditionResult | None:
+    rel = cond.relation
+    if not isinstance(rel, sp.Rel) or isinstance(rel, (sp.Eq, sp.Ne)):
+        return None
+    key = id(cond)
+    entry = _FAST_CACHE.get(key, False)
+    if entry is False:
+        syms = tuple(sorted(rel.free_symbols, key=lambda x: x.name))
+        try:
+            entry = (sp.lambdify(syms, rel.lhs, modules="mpmath"), sp.lambdify(syms, rel.rhs, modules="mpmath"), syms)
+        except Exception:  # pragma: no cover - an expression lambdify cannot print: use the exact path
+            entry = None
+        _FAST_CACHE[key] = entry
+        _FAST_KEEP.append(cond)
+    if entry is None:
+        return None
+    f_lhs, f_rhs, syms = entry
+    if not all(x in values for x in syms):
+        return None
+    with mpmath.workdps(60):
+        args = [mpmath.mpf(int(values[x].p)) / int(values[x].q) for x in syms]
+        try:
+            a = mpmath.mpf(f_lhs(*args))
+            b = mpmath.mpf(f_rhs(*args))
+        except (ZeroDivisionError, ValueError, TypeError, OverflowError):
+            return None
+        if not (mpmath.isfinite(a) and mpmath.isfinite(b)):
+            return None
+        scale = max(abs(a), abs(b))
+        if scale == 0 or abs(a - b) <= scale * mpmath.mpf(10) ** -40:
+            return None
+        holds = bool(rel.func(sp.Float(str(a), 60), sp.Float(str(b), 60)))
+        la, lb = mpmath.nstr(a, 20), mpmath.nstr(b, 20)
+    exact_l = rel.lhs if not rel.lhs.free_symbols else None
+    exact_r = rel.rhs if not rel.rhs.free_symbols else None
+    lhs_s = _fmt(exact_l) if exact_l is not None else _short(rel.lhs, values, la)
+    rhs_s = _fmt(exact_r) if exact_r is not None else _short(rel.rhs, values, lb)
+    return ConditionResult(cond, Status.HOLDS if holds else Status.VIOLATED, lhs_s, rhs_s)
+
+
+def _short(expr: sp.Expr, values: Mapping[sp.Symbol, sp.Rational], numeric: str) -> str:
+    """The exact value when the side is a rational function of the parameters (cheap), else 20 digits."""
+    if all(p.exp.is_Integer for p in expr.atoms(sp.Pow)) and not expr.atoms(sp.Function) - expr.atoms(sp.floor):
+        v = expr.xreplace({x: values[x] for x in expr.free_symbols})
+        if isinstance(v, sp.Rational):
+            return _fmt(v)
+    return numeric
 
 
 def _numeric_decide(func: type, lhs: sp.Expr, rhs: sp.Expr) -> Status:

@@ -119,6 +119,9 @@ class Theorem:
         sample: per-theorem overrides of the sampling ranges used by property tests.
         infinite_when: where +infinity is the true value (e.g. an LSI constant of a point mass);
             everywhere else on the valid region the value must be finite.
+        witnesses: valid points (every condition holds) for theorems whose valid region is too
+            thin for the generic strategies to reach (e.g. found by a feasibility search); property
+            tests draw from these instead. Each is checked to be valid by the contract suite.
     """
 
     key: str
@@ -143,6 +146,7 @@ class Theorem:
     notes: str = ""
     sample: Mapping[str, tuple[float, float, bool]] = field(default_factory=dict)
     infinite_when: str = ""
+    witnesses: tuple[Mapping[str, Any], ...] = ()
 
     def __post_init__(self) -> None:
         missing = [p for p in self.params if p not in self.notation]
@@ -321,7 +325,11 @@ class Theorem:
             args = self.kernel_args(exact)
             try:
                 raw = kernel(args)
-            except (ZeroDivisionError, ValueError, OverflowError) as exc:
+                if isinstance(raw, mpmath.mpc):
+                    if raw.imag != 0:
+                        raise ValueError(f"complex result {raw}")
+                    raw = raw.real
+            except (ZeroDivisionError, ValueError, OverflowError, TypeError) as exc:
                 bad = [
                     r
                     for r in self._check_exact(exact, raise_on_violation=False, domain_only=False)

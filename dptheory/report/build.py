@@ -179,7 +179,8 @@ def _values_section(thms: list[Theorem], cfg: ReportConfig) -> str:
         "\\hline",
     ]
     for thm in thms:
-        row = rf"\texttt{{{escape(thm.key.split('.', 1)[1])}}}"
+        label = thm.key if cfg.include else thm.key.split(".", 1)[1]
+        row = rf"\texttt{{{escape(label)}}}"
         for s in cfg.sets:
             p = _params_for(thm, s.params)
             if p is None:
@@ -290,8 +291,9 @@ def build(
 
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    thms = sorted([t for t in REGISTRY.family(cfg.paper) if isinstance(t, Theorem)], key=lambda t: t.key)
-    claims = sorted([c for c in REGISTRY.family(cfg.paper) if isinstance(c, Claim)], key=_claim_sort)
+    members = [x for prefix in (cfg.paper, *cfg.include) for x in REGISTRY.family(prefix)]
+    thms = sorted([t for t in members if isinstance(t, Theorem)], key=lambda t: t.key)
+    claims = sorted([c for c in members if isinstance(c, Claim)], key=lambda c: (c.key.split(".")[0], _claim_sort(c)))
     if not thms and not claims:
         raise DPTheoryError(f"no theorems or claims registered under {cfg.paper!r}")
     result = ReportResult(tex=out / "report.tex", pdf=None)
@@ -363,7 +365,7 @@ def _notation_of(c: Claim) -> Any:
 
 
 def _family_notation(cfg: ReportConfig) -> Any:
-    thms = [t for t in REGISTRY.family(cfg.paper) if isinstance(t, Theorem)]
+    thms = [t for prefix in (cfg.paper, *cfg.include) for t in REGISTRY.family(prefix) if isinstance(t, Theorem)]
     return thms[0].notation if thms else None
 
 
@@ -399,7 +401,8 @@ def _provenance(cfg: ReportConfig) -> str:
     rows = " \\\\\n".join(f"{escape(k)} & {escape(v)}" for k, v in _versions())
     return (
         r"\section*{Provenance}" + "\n"
-        f"Configuration: {escape(cfg.source)}; registry prefix \\texttt{{{escape(cfg.paper)}}}; values at "
+        f"Configuration: {escape(cfg.source)}; registry prefixes "
+        f"\\texttt{{{escape(', '.join((cfg.paper, *cfg.include)))}}}; values at "
         f"{cfg.dps} digits; claim searches with seed {cfg.seed} and {cfg.claim_examples} examples. Units are nats "
         "unless stated. Regenerate with \\texttt{dptheory report --paper " + escape(cfg.paper) + "}.\n\n"
         "\\begin{tabular}{ll}\n\\hline\n" + rows + " \\\\\n\\hline\n\\end{tabular}\n"

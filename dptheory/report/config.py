@@ -11,6 +11,7 @@ Example (``dptheory/report/defaults/yeshokri22.toml`` is the full one)::
     claim_examples = 60                  # property-search examples per claim
     seed = 0                             # seed of the claim searches
     figures = ["yeshokri22-fig1", "yeshokri22-fig2"]
+    include = []                         # further registry prefixes reported together (e.g. "maxinfo")
 
     [[sets]]                             # one column of the value tables per set
     name = "Figure 2, alpha = 10, K = 50"
@@ -62,13 +63,14 @@ class ReportConfig:
     claim_examples: int = 60
     seed: int = 0
     figures: tuple[str, ...] = ()
+    include: tuple[str, ...] = ()
     sets: tuple[ParamSet, ...] = ()
     crossovers: tuple[CrossoverSpec, ...] = ()
     source: str = "built-in defaults"
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-_REPORT_KEYS = {"paper", "title", "digits", "dps", "claims", "claim_examples", "seed", "figures"}
+_REPORT_KEYS = {"paper", "title", "digits", "dps", "claims", "claim_examples", "seed", "figures", "include"}
 
 
 def from_dict(data: dict[str, Any], *, source: str) -> ReportConfig:
@@ -114,6 +116,7 @@ def from_dict(data: dict[str, Any], *, source: str) -> ReportConfig:
         claim_examples=int(rep.get("claim_examples", 60)),
         seed=int(rep.get("seed", 0)),
         figures=tuple(rep.get("figures", ())),
+        include=tuple(rep.get("include", ())),
         sets=tuple(sets),
         crossovers=tuple(xs),
         source=source,

@@ -82,6 +82,32 @@ def isolate(cond: Condition) -> dict[str, list[Bound]]:
     return out
 
 
+_BOUND_FNS: dict[int, tuple[Any, tuple[sp.Symbol, ...]]] = {}
+_BOUND_KEEP: list[Bound] = []
+
+
+def _bound_value(bd: Bound, vals: Mapping[str, sp.Rational]) -> float | None:
+    """The bound at the drawn values, numerically (30 digits): sympy's exact evaluation of powers
+    with rational exponents can take minutes, and a sampling bound needs no exactness (every drawn
+    point is checked exactly afterwards)."""
+    import mpmath
+
+    entry = _BOUND_FNS.get(id(bd))
+    if entry is None:
+        syms = tuple(sorted(bd.expr.free_symbols, key=lambda x: x.name))
+        entry = (sp.lambdify(syms, bd.expr, modules="mpmath"), syms)
+        _BOUND_FNS[id(bd)] = entry
+        _BOUND_KEEP.append(bd)
+    f, syms = entry
+    with mpmath.workdps(30):
+        try:
+            v = f(*(mpmath.mpf(int(vals[x.name].p)) / int(vals[x.name].q) for x in syms))
+            fv = float(v)
+        except (TypeError, ValueError, ZeroDivisionError, OverflowError):
+            return None
+    return fv if math.isfinite(fv) else None
+
+
 def _mix_real(lo: float, hi: float, log: bool, lo_strict: bool, hi_strict: bool) -> st.SearchStrategy[float]:
     """Real values in [lo, hi]: log-uniform (or uniform), near lo, near hi."""
     if not (math.isfinite(lo) and math.isfinite(hi)) or hi < lo:
@@ -185,10 +211,8 @@ def point_strategy(
             for bd in bounds.get(name, []):
                 if not bd.deps <= set(vals):
                     continue
-                v = bd.expr.xreplace({s: vals[s.name] for s in bd.expr.free_symbols})
-                try:
-                    fv = float(v)
-                except TypeError:
+                fv = _bound_value(bd, vals)
+                if fv is None:
                     continue
                 if bd.kind == "upper" and fv <= hi_f:
                     if fv <= lo_f:  # an upper bound below the sampling range: widen the range below it

@@ -1,0 +1,1 @@
+"""Paper experiments reproduced from the trained models (deterministic given the seed)."""

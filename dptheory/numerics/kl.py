@@ -1,0 +1,476 @@
+"""Binary kl divergence, its inversion, and Maurer's xi(n): float64 fast paths and mpmath paths.
+
+``kl(q||p) = q ln(q/p) + (1-q) ln((1-q)/(1-p))`` (``0 ln 0 = 0``), in nats. It is convex in ``p``,
+zero at ``p = q``, increasing on ``[q, 1]`` and decreasing on ``[0, q]`` (research note
+``shared/research/maxinfo.md`` section 1.10). The inverses used by PAC-Bayes risk certificates:
+
+* upper: ``kl_inv_upper(q, c) = sup{p in [q, 1]: kl(q||p) <= c}``;
+* lower: ``kl_inv_lower(q, c) = inf{p in [0, q]: kl(q||p) <= c}``.
+
+Every inverse returns the *safe end* of a bracket of width ``<= tol`` that contains the root: the
+upper inverse never returns a value below the true one, the lower inverse never above it, so a risk
+certificate stays conservative by at most ``tol``.
+
+Float64 path (scalar, tens of microseconds per call; bench/bench_kl.py): safeguarded Newton. On ``[q, 1)``
+the function
+``f(p) = kl(q||p) - c`` is convex and increasing, so Newton started at any point with ``f >= 0``
+decreases monotonically to the root and never crosses it; two starting points with ``f >= 0`` are
+known in closed form (Pinsker, ``p <= q + sqrt(c/2)``, and dropping ``-q ln p >= 0``). The lower
+inverse mirrors this from the left. The result is then certified: ``f(p - tol) < 0`` is checked
+(else bisection continues), so ``[p - tol, p]`` brackets the root. The Newton point is first moved
+outward by ten times the float64 evaluation error of ``kl`` near the root (:func:`_outward`; ``kl``
+is evaluated without cancellation as ``q h(d/q) + (1-q) h(-d/(1-q))`` with ``h(x) = x - log1p(x)``).
+
+mpmath path: plain bisection on the same bracket at the caller's precision (an algorithm
+independent of the float64 Newton, used as its oracle), returning the safe end.
+
+``xi(n) = sum_k C(n,k) (k/n)^k (1-k/n)^(n-k)`` (Maurer 2004) equals ``1 + Q(n)`` with Ramanujan's
+``Q(n) = sum_{k>=1} prod_{i<k} (1 - i/n)`` (Abel's identity; checked against the direct sum in
+``tests/test_kl.py``). The Q series has ``O(sqrt(n))`` significant terms, so ``xi`` is cheap at any
+``n``; the direct binomial sum is kept as an oracle.
+"""
+
+from __future__ import annotations
+
+import math
+
+import mpmath
+import numpy as np
+
+from ..core.errors import DPTheoryError, NumericalFailure
+
+__all__ = [
+    "kl_bernoulli", "kl_bernoulli_mp", "kl_bernoulli_np", "kl_inv_lower", "kl_inv_lower_mp", "kl_inv_lower_np",
+    "kl_inv_upper", "kl_inv_upper_mp", "kl_inv_upper_np", "xi", "xi_direct_mp", "xi_mp", "xi_np",
+]
+
+DEFAULT_TOL = 1e-14
+_MAX_NEWTON = 100
+
+
+class KLDomainError(DPTheoryError, ValueError):
+    """An argument of kl or of its inverse outside its domain (q, p in [0, 1], c >= 0)."""
+
+
+def _check_qc(q: float, c: float, what: str) -> None:
+    if not (0.0 <= q <= 1.0):
+        raise KLDomainError(f"{what}: q must lie in [0, 1] (an empirical risk); got q = {q!r}")
+    if math.isnan(c):
+        raise KLDomainError(f"{what}: c must be a number >= 0; got NaN")
+    if c < 0:
+        raise KLDomainError(f"{what}: c must be >= 0 (a kl budget); got c = {c!r}")
+
+
+# ----------------------------------------------------------------------------- kl, float64
+_H_COEF = tuple((1.0 / k if k % 2 == 0 else -1.0 / k) for k in range(2, 20))  # x^2/2 - x^3/3 + ...
+
+
+def _h(x: float) -> float:
+    """x - log1p(x) >= 0 for x > -1, without cancellation near 0 (series for |x| < 0.1)."""
+    ax = abs(x)
+    if ax < 0.1:
+        # terms kept: |x|^(k-2) * 2/k < 1e-18 relative to x^2/2
+        nterms = 6 if ax < 1e-3 else (9 if ax < 1e-2 else 18)
+        s = 0.0
+        for coef in reversed(_H_COEF[:nterms]):
+            s = s * x + coef
+        return s * x * x
+    if x <= -1.0:
+        return math.inf
+    return x - math.log1p(x)
+
+
+def kl_bernoulli(q: float, p: float) -> float:
+    """kl(q||p) in nats, float64 (``inf`` where p is 0 or 1 and q is not).
+
+    Reference: research note section 1.10; definition with 0 ln 0 = 0.
+    """
+    q = float(q)
+    p = float(p)
+    if not (0.0 <= q <= 1.0) or not (0.0 <= p <= 1.0):
+        raise KLDomainError(f"kl(q||p) needs q, p in [0, 1]; got q = {q!r}, p = {p!r}")
+    if q == p:
+        return 0.0
+    if q == 0.0:
+        return -math.log1p(-p) if p < 1.0 else math.inf
+    if q == 1.0:
+        return -math.log(p) if p > 0.0 else math.inf
+    if p == 0.0 or p == 1.0:
+        return math.inf
+    d = p - q
+    if abs(d) > 0.1 * min(q, 1.0 - q):
+        # far from q: the defining formula, each log in its accurate form (d = p - q is exact when the
+        # ratio is within a factor 2, so log1p(d/q) is accurate there; a log of the ratio otherwise)
+        a = -q * math.log1p(d / q) if 0.5 * q < p < 2.0 * q else q * math.log(q / p)
+        b = (-(1.0 - q) * math.log1p(-d / (1.0 - q)) if 0.5 * (1.0 - q) < 1.0 - p < 2.0 * (1.0 - q)
+             else (1.0 - q) * (math.log1p(-q) - math.log1p(-p)))
+        return a + b
+    return q * _h(d / q) + (1.0 - q) * _h(-d / (1.0 - q))
+
+
+def _h_np(x: np.ndarray) -> np.ndarray:
+    x = np.asarray(x, dtype=np.float64)
+    small = np.abs(x) < 0.1
+    xs = np.where(small, x, 0.0)
+    s = np.zeros_like(xs)
+    for k in range(19, 1, -1):
+        s = s * xs + (1.0 / k if k % 2 == 0 else -1.0 / k)
+    series = s * xs * xs
+    with np.errstate(divide="ignore", invalid="ignore"):
+        direct = x - np.log1p(np.where(small, 0.0, x))
+    return np.where(small, series, direct)
+
+
+def kl_bernoulli_np(q: np.ndarray, p: np.ndarray) -> np.ndarray:
+    """Vectorised kl(q||p) in nats (``inf`` where p is 0 or 1 and q is not)."""
+    q, p = np.broadcast_arrays(np.asarray(q, dtype=np.float64), np.asarray(p, dtype=np.float64))
+    if np.any((q < 0) | (q > 1) | (p < 0) | (p > 1) | np.isnan(q) | np.isnan(p)):
+        raise KLDomainError("kl(q||p) needs q, p in [0, 1]")
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        qi = np.clip(q, 1e-300, 1 - 1e-16)
+        d = p - q
+        near = q * _h_np(d / qi) + (1.0 - q) * _h_np(-d / np.maximum(1.0 - q, 1e-300))
+        far = q * np.log(qi / p) + (1.0 - q) * (np.log1p(-q) - np.log1p(-np.minimum(p, 1.0)))
+        out = np.where(np.abs(d) > 0.1 * np.minimum(q, 1.0 - q), far, near)
+        out = np.where(q == 0.0, -np.log1p(-np.minimum(p, 1.0)), out)
+        out = np.where(q == 1.0, -np.log(p), out)
+        out = np.where((q > 0) & (q < 1) & ((p == 0) | (p == 1)), np.inf, out)
+        out = np.where(q == p, 0.0, out)
+    return out
+
+
+# ----------------------------------------------------------------------------- kl, mpmath
+def _h_mp(x: mpmath.mpf) -> mpmath.mpf:
+    """x - log1p(x) at the current precision, with extra bits against the cancellation near 0."""
+    if x == 0:
+        return mpmath.mpf(0)
+    extra = max(0, -2 * int(mpmath.mag(x))) + 10
+    with mpmath.workprec(mpmath.mp.prec + extra):
+        v = x - mpmath.log1p(x)
+    return +v
+
+
+def kl_bernoulli_mp(q: mpmath.mpf, p: mpmath.mpf) -> mpmath.mpf:
+    """kl(q||p) in nats at the current mpmath precision (0 ln 0 = 0; no cancellation near p = q)."""
+    q = mpmath.mpf(q)
+    p = mpmath.mpf(p)
+    if not (0 <= q <= 1) or not (0 <= p <= 1):
+        raise KLDomainError(f"kl(q||p) needs q, p in [0, 1]; got q = {q}, p = {p}")
+    if p == q:
+        return mpmath.mpf(0)
+    if (p == 0 and q > 0) or (p == 1 and q < 1):
+        return mpmath.inf
+    if q == 0:
+        return -mpmath.log1p(-p)
+    if q == 1:
+        return -mpmath.log(p)
+    d = p - q
+    if abs(d) <= min(q, 1 - q) / 2:
+        # near q: q h(d/q) + (1-q) h(-d/(1-q)) with h(x) = x - log1p(x) (the first-order terms cancel exactly)
+        return q * _h_mp(d / q) + (1 - q) * _h_mp(-d / (1 - q))
+    return q * mpmath.log(q / p) + (1 - q) * (mpmath.log1p(-q) - mpmath.log1p(-p))
+
+
+# ----------------------------------------------------------------------------- inverses, float64
+def _upper_start(q: float, c: float) -> float:
+    """A point p in [q, 1] with kl(q||p) >= c (both candidates are valid; take the smaller)."""
+    pinsker = q + math.sqrt(c / 2.0)
+    # kl(q||p) >= q ln q + (1-q) ln((1-q)/(1-p)) since -q ln p >= 0, so 1 - p = (1-q) e^-x works,
+    # x = (c - q ln q)/(1-q); computed as -expm1(log1p(-q) - x) to keep tiny values exact
+    x = (c - q * math.log(q)) / (1.0 - q)
+    drop = -math.expm1(math.log1p(-q) - x)
+    start = min(pinsker, drop)
+    return start if start > q else max(pinsker, drop)
+
+
+def _lower_start(q: float, c: float) -> float:
+    """A point p in [0, q] with kl(q||p) >= c (both candidates are valid; take the larger)."""
+    pinsker = q - math.sqrt(c / 2.0)
+    # kl(q||p) >= q ln(q/p) + (1-q) ln(1-q) since -(1-q) ln(1-p) >= 0
+    drop = q * math.exp(-(c - (1.0 - q) * math.log1p(-q)) / q)
+    return max(pinsker, drop)
+
+
+def kl_inv_upper(q: float, c: float, tol: float = DEFAULT_TOL) -> float:
+    """sup{p in [q, 1]: kl(q||p) <= c}, returned at the safe (upper) end of a bracket of width <= tol.
+
+    Args:
+        q: empirical risk in [0, 1].
+        c: kl budget in nats (>= 0; ``inf`` gives 1).
+        tol: bracket width (default 1e-14).
+
+    Returns:
+        p >= the true inverse, with p - tol below it.
+
+    Reference: research note section 1.10 (closed forms at q = 0, q = 1, c = 0); Maurer 2004.
+    """
+    q = float(q)
+    c = float(c)
+    _check_qc(q, c, "kl_inv_upper")
+    if c == 0.0 or q == 1.0:
+        return q if c == 0.0 else 1.0
+    if math.isinf(c):
+        return 1.0
+    if q == 0.0:
+        return min(1.0, -math.expm1(-c) * (1.0 + 4e-16))  # closed form, rounded up by 2 ulp
+    p = _upper_start(q, c)
+    if p >= 1.0:
+        return 1.0
+    f = kl_bernoulli(q, p) - c
+    for _ in range(_MAX_NEWTON):
+        if f <= 0.0:
+            break
+        step = f * (p / (p - q)) * (1.0 - p)  # ratio first: f * p underflows for tiny p
+        p_new = p - step
+        if p_new <= q:  # cannot happen in exact arithmetic (convexity); guard rounding
+            p_new = 0.5 * (p + q)
+        f_new = kl_bernoulli(q, p_new) - c
+        if f_new < 0.0:
+            # past the root: impossible in exact arithmetic (convexity), so this is rounding and p_new is
+            # within the evaluation error of the root; the certification moves it outward
+            p = p_new
+            break
+        p, f = p_new, f_new
+        if step <= 4e-16 * p_new:  # converged to float64 resolution (relative), well inside tol
+            break
+    return _certify_upper(q, c, p, tol)
+
+
+def _outward(q: float, p: float, tol: float) -> float:
+    """Ten times the float64 error of p as a root of kl(q||.) = c: 10 err(kl)/|kl'(p)|, at least 2 ulp.
+
+    err(kl) <= 4e-16 (|q ln(q/p)| + |(1-q) ln((1-q)/(1-p))|) (a few roundings of each term) and
+    kl'(p) = (p - q)/(p (1 - p)); capped at tol/4 so that the bracket stays within tol.
+    """
+    if p <= 0.0 or p >= 1.0 or p == q:
+        return 2.0 * math.ulp(p)
+    a = abs(q * math.log(q / p)) if q > 0 else 0.0
+    b = abs((1.0 - q) * (math.log1p(-q) - math.log1p(-p))) if q < 1 else 0.0
+    err = 4e-16 * (a + b) + 1e-300
+    slope = abs(p - q) / (p * (1.0 - p))
+    return min(max(10.0 * err / slope, 2.0 * math.ulp(p)), tol / 4)
+
+
+def _certify_upper(q: float, c: float, hi: float, tol: float) -> float:
+    hi = min(1.0, hi + _outward(q, hi, tol))
+    lo = max(q, hi - tol)
+    if (kl_bernoulli(q, hi) - c >= 0.0 or hi == 1.0) and (kl_bernoulli(q, lo) - c < 0.0 or lo == q):
+        return hi
+    # fallback (not expected): bisection from the closed-form bracket [q, start], start having kl >= c
+    lo, hi = q, min(1.0, _upper_start(q, c))
+    for _ in range(2000):
+        if hi - lo <= tol:
+            return hi
+        mid = 0.5 * (lo + hi)
+        if kl_bernoulli(q, mid) - c >= 0.0:
+            hi = mid
+        else:
+            lo = mid
+    raise NumericalFailure(f"kl_inv_upper did not converge at q = {q!r}, c = {c!r}")  # pragma: no cover
+
+
+def kl_inv_lower(q: float, c: float, tol: float = DEFAULT_TOL) -> float:
+    """inf{p in [0, q]: kl(q||p) <= c}, returned at the safe (lower) end of a bracket of width <= tol.
+
+    Reference: research note section 1.10 (closed forms at q = 0, q = 1, c = 0).
+    """
+    q = float(q)
+    c = float(c)
+    _check_qc(q, c, "kl_inv_lower")
+    if c == 0.0 or q == 0.0:
+        return q if c == 0.0 else 0.0
+    if math.isinf(c):
+        return 0.0
+    if q == 1.0:
+        return max(0.0, math.exp(-c) * (1.0 - 4e-16))  # closed form, rounded down by 2 ulp
+    p = _lower_start(q, c)
+    if p <= 0.0:
+        # the start underflowed: the root is below the smallest positive double's neighbourhood
+        return 0.0
+    f = kl_bernoulli(q, p) - c
+    for _ in range(_MAX_NEWTON):
+        if f <= 0.0:
+            break
+        step = f * (p / (q - p)) * (1.0 - p)
+        p_new = p + step
+        if p_new >= q:
+            p_new = 0.5 * (p + q)
+        f_new = kl_bernoulli(q, p_new) - c
+        if f_new < 0.0:  # past the root by rounding only (see kl_inv_upper)
+            p = p_new
+            break
+        p, f = p_new, f_new
+        if step <= 4e-16 * p_new:  # converged to float64 resolution (relative), well inside tol
+            break
+    return _certify_lower(q, c, p, tol)
+
+
+def _certify_lower(q: float, c: float, lo: float, tol: float) -> float:
+    lo = max(0.0, lo - _outward(q, lo, tol))
+    hi = min(q, lo + tol)
+    if (kl_bernoulli(q, lo) - c >= 0.0 or lo == 0.0) and (kl_bernoulli(q, hi) - c < 0.0 or hi == q):
+        return lo
+    lo, hi = max(0.0, _lower_start(q, c)), q
+    for _ in range(2000):
+        if hi - lo <= tol:
+            return lo
+        mid = 0.5 * (lo + hi)
+        if kl_bernoulli(q, mid) - c >= 0.0:
+            lo = mid
+        else:
+            hi = mid
+    raise NumericalFailure(f"kl_inv_lower did not converge at q = {q!r}, c = {c!r}")  # pragma: no cover
+
+
+def kl_inv_upper_np(q: np.ndarray, c: np.ndarray, tol: float = DEFAULT_TOL) -> np.ndarray:
+    """Vectorised :func:`kl_inv_upper` (element by element; same algorithm, same guarantees)."""
+    q, c = np.broadcast_arrays(np.asarray(q, dtype=np.float64), np.asarray(c, dtype=np.float64))
+    out = np.empty(q.shape, dtype=np.float64)
+    for idx in np.ndindex(q.shape):
+        out[idx] = kl_inv_upper(float(q[idx]), float(c[idx]), tol)
+    return out
+
+
+def kl_inv_lower_np(q: np.ndarray, c: np.ndarray, tol: float = DEFAULT_TOL) -> np.ndarray:
+    """Vectorised :func:`kl_inv_lower`."""
+    q, c = np.broadcast_arrays(np.asarray(q, dtype=np.float64), np.asarray(c, dtype=np.float64))
+    out = np.empty(q.shape, dtype=np.float64)
+    for idx in np.ndindex(q.shape):
+        out[idx] = kl_inv_lower(float(q[idx]), float(c[idx]), tol)
+    return out
+
+
+# ----------------------------------------------------------------------------- inverses, mpmath
+def _bisect_mp(q: mpmath.mpf, c: mpmath.mpf, lo: mpmath.mpf, hi: mpmath.mpf, upper: bool) -> mpmath.mpf:
+    """Bisection for kl(q||p) = c on [lo, hi]: geometric steps while hi/lo > 4 (relative accuracy for tiny
+    roots), then arithmetic ones until the bracket is below 2^-(prec+4) relative. Returns the safe end."""
+    eps = mpmath.ldexp(1, -(mpmath.mp.prec + 4))
+    for _ in range(100_000):
+        if lo > 0 and hi / lo > 4:
+            mid = mpmath.sqrt(lo * hi)
+        else:
+            mid = (lo + hi) / 2
+        if mid in (lo, hi) or hi - lo <= eps * hi:
+            break
+        above = kl_bernoulli_mp(q, mid) >= c  # outside the sublevel set {kl <= c}
+        if upper:
+            lo, hi = (lo, mid) if above else (mid, hi)
+        else:
+            lo, hi = (mid, hi) if above else (lo, mid)
+    return hi if upper else lo
+
+
+def kl_inv_upper_mp(q: mpmath.mpf, c: mpmath.mpf) -> mpmath.mpf:
+    """sup{p in [q, 1]: kl(q||p) <= c} by bisection at the current precision (safe upper end)."""
+    q = mpmath.mpf(q)
+    c = mpmath.mpf(c)
+    if not (0 <= q <= 1) or c < 0 or mpmath.isnan(c):
+        raise KLDomainError(f"kl_inv_upper needs q in [0, 1] and c >= 0; got q = {q}, c = {c}")
+    if c == 0:
+        return q
+    if q == 1 or mpmath.isinf(c):
+        return mpmath.mpf(1)
+    if q == 0:
+        return -mpmath.expm1(-c)
+    # the same closed-form starting points as the float64 path (both have kl >= c)
+    x = (c - q * mpmath.log(q)) / (1 - q)
+    hi = min(q + mpmath.sqrt(c / 2), -mpmath.expm1(mpmath.log1p(-q) - x), mpmath.mpf(1))
+    return _bisect_mp(q, c, q, hi, True)
+
+
+def kl_inv_lower_mp(q: mpmath.mpf, c: mpmath.mpf) -> mpmath.mpf:
+    """inf{p in [0, q]: kl(q||p) <= c} by bisection at the current precision (safe lower end)."""
+    q = mpmath.mpf(q)
+    c = mpmath.mpf(c)
+    if not (0 <= q <= 1) or c < 0 or mpmath.isnan(c):
+        raise KLDomainError(f"kl_inv_lower needs q in [0, 1] and c >= 0; got q = {q}, c = {c}")
+    if c == 0:
+        return q
+    if q == 0 or mpmath.isinf(c):
+        return mpmath.mpf(0)
+    if q == 1:
+        return mpmath.exp(-c)
+    # kl(q||p) >= q ln(q/p) + (1-q) ln(1-q)  ->  root <= q exp(-(c + (1-q) ln(1-q))/q)
+    # kl(q||p) >= q ln(q/p) - q               ->  root >= q exp(-(c + q)/q)
+    hi = min(q, q * mpmath.exp(-(c + (1 - q) * mpmath.log1p(-q)) / q) * 2)
+    lo = q * mpmath.exp(-(c + q) / q) / 2
+    return _bisect_mp(q, c, lo, hi, False)
+
+
+# ----------------------------------------------------------------------------- Maurer's xi(n)
+def _check_n(n: int) -> int:
+    if isinstance(n, bool) or int(n) != n or n < 1:
+        raise DPTheoryError(f"xi(n) needs a whole number n >= 1 (a sample size); got n = {n!r}")
+    return int(n)
+
+
+def xi_mp(n: int) -> mpmath.mpf:
+    """Maurer's xi(n) = 1 + Q(n) at the current precision (Ramanujan's Q series, rigorous tail stop).
+
+    The terms ``t_k = prod_{i<k} (1 - i/n)`` decrease and ``t_{k+j} <= t_k (1 - k/n)^j``, so the
+    tail after term k is at most ``t_k n / k``; the sum stops once that is below ``2^-(prec+8)``
+    times the partial sum.
+    """
+    n = _check_n(n)
+    eps = mpmath.ldexp(1, -(mpmath.mp.prec + 8))
+    total = mpmath.mpf(1)
+    t = mpmath.mpf(1)
+    nn = mpmath.mpf(n)
+    for k in range(1, n + 1):
+        total += t
+        t *= 1 - k / nn
+        if t == 0 or t * nn / k < eps * total:
+            break
+    return total
+
+
+def xi_direct_mp(n: int) -> mpmath.mpf:
+    """xi(n) by its definition, the binomial sum (oracle for :func:`xi_mp`; O(n) terms)."""
+    n = _check_n(n)
+    nn = mpmath.mpf(n)
+    terms = []
+    for k in range(n + 1):
+        pk = k / nn
+        a = mpmath.mpf(1) if k == 0 else pk**k
+        b = mpmath.mpf(1) if k == n else (1 - pk) ** (n - k)
+        terms.append(mpmath.binomial(n, k) * a * b)
+    return mpmath.fsum(terms)
+
+
+def _xi_float(n: int) -> float:
+    # float64 Q series, chunked cumulative products
+    total = 1.0
+    start = 1
+    t0 = 1.0
+    chunk = 4096
+    while start <= n:
+        ks = np.arange(start, min(n, start + chunk - 1) + 1, dtype=np.float64)
+        factors = 1.0 - ks / n
+        ts = t0 * np.concatenate(([1.0], np.cumprod(factors)[:-1]))
+        total += float(np.sum(ts))
+        t0 = ts[-1] * factors[-1]
+        if t0 * n / ks[-1] < 1e-18 * total or t0 == 0.0:
+            break
+        start = int(ks[-1]) + 1
+    return total
+
+
+def xi(n: int) -> float:
+    """Maurer's xi(n) in float64 (relative error ~1e-15)."""
+    return _xi_float(_check_n(n))
+
+
+def xi_np(n: np.ndarray) -> np.ndarray:
+    """Vectorised :func:`xi` (one Q series per distinct n)."""
+    arr = np.asarray(n, dtype=np.float64)
+    out = np.empty(arr.shape, dtype=np.float64)
+    cache: dict[int, float] = {}
+    for idx in np.ndindex(arr.shape):
+        v = arr[idx]
+        if not (v >= 1 and v == math.floor(v)):
+            raise DPTheoryError(f"xi(n) needs a whole number n >= 1; got n = {v!r}")
+        iv = int(v)
+        if iv not in cache:
+            cache[iv] = _xi_float(iv)
+        out[idx] = cache[iv]
+    return out
