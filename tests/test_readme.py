@@ -34,6 +34,9 @@ def test_registry_tables_are_current():
 
 @pytest.mark.parametrize("line", TOUR)
 def test_tour_command(line, tmp_path, monkeypatch, capsys):
+    # commands run from a scratch directory holding the repository files they name
+    (tmp_path / "reports").mkdir()
+    (tmp_path / "reports" / "example_params.toml").write_text((ROOT / "reports" / "example_params.toml").read_text())
     monkeypatch.chdir(tmp_path)
     expect = 1 if "# exits 1" in line else 0
     argv = shlex.split(line.split("#")[0])[1:]
