@@ -35,6 +35,21 @@ def _write_csv(path: str, columns: dict[str, np.ndarray]) -> None:
             w.writerow([k, *(f"{columns[c][i]:.12g}" for c in columns)])
 
 
+
+def _finish(fig, out: str, csv_path: str | None, cols: dict[str, np.ndarray], panels) -> None:
+    """Shared axes styling (log RDP against epochs), then the figure and its CSV."""
+    for ax, title in panels:
+        ax.set_yscale("log")
+        ax.set_xlabel("epochs K")
+        ax.set_ylabel(r"RDP $\varepsilon$ (nats)")
+        ax.set_title(title, fontsize=9)
+        ax.grid(True, alpha=0.3)
+        ax.legend(fontsize=6)
+    save(fig, out)
+    if csv_path:
+        _write_csv(csv_path, cols)
+
+
 def figure1(out: str, *, csv_path: str | None = None) -> list[str]:
     """Figure 1: fixed-order noisy mini-batch GD, first (a) and last (b) mini-batch."""
     N = FIGURE_SETTING["n"] // FIGURE_SETTING["b"]
@@ -55,19 +70,8 @@ def figure1(out: str, *, csv_path: str | None = None) -> list[str]:
             cols[f"thm3_3_{tag}_a{a}"] = ours
             cols[f"thm2_1_a{a}"] = naive
             cols[f"{balle.split('.')[-1]}_a{a}"] = bal
-    for ax, title in (
-        (ax1, "(a) data points in the first mini-batch"),
-        (ax2, "(b) data points in the last mini-batch"),
-    ):
-        ax.set_yscale("log")
-        ax.set_xlabel("epochs K")
-        ax.set_ylabel(r"RDP $\varepsilon$ (nats)")
-        ax.set_title(title, fontsize=9)
-        ax.grid(True, alpha=0.3)
-        ax.legend(fontsize=6)
-    save(fig, out)
-    if csv_path:
-        _write_csv(csv_path, cols)
+    _finish(fig, out, csv_path, cols, ((ax1, "(a) data points in the first mini-batch"),
+                                       (ax2, "(b) data points in the last mini-batch")))
     return [
         f"{len(K_RANGE)} epochs, alpha in {ALPHAS}; crossovers: dptheory crossover yeshokri22.thm3_3 "
         "yeshokri22.balle_first --over K ..."
@@ -91,16 +95,7 @@ def figure2(out: str, *, csv_path: str | None = None) -> list[str]:
         ax2.plot(K_RANGE, s43, color=c, lw=2.2, label=rf"Thm 4.3 (without replacement), $\alpha$={a}")
         ax2.plot(K_RANGE, comp, color=c, lw=0.8, label=rf"composition (exact SGM), $\alpha$={a}")
         cols.update({f"thm4_2_a{a}": s42, f"thm3_3_last_a{a}": last, f"composition_a{a}": comp, f"thm4_3_a{a}": s43})
-    for ax, title in ((ax1, "(a) shuffle and partition"), (ax2, "(b) (re)sample without replacement")):
-        ax.set_yscale("log")
-        ax.set_xlabel("epochs K")
-        ax.set_ylabel(r"RDP $\varepsilon$ (nats)")
-        ax.set_title(title, fontsize=9)
-        ax.grid(True, alpha=0.3)
-        ax.legend(fontsize=6)
-    save(fig, out)
-    if csv_path:
-        _write_csv(csv_path, cols)
+    _finish(fig, out, csv_path, cols, ((ax1, "(a) shuffle and partition"), (ax2, "(b) (re)sample without replacement")))
     return [
         f"{len(K_RANGE)} epochs, alpha in {ALPHAS}; composition is the exact Poisson-subsampled Gaussian RDP "
         "(q = b/n, z = sqrt(2 eta sigma^2)/(eta S_g/b), T = K n/b)"

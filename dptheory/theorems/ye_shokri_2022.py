@@ -183,6 +183,26 @@ def _N_np(p: Mapping[str, np.ndarray]) -> np.ndarray:
     return np.floor(p["n"] / p["b"])
 
 
+def _chourasia_form(size: str) -> dict:
+    """Bound, kernels and K-limit of ``alpha S_g^2/(lam sigma^2 size^2) (1 - e^{-lam eta K/2})``.
+
+    The full-batch bound of Chourasia et al. 2021 (Cor. 1; Thm D.7 with size = n) and its naive
+    mini-batch extension (Thm 2.1, size = b) share this form; only the divisor differs.
+    """
+    sz = NOTATION.sym(size)
+
+    def scale_mp(p):
+        return p["alpha"] * p["S_g"] ** 2 / (p["lam"] * p["sigma"] ** 2 * mpmath.mpf(p[size]) ** 2)
+
+    return dict(
+        bound=al * S_g**2 / (lam * sigma**2 * sz**2) * (1 - sp.exp(-lam * eta * K / 2)),
+        mp=lambda p: scale_mp(p) * -mpmath.expm1(-p["lam"] * p["eta"] * p["K"] / 2),
+        np=lambda p: (p["alpha"] * p["S_g"] ** 2 / (p["lam"] * p["sigma"] ** 2 * p[size] ** 2)
+                      * -np.expm1(-p["lam"] * p["eta"] * p["K"] / 2)),
+        limits={"K": Limit("K", mp=scale_mp, expr=al * S_g**2 / (lam * sigma**2 * sz**2))},
+    )
+
+
 # ----------------------------------------------------------------------------- Thm 2.1
 THM2_1 = REGISTRY.add(
     Theorem(
@@ -197,29 +217,10 @@ THM2_1 = REGISTRY.add(
             "gradient l2-sensitivity S_g",
             "Algorithm 1, shuffle and partition",
         ),
-        bound=al * S_g**2 / (lam * sigma**2 * b**2) * (1 - sp.exp(-lam * eta * K / 2)),
+        **_chourasia_form("b"),
         direction=Direction.UPPER,
         quantity="RDP epsilon at order alpha (last iterate)",
-        mp=lambda p: (
-            p["alpha"]
-            * p["S_g"] ** 2
-            / (p["lam"] * p["sigma"] ** 2 * mpmath.mpf(p["b"]) ** 2)
-            * -mpmath.expm1(-p["lam"] * p["eta"] * p["K"] / 2)
-        ),
-        np=lambda p: (
-            p["alpha"]
-            * p["S_g"] ** 2
-            / (p["lam"] * p["sigma"] ** 2 * p["b"] ** 2)
-            * -np.expm1(-p["lam"] * p["eta"] * p["K"] / 2)
-        ),
         monotone={"K": "increasing"},
-        limits={
-            "K": Limit(
-                "K",
-                mp=lambda p: p["alpha"] * p["S_g"] ** 2 / (p["lam"] * p["sigma"] ** 2 * mpmath.mpf(p["b"]) ** 2),
-                expr=al * S_g**2 / (lam * sigma**2 * b**2),
-            )
-        },
         reading="K is the number of epochs, as printed.",
     )
 )
@@ -624,29 +625,10 @@ THMD_7 = REGISTRY.add(
             "start theta_0 ~ N(0, (2 sigma^2/lambda) I)",
             "full-batch noisy GD, K iterations",
         ),
-        bound=al * S_g**2 / (lam * sigma**2 * n**2) * (1 - sp.exp(-lam * eta * K / 2)),
+        **_chourasia_form("n"),
         direction=Direction.UPPER,
         quantity="RDP epsilon at order alpha (last iterate)",
-        mp=lambda p: (
-            p["alpha"]
-            * p["S_g"] ** 2
-            / (p["lam"] * p["sigma"] ** 2 * mpmath.mpf(p["n"]) ** 2)
-            * -mpmath.expm1(-p["lam"] * p["eta"] * p["K"] / 2)
-        ),
-        np=lambda p: (
-            p["alpha"]
-            * p["S_g"] ** 2
-            / (p["lam"] * p["sigma"] ** 2 * p["n"] ** 2)
-            * -np.expm1(-p["lam"] * p["eta"] * p["K"] / 2)
-        ),
         monotone={"K": "increasing"},
-        limits={
-            "K": Limit(
-                "K",
-                mp=lambda p: p["alpha"] * p["S_g"] ** 2 / (p["lam"] * p["sigma"] ** 2 * mpmath.mpf(p["n"]) ** 2),
-                expr=al * S_g**2 / (lam * sigma**2 * n**2),
-            )
-        },
     )
 )
 
