@@ -14,7 +14,7 @@ An (epsilon, delta)-DP mechanism forces every test between D and D' to satisfy
 
 The threshold (and the side of the test) is chosen on a *selection* split of the models; the rates
 are measured on the disjoint *evaluation* split and replaced by Clopper-Pearson upper limits at
-level ``gamma/2`` each (scipy.stats.beta), so the stated lower bound holds with probability at
+level ``gamma/2`` each (``numerics.binomial``), so the stated lower bound holds with probability at
 least ``1 - gamma`` (union bound over the two limits; the selection split is independent of the
 evaluation split). "Positive" means "trained on D'". Everything in nats.
 
@@ -31,11 +31,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-from scipy import optimize, stats
+from scipy import optimize
 from scipy.special import log_ndtr, logsumexp, ndtr
 
 from ..core.errors import DPTheoryError, InvalidParameter, NumericalFailure
 from ..core.units import Direction, Unit
+from ..numerics.binomial import clopper_pearson_upper
 from .quadratic import MixtureLaw
 
 __all__ = [
@@ -56,18 +57,6 @@ __all__ = [
 KEY = "audit.empirical"
 REFERENCE = ("Kairouz, Oh, Viswanath 2015 (Thm 2.1); Jagielski, Ullman, Oprea 2020 (Sec. 3); "
              "Nasr et al. 2021 (Sec. 3); Clopper-Pearson limits")
-
-
-def clopper_pearson_upper(k: int, n: int, level: float) -> float:
-    """One-sided Clopper-Pearson upper limit: P(true rate > limit) <= ``level`` for k errors in n trials."""
-    if n <= 0 or not 0 <= k <= n:
-        raise InvalidParameter(key=KEY, name="k", value=k, reason=f"need 0 <= k <= n with n >= 1 (n = {n})",
-                               citation=REFERENCE)
-    if not 0 < level < 1:
-        raise InvalidParameter(key=KEY, name="level", value=level, reason="must be in (0, 1)", citation=REFERENCE)
-    if k == n:
-        return 1.0
-    return float(stats.beta.ppf(1.0 - level, k + 1, n - k))
 
 
 def epsilon_from_rates(fpr: float, fnr: float, delta: float) -> float:
@@ -135,10 +124,7 @@ def _best_threshold(s0: np.ndarray, s1: np.ndarray, delta: float, level: float) 
         else:
             fp = np.searchsorted(s0s, cand, side="left")
             fn = n1 - np.searchsorted(s1s, cand, side="left")
-        fpu = stats.beta.ppf(1.0 - level, fp + 1, np.maximum(n0 - fp, 1))
-        fnu = stats.beta.ppf(1.0 - level, fn + 1, np.maximum(n1 - fn, 1))
-        fpu = np.where(fp >= n0, 1.0, fpu)
-        fnu = np.where(fn >= n1, 1.0, fnu)
+        fpu, fnu = clopper_pearson_upper(fp, n0, level), clopper_pearson_upper(fn, n1, level)
         with np.errstate(divide="ignore", invalid="ignore"):
             e1 = np.where((1 - delta - fnu > 0) & (fpu > 0), np.log((1 - delta - fnu) / fpu), 0.0)
             e2 = np.where((1 - delta - fpu > 0) & (fnu > 0), np.log((1 - delta - fpu) / fnu), 0.0)

@@ -32,11 +32,11 @@ from typing import Any
 
 import numpy as np
 from scipy.special import gammaln, logsumexp
-from scipy.stats import beta as beta_dist
 
 from ..core.errors import DPTheoryError, InvalidParameter
 from ..numerics import kl as K
 from ..numerics import maxinfo as mx
+from ..numerics.binomial import clopper_pearson_lower, clopper_pearson_upper
 
 __all__ = [
     "CertifiedLowerBound", "DirectLowerBound", "GaussianToy", "LaplaceCountToy", "ToyAudit", "audit_toy",
@@ -54,20 +54,6 @@ def _rng(rng: Any) -> np.random.Generator:
 
 
 # ----------------------------------------------------------------------------- confidence bounds
-def clopper_pearson_lower(k: int, N: int, alpha: float) -> float:
-    """One-sided Clopper-Pearson lower confidence bound at level 1 - alpha for a binomial proportion."""
-    if k <= 0:
-        return 0.0
-    return float(beta_dist.ppf(alpha, k, N - k + 1))
-
-
-def clopper_pearson_upper(k: int, N: int, alpha: float) -> float:
-    """One-sided Clopper-Pearson upper confidence bound at level 1 - alpha."""
-    if k >= N:
-        return 1.0
-    return float(beta_dist.ppf(1.0 - alpha, k + 1, N - k))
-
-
 def _q_upper(weights_mean: float, tau: float, N: int, alpha: float, method: str) -> float:
     """Upper confidence bound (level 1 - alpha) on the mean of [0, e^-tau]-valued i.i.d. weights."""
     scale = math.exp(-tau)

@@ -27,6 +27,7 @@ import numpy as np
 
 from ..core.registry import REGISTRY
 from ..numerics import shi26_privacy as sp26
+from ..numerics.binomial import wilson
 from ..theorems import shi_2026  # noqa: F401  (registers the shi26 theorems)
 from ..train.cnn import (
     CNNConfig,
@@ -200,14 +201,6 @@ def run_pair(cfg: Fig1Config, sigma_p: float, *, seed: int | None = None, progre
                                 keep_weights=keep_weights)
     priv = privacy_report(out["DP-GD"], cfg, sigma_p, train) if privacy else None
     return PairResult(sigma_p=sigma_p, seed=seed, gd=out["GD"], dp=out["DP-GD"], privacy=priv, n_test=cfg.n_test)
-
-
-def wilson(p: float, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
-    """Wilson score interval for a binomial proportion (95% two-sided by default)."""
-    den = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / den
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
-    return max(0.0, c - h), min(1.0, c + h)
 
 
 # ----------------------------------------------------------------------------- Figure 1

@@ -18,7 +18,6 @@ from typing import Any
 
 import mpmath
 import numpy as np
-import scipy.stats
 import sympy as sp
 
 from ..core.checking import Verdict
@@ -26,6 +25,7 @@ from ..core.claims import Claim, Quantity, Region, Relation
 from ..core.conditions import Condition
 from ..core.registry import REGISTRY
 from ..numerics import shi26_privacy as sp26
+from ..numerics.binomial import clopper_pearson_lower, wilson
 from .shi_2026 import NOTATION, PAPER, eta, m, mu
 
 C = PAPER.item
@@ -148,13 +148,6 @@ class TrainedClaimResult:
                 "falsifying_runs": self.falsifying_runs}
 
 
-def _cp_lower(k: int, n: int, conf: float) -> float:
-    """One-sided Clopper-Pearson lower bound on a binomial proportion."""
-    if k == 0:
-        return 0.0
-    return float(scipy.stats.beta.ppf(1 - conf, k, n - k + 1))
-
-
 def check_trained_claim(claim: TrainedClaim, pairs: Sequence[Any], cfg: Any, *, confidence: float = 0.95
                         ) -> TrainedClaimResult:
     """Decide ``claim`` on the pairs at its sigma_p (see :class:`TrainedClaimResult` for the rule)."""
@@ -174,7 +167,8 @@ def check_trained_claim(claim: TrainedClaim, pairs: Sequence[Any], cfg: Any, *, 
         else:
             u += 1
     k = len(sel)
-    lh, lf = (_cp_lower(h, k, confidence), _cp_lower(f, k, confidence)) if k else (0.0, 0.0)
+    lh, lf = ((clopper_pearson_lower(h, k, 1 - confidence), clopper_pearson_lower(f, k, 1 - confidence)) if k
+              else (0.0, 0.0))
     verdict = Verdict.VERIFIED if lh > 0.5 else Verdict.FALSIFIED if lf > 0.5 else Verdict.UNDECIDED
     return TrainedClaimResult(claim.key, verdict, confidence, h, f, u, lh, lf, runs, bad if verdict is
                               Verdict.FALSIFIED else [])
@@ -184,8 +178,6 @@ Z95 = 1.959963984540054
 
 
 def _acc_ci(correct: np.ndarray) -> tuple[float, float, float]:
-    from ..experiments.shi26 import wilson
-
     p = float(np.mean(correct))
     lo, hi = wilson(p, len(correct))
     return p, lo, hi
