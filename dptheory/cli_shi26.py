@@ -124,6 +124,7 @@ def cmd_privacy(args: argparse.Namespace) -> int:
 
     from .core.registry import REGISTRY
     from .numerics import shi26_privacy as sp26
+    from .numerics.gaussian_dp import gdp_epsilon_mp
     from .theorems import shi_2026  # noqa: F401
 
     p = _point(args.params)
@@ -139,7 +140,7 @@ def cmd_privacy(args: argparse.Namespace) -> int:
         res = {}
         for nb in ("replace", "zero-out"):
             mu2 = f["T"] * sp26.sup_sensitivity_sq(*args_, neighbour=nb) / f["sigma_b"] ** 2
-            res[nb] = sp26.gdp_epsilon_mp(mpmath.sqrt(mu2), mpmath.mpf(str(args.delta)))
+            res[nb] = gdp_epsilon_mp(mpmath.sqrt(mu2), mpmath.mpf(str(args.delta)))
     print(f"Lemma 39 (as printed, optimal order): epsilon = {e39.decimal(12)} nats at delta = {args.delta:g}")
     dom = "exact worst case on ||xi||^2 <= 1.5 sigma_p^2 d"
     print(f"  {dom}, replace-one: epsilon = {mpmath.nstr(res['replace'], 12)}")

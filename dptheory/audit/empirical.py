@@ -32,11 +32,12 @@ from typing import Any
 
 import numpy as np
 from scipy import optimize
-from scipy.special import log_ndtr, logsumexp, ndtr
+from scipy.special import log_ndtr, logsumexp
 
 from ..core.errors import DPTheoryError, InvalidParameter, NumericalFailure
 from ..core.units import Direction, Unit
 from ..numerics.binomial import clopper_pearson_upper
+from ..numerics.gaussian_dp import gdp_delta_np
 from .quadratic import MixtureLaw
 
 __all__ = [
@@ -288,7 +289,7 @@ def exact_epsilon(p: MixtureLaw, q: MixtureLaw, delta: float) -> float:
 
 def gaussian_delta(mu: float, eps: float) -> float:
     """Privacy profile of the Gaussian mechanism with mean gap / std = mu (Balle & Wang 2018, Thm 8)."""
-    return float(ndtr(mu / 2 - eps / mu) - math.exp(eps) * ndtr(-mu / 2 - eps / mu))
+    return float(gdp_delta_np(eps, mu))
 
 
 def summarize_gap(lower: float, uppers: Sequence[tuple[str, float]]) -> list[dict[str, Any]]:

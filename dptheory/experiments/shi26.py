@@ -28,6 +28,7 @@ import numpy as np
 from ..core.registry import REGISTRY
 from ..numerics import shi26_privacy as sp26
 from ..numerics.binomial import wilson
+from ..numerics.gaussian_dp import gdp_epsilon_mp
 from ..theorems import shi_2026  # noqa: F401  (registers the shi26 theorems)
 from ..train.cnn import (
     CNNConfig,
@@ -132,7 +133,7 @@ def privacy_report(run: CNNTrainResult, cfg: Fig1Config, sigma_p: float, train: 
         conv = convert(REGISTRY.get("shi26.lemma39_rdp"), p, delta=delta, method="improved", dps=dps)
 
         def gdp(mu2: Any) -> float:
-            return float(sp26.gdp_epsilon_mp(mpmath.sqrt(mu2), delta))
+            return float(gdp_epsilon_mp(mpmath.sqrt(mu2), delta))
 
         args = [mpmath.mpf(x) for x in (cfg.mu_norm, sigma_p, cfg.d, cfg.n, cfg.m)]
         rep = gdp(T * sp26.sup_sensitivity_sq(*args, neighbour="replace") / mpmath.mpf(sb) ** 2)

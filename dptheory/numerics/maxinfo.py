@@ -21,7 +21,8 @@ from typing import Any
 
 import mpmath
 import numpy as np
-from scipy.special import erfcx, ndtr
+
+from .gaussian_dp import gdp_delta_mp, gdp_delta_np, gdp_eps_for_delta
 
 __all__ = [
     "dwork_product",
@@ -218,50 +219,6 @@ def thm_b_mp(n_u: Any, m: int, E: Any, r: Any, beta: Any, *, return_lambda: bool
     if return_lambda:
         return best, mpmath.exp(c if fc < fd else d)
     return best
-
-
-# ----------------------------------------------------------------------------- Gaussian DP route
-def gdp_delta_np(eps: Any, mu: Any) -> np.ndarray:
-    """delta(eps) of mu-GDP: Phi(-eps/mu + mu/2) - e^eps Phi(-eps/mu - mu/2) (Balle & Wang 2018, Thm 8).
-
-    For a = eps/mu - mu/2 > 0 it is evaluated as e^(-a^2/2) (erfcx(a/sqrt 2) - erfcx(b/sqrt 2))/2 with
-    b = a + mu (using b^2/2 - eps = a^2/2), which neither underflows nor subtracts two underflowed terms.
-    """
-    eps = np.asarray(eps, dtype=np.float64)
-    mu = np.asarray(mu, dtype=np.float64)
-    a = eps / mu - mu / 2.0
-    b = eps / mu + mu / 2.0
-    direct = ndtr(-a) - np.exp(np.minimum(eps, 700.0)) * ndtr(-b)
-    r2 = math.sqrt(2.0)
-    pos = a > 0
-    ap = np.where(pos, a, 1.0)
-    bp = np.where(pos, b, 1.0 + mu)
-    scaled = 0.5 * np.exp(-ap * ap / 2.0) * (erfcx(ap / r2) - erfcx(bp / r2))
-    return np.where(pos, scaled, direct)
-
-
-def gdp_delta_mp(eps: Any, mu: Any) -> mpmath.mpf:
-    return mpmath.ncdf(-eps / mu + mu / 2) - mpmath.exp(eps) * mpmath.ncdf(-eps / mu - mu / 2)
-
-
-def gdp_eps_for_delta(delta: float, mu: float) -> float:
-    """Smallest eps >= 0 with delta(eps) <= delta for mu-GDP (bisection, safe upper end, rel. 1e-13)."""
-    if not (0.0 < delta < 1.0) or not (mu > 0):
-        raise ValueError(f"gdp_eps_for_delta needs 0 < delta < 1 and mu > 0; got delta = {delta}, mu = {mu}")
-    if float(gdp_delta_np(0.0, mu)) <= delta:
-        return 0.0
-    lo, hi = 0.0, max(1.0, mu * mu / 2 + mu * math.sqrt(2 * math.log(1 / delta)) + 1.0)
-    while float(gdp_delta_np(hi, mu)) > delta:
-        hi *= 2.0
-    for _ in range(200):
-        mid = 0.5 * (lo + hi)
-        if float(gdp_delta_np(mid, mu)) > delta:
-            lo = mid
-        else:
-            hi = mid
-        if hi - lo <= 1e-13 * hi:
-            break
-    return hi
 
 
 # ----------------------------------------------------------------------------- (eps, delta)-DP route + Rogers et al.

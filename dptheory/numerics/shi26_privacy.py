@@ -14,7 +14,7 @@ Exact accounting of a composition of Gaussian mechanisms: T adaptive Gaussian me
 l2-sensitivities ``Delta_t`` and noise ``sigma`` compose exactly to a single Gaussian mechanism with
 ``mu_GDP = sqrt(sum_t Delta_t^2)/sigma`` (Dong, Roth, Su 2022, "Gaussian differential privacy",
 Cor. 3.3); its tight delta at epsilon is (Balle & Wang 2018, Thm 8)
-``delta(eps) = Phi(-eps/mu + mu/2) - e^eps Phi(-eps/mu - mu/2)``.
+``delta(eps) = Phi(-eps/mu + mu/2) - e^eps Phi(-eps/mu - mu/2)`` (kernels: ``numerics.gaussian_dp``).
 """
 
 from __future__ import annotations
@@ -23,8 +23,6 @@ from typing import Any
 
 import mpmath
 import numpy as np
-
-from ..core.errors import NumericalFailure
 
 
 def lemma39_A(T: Any, mu_norm: Any, sigma_p: Any, d: Any, sigma_b: Any, n: Any, m: Any) -> Any:
@@ -63,58 +61,6 @@ def sup_sensitivity_sq(mu_norm: Any, sigma_p: Any, d: Any, n: Any, m: Any, *, ne
     if neighbour == "replace":
         return 2 * m * (mu_norm**2 + 4 * R2) / (n * m) ** 2
     raise ValueError(f"neighbour must be 'zero-out' or 'replace', got {neighbour!r}")
-
-
-def gdp_delta_mp(eps: Any, mu: Any) -> mpmath.mpf:
-    """Tight delta(eps) of the Gaussian mechanism with ``mu = sensitivity/sigma`` (Balle & Wang 2018, Thm 8)."""
-    eps, mu = mpmath.mpf(eps), mpmath.mpf(mu)
-    a = mpmath.ncdf(-eps / mu + mu / 2)
-    b = mpmath.exp(eps + mpmath.log(mpmath.ncdf(-eps / mu - mu / 2)))
-    return a - b
-
-
-def gdp_delta_quad_mp(eps: Any, mu: Any) -> mpmath.mpf:
-    """Independent check of :func:`gdp_delta_mp`: the hockey-stick divergence by quadrature.
-
-    ``delta(eps) = int max(0, phi(x - mu) - e^eps phi(x)) dx``; the integrand is positive exactly for
-    ``x > eps/mu + mu/2``.
-    """
-    eps, mu = mpmath.mpf(eps), mpmath.mpf(mu)
-    x0 = eps / mu + mu / 2
-    e = mpmath.exp(eps)
-
-    def f(x: Any) -> Any:
-        return mpmath.npdf(x, mu, 1) - e * mpmath.npdf(x, 0, 1)
-
-    return mpmath.quad(f, [x0, x0 + 1, x0 + 10, mpmath.inf])
-
-
-def gdp_epsilon_mp(mu: Any, delta: Any) -> mpmath.mpf:
-    """The smallest eps with ``delta(eps) <= delta`` for the mu-GDP (Gaussian) mechanism.
-
-    ``delta(eps)`` is continuous and strictly decreasing in ``eps``; solved by bisection on a bracket
-    whose upper end is the classic RDP conversion ``mu^2/2 + mu sqrt(2 log(1/delta))`` (always valid).
-    """
-    mu, delta = mpmath.mpf(mu), mpmath.mpf(delta)
-    if not (0 < delta < 1):
-        raise ValueError(f"delta must be in (0, 1), got {delta}")
-    if mu <= 0:
-        return mpmath.mpf(0)
-    if gdp_delta_mp(0, mu) <= delta:
-        return mpmath.mpf(0)
-    lo, hi = mpmath.mpf(0), mu**2 / 2 + mu * mpmath.sqrt(2 * mpmath.log(1 / delta))
-    if gdp_delta_mp(hi, mu) > delta:
-        raise NumericalFailure(f"GDP epsilon: upper bracket {hi} does not satisfy delta({hi}) <= {delta}")
-    tol = mpmath.mpf(2) ** (-mpmath.mp.prec + 8) * max(hi, 1)
-    for _ in range(4 * mpmath.mp.prec):
-        mid = (lo + hi) / 2
-        if gdp_delta_mp(mid, mu) > delta:
-            lo = mid
-        else:
-            hi = mid
-        if hi - lo <= tol:
-            break
-    return hi
 
 
 def lemma39_epsilon_np(T: Any, mu_norm: Any, sigma_p: Any, d: Any, sigma_b: Any, n: Any, m: Any,

@@ -1,0 +1,122 @@
+"""The Gaussian mechanism's tight privacy profile (Gaussian DP) and its inverse, float64 and mpmath.
+
+A mechanism whose two output laws are N(0, 1) and N(mu, 1) (mu = l2 sensitivity / noise std; for T
+composed Gaussian mechanisms mu = sqrt(sum_t Delta_t^2)/sigma, Dong, Roth & Su 2022, Cor. 3.3) has the
+tight profile (Balle & Wang 2018, Thm 8)
+
+    delta(eps) = Phi(-eps/mu + mu/2) - e^eps Phi(-eps/mu - mu/2),
+
+continuous and strictly decreasing in eps. One home for the profile used by the Shi et al. exact
+accounting (``numerics.shi26_privacy``), the (eps, delta)-DP route of the max-information bounds
+(``numerics.maxinfo``) and the audits (``audit.empirical``).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import mpmath
+import numpy as np
+from scipy.special import erfcx, ndtr
+
+from ..core.errors import NumericalFailure
+
+__all__ = ["gdp_delta_mp", "gdp_delta_np", "gdp_delta_quad_mp", "gdp_eps_for_delta", "gdp_epsilon_mp"]
+
+
+def gdp_delta_np(eps: Any, mu: Any) -> np.ndarray:
+    """delta(eps) of mu-GDP: Phi(-eps/mu + mu/2) - e^eps Phi(-eps/mu - mu/2) (Balle & Wang 2018, Thm 8).
+
+    For a = eps/mu - mu/2 > 0 it is evaluated as e^(-a^2/2) (erfcx(a/sqrt 2) - erfcx(b/sqrt 2))/2 with
+    b = a + mu (using b^2/2 - eps = a^2/2), which neither underflows nor subtracts two underflowed terms.
+    """
+    eps = np.asarray(eps, dtype=np.float64)
+    mu = np.asarray(mu, dtype=np.float64)
+    a = eps / mu - mu / 2.0
+    b = eps / mu + mu / 2.0
+    direct = ndtr(-a) - np.exp(np.minimum(eps, 700.0)) * ndtr(-b)
+    r2 = math.sqrt(2.0)
+    pos = a > 0
+    ap = np.where(pos, a, 1.0)
+    bp = np.where(pos, b, 1.0 + mu)
+    scaled = 0.5 * np.exp(-ap * ap / 2.0) * (erfcx(ap / r2) - erfcx(bp / r2))
+    return np.where(pos, scaled, direct)
+
+
+def gdp_delta_mp(eps: Any, mu: Any) -> mpmath.mpf:
+    """Tight delta(eps) of the Gaussian mechanism with ``mu = sensitivity/sigma`` (Balle & Wang 2018, Thm 8)."""
+    eps, mu = mpmath.mpf(eps), mpmath.mpf(mu)
+    a = mpmath.ncdf(-eps / mu + mu / 2)
+    b = mpmath.exp(eps + mpmath.log(mpmath.ncdf(-eps / mu - mu / 2)))
+    return a - b
+
+
+def gdp_delta_quad_mp(eps: Any, mu: Any) -> mpmath.mpf:
+    """Independent check of :func:`gdp_delta_mp`: the hockey-stick divergence by quadrature.
+
+    ``delta(eps) = int max(0, phi(x - mu) - e^eps phi(x)) dx``; the integrand is positive exactly for
+    ``x > x0 = eps/mu + mu/2``, where it equals ``phi(x - mu) (1 - e^{-mu (x - x0)})`` (no cancellation
+    near x0), and decays on the scale ``1/x0`` beyond it, so the breakpoints sit on that scale. The
+    integrand is divided by ``phi(x0 - mu)`` before integrating: mpmath's quadrature stops on an
+    *absolute* error estimate, which an integral of 1e-80 meets at once with a wrong answer.
+    """
+    eps, mu = mpmath.mpf(eps), mpmath.mpf(mu)
+    x0 = eps / mu + mu / 2
+    u0 = x0 - mu
+
+    def f(x: Any) -> Any:
+        u = x - mu
+        return mpmath.exp(-(u - u0) * (u + u0) / 2) * -mpmath.expm1(-mu * (x - x0))
+
+    h = 1 / (1 + x0)
+    pts = [x0 + k * h for k in (0, 1, 2, 4, 8, 16, 32, 64)] + [mpmath.inf]
+    return mpmath.npdf(x0, mu, 1) * mpmath.quad(f, pts)
+
+
+def gdp_epsilon_mp(mu: Any, delta: Any) -> mpmath.mpf:
+    """The smallest eps with ``delta(eps) <= delta`` for the mu-GDP (Gaussian) mechanism.
+
+    ``delta(eps)`` is continuous and strictly decreasing in ``eps``; solved by bisection on a bracket
+    whose upper end is the classic RDP conversion ``mu^2/2 + mu sqrt(2 log(1/delta))`` (always valid).
+    """
+    mu, delta = mpmath.mpf(mu), mpmath.mpf(delta)
+    if not (0 < delta < 1):
+        raise ValueError(f"delta must be in (0, 1), got {delta}")
+    if mu <= 0:
+        return mpmath.mpf(0)
+    if gdp_delta_mp(0, mu) <= delta:
+        return mpmath.mpf(0)
+    lo, hi = mpmath.mpf(0), mu**2 / 2 + mu * mpmath.sqrt(2 * mpmath.log(1 / delta))
+    if gdp_delta_mp(hi, mu) > delta:
+        raise NumericalFailure(f"GDP epsilon: upper bracket {hi} does not satisfy delta({hi}) <= {delta}")
+    tol = mpmath.mpf(2) ** (-mpmath.mp.prec + 8) * max(hi, 1)
+    for _ in range(4 * mpmath.mp.prec):
+        mid = (lo + hi) / 2
+        if gdp_delta_mp(mid, mu) > delta:
+            lo = mid
+        else:
+            hi = mid
+        if hi - lo <= tol:
+            break
+    return hi
+
+
+def gdp_eps_for_delta(delta: float, mu: float) -> float:
+    """Smallest eps >= 0 with delta(eps) <= delta for mu-GDP (bisection, safe upper end, rel. 1e-13)."""
+    if not (0.0 < delta < 1.0) or not (mu > 0):
+        raise ValueError(f"gdp_eps_for_delta needs 0 < delta < 1 and mu > 0; got delta = {delta}, mu = {mu}")
+    if float(gdp_delta_np(0.0, mu)) <= delta:
+        return 0.0
+    lo, hi = 0.0, max(1.0, mu * mu / 2 + mu * math.sqrt(2 * math.log(1 / delta)) + 1.0)
+    while float(gdp_delta_np(hi, mu)) > delta:
+        hi *= 2.0
+    for _ in range(200):
+        mid = 0.5 * (lo + hi)
+        if float(gdp_delta_np(mid, mu)) > delta:
+            lo = mid
+        else:
+            hi = mid
+        if hi - lo <= 1e-13 * hi:
+            break
+    return hi
