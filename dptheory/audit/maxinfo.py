@@ -37,6 +37,7 @@ from ..core.errors import DPTheoryError, InvalidParameter
 from ..numerics import kl as K
 from ..numerics import maxinfo as mx
 from ..numerics.binomial import clopper_pearson_lower, clopper_pearson_upper
+from ..train.noisy_gd import check_generator
 
 __all__ = [
     "CertifiedLowerBound", "DirectLowerBound", "GaussianToy", "LaplaceCountToy", "ToyAudit", "audit_toy",
@@ -45,12 +46,6 @@ __all__ = [
 ]
 
 KEY = "audit.maxinfo"
-
-
-def _rng(rng: Any) -> np.random.Generator:
-    if not isinstance(rng, np.random.Generator):
-        raise DPTheoryError(f"{KEY}: rng must be a numpy.random.Generator (e.g. numpy.random.default_rng(seed))")
-    return rng
 
 
 # ----------------------------------------------------------------------------- confidence bounds
@@ -310,7 +305,7 @@ def certified_lower_bound(
     method: str = "hoeffding",
 ) -> CertifiedLowerBound:
     """Certified lower bound on I^beta_inf for a toy with exact information density (see module docstring)."""
-    rng = _rng(rng)
+    rng = check_generator(rng, key=KEY)
     if not (0 < beta < 1):
         raise InvalidParameter(key=KEY, name="beta", value=beta, reason="beta must lie in (0, 1)", citation="")
     if not (0 < alpha < 1):
@@ -375,7 +370,7 @@ class DirectLowerBound:
 def direct_lower_bound(toy: GaussianToy | LaplaceCountToy, beta: float, *, rng: np.random.Generator,
                        N: int = 200_000, N_pilot: int = 50_000, alpha: float = 0.01) -> DirectLowerBound:
     """Like :func:`certified_lower_bound` but Q(O) from independent product pairs (saturates near ln(N/ln(2/alpha)))."""
-    rng = _rng(rng)
+    rng = check_generator(rng, key=KEY)
     pilot = toy.joint(rng, N_pilot)["i"]
     # tau: maximise ln((P - beta)/max(Q, ln(2/alpha)/N)) on the pilot (the saturation level of the CP bound)
     srt = np.sort(pilot)[::-1]
@@ -439,7 +434,7 @@ def audit_toy(toy: GaussianToy | LaplaceCountToy, beta: float, *, rng: np.random
     import time
 
     t0 = time.perf_counter()
-    rng = _rng(rng)
+    rng = check_generator(rng, key=KEY)
     lower = certified_lower_bound(toy, beta, rng=rng, N=N, N_pilot=N_pilot, alpha=alpha, method=method)
     dlb = direct_lower_bound(toy, beta, rng=rng, N=N, N_pilot=N_pilot, alpha=alpha) if direct else None
     upper = toy.bounds(beta)

@@ -42,6 +42,7 @@ from ..core.errors import DPTheoryError
 from ..numerics import kl as K
 from ..numerics import maxinfo as mx
 from ..train.dpsgd_stream import SGD, Momentum, dpsgd_stream, logistic_per_example_grad
+from ..train.noisy_gd import check_generator
 
 __all__ = ["GeneralizationConfig", "GeneralizationResult", "GeneralizationRow", "load_task", "run_sweep"]
 
@@ -154,8 +155,7 @@ def _maxinfo(n: int, m: int, E: int, r: float, beta: float) -> tuple[float, str]
 def run_sweep(sigmas: list[float], epochs: list[int], *, rng: np.random.Generator,
               config: GeneralizationConfig | None = None) -> GeneralizationResult:
     """Train DP-SGD logistic regression over a (sigma, E) grid and compute the bounds (see module docstring)."""
-    if not isinstance(rng, np.random.Generator):
-        raise DPTheoryError("experiments.generalization: rng must be a numpy.random.Generator")
+    rng = check_generator(rng, key="experiments.generalization")
     cfg = config or GeneralizationConfig()
     t0 = time.perf_counter()
     Xtr, ytr, Xte, yte, name = load_task(rng, cfg.n_train, cfg.feature_shift)

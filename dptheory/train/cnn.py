@@ -34,6 +34,7 @@ import numpy as np
 import scipy.linalg
 
 from ..core.errors import DPTheoryError, InvalidParameter
+from .noisy_gd import check_generator, check_positive
 
 KEY = "shi26.cnn"
 CITE = "Shi et al., Sec. 3"
@@ -65,13 +66,7 @@ def _bad(name: str, value: Any, reason: str) -> InvalidParameter:
 
 
 def _pos(name: str, value: Any) -> float:
-    try:
-        v = float(value)
-    except (TypeError, ValueError):
-        raise _bad(name, value, "not a number") from None
-    if not math.isfinite(v) or v <= 0:
-        raise _bad(name, value, f"{name} must be a finite positive number (got {value!r})")
-    return v
+    return check_positive(name, value, key=KEY, citation=CITE)
 
 
 def _nonneg(name: str, value: Any) -> float:
@@ -95,13 +90,6 @@ def _check_q_kappa(q: Any, kappa: Any) -> tuple[float, float]:
     if not math.isfinite(qv) or qv <= 2:
         raise _bad("q", q, f"the Huberized ReLU needs order q > 2 (Shi et al., Sec. 3); got q = {q!r}")
     return qv, _pos("kappa", kappa)
-
-
-def _check_rng(rng: Any) -> np.random.Generator:
-    if not isinstance(rng, np.random.Generator):
-        raise DPTheoryError(f"{KEY}: rng must be a numpy.random.Generator (numpy.random.default_rng(seed)); "
-                            f"got {type(rng).__name__}")
-    return rng
 
 
 # ----------------------------------------------------------------------------- activation and loss
@@ -223,7 +211,7 @@ class PatchData:
 def sample_data(model: DataModel, n: int, rng: np.random.Generator) -> PatchData:
     """Draw n records of Definition 1 with the generator ``rng`` (labels, patch order, noise)."""
     n = _posint("n", n)
-    rng = _check_rng(rng)
+    rng = check_generator(rng, key=KEY)
     d = model.d
     y = rng.choice(np.array([-1.0, 1.0]), size=n)
     first = rng.integers(0, 2, size=n)
@@ -262,7 +250,7 @@ class CNNConfig:
 
 def init_weights(d: int, cfg: CNNConfig, rng: np.random.Generator) -> np.ndarray:
     """``W^(0)``: ``(d, 2m)`` with iid ``N(0, sigma_0^2)`` entries."""
-    return float(cfg.sigma_0) * _check_rng(rng).standard_normal((_posint("d", d), 2 * cfg.m))
+    return float(cfg.sigma_0) * check_generator(rng, key=KEY).standard_normal((_posint("d", d), 2 * cfg.m))
 
 
 class _Workspace:
@@ -528,7 +516,7 @@ def _train(train_data: PatchData, test_data: PatchData, cnn: CNNConfig, cfg: Tra
     if test_data.d != d:
         raise DPTheoryError(f"{KEY}: test data has d = {test_data.d}, training data d = {d}")
     if cfg.private:
-        noise_rng = _check_rng(noise_rng)
+        noise_rng = check_generator(noise_rng, key=KEY)
     T, every = int(cfg.steps), int(cfg.eval_every)
     eval_steps = np.array(sorted(set(range(0, T + 1, every)) | {T}), dtype=np.int64)
     K = len(eval_steps)

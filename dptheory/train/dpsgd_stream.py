@@ -32,6 +32,7 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 
 from ..core.errors import DPTheoryError, InvalidParameter
+from .noisy_gd import check_generator
 
 __all__ = [
     "SGD", "CreateBatches", "GradientUpdate", "Momentum", "StreamResult", "clip_per_example", "dpsgd_stream",
@@ -180,8 +181,7 @@ def dpsgd_stream(
     Returns:
         :class:`StreamResult`.
     """
-    if not isinstance(rng, np.random.Generator):
-        raise DPTheoryError(f"{KEY}: rng must be a numpy.random.Generator, got {type(rng).__name__}")
+    rng = check_generator(rng, key=KEY)
     X = np.asarray(X, dtype=np.float64)
     shared = X.ndim == 2
     if X.ndim not in (2, 3):

@@ -110,9 +110,10 @@ def check_int(name: str, value: Any, *, low: int = 1, key: str = KEY, citation: 
     return v
 
 
-def check_generator(rng: Any) -> np.random.Generator:
+def check_generator(rng: Any, *, key: str = KEY) -> np.random.Generator:
+    """``rng`` itself if it is a ``numpy.random.Generator``, else an error naming ``key`` (randomness is explicit)."""
     if not isinstance(rng, np.random.Generator):
-        raise DPTheoryError(f"{KEY}: rng must be a numpy.random.Generator (e.g. numpy.random.default_rng(seed)), "
+        raise DPTheoryError(f"{key}: rng must be a numpy.random.Generator (e.g. numpy.random.default_rng(seed)), "
                             f"got {type(rng).__name__}; randomness is always passed explicitly")
     return rng
 
