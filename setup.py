@@ -1,6 +1,6 @@
 """Build hook for the one optional C kernel (everything else is in pyproject.toml).
 
-dptheory.numerics._thm43 runs the Thm 4.3 recurrence in C (1e8 steps in seconds). It is optional:
+dptheory.papers.yeshokri22._thm43 runs the Thm 4.3 recurrence in C (1e8 steps in seconds). It is optional:
 if no C compiler is available the pure-Python loop (same algorithm) is used instead.
 """
 
@@ -9,8 +9,8 @@ from setuptools import Extension, setup
 setup(
     ext_modules=[
         Extension(
-            "dptheory.numerics._thm43",
-            sources=["dptheory/numerics/_thm43.c"],
+            "dptheory.papers.yeshokri22._thm43",
+            sources=["dptheory/papers/yeshokri22/_thm43.c"],
             optional=True,
             extra_compile_args=["-O2"],
         )

@@ -23,8 +23,8 @@ import time
 
 import numpy as np
 
-from dptheory.experiments import shi26 as E
-from dptheory.train import cnn as M
+from dptheory.papers.shi26 import cnn as M
+from dptheory.papers.shi26 import experiments as E
 
 
 def _median_time(f, reps: int) -> float:

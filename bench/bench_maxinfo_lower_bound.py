@@ -10,7 +10,7 @@ import time
 
 import numpy as np
 
-from dptheory.audit.maxinfo import GaussianToy, audit_toy, certified_lower_bound
+from dptheory.papers.maxinfo.audit import GaussianToy, audit_toy, certified_lower_bound
 
 CONFIGS = [(200, 10, 1, 4.0, 0.05), (200, 10, 4, 4.0, 0.05), (100, 5, 2, 2.0, 0.1)]
 

@@ -14,7 +14,7 @@ import time
 
 import mpmath
 
-from dptheory.audit import quadratic as Q
+from dptheory.papers.yeshokri22 import quadratic as Q
 
 
 def main() -> None:

@@ -14,8 +14,8 @@ import time
 import numpy as np
 
 import dptheory
-from dptheory.sweep import sweep
-from dptheory.theorems.ye_shokri_2022 import FIGURE_SETTING
+from dptheory.core.sweep import sweep
+from dptheory.papers.yeshokri22.theorems import FIGURE_SETTING
 
 KEYS = ["yeshokri22.thm4_2", "yeshokri22.thm4_3", "yeshokri22.composition"]
 KS = list(range(1, 201))

@@ -19,7 +19,7 @@ import time
 import mpmath
 
 import dptheory
-from dptheory.numerics import ye_shokri as ys
+from dptheory.papers.yeshokri22 import kernels as ys
 
 N_OVER_B = 100_000
 K = 1_000

@@ -17,10 +17,10 @@ import pytest
 
 import dptheory
 from dptheory.core import REGISTRY
-from dptheory.core.checking import Verdict, _in_region, check_claim, evaluate_point
-from dptheory.sweep import crossover
+from dptheory.core.sweep import crossover
+from dptheory.papers.yeshokri22.theorems import FIGURE_SETTING
 from dptheory.testing.profiles import claim_examples
-from dptheory.theorems.ye_shokri_2022 import FIGURE_SETTING
+from dptheory.verify.checking import Verdict, _in_region, check_claim, evaluate_point
 
 CLAIMS = sorted(REGISTRY.claims(), key=lambda c: c.key)
 PINNED = [(c.key, i) for c in CLAIMS for i in range(len(c.counterexamples))]

@@ -21,8 +21,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import dptheory.theorems.lampert_zakerinia_2026 as L
-from dptheory.audit.maxinfo import GaussianToy, LaplaceCountToy, audit_toy, certified_lower_bound, plugin_d_beta
+import dptheory.papers.lz26.theorems as L
+from dptheory.papers.maxinfo.audit import GaussianToy, LaplaceCountToy, audit_toy, certified_lower_bound, plugin_d_beta
 
 DATA = Path(__file__).parents[1] / "tests" / "data" / "maxinfo_known_values.csv"
 NOTE_TOYS = [(200, 10, 1, 4.0, 0.05), (200, 10, 4, 4.0, 0.05), (100, 5, 2, 2.0, 0.1)]
@@ -100,7 +100,7 @@ def test_generalization_sweep_bounds_hold_on_the_test_split():
     """DP-SGD logistic regression on digits: every single-model and PAC-Bayes bound is above the held-out
     error (a 397-example test split: a bound can sit below it by sampling error with small probability)."""
     pytest.importorskip("sklearn")
-    from dptheory.experiments.generalization import run_sweep
+    from dptheory.papers.maxinfo.generalization import run_sweep
 
     res = run_sweep([3.0, 10.0], [1, 2], rng=np.random.default_rng(2026))
     for row in res.rows:

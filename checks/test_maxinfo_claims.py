@@ -17,17 +17,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import dptheory.theorems.lampert_zakerinia_2026 as L
-import dptheory.theorems.lampert_zakerinia_2026_claims
-import dptheory.theorems.max_information as M
-import dptheory.theorems.max_information_claims
-import dptheory.theorems.pac_bayes as P
-import dptheory.theorems.pac_bayes_claims  # noqa: F401
-from dptheory.core.checking import Verdict, check_claim
+import dptheory.papers.lz26.theorems as L
+import dptheory.papers.maxinfo.theorems as M
+import dptheory.papers.pacbayes.claims as pac_bayes_claims  # noqa: F401
+import dptheory.papers.pacbayes.theorems as P
 from dptheory.core.errors import ConditionViolated, DPTheoryError
 from dptheory.core.registry import REGISTRY
 from dptheory.testing.profiles import claim_examples
 from dptheory.testing.strategies import theorem_strategy
+from dptheory.verify.checking import Verdict, check_claim
 
 PREFIXES = ("dwork15.", "rogers16.", "maxinfo.", "lz26.", "maurer04.", "mcallester99", "dr18.", "pacbayes.")
 CLAIMS = [c for c in REGISTRY.claims() if c.key.startswith(PREFIXES)]

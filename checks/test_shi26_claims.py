@@ -15,9 +15,9 @@ from dataclasses import replace
 import pytest
 
 import dptheory
-from dptheory.core.checking import Verdict, check_claim, evaluate_point
-from dptheory.experiments import shi26 as E
-from dptheory.theorems.shi_2026_claims import TRAINED_CLAIMS, check_trained_claim
+from dptheory.papers.shi26 import experiments as E
+from dptheory.papers.shi26.claims import TRAINED_CLAIMS, check_trained_claim
+from dptheory.verify.checking import Verdict, check_claim, evaluate_point
 
 FINDINGS = ["shi26.F_lemma39_sensitivity", "shi26.F_thm3_privacy"]
 

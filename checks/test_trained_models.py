@@ -28,8 +28,8 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from dptheory.audit import empirical as E
-from dptheory.audit import quadratic as Q
+from dptheory.papers.yeshokri22 import audits as A
+from dptheory.papers.yeshokri22 import quadratic as Q
 
 DPS = 20
 
@@ -197,7 +197,7 @@ def _assumption_check(rep) -> None:
 
 def test_assumptions_along_algorithm2_trajectories() -> None:
     ds = _digits(200, 0)
-    from dptheory.audit.assumptions import measure_assumptions
+    from dptheory.papers.yeshokri22.assumptions import measure_assumptions
 
     rep = measure_assumptions(ds, eta=0.5, lam=0.01, sigma_mul=1.0, S_g=1.0, L=1.0, b=10, K=1,
                               rng=np.random.default_rng(1), runs=2, points=6, coupled_runs=4,
@@ -208,7 +208,7 @@ def test_assumptions_along_algorithm2_trajectories() -> None:
 @pytest.mark.slow
 def test_assumptions_full() -> None:
     ds = _digits(500, 0)
-    from dptheory.audit.assumptions import measure_assumptions
+    from dptheory.papers.yeshokri22.assumptions import measure_assumptions
 
     rep = measure_assumptions(ds, eta=0.5, lam=0.01, sigma_mul=1.0, S_g=1.0, L=1.0, b=10, K=5,
                               rng=np.random.default_rng(1), runs=4, points=40, coupled_runs=32,
@@ -221,7 +221,7 @@ def test_assumptions_full() -> None:
 def test_quadratic_audit_chain(scheme: str) -> None:
     """lower bound (gamma = 1e-6: fails by chance w.p. <= 1e-6) <= exact epsilon(delta) <= converted bounds."""
     stg = Q.QuadraticSetting(alpha=2, eta="0.2", lam=1, S_g=1, sigma="0.1", n=8, b=2, K=2)
-    r = E.audit_quadratic(stg, scheme, runs=4000, rng=np.random.default_rng(11), delta=1e-5, gamma=1e-6, j0=3)
+    r = A.audit_quadratic(stg, scheme, runs=4000, rng=np.random.default_rng(11), delta=1e-5, gamma=1e-6, j0=3)
     low, exact = r["audit"].epsilon_lower, r["exact_epsilon"]
     assert 0 < low <= exact
     assert r["upper"]
@@ -232,7 +232,7 @@ def test_quadratic_audit_chain(scheme: str) -> None:
 def test_logistic_audit_below_upper_bounds() -> None:
     """Algorithm 2 on digits: audit lower bound (gamma = 1e-6) <= Cor 5.3 and composition, converted."""
     ds = _digits(200, 0)
-    r = E.audit_logistic(ds, eta=0.5, lam=0.05, sigma_mul=0.5, S_g=2.0, L=1.0, b=20, K=2, runs=1000,
+    r = A.audit_logistic(ds, eta=0.5, lam=0.05, sigma_mul=0.5, S_g=2.0, L=1.0, b=20, K=2, runs=1000,
                          rng=np.random.default_rng(2), delta=1e-5, gamma=1e-6)
     keys = {k for k, _ in r["upper"]}
     assert {"yeshokri22.cor5_3", "yeshokri22.composition"} <= keys
@@ -243,12 +243,12 @@ def test_logistic_audit_below_upper_bounds() -> None:
 @pytest.mark.slow
 def test_logistic_audit_full(tmp_path: Path) -> None:
     """1e4 models (500 digits, 64 features, 20 epochs) at several K; plot lower vs upper bounds."""
-    from dptheory.figures.plotting import new_figure, save
+    from dptheory.report.plotting import new_figure, save
 
     ds = _digits(500, 0)
     res = []
     for K in (1, 5, 20):
-        r = E.audit_logistic(ds, eta=0.5, lam=0.05, sigma_mul=0.5, S_g=2.0, L=1.0, b=50, K=K, runs=10_000,
+        r = A.audit_logistic(ds, eta=0.5, lam=0.05, sigma_mul=0.5, S_g=2.0, L=1.0, b=50, K=K, runs=10_000,
                              rng=np.random.default_rng(K), delta=1e-5, gamma=1e-6, workers=2)
         for _key, up in r["upper"]:
             assert up >= r["audit"].epsilon_lower

@@ -1,6 +1,6 @@
 """dptheory: a symbolic and numeric verifier of differential-privacy theory.
 
-Importing the package registers every encoded theorem and claim::
+The registry discovers the papers (``dptheory/papers/*``) the first time it is asked for a key::
 
     >>> import dptheory
     >>> v = dptheory.get("yeshokri22.thm4_2").evaluate(alpha=10, eta="0.02", lam=1, beta=4, S_g=4, sigma=2,
@@ -11,8 +11,7 @@ Importing the package registers every encoded theorem and claim::
 
 from __future__ import annotations
 
-from . import theorems  # noqa: F401  (registers everything)
-from .core import (
+from dptheory.core import (
     REGISTRY,
     BoundValue,
     ConditionViolated,

@@ -23,10 +23,10 @@ from typing import Any
 
 import mpmath
 
-from .core.errors import DPTheoryError
-from .core.registry import REGISTRY
-from .core.theorem import Theorem
-from .core.values import BoundValue
+from dptheory.core.errors import DPTheoryError
+from dptheory.core.registry import REGISTRY
+from dptheory.core.theorem import Theorem
+from dptheory.core.values import BoundValue
 
 
 class Probe:
@@ -73,7 +73,7 @@ class Probe:
         return out
 
     def crossovers(self) -> list[tuple[str, Any]]:
-        from .sweep import crossover
+        from dptheory.core.sweep import crossover
 
         if self.over is None:
             return []

@@ -20,9 +20,9 @@ import pytest
 from scipy import stats
 
 from dptheory.audit import empirical as E
-from dptheory.audit import quadratic as Q
-from dptheory.audit.assumptions import clipped_jacobian, finite_difference_jacobian
 from dptheory.core.errors import DPTheoryError, InvalidParameter
+from dptheory.papers.yeshokri22 import quadratic as Q
+from dptheory.papers.yeshokri22.assumptions import clipped_jacobian, finite_difference_jacobian
 from dptheory.train import ClippedLogisticLoss, QuadraticLoss, add_bias, quadratic_neighbours, train_noisy_gd
 
 P_TEST = 1e-6
@@ -375,14 +375,9 @@ def test_pinned_counterexample_clipped_map_is_not_a_contraction() -> None:
 
 # ----------------------------------------------------------------------------- CLI (own parser; wiring is in cli.py)
 def _cli(argv: list[str]) -> int:
-    import argparse
+    from dptheory.cli import main
 
-    from dptheory.cli_train import add_subcommands
-
-    p = argparse.ArgumentParser(prog="dptheory")
-    add_subcommands(p.add_subparsers(dest="command", required=True))
-    args = p.parse_args(argv)
-    return args.func(args)
+    return main(["yeshokri22", *argv])
 
 
 def test_cli_audit_exact_table_plot(tmp_path, capsys) -> None:

@@ -17,7 +17,7 @@ import pytest
 import scipy.stats
 
 from dptheory.core.errors import DPTheoryError, InvalidParameter
-from dptheory.train import cnn as M
+from dptheory.papers.shi26 import cnn as M
 
 
 def _sigma_mp(z, q, k):

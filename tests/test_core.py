@@ -165,7 +165,7 @@ def test_condition_three_valued():
 
 def test_folded_condition_is_refused():
     from dptheory.core.theorem import Theorem
-    from dptheory.theorems.ye_shokri_2022 import NOTATION, PAPER
+    from dptheory.papers.yeshokri22.theorems import NOTATION, PAPER
 
     s = NOTATION.sym("sigma")
     with pytest.raises(ValueError, match="folded"):

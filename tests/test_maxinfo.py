@@ -12,7 +12,6 @@ Tolerances are relative and stated at each assertion.
 
 from __future__ import annotations
 
-import argparse
 import csv
 import itertools
 import json
@@ -26,12 +25,12 @@ import sympy as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import dptheory.theorems.lampert_zakerinia_2026 as L
-import dptheory.theorems.max_information as M
-from dptheory.audit.maxinfo import GaussianToy
+import dptheory.papers.lz26.theorems as L
+import dptheory.papers.maxinfo.theorems as M
 from dptheory.core.errors import ConditionViolated, DPTheoryError, RegimeNotSupported
 from dptheory.core.units import Unit
-from dptheory.numerics import maxinfo as mx
+from dptheory.papers.maxinfo import kernels as mx
+from dptheory.papers.maxinfo.audit import GaussianToy
 from dptheory.train.dpsgd_stream import Momentum, clip_per_example, dpsgd_stream, fixed_batches
 
 DATA = Path(__file__).parent / "data" / "maxinfo_known_values.csv"
@@ -230,7 +229,7 @@ def test_mgf_steps_of_theorems_a_and_b(cfg):
 @pytest.mark.parametrize("cfg", TOYS)
 def test_chernoff_step(cfg):
     """P[Lambda >= K_B(lambda*)] <= beta: Clopper-Pearson lower bound (99.9 %) of the frequency must not exceed beta."""
-    from dptheory.audit.maxinfo import clopper_pearson_lower
+    from dptheory.papers.maxinfo.audit import clopper_pearson_lower
 
     n, m, E, s, beta = cfg
     toy = GaussianToy(n, m, E, s)
@@ -329,20 +328,16 @@ def test_asymptotic_bounds_refused_where_a_guarantee_is_needed():
 
 # ----------------------------------------------------------------------------- CLI
 def _parser():
-    from dptheory.cli_maxinfo import add_audit_maxinfo, add_subcommands
+    from dptheory.cli import build_parser
 
-    p = argparse.ArgumentParser(prog="dptheory")
-    sub = p.add_subparsers(dest="command", required=True)
-    add_subcommands(sub)
-    a = sub.add_parser("audit")
-    add_audit_maxinfo(a.add_subparsers(dest="audit_command", required=True))
-    return p
+    return build_parser()
 
 
 def test_cli_maxinfo_json_and_plot(tmp_path, capsys):
     p = _parser()
     out = tmp_path / "mi.png"
-    args = p.parse_args(["maxinfo", "--n", "200", "--m", "10", "--E", "1", "--sigma", "4", "--beta", "0.05", "--json",
+    args = p.parse_args(["maxinfo", "bounds", "--n", "200", "--m", "10", "--E", "1", "--sigma", "4", "--beta", "0.05",
+                         "--json",
                          "--plot", str(out), "--vs", "E", "--range", "1,2,4"])
     assert args.func(args) == 0
     d = json.loads(capsys.readouterr().out)
@@ -350,7 +345,7 @@ def test_cli_maxinfo_json_and_plot(tmp_path, capsys):
     assert abs(vals["maxinfo.thmA_derived"]["value_nats"] - 304.7332830511197) <= 1e-9 * 304.7
     assert vals["lz26.thm1"]["direction"] == "asymptotic"
     assert out.exists() and out.stat().st_size > 1000
-    args = p.parse_args(["maxinfo", "--n", "200", "--m", "10", "--E", "2", "--sigma", "4", "--unit", "bits",
+    args = p.parse_args(["maxinfo", "bounds", "--n", "200", "--m", "10", "--E", "2", "--sigma", "4", "--unit", "bits",
                          "--bound", "thmA,thmB", "--json"])
     assert args.func(args) == 0
     d = json.loads(capsys.readouterr().out)
@@ -361,7 +356,7 @@ def test_cli_maxinfo_json_and_plot(tmp_path, capsys):
 def test_cli_audit_maxinfo(tmp_path, capsys):
     p = _parser()
     out = tmp_path / "audit.png"
-    args = p.parse_args(["audit", "maxinfo", "--n", "40", "--m", "4", "--E", "2", "--sigma", "1,2", "--N", "20000",
+    args = p.parse_args(["maxinfo", "audit", "--n", "40", "--m", "4", "--E", "2", "--sigma", "1,2", "--N", "20000",
                          "--N-pilot", "5000", "--json", "--plot", str(out)])
     assert args.func(args) == 0
     d = json.loads(capsys.readouterr().out)

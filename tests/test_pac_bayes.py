@@ -9,7 +9,6 @@ Tolerances are relative and stated at each assertion.
 
 from __future__ import annotations
 
-import argparse
 import csv
 import json
 import math
@@ -22,9 +21,9 @@ import sympy as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import dptheory.theorems.lampert_zakerinia_2026  # noqa: F401  (registers lz26.*)
-import dptheory.theorems.max_information as M
-import dptheory.theorems.pac_bayes as P
+import dptheory.papers.lz26.theorems as lampert_zakerinia_2026  # noqa: F401  (registers lz26.*)
+import dptheory.papers.maxinfo.theorems as M
+import dptheory.papers.pacbayes.theorems as P
 from dptheory.core.errors import ConditionViolated, RegimeNotSupported
 from dptheory.numerics import kl as K
 
@@ -124,7 +123,7 @@ def test_g3_holds_empirically_for_an_eps_dp_model_selection():
     Data: x ~ U[0, 1], y = 1{x > 0.5} flipped w.p. 0.2; classifiers h_j(x) = 1{x > j/K}; loss 0-1.
     The violation frequency over 4000 datasets must not exceed delta beyond a 99.9 % Clopper-Pearson margin.
     """
-    from dptheory.audit.maxinfo import clopper_pearson_lower
+    from dptheory.papers.maxinfo.audit import clopper_pearson_lower
 
     rng = np.random.default_rng(2026)
     n, K_, eps, delta = 200, 21, 0.05, 0.1
@@ -148,29 +147,29 @@ def test_g3_holds_empirically_for_an_eps_dp_model_selection():
 
 # ----------------------------------------------------------------------------- CLI
 def _parser():
-    from dptheory.cli_maxinfo import add_subcommands
+    from dptheory.cli import build_parser
 
-    p = argparse.ArgumentParser(prog="dptheory")
-    add_subcommands(p.add_subparsers(dest="command", required=True))
-    return p
+    return build_parser()
 
 
 def test_cli_pacbayes(capsys):
     p = _parser()
-    args = p.parse_args(["pacbayes", "--emp-risk", "0.03", "--n", "10000", "--kl", "50", "--json"])
+    args = p.parse_args(["pacbayes", "bound", "--emp-risk", "0.03", "--n", "10000", "--kl", "50", "--json"])
     assert args.func(args) == 0
     d = json.loads(capsys.readouterr().out)
     vals = {b["key"]: b["value"] for b in d["bounds"]}
     assert abs(vals["maurer04.kl_2sqrtn"] - 0.0521732) <= 5e-8 and abs(vals["mcallester99"] - 0.0866610) <= 5e-8
-    args = p.parse_args(["pacbayes", "--emp-risk", "0.1", "--n", "1400", "--maxinfo-from", "thmB", "--m", "200",
+    args = p.parse_args(["pacbayes", "bound", "--emp-risk", "0.1", "--n", "1400", "--maxinfo-from", "thmB", "--m",
+                         "200",
                          "--sigma", "5", "--json"])
     assert args.func(args) == 0
     d = json.loads(capsys.readouterr().out)
     assert [b["key"] for b in d["bounds"]] == ["pacbayes.g2_maxinfo_prior_derived", "pacbayes.g3_single_model_derived"]
     assert d["params"]["k_source"].startswith("maxinfo.thmB_derived")
-    args = p.parse_args(["pacbayes", "--emp-risk", "0.1", "--n", "1400", "--maxinfo-from", "lz26", "--sigma", "5"])
+    args = p.parse_args(["pacbayes", "bound", "--emp-risk", "0.1", "--n", "1400", "--maxinfo-from", "lz26", "--sigma",
+                         "5"])
     with pytest.raises(RegimeNotSupported):
         args.func(args)
-    args = p.parse_args(["pacbayes", "--emp-risk", "0.1", "--n", "1400", "--maxinfo-from", "thmB", "--E", "3"])
+    args = p.parse_args(["pacbayes", "bound", "--emp-risk", "0.1", "--n", "1400", "--maxinfo-from", "thmB", "--E", "3"])
     with pytest.raises(RegimeNotSupported, match="theta-independent"):
         args.func(args)

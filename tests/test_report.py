@@ -11,9 +11,9 @@ import pytest
 
 from dptheory.cli import main
 from dptheory.core.errors import DPTheoryError
+from dptheory.core.latex import escape
 from dptheory.report import ReportCompileError, build, compile_tex, defaults
 from dptheory.report.config import ReportConfig, from_dict, load, papers_with_defaults
-from dptheory.report.printer import escape
 
 ROOT = Path(__file__).resolve().parents[1]
 HAVE_TEX = shutil.which("pdflatex") is not None

@@ -8,7 +8,6 @@ gradients for the worst-case sensitivity; a sympy simplification for Theorem 3's
 
 from __future__ import annotations
 
-import argparse
 import json
 import math
 
@@ -21,11 +20,11 @@ import sympy as sp
 import dptheory
 from dptheory.core.errors import ConditionViolated
 from dptheory.numerics import gaussian_dp as G
-from dptheory.numerics import shi26_feasibility as F
-from dptheory.numerics import shi26_privacy as P
-from dptheory.theorems import shi_2026 as S
-from dptheory.theorems import shi_2026_claims  # noqa: F401
-from dptheory.train import cnn as M
+from dptheory.papers.shi26 import claims as shi_2026_claims  # noqa: F401
+from dptheory.papers.shi26 import cnn as M
+from dptheory.papers.shi26 import feasibility as F
+from dptheory.papers.shi26 import privacy as P
+from dptheory.papers.shi26 import theorems as S
 
 POINTS = [
     {"T": 1000, "mu_norm": 1, "sigma_p": "0.5", "d": 2000, "sigma_b": "0.01", "n": 1000, "m": 100, "delta": "1e-5"},
@@ -208,11 +207,9 @@ def test_condition1_no_feasible_point_found_at_q3():
 
 
 def _parser():
-    from dptheory.cli_shi26 import add_subcommands
+    from dptheory.cli import build_parser
 
-    p = argparse.ArgumentParser(prog="dptheory")
-    add_subcommands(p.add_subparsers(dest="command", required=True))
-    return p
+    return build_parser()
 
 
 def test_cli_regime_and_privacy(capsys):

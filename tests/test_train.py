@@ -14,7 +14,7 @@ import pytest
 from scipy import stats
 
 from dptheory.core.errors import DPTheoryError, InvalidParameter
-from dptheory.theorems.ye_shokri_2022 import sigma_from_sigma_mul
+from dptheory.papers.yeshokri22.theorems import sigma_from_sigma_mul
 from dptheory.train import (
     BatchScheme,
     Canary,
@@ -314,14 +314,9 @@ def test_quadratic_neighbours_domain() -> None:
 
 # ----------------------------------------------------------------------------- CLI (own parser; wiring is in cli.py)
 def _cli(argv: list[str]) -> int:
-    import argparse
+    from dptheory.cli import main
 
-    from dptheory.cli_train import add_subcommands
-
-    p = argparse.ArgumentParser(prog="dptheory")
-    add_subcommands(p.add_subparsers(dest="command", required=True))
-    args = p.parse_args(argv)
-    return args.func(args)
+    return main(["yeshokri22", *argv])
 
 
 def test_cli_train_quadratic_json_and_csv(tmp_path, capsys) -> None:
@@ -346,6 +341,7 @@ def test_cli_train_logistic(capsys) -> None:
     assert res["dim"] == 650 and 0 <= res["accuracy_min"] <= res["accuracy_max"] <= 1
 
 
-def test_cli_train_bad_input_is_a_clear_error() -> None:
-    with pytest.raises(InvalidParameter, match="b <= n"):
-        _cli(["train", "--model", "quadratic", "--n", "3", "--b", "5", "--no-progress"])
+def test_cli_train_bad_input_is_a_clear_error(capsys) -> None:
+    assert _cli(["train", "--model", "quadratic", "--n", "3", "--b", "5", "--no-progress"]) == 1
+    err = capsys.readouterr().err
+    assert "b <= n" in err and len(err.strip().splitlines()) == 1

@@ -22,8 +22,8 @@ import sympy as sp
 
 import dptheory
 from dptheory.core.notation import parse_value, rational_to_mpf
-from dptheory.numerics import ye_shokri as ys
-from dptheory.theorems import ye_shokri_2022 as Y
+from dptheory.papers.yeshokri22 import kernels as ys
+from dptheory.papers.yeshokri22 import theorems as Y
 
 DATA = Path(__file__).parent / "data" / "yeshokri22_known_values.csv"
 FIG = {"alpha": 10, "eta": "0.02", "lam": 1, "beta": 4, "S_g": 4, "sigma": 2, "n": 50, "b": 2}

@@ -34,23 +34,20 @@ import numpy as np
 from scipy import optimize
 from scipy.special import log_ndtr, logsumexp
 
-from ..core.errors import DPTheoryError, InvalidParameter, NumericalFailure
-from ..core.units import Direction, Unit
-from ..numerics.binomial import clopper_pearson_upper
-from ..numerics.gaussian_dp import gdp_delta_np
-from .quadratic import MixtureLaw
+from dptheory.audit.mixture import MixtureLaw
+from dptheory.core.errors import DPTheoryError, InvalidParameter, NumericalFailure
+from dptheory.core.units import Direction, Unit
+from dptheory.numerics.binomial import clopper_pearson_upper
+from dptheory.numerics.gaussian_dp import gdp_delta_np
 
 __all__ = [
     "AuditResult",
-    "audit_logistic",
-    "audit_quadratic",
     "clopper_pearson_upper",
     "converted_upper_bounds",
     "delta_of_epsilon",
     "epsilon_from_rates",
     "exact_epsilon",
     "gaussian_delta",
-    "pick_canary",
     "run_audit",
     "summarize_gap",
 ]
@@ -308,8 +305,8 @@ def converted_upper_bounds(points: Sequence[tuple[str, Mapping[str, Any]]], delt
 
     Uses :func:`dptheory.privacy.conversion.convert` (``improved`` conversion, Balle et al. 2020 Thm 21).
     """
-    from ..core.registry import REGISTRY
-    from ..privacy.conversion import convert
+    from dptheory.core.registry import REGISTRY
+    from dptheory.privacy.conversion import convert
 
     out = []
     for key, params in points:
@@ -319,140 +316,9 @@ def converted_upper_bounds(points: Sequence[tuple[str, Mapping[str, Any]]], delt
     return out
 
 
-def audit_quadratic(
-    setting: Any,
-    scheme: str,
-    *,
-    runs: int,
-    rng: np.random.Generator,
-    delta: float,
-    gamma: float = 0.05,
-    j0: int = 0,
-    t: float = 0.0,
-    diameter: float = 1.0,
-    workers: int = 1,
-    progress: bool = False,
-) -> dict[str, Any]:
-    """Audit Algorithm 1 on the quadratic loss: lower bound, exact epsilon(delta), converted upper bounds.
-
-    ``runs/2`` models on D and ``runs/2`` on D' (:func:`~dptheory.train.data.quadratic_neighbours`
-    with ``S_g = lam * diameter``; ``setting.S_g`` is ignored in favour of it); the statistic is the
-    projection of the last iterate on ``x - x'`` (the likelihood ratio is monotone in it, so this is
-    the most powerful test). Returns a dict with ``audit`` (:class:`AuditResult`), ``exact_epsilon``
-    (of the pair, nats) and ``upper`` (list of (key, epsilon)).
-    """
-    from ..train.data import quadratic_neighbours
-    from ..train.noisy_gd import QuadraticLoss, Replacement, train_noisy_gd
-    from .quadratic import QuadraticSetting, last_iterate_law, theorem_point
-
-    st = setting if isinstance(setting, QuadraticSetting) else QuadraticSetting(**setting)
-    lam = float(st.lam)
-    st = QuadraticSetting(alpha=st.alpha, eta=st.eta, lam=st.lam, S_g=st.lam * _frac(diameter), sigma=st.sigma, n=st.n,
-                          b=st.b, K=st.K)
-    index = 0
-    order = None
-    if scheme == "fixed":
-        # put the differing record in batch j0
-        order = np.arange(st.n)
-        order[[0, j0 * st.b]] = order[[j0 * st.b, 0]]
-    D, D2 = quadratic_neighbours(st.n, 1, diameter, t=t, index=index)
-    mask = np.zeros(runs, dtype=bool)
-    mask[runs // 2:] = True
-    sch = "fixed" if scheme in ("fixed", "full_batch") else scheme
-    res = train_noisy_gd(QuadraticLoss(lam=lam, dim=1), D.X, eta=float(st.eta), sigma=float(st.sigma), b=st.b, K=st.K,
-                         scheme=sch, runs=runs, rng=rng, order=order,
-                         replacement=Replacement(index=index, x=D2.X[index], runs=mask), workers=workers,
-                         progress=progress, desc="audit (quadratic)")
-    score = res.theta[:, 0]
-    # mask selects the D' runs (record replaced by x'); scores of D first
-    audit = run_audit(score[~mask], score[mask], delta=delta, gamma=gamma, rng=rng,
-                      statistic="projection of the last iterate on x - x'")
-    jj = j0 if scheme == "fixed" else 0
-    law_p = last_iterate_law(st, sch, diameter=diameter, t=t, dataset="D", j0=jj)
-    law_q = last_iterate_law(st, sch, diameter=diameter, t=t, dataset="D'", j0=jj)
-    exact = exact_epsilon(law_p, law_q, delta)
-    from .quadratic import APPLICABLE
-
-    pts = []
-    for key in APPLICABLE[scheme]:
-        pt = theorem_point(key, st.with_alpha(2), j0 if scheme == "fixed" else (0 if scheme == "full_batch" else None))
-        if pt is not None:
-            pts.append((key, pt))
-    upper = converted_upper_bounds(pts, delta)
-    return {"audit": audit, "exact_epsilon": exact, "upper": upper, "setting": st.describe(), "scheme": scheme,
-            "seconds": res.seconds}
 
 
-def _frac(x: Any) -> Any:
-    from fractions import Fraction
-
-    return Fraction(str(x)) if isinstance(x, float) else x
 
 
-def pick_canary(X: np.ndarray, L: float) -> tuple[np.ndarray, int]:
-    """A canary feature vector of norm L along the feature with the least total mass in the data, and its index."""
-    k = int(np.argmin(np.abs(X).sum(axis=0)))
-    x = np.zeros(X.shape[1])
-    x[k] = L
-    return x, k
 
 
-def audit_logistic(
-    data: Any,
-    *,
-    eta: float,
-    lam: float,
-    sigma_mul: float,
-    S_g: float,
-    L: float,
-    b: int,
-    K: int,
-    runs: int,
-    rng: np.random.Generator,
-    delta: float,
-    gamma: float = 0.05,
-    canary_label: int = 0,
-    workers: int = 1,
-    chunk_size: int = 256,
-    progress: bool = False,
-) -> dict[str, Any]:
-    """Audit Algorithm 2 (DP-SGD on regularized logistic regression, shuffle and partition).
-
-    The canary replaces record 0 in the D' runs: features ``L e_k`` on the feature k with the least
-    mass in the data, label ``canary_label``. Statistic: ``<theta, (e_y - 1/c) kron x_c>`` (the
-    canary's logit margin from its own features; its clipped gradient pushes exactly along it).
-    Upper bounds: Cor 5.3 and the composition baseline (sigma = sqrt(eta/2) sigma_mul S_g/(2b)),
-    converted at ``delta``.
-    """
-    from ..theorems.ye_shokri_2022 import sigma_from_sigma_mul
-    from ..train.logistic import Canary, train_dp_sgd
-    from .quadratic import theorem_point  # noqa: F401  (keeps the import graph explicit)
-
-    x_c, k = pick_canary(data.X, L)
-    mask = np.zeros(runs, dtype=bool)
-    mask[runs // 2:] = True
-    res = train_dp_sgd(data, eta=eta, lam=lam, sigma_mul=sigma_mul, S_g=S_g, L=L, b=b, K=K, runs=runs, rng=rng,
-                       canary=Canary(index=0, x=x_c, y=canary_label), canary_runs=mask, workers=workers,
-                       chunk_size=chunk_size, progress=progress)
-    c = data.n_classes
-    W = res.theta.reshape(runs, c, data.d + 1)
-    col = W[:, :, k] * L
-    score = col[:, canary_label] - col.mean(axis=1)
-    # mask selects the D' runs (with the canary); scores of D first
-    audit = run_audit(score[~mask], score[mask], delta=delta, gamma=gamma, rng=rng,
-                      statistic=f"canary logit margin from feature {k}")
-    n = data.n
-    pts: list[tuple[str, dict[str, Any]]] = []
-    cor = {"eta": eta, "lam": lam, "L": L, "sigma_mul": sigma_mul, "n": n, "b": b, "K": K}
-    from ..core.conditions import Status
-    from ..core.registry import REGISTRY
-
-    if all(r.status is Status.HOLDS for r in REGISTRY.get("yeshokri22.cor5_3").check({**cor, "alpha": 2})):
-        pts.append(("yeshokri22.cor5_3", cor))
-    sigma = float(sigma_from_sigma_mul(sigma_mul, eta, S_g, b))
-    comp = {"eta": eta, "S_g": S_g, "sigma": sigma, "n": n, "b": b, "K": K}
-    pts.append(("yeshokri22.composition", comp))
-    upper = converted_upper_bounds(pts, delta)
-    return {"audit": audit, "upper": upper, "seconds": res.seconds, "canary_feature": k,
-            "setting": {"eta": eta, "lam": lam, "sigma_mul": sigma_mul, "S_g": S_g, "L": L, "b": b, "K": K, "n": n,
-                        "runs": runs, "dataset": data.name}}

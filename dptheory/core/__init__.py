@@ -1,8 +1,8 @@
 """The engine: theorems, conditions, claims, citations, units, the registry."""
 
-from .citation import Citation, Paper
-from .conditions import Condition, ConditionResult, Status
-from .errors import (
+from dptheory.core.citation import Citation, Paper
+from dptheory.core.conditions import Condition, ConditionResult, Status
+from dptheory.core.errors import (
     ConditionViolated,
     DPTheoryError,
     DuplicateKey,
@@ -13,11 +13,11 @@ from .errors import (
     UnexpectedParameter,
     UnknownKey,
 )
-from .notation import Domain, NotationTable, Param, parse_value
-from .registry import REGISTRY, Registry, get
-from .theorem import Limit, Term, Theorem
-from .units import Direction, Unit
-from .values import BoundValue
+from dptheory.core.notation import Domain, NotationTable, Param, parse_value
+from dptheory.core.registry import REGISTRY, Registry, get
+from dptheory.core.theorem import Limit, Term, Theorem
+from dptheory.core.units import Direction, Unit
+from dptheory.core.values import BoundValue
 
 __all__ = [
     "REGISTRY",

@@ -15,16 +15,16 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, ClassVar
 
 import mpmath
 import numpy as np
 import sympy as sp
 
-from .citation import Citation
-from .conditions import Condition
-from .registry import REGISTRY
-from .theorem import Theorem
+from dptheory.core.citation import Citation
+from dptheory.core.conditions import Condition
+from dptheory.core.registry import REGISTRY
+from dptheory.core.theorem import Theorem
 
 
 class Relation(StrEnum):
@@ -233,6 +233,8 @@ class Claim:
         finding: for a falsified claim, what we found, in words.
         notation: the paper's notation table, for parameters read only by custom quantities.
     """
+
+    KIND: ClassVar[str] = "claim"
 
     key: str
     title: str

@@ -21,8 +21,8 @@ from typing import Any
 import mpmath
 import sympy as sp
 
-from .citation import Citation
-from .notation import format_rational
+from dptheory.core.citation import Citation
+from dptheory.core.notation import format_rational
 
 
 class Status(StrEnum):
@@ -67,7 +67,7 @@ class Condition:
     def render_latex(self, symbol_names: Mapping[sp.Symbol, str]) -> str:
         if self.latex is not None:
             return self.latex
-        from ..report.printer import latex
+        from dptheory.core.latex import latex
 
         return latex(self.relation, symbol_names)
 

@@ -27,7 +27,7 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from .errors import InvalidParameter
+from dptheory.core.errors import InvalidParameter
 
 
 class Domain(StrEnum):

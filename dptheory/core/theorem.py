@@ -24,23 +24,23 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 import mpmath
 import numpy as np
 import sympy as sp
 
-from .citation import Citation
-from .conditions import Condition, ConditionResult, Status, integer_condition
-from .errors import (
+from dptheory.core.citation import Citation
+from dptheory.core.conditions import Condition, ConditionResult, Status, integer_condition
+from dptheory.core.errors import (
     ConditionViolated,
     MissingParameter,
     NumericalFailure,
     UnexpectedParameter,
 )
-from .notation import Domain, NotationTable, Param, format_rational, parse_value, rational_to_mpf
-from .units import Direction, Unit
-from .values import BoundValue
+from dptheory.core.notation import Domain, NotationTable, Param, format_rational, parse_value, rational_to_mpf
+from dptheory.core.units import Direction, Unit
+from dptheory.core.values import BoundValue
 
 KernelMP = Callable[[Mapping[str, Any]], Any]
 KernelNP = Callable[[Mapping[str, np.ndarray]], np.ndarray]
@@ -123,6 +123,8 @@ class Theorem:
             thin for the generic strategies to reach (e.g. found by a feasibility search); property
             tests draw from these instead. Each is checked to be valid by the contract suite.
     """
+
+    KIND: ClassVar[str] = "theorem"
 
     key: str
     title: str
@@ -401,7 +403,7 @@ class Theorem:
     # ------------------------------------------------------------------ symbolic side
     def latex(self) -> str:
         """The bound (or the recurrence that defines it) in LaTeX, in the paper's notation."""
-        from ..report.printer import latex
+        from dptheory.core.latex import latex
 
         names = self.symbol_names()
         if self.bound is not None:
@@ -409,7 +411,7 @@ class Theorem:
         return r" \\ ".join(latex(s, names) for s in self.statement)
 
     def definitions_latex(self) -> list[str]:
-        from ..report.printer import latex
+        from dptheory.core.latex import latex
 
         names = self.symbol_names()
         return [latex(d, names) for d in self.definitions]
@@ -459,7 +461,7 @@ class Theorem:
             else:
                 lines.append(f"  limit as {lim.param} -> oo: available{cond}")
             if self.bound is not None:
-                from .symbolic import symbolic_limit
+                from dptheory.core.symbolic import symbolic_limit
 
                 res, _value = symbolic_limit(self, lim.param)
                 lines.append(f"    sympy: {res.verdict.value}: {res.detail}")

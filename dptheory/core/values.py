@@ -14,9 +14,9 @@ from typing import Any
 import mpmath
 import sympy as sp
 
-from .conditions import ConditionResult, Status
-from .notation import format_rational
-from .units import Direction, Unit
+from dptheory.core.conditions import ConditionResult, Status
+from dptheory.core.notation import format_rational
+from dptheory.core.units import Direction, Unit
 
 
 @dataclass(frozen=True, slots=True)

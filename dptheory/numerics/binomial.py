@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 from scipy.stats import beta as beta_dist
 
-from ..core.errors import InvalidParameter
+from dptheory.core.errors import InvalidParameter
 
 __all__ = ["clopper_pearson_lower", "clopper_pearson_upper", "wilson"]
 

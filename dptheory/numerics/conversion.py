@@ -33,7 +33,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy import optimize
 
-from ..core.errors import NumericalFailure
+from dptheory.core.errors import NumericalFailure
 
 __all__ = [
     "ConversionResult",

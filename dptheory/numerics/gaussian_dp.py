@@ -20,7 +20,7 @@ import mpmath
 import numpy as np
 from scipy.special import erfcx, ndtr
 
-from ..core.errors import NumericalFailure
+from dptheory.core.errors import NumericalFailure
 
 __all__ = ["gdp_delta_mp", "gdp_delta_np", "gdp_delta_quad_mp", "gdp_eps_for_delta", "gdp_epsilon_mp"]
 

@@ -37,7 +37,7 @@ import math
 import mpmath
 import numpy as np
 
-from ..core.errors import DPTheoryError, NumericalFailure
+from dptheory.core.errors import DPTheoryError, NumericalFailure
 
 __all__ = [
     "kl_bernoulli", "kl_bernoulli_mp", "kl_bernoulli_np", "kl_inv_lower", "kl_inv_lower_mp", "kl_inv_lower_np",

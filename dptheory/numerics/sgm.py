@@ -85,7 +85,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy import special
 
-from ..core.errors import NumericalFailure
+from dptheory.core.errors import NumericalFailure
 
 __all__ = ["log_a_mp", "log_a_quad_mp", "rdp_mp", "rdp_np"]
 

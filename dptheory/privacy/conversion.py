@@ -21,9 +21,9 @@ from typing import Any
 import mpmath
 import numpy as np
 
-from ..core.errors import DPTheoryError, RegimeNotSupported
-from ..core.notation import format_rational, parse_value
-from ..core.theorem import Theorem
+from dptheory.core.errors import DPTheoryError, RegimeNotSupported
+from dptheory.core.notation import format_rational, parse_value
+from dptheory.core.theorem import Theorem
 
 
 @dataclass(frozen=True)
@@ -77,7 +77,7 @@ def convert(
     dps: int = 50,
 ) -> DPConversion:
     """(epsilon, delta) from the RDP bound ``thm`` at ``params`` (all parameters but ``alpha``)."""
-    from ..numerics.conversion import optimize_order
+    from dptheory.numerics.conversion import optimize_order
 
     if "alpha" not in thm.params:
         raise DPTheoryError(f"{thm.key} has no Renyi order alpha; it is not an RDP bound")

@@ -18,12 +18,12 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from ..core.citation import Paper
-from ..core.conditions import Condition
-from ..core.notation import Domain, NotationTable
-from ..core.registry import REGISTRY
-from ..core.theorem import Theorem
-from ..core.units import Direction
+from dptheory.core.citation import Paper
+from dptheory.core.conditions import Condition
+from dptheory.core.notation import Domain, NotationTable
+from dptheory.core.registry import REGISTRY
+from dptheory.core.theorem import Theorem
+from dptheory.core.units import Direction
 
 MIRONOV17 = Paper(
     key="mironov17",
@@ -58,13 +58,13 @@ C_Q = Condition(q <= 1, "a sampling probability is at most 1")
 
 
 def _sgm_mp(p: Mapping[str, Any]) -> mpmath.mpf:
-    from ..numerics import sgm
+    from dptheory.numerics import sgm
 
     return sgm.rdp_mp(p["alpha"], p["q"], p["z"], int(p["T"]))
 
 
 def _sgm_np(p: Mapping[str, np.ndarray]) -> np.ndarray:
-    from ..numerics import sgm
+    from dptheory.numerics import sgm
 
     return sgm.rdp_np(p["alpha"], p["q"], p["z"], p["T"])
 

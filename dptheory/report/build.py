@@ -21,13 +21,13 @@ from typing import Any
 
 import mpmath
 
-from ..core.claims import Claim
-from ..core.conditions import Status
-from ..core.errors import DPTheoryError
-from ..core.registry import REGISTRY
-from ..core.theorem import Theorem
-from .config import ReportConfig
-from .printer import escape, param_tex
+from dptheory.core.claims import Claim
+from dptheory.core.conditions import Status
+from dptheory.core.errors import DPTheoryError
+from dptheory.core.latex import escape, param_tex
+from dptheory.core.registry import REGISTRY
+from dptheory.core.theorem import Theorem
+from dptheory.report.config import ReportConfig
 
 LONG_FORMULA = 160  # characters of LaTeX above which a display is scaled to the text width
 
@@ -50,7 +50,7 @@ def _versions() -> list[tuple[str, str]]:
     import scipy
     import sympy
 
-    from .. import __version__
+    from dptheory import __version__
 
     return [
         ("dptheory", __version__),
@@ -115,7 +115,7 @@ def _theorem_section(thm: Theorem, cfg: ReportConfig) -> str:
         lines.append(_display(f"{lhs} {rel} {thm.latex()}"))
     else:
         lines.append("\\begin{align*}")
-        from .printer import latex
+        from dptheory.core.latex import latex
 
         lines.append(" \\\\\n".join("&" + latex(s, names) for s in thm.statement))
         lines.append("\\end{align*}")
@@ -154,7 +154,7 @@ def _theorem_section(thm: Theorem, cfg: ReportConfig) -> str:
             if lim.exists_when is not None:
                 cond = f", finite iff ${lim.exists_when.render_latex(names)}$"
             if lim.expr is not None:
-                from .printer import latex
+                from dptheory.core.latex import latex
 
                 lines.append(rf"\noindent\textbf{{Limit}} as ${lim.param} \to \infty${cond}:")
                 lines.append(_display(latex(lim.expr, names)))
@@ -207,7 +207,7 @@ def _values_section(thms: list[Theorem], cfg: ReportConfig) -> str:
 
 
 def _crossover_section(cfg: ReportConfig) -> str:
-    from ..sweep import crossover
+    from dptheory.core.sweep import crossover
 
     if not cfg.crossovers:
         return ""
@@ -241,7 +241,7 @@ def _crossover_section(cfg: ReportConfig) -> str:
 
 
 def _claims_section(claims: list[Claim], cfg: ReportConfig, progress: Callable[[str], None] | None) -> str:
-    from ..core.checking import check_claim
+    from dptheory.verify.checking import check_claim
 
     lines = [
         r"\section{Claims}",
@@ -286,8 +286,7 @@ def build(
     progress: Callable[[str], None] | None = None,
 ) -> ReportResult:
     """Write ``out/report.tex`` (and figures, and ``report.pdf`` when pdflatex is available)."""
-    from .. import figures as figs
-    from .printer import escape as esc
+    from dptheory.core.latex import escape as esc
 
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
@@ -313,10 +312,7 @@ def build(
     if cfg.figures:
         parts.append(r"\section{Figures}" + "\n")
         for name in cfg.figures:
-            try:
-                fn = figs.FIGURES[name]
-            except KeyError:
-                raise DPTheoryError(f"unknown figure {name!r}; known: {', '.join(sorted(figs.FIGURES))}") from None
+            fn = REGISTRY.figure(name).make
             pdf = out / f"{name}.pdf"
             notes = fn(str(pdf), csv_path=str(out / f"{name}.csv"))
             result.figures.append(pdf)

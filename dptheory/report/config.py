@@ -1,6 +1,6 @@
 """Report configuration: named parameter sets, crossovers, figures (TOML, schema in reports/README.md).
 
-Example (``dptheory/report/defaults/yeshokri22.toml`` is the full one)::
+Example (``dptheory/papers/yeshokri22/report.toml`` is the full one)::
 
     [report]
     paper = "yeshokri22"                 # registry prefix of the theorems and claims to report
@@ -28,12 +28,13 @@ Example (``dptheory/report/defaults/yeshokri22.toml`` is the full one)::
 
 from __future__ import annotations
 
+import dataclasses
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..core.errors import DPTheoryError
+from dptheory.core.errors import DPTheoryError
 
 
 @dataclass(frozen=True)
@@ -132,16 +133,30 @@ def load(path: str | Path) -> ReportConfig:
     return from_dict(data, source=p.name)
 
 
-DEFAULTS_DIR = Path(__file__).resolve().parent / "defaults"
+def _default_files() -> dict[str, Path]:
+    """``report.toml`` of every discovered paper package, by package name (its registry prefix)."""
+    import importlib.util
+
+    from dptheory.core.registry import paper_packages
+
+    out: dict[str, Path] = {}
+    for pkg in paper_packages():
+        spec = importlib.util.find_spec(pkg)
+        if spec is None or not spec.submodule_search_locations:
+            continue
+        path = Path(next(iter(spec.submodule_search_locations))) / "report.toml"
+        if path.exists():
+            out[pkg.rsplit(".", 1)[-1]] = path
+    return out
 
 
 def defaults(paper: str) -> ReportConfig:
-    """The paper's own settings (``dptheory/report/defaults/<paper>.toml``), or a minimal configuration."""
-    path = DEFAULTS_DIR / f"{paper}.toml"
-    if path.exists():
-        return load(path)
+    """The paper's own settings (``report.toml`` in its package), or a minimal configuration."""
+    path = _default_files().get(paper)
+    if path is not None:
+        return dataclasses.replace(load(path), source=f"{paper}.toml")
     return ReportConfig(paper=paper, title=paper, source="no defaults for this paper")
 
 
 def papers_with_defaults() -> list[str]:
-    return sorted(p.stem for p in DEFAULTS_DIR.glob("*.toml"))
+    return sorted(_default_files())

@@ -26,8 +26,8 @@ import sympy as sp
 from hypothesis import assume
 from hypothesis import strategies as st
 
-from ..core.conditions import Condition, Status
-from ..core.notation import Domain, Param, parse_value
+from dptheory.core.conditions import Condition, Status
+from dptheory.core.notation import Domain, Param, parse_value
 
 
 @dataclass(frozen=True)

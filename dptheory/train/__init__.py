@@ -4,7 +4,7 @@ Ye & Shokri 2022 (arXiv 2203.05363), Algorithms 1 and 2. Vectorised over indepen
 explicit ``numpy.random.Generator``; results are dataclasses. See ``docs/trained_models.md``.
 """
 
-from .data import (
+from dptheory.train.data import (
     Dataset,
     MissingOptionalDependency,
     clip_features,
@@ -14,8 +14,8 @@ from .data import (
     quadratic_neighbours,
     synthetic_classification,
 )
-from .logistic import Canary, ClippedLogisticLoss, accuracy, add_bias, logistic_noise_std, train_dp_sgd
-from .noisy_gd import (
+from dptheory.train.logistic import Canary, ClippedLogisticLoss, accuracy, add_bias, logistic_noise_std, train_dp_sgd
+from dptheory.train.noisy_gd import (
     BatchScheme,
     FunctionLoss,
     Loss,

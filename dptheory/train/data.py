@@ -18,8 +18,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..core.errors import DPTheoryError, InvalidParameter
-from .noisy_gd import check_generator, check_int, check_positive
+from dptheory.core.errors import DPTheoryError, InvalidParameter
+from dptheory.core.validate import check_generator, check_int, check_positive
 
 __all__ = [
     "Dataset",
@@ -87,7 +87,7 @@ def synthetic_classification(
     n = check_int("n", n, key=KEY)
     d = check_int("d", d, key=KEY)
     c = check_int("n_classes", n_classes, low=2, key=KEY)
-    rng = check_generator(rng)
+    rng = check_generator(rng, key=KEY)
     sep = float(separation)
     noise = check_positive("noise", noise, key=KEY)
     centres = rng.standard_normal((c, d))
@@ -165,7 +165,7 @@ def _maybe_subset(ds: Dataset, n: int | None, rng: np.random.Generator | None) -
         raise InvalidParameter(key=KEY, name="n", value=n, reason=f"{ds.name} has only {ds.n} records", citation="")
     if rng is None:
         raise DPTheoryError(f"{KEY}: drawing a subset of {ds.name} needs rng (a numpy.random.Generator)")
-    idx = np.sort(check_generator(rng).choice(ds.n, size=n, replace=False))
+    idx = np.sort(check_generator(rng, key=KEY).choice(ds.n, size=n, replace=False))
     return ds.subset(idx, name=f"{ds.name}, {n} of {ds.n} records")
 
 

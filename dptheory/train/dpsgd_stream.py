@@ -31,8 +31,8 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-from ..core.errors import DPTheoryError, InvalidParameter
-from .noisy_gd import check_generator
+from dptheory.core.errors import DPTheoryError, InvalidParameter
+from dptheory.core.validate import check_generator
 
 __all__ = [
     "SGD", "CreateBatches", "GradientUpdate", "Momentum", "StreamResult", "clip_per_example", "dpsgd_stream",

@@ -30,15 +30,14 @@ from typing import Any
 
 import numpy as np
 
-from ..core.errors import DPTheoryError, InvalidParameter
-from .data import Dataset, clip_features
-from .noisy_gd import (
+from dptheory.core.errors import DPTheoryError, InvalidParameter
+from dptheory.core.validate import check_int, check_positive
+from dptheory.train.data import Dataset, clip_features
+from dptheory.train.noisy_gd import (
     BatchScheme,
     Replacement,
     Theta0,
     TrainResult,
-    check_int,
-    check_positive,
     train_noisy_gd,
 )
 

@@ -40,7 +40,8 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-from ..core.errors import DPTheoryError, InvalidParameter
+from dptheory.core.errors import DPTheoryError, InvalidParameter
+from dptheory.core.validate import check_generator, check_int, check_positive
 
 __all__ = [
     "BatchScheme",
@@ -83,45 +84,10 @@ class BatchScheme(StrEnum):
                                    citation=CITE) from None
 
 
-# ----------------------------------------------------------------------------- validation helpers
-def check_positive(name: str, value: Any, *, key: str = KEY, citation: str = CITE) -> float:
-    """``value`` as a finite float > 0, or an :class:`InvalidParameter` naming the condition."""
-    try:
-        v = float(value)
-    except (TypeError, ValueError):
-        raise InvalidParameter(key=key, name=name, value=value, reason="must be a number", citation=citation) from None
-    if not math.isfinite(v) or v <= 0:
-        raise InvalidParameter(key=key, name=name, value=value, reason=f"must be finite and > 0 (got {v!r})",
-                               citation=citation)
-    return v
-
-
-def check_int(name: str, value: Any, *, low: int = 1, key: str = KEY, citation: str = CITE) -> int:
-    """``value`` as an int >= ``low``, or an :class:`InvalidParameter` naming the condition."""
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        if isinstance(value, float) and value.is_integer():
-            value = int(value)
-        else:
-            raise InvalidParameter(key=key, name=name, value=value, reason="must be a whole number",
-                                   citation=citation)
-    v = int(value)
-    if v < low:
-        raise InvalidParameter(key=key, name=name, value=value, reason=f"must be >= {low}", citation=citation)
-    return v
-
-
-def check_generator(rng: Any, *, key: str = KEY) -> np.random.Generator:
-    """``rng`` itself if it is a ``numpy.random.Generator``, else an error naming ``key`` (randomness is explicit)."""
-    if not isinstance(rng, np.random.Generator):
-        raise DPTheoryError(f"{key}: rng must be a numpy.random.Generator (e.g. numpy.random.default_rng(seed)), "
-                            f"got {type(rng).__name__}; randomness is always passed explicitly")
-    return rng
-
-
 def batches_per_epoch(n: int, b: int) -> int:
     """N = floor(n/b), the iterations per epoch (Ye & Shokri 2022, footnote 3)."""
-    n = check_int("n", n)
-    b = check_int("b", b)
+    n = check_int("n", n, key=KEY, citation=CITE)
+    b = check_int("b", b, key=KEY, citation=CITE)
     if b > n:
         raise InvalidParameter(key=KEY, name="b", value=b, reason=f"a mini-batch of b distinct records needs b <= n "
                                f"(n = {n})", citation=CITE)
@@ -312,7 +278,7 @@ def train_noisy_gd(
         a :class:`TrainResult`.
     """
     t_start = time.perf_counter()
-    rng = check_generator(rng)
+    rng = check_generator(rng, key=KEY)
     X = np.ascontiguousarray(np.asarray(X, dtype=np.float64))
     if X.ndim != 2:
         raise InvalidParameter(key=KEY, name="X", value=f"array of shape {X.shape}", reason="features must be (n, p)",
@@ -320,19 +286,19 @@ def train_noisy_gd(
     if not np.isfinite(X).all():
         raise InvalidParameter(key=KEY, name="X", value="array", reason="features contain NaN or inf", citation=CITE)
     n = X.shape[0]
-    eta = check_positive("eta", eta)
-    b = check_int("b", b)
-    K = check_int("K", K)
-    R = check_int("runs", runs)
-    chunk_size = check_int("chunk_size", chunk_size)
-    workers = check_int("workers", workers)
+    eta = check_positive("eta", eta, key=KEY, citation=CITE)
+    b = check_int("b", b, key=KEY, citation=CITE)
+    K = check_int("K", K, key=KEY, citation=CITE)
+    R = check_int("runs", runs, key=KEY, citation=CITE)
+    chunk_size = check_int("chunk_size", chunk_size, key=KEY, citation=CITE)
+    workers = check_int("workers", workers, key=KEY, citation=CITE)
     N = batches_per_epoch(n, b)
     sch = BatchScheme.parse(scheme)
     if noise_std is None:
-        sigma = check_positive("sigma", sigma)
+        sigma = check_positive("sigma", sigma, key=KEY, citation=CITE)
         std = math.sqrt(2.0 * eta * sigma * sigma)
     else:
-        std = check_positive("noise_std", noise_std)
+        std = check_positive("noise_std", noise_std, key=KEY, citation=CITE)
         sigma = std / math.sqrt(2.0 * eta)
     if y is not None:
         y = np.asarray(y)
@@ -350,13 +316,13 @@ def train_noisy_gd(
             raise InvalidParameter(key=KEY, name="order", value=f"array {order.shape}",
                                    reason=f"must be a permutation of 0..{n - 1}", citation=CITE)
     if track is not None:
-        track = check_int("track", track, low=0)
+        track = check_int("track", track, low=0, key=KEY, citation=CITE)
         if track >= n:
             raise InvalidParameter(key=KEY, name="track", value=track, reason=f"must be < n = {n}", citation=CITE)
     rep_x: np.ndarray | None = None
     rep_runs: np.ndarray | None = None
     if replacement is not None:
-        idx = check_int("replacement.index", replacement.index, low=0)
+        idx = check_int("replacement.index", replacement.index, low=0, key=KEY, citation=CITE)
         if idx >= n:
             raise InvalidParameter(key=KEY, name="replacement.index", value=idx, reason=f"must be < n = {n}",
                                    citation=CITE)
@@ -372,7 +338,7 @@ def train_noisy_gd(
             raise InvalidParameter(key=KEY, name="replacement.y", value=None,
                                    reason="the dataset has labels, so the replacement record needs one", citation=CITE)
 
-    d = check_int("loss.dim", loss.dim)
+    d = check_int("loss.dim", loss.dim, key=KEY, citation=CITE)
     th0 = _initial(theta0, rng, R, d)
     base_order = np.arange(n) if order is None else order
     fixed_partition = base_order[: N * b].reshape(N, b)

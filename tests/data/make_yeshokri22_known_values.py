@@ -18,7 +18,7 @@ import mpmath
 import sympy as sp
 
 import dptheory
-from dptheory.numerics import ye_shokri as ys
+from dptheory.papers.yeshokri22 import kernels as ys
 
 OUT = Path(__file__).with_name("yeshokri22_known_values.csv")
 FIG = {"alpha": 10, "eta": "0.02", "lam": 1, "beta": 4, "S_g": 4, "sigma": 2, "n": 50, "b": 2}

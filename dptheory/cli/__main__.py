@@ -1,0 +1,5 @@
+"""``python -m dptheory.cli``: the same as the ``dptheory`` command."""
+
+from dptheory.cli import main
+
+raise SystemExit(main())

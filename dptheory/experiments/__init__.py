@@ -1,1 +1,0 @@
-"""Paper experiments reproduced from the trained models (deterministic given the seed)."""

@@ -1,0 +1,10 @@
+"""One package per paper: its statements, claims, kernels, figures, experiments and CLI subcommands.
+
+Each package is found by :func:`dptheory.core.registry.paper_packages` (no list to maintain) and
+registers its objects from the modules ``theorems``, ``claims`` and ``figures``. A package's
+``__init__`` stays light (no sympy, no numerics) so that the command line can list and describe
+papers without loading them; ``cli.py`` (optional) contributes subcommands through
+``add_subcommands(subparsers)``; ``report.toml`` (optional) holds the paper's report defaults.
+Papers import the generic layers (``core``, ``privacy``, ``numerics``, ``train``, ``audit``,
+``report``); no layer imports a paper. How to add one: ``docs/adding_a_paper.md``.
+"""

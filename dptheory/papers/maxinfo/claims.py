@@ -1,0 +1,106 @@
+"""Claims about the classic max-information results and our derived DP-SGD bounds.
+
+Dwork et al. 2015 (arXiv 1506.02629v2): Corollaries 21 and 22 follow from Theorem 13 (and Thm 20);
+we check that the stated conclusions follow from the stated hypotheses through the printed route,
+and pin where they do not. Our own results (research note ``shared/research/maxinfo.md``): the note's
+summary table (section 2.9) ranks Theorem B as the sharper bound; we check that ordering.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from dptheory.core.claims import Claim, Quantity, Region, Relation
+from dptheory.core.registry import REGISTRY
+from dptheory.core.symbolic import prove_zero
+from dptheory.papers.maxinfo import theorems as M
+
+tau, c, n, k = M.NOTATION.symbols("tau", "c", "n", "k")
+
+
+def T(key: str, label: str | None = None, **kw: Any) -> Quantity:
+    return Quantity(label=label or key, theorem=key, **kw)
+
+
+def _add(cl: Claim) -> Claim:
+    return REGISTRY.add(cl)
+
+
+_X = tau**2 / (c**2 * n)
+
+
+def _c21_symbolic() -> Any:
+    route = M.COR21_ROUTE.bound.subs(k, _X)
+    return prove_zero(route - M.COR21.bound, "Cor 21 route at k = tau^2/(c^2 n) minus Cor 21")
+
+
+C21 = _add(Claim(
+    key="dwork15.C21",
+    title="Cor 21 follows from Thm 13 + McDiarmid with the hypothesis tau^2/(c^2 n) nats",
+    citation=M.DWORK15.item("Corollary 21"),
+    statement="If I^beta_inf(S; f) <= log e tau^2/(c^2 n) then P[f(S) - P^n[f] >= tau] <= exp(-tau^2/(c^2 n)) + beta.",
+    reading="The transfer route e^k exp(-2 tau^2/(c^2 n)) + beta at k = tau^2/(c^2 n) equals the stated bound.",
+    lhs=T("dwork15.cor21_route", "Thm 13 + McDiarmid at k = tau^2/(c^2 n)", set={"k": _X}),
+    rhs=T("dwork15.cor21", "Cor 21"),
+    relation=Relation.EQ,
+    region=Region(description="all tau, c, n, beta in (0, 1)"),
+    symbolic=_c21_symbolic,
+))
+
+C21_EXTRACTED = _add(Claim(
+    key="dwork15.C21_as_extracted",
+    title="Cor 21 with the hypothesis as extracted (log e tau^2/c^2) does not give the stated conclusion",
+    citation=M.DWORK15.item("Corollary 21 (text as extracted)"),
+    statement="If I^beta_inf(S; f) <= log e tau^2/c^2 then P[f(S) - P^n[f] >= tau] <= exp(-tau^2/(c^2 n)) + beta.",
+    reading="Route at k = tau^2/c^2 nats is <= exp(-tau^2/(c^2 n)) + beta (what the extracted hypothesis would need).",
+    lhs=T("dwork15.cor21_route", "Thm 13 + McDiarmid at k = tau^2/c^2", set={"k": tau**2 / c**2}),
+    rhs=T("dwork15.cor21", "Cor 21"),
+    relation=Relation.LE,
+    region=Region(description="all tau, c, n, beta in (0, 1)"),
+    counterexamples=({"tau": 1, "c": 1, "n": 2, "beta": "0.1"},),
+    finding="The extracted hypothesis 'log e tau^2/c^2' (bits) cannot give the conclusion for n >= 2: at tau = c = 1, "
+    "n = 2, beta = 0.1 the route gives e^1 e^-1 + 0.1 = 1.1 > exp(-1/2) + 0.1 = 0.707. The conclusion needs "
+    "tau^2/(c^2 n) nats (research note section 1.5 flags it as a typo in the source or the extraction; which one "
+    "we cannot tell without the PDF).",
+))
+
+_TAUS = ["2.811", "2.82", "2.85", "2.9", "3", "3.1", "3.25", "3.5", "3.75", "4", "4.5", "5", "6", "7", "8", "10",
+         "12", "15", "20", "30", "50", "100"]
+
+C22 = _add(Claim(
+    key="dwork15.C22",
+    title="Cor 22: the printed route gives exp(-3 tau^2/(4 c^2 n)) once tau^2/(c^2 n) >= 7.9",
+    citation=M.DWORK15.item("Corollary 22"),
+    statement="If A is tau/(cn)-DP then P[f(S) - P^n[f] >= tau] <= exp(-3 tau^2/(4 c^2 n)) when tau^2/(c^2 n) is "
+    "larger than a fixed constant.",
+    reading="Both sides depend only on x = tau^2/(c^2 n); checked exhaustively on x = tau^2 (c = n = 1) for tau in "
+    "[2.811, 100] (x in [7.90, 10^4]); the crossing x* = 7.80... and the single-crossing argument are in "
+    "docs/max_information.md and tests/test_maxinfo.py.",
+    lhs=T("dwork15.cor22_route", "Thm 20 + Thm 13 + McDiarmid"),
+    rhs=T("dwork15.cor22", "exp(-3x/4)"),
+    relation=Relation.LE,
+    region=Region(fixed={"c": 1, "n": 1}, choices={"tau": _TAUS}, description="x = tau^2 from 7.90 to 10^4"),
+))
+
+B_LE_A = _add(Claim(
+    key="maxinfo.C1",
+    title="Theorem B is at most Theorem A (the note's section 2.9 ranks Theorem B as the sharper bound)",
+    citation=M.OURS.item("research note section 2.9 (summary table)"),
+    statement="Theorem B: inf_lambda K_B(lambda) ~ n E zeta^2/sigma^2 + (zeta/sigma) sqrt(2 n E ln(1/beta)); "
+    "Theorem A: 2 n E m zeta^2/sigma^2 + (2 zeta/sigma) sqrt(2 n E m ln(1/beta)).",
+    reading="maxinfo.thmB_derived <= maxinfo.thmA_derived at every valid point (where Theorem B applies).",
+    lhs=T("maxinfo.thmB_derived", "Theorem B"),
+    rhs=T("maxinfo.thmA_derived", "Theorem A"),
+    relation=Relation.LE,
+    region=Region(description="all valid points"),
+    counterexamples=({"n": 1, "m": 1, "E": 1, "zeta": 1, "sigma": 1000, "beta": "1e-9"},
+                     {"n": 10, "m": 1, "E": 1, "zeta": 1, "sigma": "0.1", "beta": "0.05"}),
+    finding="Theorem B is not uniformly sharper than Theorem A. Its Lemma M relaxation grows like exp(8 abar) with "
+    "abar ~ E zeta^2 lambda^2/(2 sigma^2) at the optimal lambda ~ sqrt(2 ln(1/beta)/(n E r)), i.e. "
+    "exp(~8 ln(1/beta)/n): "
+    "when n is not large against ln(1/beta) (n = 1, beta = 1e-9: B = 0.0259 > A = 0.0127 nats) or when E m "
+    "zeta^2/sigma^2 is large (n = 10, sigma = 0.1: B > A), Theorem A is smaller. Both are valid; use the minimum "
+    "where Theorem B applies (the CLI and the experiments do).",
+))
+
+__all__ = ["B_LE_A", "C21", "C21_EXTRACTED", "C22"]

@@ -1,0 +1,120 @@
+"""``dptheory pacbayes bound``: PAC-Bayes risk certificates.
+
+Maurer, McAllester, Dziugaite & Roy, and priors of bounded max-information.
+
+Found by :mod:`dptheory.cli`, which passes this paper's sub-parser collection to ``add_subcommands``.
+Prints text or ``--json``; asymptotic max-information bounds are refused where a guarantee is needed
+(``--maxinfo-from lz26``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from dptheory.core.errors import DPTheoryError, RegimeNotSupported
+
+__all__ = ["add_subcommands", "cmd_pacbayes"]
+
+
+# ----------------------------------------------------------------------------- pacbayes
+def cmd_pacbayes(args: argparse.Namespace) -> int:
+    from dptheory.papers.lz26 import theorems as lampert_zakerinia_2026  # noqa: F401  (registers lz26.* for --maxinfo-from lz26)
+    from dptheory.papers.maxinfo import theorems as M
+    from dptheory.papers.pacbayes import theorems as P
+
+    base = {"emp_risk": args.emp_risk, "KL": args.kl, "n": args.n, "delta": args.delta}
+    rows: list[dict[str, Any]] = []
+    notes: list[str] = []
+    k = args.k
+    k_source = "given (--k)" if k is not None else None
+    if args.maxinfo_from:
+        key = {"thmA": "maxinfo.thmA_derived", "thmB": "maxinfo.thmB_derived", "lz26": "lz26.thm1",
+               "route": "maxinfo.dp_route_rogers_asymptotic"}[args.maxinfo_from]
+        if args.maxinfo_from == "thmB" and args.E >= 2 and not args.theta_independent:
+            raise RegimeNotSupported("maxinfo.thmB_derived needs E = 1 or theta-independent clipped gradients "
+                                     "(--theta-independent); use --maxinfo-from thmA")
+        beta = args.beta if args.beta is not None else args.delta / 2
+        params = {"n": args.n, "m": args.m, "E": args.E, "zeta": repr(args.zeta), "sigma": repr(args.sigma),
+                  "beta": repr(beta)}
+        from dptheory.core.registry import REGISTRY
+
+        thm = REGISTRY.get(key)
+        params = {p: v for p, v in {**params, "C": 1}.items() if p in thm.params}
+        k = float(M.maxinfo_guarantee(key, params).value)  # refuses ASYMPTOTIC keys
+        k_source = f"{key} at beta = {beta:g}"
+        args.beta = beta
+    which = args.bound.split(",") if args.bound != "all" else ["maurer", "maurer-2sqrt", "pinsker", "mcallester"]
+    if args.bound == "all" and k is not None:
+        # a data-dependent prior/model: the fixed-prior bounds do not apply
+        which = ["g2", "g3"]
+        notes.append("the prior/model depends on the data: only the max-information bounds (G2, G3) apply")
+    if args.bound == "all" and args.eps is not None:
+        which += ["dr18", "dr18-maxinfo"]
+    for name in which:
+        if name in ("maurer", "maurer-2sqrt", "pinsker", "mcallester"):
+            thm = {"maurer": P.MAURER, "maurer-2sqrt": P.MAURER_2SQRT, "pinsker": P.PINSKER,
+                   "mcallester": P.MCALLESTER}[name]
+            rows.append(_risk_row(thm, base))
+        elif name in ("g2", "g3"):
+            if k is None or args.beta is None:
+                raise DPTheoryError(f"--bound {name} needs a max-information bound: --k and --beta, or --maxinfo-from")
+            p = {**base, "beta": args.beta, "k": repr(k)}
+            if name == "g3":
+                p.pop("KL")
+            rows.append(_risk_row(P.G2 if name == "g2" else P.G3, p))
+        elif name in ("dr18", "dr18-maxinfo"):
+            if args.eps is None:
+                raise DPTheoryError(f"--bound {name} needs --eps (the pure DP parameter of the prior)")
+            p = {"emp_risk": args.emp_risk, "KL": args.kl, "m": args.n, "delta": args.delta, "eps": args.eps}
+            rows.append(_risk_row(P.DR18_THM if name == "dr18" else P.DR18_MI, p))
+        else:
+            raise DPTheoryError(f"unknown bound {name!r}; use maurer, maurer-2sqrt, pinsker, mcallester, g2, g3, dr18, "
+                                "dr18-maxinfo")
+    out = {"params": {"emp_risk": args.emp_risk, "KL": args.kl, "n": args.n, "delta": args.delta, "beta": args.beta,
+                      "k": k, "k_source": k_source, "eps": args.eps},
+           "bounds": rows, "notes": notes}
+    if args.json:
+        print(json.dumps(out, indent=1))
+        return 0
+    print(f"risk bounds (probability >= 1 - {args.delta}) at empirical risk {args.emp_risk}, KL = {args.kl} nats, "
+          f"n = {args.n}" + (f", max-information k = {k:.6g} nats ({k_source})" if k is not None else ""))
+    for r in rows:
+        vac = "" if r["value"] < 1 else "  [vacuous]"
+        kl = f"; kl budget {r['kl_budget']:.6g} nats" if r["kl_budget"] is not None else ""
+        print(f"  {r['key']:<40} R <= {r['value']:.6g} ({r['direction']}){kl}{vac}")
+    return 0
+
+
+def _risk_row(thm: Any, params: dict[str, Any]) -> dict[str, Any]:
+    v = thm.evaluate(params, dps=20)
+    budget = float(thm.evaluate(params, dps=20, term="rhs").value) if "rhs" in thm.terms else None
+    return {"key": thm.key, "value": float(v.value), "direction": str(v.direction), "kl_budget": budget,
+            "title": thm.title}
+
+
+def add_subcommands(sub: Any) -> None:
+    """Add ``bound`` to ``dptheory pacbayes``."""
+    s = sub.add_parser("bound", help="PAC-Bayes risk bounds (Maurer, McAllester, DR18, max-information priors)")
+    s.add_argument("--emp-risk", dest="emp_risk", type=float, required=True, help="empirical risk in [0, 1]")
+    s.add_argument("--n", type=int, required=True, help="number of i.i.d. examples")
+    s.add_argument("--delta", type=float, default=0.05, help="failure probability (default 0.05)")
+    s.add_argument("--kl", type=float, default=0.0, help="KL(Q||P) in nats (default 0)")
+    s.add_argument("--bound", default="all",
+                   help="all | maurer,maurer-2sqrt,pinsker,mcallester,g2,g3,dr18,dr18-maxinfo")
+    s.add_argument("--k", type=float, help="max-information bound k (nats) of the prior/model, with --beta")
+    s.add_argument("--beta", type=float, help="max-information slack (default delta/2 with --maxinfo-from)")
+    s.add_argument("--maxinfo-from", choices=["thmA", "thmB", "lz26", "route"],
+                   help="compute k for a DP-SGD prior/model (asymptotic choices are refused)")
+    s.add_argument("--m", type=int, default=1)
+    s.add_argument("--E", type=int, default=1)
+    s.add_argument("--zeta", type=float, default=1.0)
+    s.add_argument("--sigma", type=float, default=1.0)
+    s.add_argument("--theta-independent", action="store_true")
+    s.add_argument("--eps", type=float, help="pure DP parameter of the prior (DR18 bounds)")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=cmd_pacbayes)
+
+
+GROUP_HELP = "PAC-Bayes risk certificates (kl inversion, DP and max-information priors)"

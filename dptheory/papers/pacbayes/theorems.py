@@ -1,0 +1,425 @@
+"""PAC-Bayes bounds with exact constants, kl inversion, DP priors and max-information priors.
+
+Bounded loss in [0, 1], ``S ~ D^n`` i.i.d.; ``emp_risk`` is the empirical (Gibbs) risk of the
+posterior Q, ``KL`` = KL(Q||P) in nats. Every risk bound returns an upper bound on R(Q) (a
+probability, dimensionless); the named term ``rhs`` gives the kl budget ``c`` (nats) so that
+``R(Q) <= kl_inv_upper(emp_risk, c)``.
+
+Sources and status (research note ``shared/research/maxinfo.md`` sections 1.7-1.10):
+
+* Maurer 2004 ("A note on the PAC Bayesian theorem", arXiv cs/0411099): ``kl(emp||R) <= (KL +
+  ln(xi(n)/delta))/n`` with ``xi(n) = sum_k C(n,k)(k/n)^k(1-k/n)^(n-k)``. Attribution [R]. What we
+  checked (tests/test_kl.py): ``E exp(n kl(p_hat||p)) = xi(n)`` exactly for Bernoulli samples at every
+  p (the moment the proof needs; Maurer shows Bernoulli is the worst case on [0, 1]); ``xi(n) = 1 +
+  Q(n)``; ``xi(n) <= 2 sqrt(n)`` computed exactly for 1 <= n <= 20000 (Maurer proves it for n >= 8),
+  so the ``2 sqrt(n)`` relaxation is valid for every n.
+* McAllester 1999 ("PAC-Bayesian model averaging", COLT): the square-root bound with ``ln n + 2``
+  and ``2n - 1`` is *recalled* [R], not checked against the paper. We encode it because its validity
+  is established here independently: it is implied by Maurer's bound through Pinsker for every n
+  (claim ``pacbayes.C2``), whatever McAllester's original constants were.
+* Dziugaite & Roy 2018 (NeurIPS; arXiv 1802.09583): the eps-DP prior bound. Form checked in the note
+  against the precursor arXiv 1712.09376 (Thm 5.4 and its proof); NeurIPS theorem numbering [R], so
+  the key does not carry a number. Re-derived here from Dwork et al.'s Thm 6/11 plus Maurer (see
+  ``docs/max_information.md``); written in DR18's notation (``m`` = number of examples).
+* G1, G2, G3 and the max-information variant of DR18: **derived here** (note sections 1.7-1.8 [D]);
+  keys carry ``_derived``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import mpmath
+import numpy as np
+import sympy as sp
+
+from dptheory.core.citation import Paper
+from dptheory.core.conditions import Condition
+from dptheory.core.notation import Domain, NotationTable
+from dptheory.core.registry import REGISTRY
+from dptheory.core.theorem import Term, Theorem
+from dptheory.core.units import Direction, Unit
+from dptheory.numerics import kl as K
+
+MAURER04 = Paper(key="maurer04", authors="Andreas Maurer", year=2004, title="A Note on the PAC Bayesian Theorem",
+                 arxiv_id="cs/0411099")
+MCALLESTER99 = Paper(key="mcallester99", authors="David A. McAllester", year=1999,
+                     title="PAC-Bayesian Model Averaging", venue="COLT 1999")
+DR18 = Paper(key="dr18", authors="Gintare Karolina Dziugaite and Daniel M. Roy", year=2018,
+             title="Data-dependent PAC-Bayes priors via differential privacy", venue="NeurIPS 2018",
+             arxiv_id="1802.09583")
+OURS = Paper(key="pacbayes", authors="dptheory", year=2026,
+             title="PAC-Bayes consequences of max-information bounds (derived here; research note maxinfo.md)",
+             file="shared/research/maxinfo.md")
+
+NOTATION = NotationTable.build(
+    "pacbayes",
+    [
+        ("emp_risk", r"\hat R_S(Q)", "empirical risk of the posterior (loss in [0, 1])", Domain.NONNEGATIVE,
+         (0.0, 1.0, False)),
+        ("KL", r"\mathrm{KL}(Q\|P)", "KL divergence of posterior from prior (nats)", Domain.NONNEGATIVE,
+         (0.0, 1e4, False)),
+        ("n", "n", "number of i.i.d. examples", Domain.POSITIVE_INTEGER, (1, 1_000_000, True)),
+        ("delta", r"\delta", "confidence parameter (failure probability)", Domain.POSITIVE, (1e-9, 0.999, True)),
+        ("beta", r"\beta", "max-information slack", Domain.POSITIVE, (1e-10, 0.5, True)),
+        ("k", "k", "max-information bound I^beta_inf <= k (nats)", Domain.NONNEGATIVE, (0.0, 1e4, False)),
+        ("q", "q", "first argument of kl (an empirical risk)", Domain.NONNEGATIVE, (0.0, 1.0, False)),
+        ("c", "c", "kl budget (nats)", Domain.NONNEGATIVE, (0.0, 20.0, False)),
+    ],
+)
+emp, KLs, n, delta, beta, k, q, c = NOTATION.symbols("emp_risk", "KL", "n", "delta", "beta", "k", "q", "c")
+_p = sp.Symbol("p", positive=True)
+_j = sp.Symbol("j", integer=True, nonnegative=True)
+
+
+class kl(sp.Function):
+    """Binary kl divergence kl(q||p), printed as in the papers."""
+
+    nargs = 2
+
+    def _latex(self, printer: Any, exp: Any = None) -> str:
+        a, b = (printer._print(x) for x in self.args)
+        base = rf"\mathrm{{kl}}\left({a}\,\middle\|\,{b}\right)"
+        return base if exp is None else rf"{base}^{{{exp}}}"
+
+
+XI_SYM = sp.Sum(sp.binomial(n, _j) * (_j / n) ** _j * (1 - _j / n) ** (n - _j), (_j, 0, n))
+R_SYM = sp.Symbol("R(Q)", positive=True)
+
+C_DELTA = Condition(sp.StrictLessThan(delta, 1, evaluate=False), "delta is a probability below 1")
+C_EMP = Condition(sp.LessThan(emp, 1, evaluate=False), "the empirical risk of a [0, 1] loss is at most 1")
+C_Q = Condition(sp.LessThan(q, 1, evaluate=False), "q is a probability")
+C_BETA_DELTA = Condition(sp.StrictLessThan(beta, delta, evaluate=False),
+                         "the max-information slack must be below the confidence level (beta < delta)")
+
+
+# ----------------------------------------------------------------------------- kl inversion
+def _inv_up_np(p: Mapping[str, np.ndarray]) -> np.ndarray:
+    return K.kl_inv_upper_np(p["q"], p["c"])
+
+
+def _inv_lo_np(p: Mapping[str, np.ndarray]) -> np.ndarray:
+    return K.kl_inv_lower_np(p["q"], p["c"])
+
+
+KL_INV_UPPER = REGISTRY.add(Theorem(
+    key="pacbayes.kl_inv_upper",
+    title="Upper kl inverse sup{p in [q, 1]: kl(q||p) <= c} (the risk certificate map)",
+    citation=OURS.item("section 1.10 of the research note (definition; closed forms at q = 0, 1)"),
+    notation=NOTATION,
+    params=("q", "c"),
+    conditions=(C_Q,),
+    statement=(sp.Eq(kl(q, _p), c),),
+    direction=Direction.EXACT,
+    quantity="kl^-1_+(q, c), returned at the upper (safe) end of a bracket of width 1e-14 in float64",
+    unit=Unit.DIMENSIONLESS,
+    mp=lambda p: K.kl_inv_upper_mp(p["q"], p["c"]),
+    np=_inv_up_np,
+    monotone={"c": "nondecreasing", "q": "nondecreasing"},
+    notes="mpmath path: bisection at the working precision; float64 path: monotone safeguarded Newton, certified.",
+))
+
+KL_INV_LOWER = REGISTRY.add(Theorem(
+    key="pacbayes.kl_inv_lower",
+    title="Lower kl inverse inf{p in [0, q]: kl(q||p) <= c}",
+    citation=OURS.item("section 1.10 of the research note"),
+    notation=NOTATION,
+    params=("q", "c"),
+    conditions=(C_Q,),
+    statement=(sp.Eq(kl(q, _p), c),),
+    direction=Direction.EXACT,
+    quantity="kl^-1_-(q, c), returned at the lower (safe) end of a bracket of width 1e-14 in float64",
+    unit=Unit.DIMENSIONLESS,
+    mp=lambda p: K.kl_inv_lower_mp(p["q"], p["c"]),
+    np=_inv_lo_np,
+    monotone={"c": "nonincreasing", "q": "nondecreasing"},
+))
+
+
+# ----------------------------------------------------------------------------- Maurer / McAllester / Pinsker
+def _maurer_rhs_mp(p: Mapping[str, Any]) -> mpmath.mpf:
+    return (p["KL"] + mpmath.log(K.xi_mp(int(p["n"])) / p["delta"])) / p["n"]
+
+
+def _maurer_rhs_np(p: Mapping[str, np.ndarray]) -> np.ndarray:
+    return (p["KL"] + np.log(K.xi_np(p["n"]) / p["delta"])) / p["n"]
+
+
+def _sqrt_rhs_mp(p: Mapping[str, Any]) -> mpmath.mpf:
+    return (p["KL"] + mpmath.log(2 * mpmath.sqrt(p["n"]) / p["delta"])) / p["n"]
+
+
+def _sqrt_rhs_np(p: Mapping[str, np.ndarray]) -> np.ndarray:
+    return (p["KL"] + np.log(2 * np.sqrt(p["n"]) / p["delta"])) / p["n"]
+
+
+def _risk(rhs_mp: Any, rhs_np: Any) -> tuple[Any, Any]:
+    def mp_fn(p: Mapping[str, Any]) -> mpmath.mpf:
+        return K.kl_inv_upper_mp(p["emp_risk"], rhs_mp(p))
+
+    def np_fn(p: Mapping[str, np.ndarray]) -> np.ndarray:
+        return K.kl_inv_upper_np(p["emp_risk"], rhs_np(p))
+
+    return mp_fn, np_fn
+
+
+_PB_ASSUMPTIONS = ("loss in [0, 1]", "S ~ D^n i.i.d.", "prior P chosen before seeing S",
+                   "holds with probability >= 1 - delta simultaneously for every posterior Q")
+
+_mp, _np = _risk(_maurer_rhs_mp, _maurer_rhs_np)
+MAURER = REGISTRY.add(Theorem(
+    key="maurer04.kl",
+    title="PAC-Bayes-kl bound with the exact xi(n) (Maurer 2004)",
+    citation=MAURER04.item("main theorem (PAC-Bayes-kl with xi(n))", note="attribution and item number recalled [R]; "
+                           "the moment E exp(n kl) = xi(n) is checked exactly in tests/test_kl.py"),
+    notation=NOTATION,
+    params=("emp_risk", "KL", "n", "delta"),
+    conditions=(C_EMP, C_DELTA),
+    assumptions=_PB_ASSUMPTIONS,
+    statement=(sp.LessThan(kl(emp, R_SYM), (KLs + sp.log(XI_SYM / delta)) / n),),
+    direction=Direction.UPPER,
+    quantity="true risk R(Q) (via kl^-1_+)",
+    unit=Unit.DIMENSIONLESS,
+    mp=_mp,
+    np=_np,
+    terms={"rhs": Term("rhs", "kl budget (KL + ln(xi(n)/delta))/n, nats", _maurer_rhs_mp, _maurer_rhs_np,
+                       (KLs + sp.log(XI_SYM / delta)) / n)},
+    monotone={"KL": "nondecreasing", "emp_risk": "nondecreasing"},
+))
+
+_mp, _np = _risk(_sqrt_rhs_mp, _sqrt_rhs_np)
+MAURER_2SQRT = REGISTRY.add(Theorem(
+    key="maurer04.kl_2sqrtn",
+    title="PAC-Bayes-kl bound with the relaxation xi(n) <= 2 sqrt(n)",
+    citation=MAURER04.item("main theorem with xi(n) <= 2 sqrt(n)", note="Maurer proves xi(n) <= 2 sqrt(n) for n >= 8; "
+                           "checked exactly here for 1 <= n <= 20000"),
+    notation=NOTATION,
+    params=("emp_risk", "KL", "n", "delta"),
+    conditions=(C_EMP, C_DELTA),
+    assumptions=_PB_ASSUMPTIONS,
+    statement=(sp.LessThan(kl(emp, R_SYM), (KLs + sp.log(2 * sp.sqrt(n) / delta)) / n),),
+    direction=Direction.UPPER,
+    quantity="true risk R(Q) (via kl^-1_+)",
+    unit=Unit.DIMENSIONLESS,
+    mp=_mp,
+    np=_np,
+    terms={"rhs": Term("rhs", "kl budget (KL + ln(2 sqrt(n)/delta))/n, nats", _sqrt_rhs_mp, _sqrt_rhs_np,
+                       (KLs + sp.log(2 * sp.sqrt(n) / delta)) / n)},
+    monotone={"KL": "nondecreasing", "emp_risk": "nondecreasing"},
+))
+
+PINSKER = REGISTRY.add(Theorem(
+    key="pacbayes.pinsker_derived",
+    title="Square-root (Pinsker) relaxation of the PAC-Bayes-kl bound",
+    citation=OURS.item("research note section 1.9 [D]: kl(q||p) >= 2 (p - q)^2 applied to maurer04.kl_2sqrtn"),
+    notation=NOTATION,
+    params=("emp_risk", "KL", "n", "delta"),
+    conditions=(C_EMP, C_DELTA),
+    assumptions=_PB_ASSUMPTIONS,
+    bound=emp + sp.sqrt((KLs + sp.log(2 * sp.sqrt(n) / delta)) / (2 * n)),
+    direction=Direction.UPPER,
+    quantity="true risk R(Q)",
+    unit=Unit.DIMENSIONLESS,
+    mp=lambda p: p["emp_risk"] + mpmath.sqrt(_sqrt_rhs_mp(p) / 2),
+    np=lambda p: p["emp_risk"] + np.sqrt(_sqrt_rhs_np(p) / 2),
+    monotone={"KL": "increasing", "emp_risk": "increasing"},
+))
+
+
+def _mca_mp(p: Mapping[str, Any]) -> mpmath.mpf:
+    nn = mpmath.mpf(p["n"])
+    return p["emp_risk"] + mpmath.sqrt((p["KL"] + mpmath.log(1 / p["delta"]) + mpmath.log(nn) + 2) / (2 * nn - 1))
+
+
+def _mca_np(p: Mapping[str, np.ndarray]) -> np.ndarray:
+    return p["emp_risk"] + np.sqrt((p["KL"] + np.log(1 / p["delta"]) + np.log(p["n"]) + 2) / (2 * p["n"] - 1))
+
+
+MCALLESTER = REGISTRY.add(Theorem(
+    key="mcallester99",
+    title="McAllester's square-root PAC-Bayes bound (form as recalled; validity checked via Maurer + Pinsker)",
+    citation=MCALLESTER99.item("Theorem 1", note="constants recalled [R], not checked against the paper; the "
+                               "encoded form is implied by maurer04.kl + Pinsker for every n (claim pacbayes.C2)"),
+    notation=NOTATION,
+    params=("emp_risk", "KL", "n", "delta"),
+    conditions=(C_EMP, C_DELTA),
+    assumptions=_PB_ASSUMPTIONS,
+    bound=emp + sp.sqrt((KLs + sp.log(1 / delta) + sp.log(n) + 2) / (2 * n - 1)),
+    direction=Direction.UPPER,
+    quantity="true risk R(Q)",
+    unit=Unit.DIMENSIONLESS,
+    mp=_mca_mp,
+    np=_mca_np,
+    monotone={"KL": "increasing", "emp_risk": "increasing"},
+))
+
+
+# ----------------------------------------------------------------------------- max-information priors (ours)
+def _g2_rhs_mp(p: Mapping[str, Any]) -> mpmath.mpf:
+    kl_term = p.get("KL", 0)
+    return (kl_term + mpmath.log(K.xi_mp(int(p["n"]))) - mpmath.log(p["delta"] - p["beta"]) + p["k"]) / p["n"]
+
+
+def _g2_rhs_np(p: Mapping[str, np.ndarray]) -> np.ndarray:
+    kl_term = p.get("KL", 0.0)
+    return (kl_term + np.log(K.xi_np(p["n"])) - np.log(p["delta"] - p["beta"]) + p["k"]) / p["n"]
+
+
+_MI_ASSUMPTIONS = ("loss in [0, 1]", "S ~ D^n i.i.d.",
+                   "the prior (or the model) is the output A(S) of an algorithm with I^beta_inf(S; A(S)) <= k nats, "
+                   "e.g. maxinfo.thmA_derived / maxinfo.thmB_derived for DP-SGD, dwork15.thm20 for pure DP",
+                   "holds with probability >= 1 - delta over S (and A's randomness)")
+
+_mp, _np = _risk(_g2_rhs_mp, _g2_rhs_np)
+G2 = REGISTRY.add(Theorem(
+    key="pacbayes.g2_maxinfo_prior_derived",
+    title="PAC-Bayes-kl bound with a data-dependent prior of bounded max-information (G2, derived here)",
+    citation=OURS.item("research note section 1.7, (G2): Maurer's event + the transfer theorem (Dwork et al. Thm 13)"),
+    notation=NOTATION,
+    params=("emp_risk", "KL", "n", "delta", "beta", "k"),
+    conditions=(C_EMP, C_DELTA, C_BETA_DELTA),
+    assumptions=_MI_ASSUMPTIONS,
+    statement=(sp.LessThan(kl(emp, R_SYM), (KLs + sp.log(XI_SYM) + sp.log(1 / (delta - beta)) + k) / n),),
+    direction=Direction.UPPER,
+    quantity="true risk R(Q) of every posterior Q (via kl^-1_+)",
+    unit=Unit.DIMENSIONLESS,
+    mp=_mp,
+    np=_np,
+    terms={"rhs": Term("rhs", "kl budget (KL + ln xi(n) + ln(1/(delta - beta)) + k)/n, nats", _g2_rhs_mp, _g2_rhs_np,
+                       (KLs + sp.log(XI_SYM) + sp.log(1 / (delta - beta)) + k) / n)},
+    monotone={"k": "nondecreasing", "KL": "nondecreasing"},
+    notes="DERIVED HERE. Event O = {(S, P): exists Q with kl(emp||R) > (KL(Q||P) + ln(xi(n)/delta'))/n} has product "
+    "probability <= delta' (Maurer, any fixed P); Thm 13 with delta' = (delta - beta) e^-k.",
+))
+
+
+_mp, _np = _risk(_g2_rhs_mp, _g2_rhs_np)
+G3 = REGISTRY.add(Theorem(
+    key="pacbayes.g3_single_model_derived",
+    title="Generalization of a single trained model of bounded max-information, no prior (G3, derived here)",
+    citation=OURS.item("research note section 1.7, (G3)"),
+    notation=NOTATION,
+    params=("emp_risk", "n", "delta", "beta", "k"),
+    conditions=(C_EMP, C_DELTA, C_BETA_DELTA),
+    assumptions=_MI_ASSUMPTIONS,
+    statement=(sp.LessThan(kl(emp, R_SYM), (sp.log(XI_SYM) + sp.log(1 / (delta - beta)) + k) / n),),
+    direction=Direction.UPPER,
+    quantity="true risk R(theta) of the trained model theta = A(S) (via kl^-1_+)",
+    unit=Unit.DIMENSIONLESS,
+    mp=_mp,
+    np=_np,
+    terms={"rhs": Term("rhs", "kl budget (ln xi(n) + ln(1/(delta - beta)) + k)/n, nats", _g2_rhs_mp, _g2_rhs_np,
+                       (sp.log(XI_SYM) + sp.log(1 / (delta - beta)) + k) / n)},
+    monotone={"k": "nondecreasing"},
+    notes="DERIVED HERE. For fixed theta, E exp(n kl(emp||R)) <= xi(n) (Maurer) and Markov; then Thm 13.",
+))
+
+G1 = REGISTRY.add(Theorem(
+    key="pacbayes.g1_hoeffding_maxinfo_derived",
+    title="Hoeffding-form generalization of a single model of bounded max-information (G1, derived here)",
+    citation=OURS.item("research note section 1.7, (G1)"),
+    notation=NOTATION,
+    params=("emp_risk", "n", "delta", "beta", "k"),
+    conditions=(C_EMP, C_DELTA, C_BETA_DELTA),
+    assumptions=_MI_ASSUMPTIONS,
+    bound=emp + sp.sqrt((k + sp.log(2 / (delta - beta))) / (2 * n)),
+    direction=Direction.UPPER,
+    quantity="true risk R(theta) (two-sided deviation |emp - R| <= the square root)",
+    unit=Unit.DIMENSIONLESS,
+    mp=lambda p: p["emp_risk"] + mpmath.sqrt((p["k"] + mpmath.log(2 / (p["delta"] - p["beta"]))) / (2 * p["n"])),
+    np=lambda p: p["emp_risk"] + np.sqrt((p["k"] + np.log(2 / (p["delta"] - p["beta"]))) / (2 * p["n"])),
+    monotone={"k": "increasing"},
+))
+
+# ----------------------------------------------------------------------------- Dziugaite & Roy 2018
+NOTATION_DR = NotationTable.build(
+    "dr18",
+    [
+        ("emp_risk", r"\hat R_S(Q)", "empirical risk of the posterior (loss in [0, 1])", Domain.NONNEGATIVE,
+         (0.0, 1.0, False)),
+        ("KL", r"\mathrm{KL}(Q\|P(S))", "KL divergence of posterior from the private prior (nats)", Domain.NONNEGATIVE,
+         (0.0, 1e4, False)),
+        ("m", "m", "number of i.i.d. examples (DR18's notation)", Domain.POSITIVE_INTEGER, (1, 1_000_000, True)),
+        ("delta", r"\delta", "confidence parameter", Domain.POSITIVE, (1e-9, 0.999, True)),
+        ("eps", r"\varepsilon", "pure DP parameter of the prior", Domain.POSITIVE, (1e-5, 2.0, True)),
+    ],
+)
+empD, KLD, mD, deltaD, epsD = NOTATION_DR.symbols("emp_risk", "KL", "m", "delta", "eps")
+C_DELTA_D = Condition(sp.StrictLessThan(deltaD, 1, evaluate=False), "delta is a probability below 1")
+C_EMP_D = Condition(sp.LessThan(empD, 1, evaluate=False), "the empirical risk of a [0, 1] loss is at most 1")
+DR_RHS_SYM = (KLD + sp.log(2 * sp.sqrt(mD)) + 2 * sp.Max(sp.log(3 / deltaD), mD * epsD**2)) / mD
+XI_M_SYM = sp.Sum(sp.binomial(mD, _j) * (_j / mD) ** _j * (1 - _j / mD) ** (mD - _j), (_j, 0, mD))
+DRV_RHS_SYM = (KLD + sp.log(2 * XI_M_SYM / deltaD)) / mD + epsD**2 / 2 + epsD * sp.sqrt(sp.log(4 / deltaD) / (2 * mD))
+
+
+def _dr_rhs_mp(p: Mapping[str, Any]) -> mpmath.mpf:
+    mm = mpmath.mpf(p["m"])
+    return (p["KL"] + mpmath.log(2 * mpmath.sqrt(mm)) + 2 * max(mpmath.log(3 / p["delta"]), mm * p["eps"] ** 2)) / mm
+
+
+def _dr_rhs_np(p: Mapping[str, np.ndarray]) -> np.ndarray:
+    mm = p["m"]
+    return (p["KL"] + np.log(2 * np.sqrt(mm)) + 2 * np.maximum(np.log(3 / p["delta"]), mm * p["eps"] ** 2)) / mm
+
+
+def _drv_rhs_mp(p: Mapping[str, Any]) -> mpmath.mpf:
+    mm = mpmath.mpf(p["m"])
+    return ((p["KL"] + mpmath.log(2 * K.xi_mp(int(p["m"])) / p["delta"])) / mm + p["eps"] ** 2 / 2
+            + p["eps"] * mpmath.sqrt(mpmath.log(4 / p["delta"]) / (2 * mm)))
+
+
+def _drv_rhs_np(p: Mapping[str, np.ndarray]) -> np.ndarray:
+    mm = p["m"]
+    return ((p["KL"] + np.log(2 * K.xi_np(mm) / p["delta"])) / mm + p["eps"] ** 2 / 2
+            + p["eps"] * np.sqrt(np.log(4 / p["delta"]) / (2 * mm)))
+
+
+_DR_ASSUMPTIONS = ("loss in [0, 1]", "S ~ D^m i.i.d.", "the prior P(S) is eps-differentially private (pure DP)",
+                   "holds with probability >= 1 - delta for every posterior Q")
+
+_mp, _np = _risk(_dr_rhs_mp, _dr_rhs_np)
+DR18_THM = REGISTRY.add(Theorem(
+    key="dr18.dp_prior",
+    title="PAC-Bayes-kl bound with an eps-DP data-dependent prior (Dziugaite & Roy 2018)",
+    citation=DR18.item("Theorem 4.2", note="NeurIPS numbering recalled [R]; form checked against arXiv 1712.09376 "
+                       "Thm 5.4 and re-derived here (Dwork et al. Thm 6/11 with delta = 3 sqrt(beta), plus Maurer)"),
+    notation=NOTATION_DR,
+    params=("emp_risk", "KL", "m", "delta", "eps"),
+    conditions=(C_EMP_D, C_DELTA_D),
+    assumptions=_DR_ASSUMPTIONS,
+    statement=(sp.LessThan(kl(empD, R_SYM), DR_RHS_SYM),),
+    direction=Direction.UPPER,
+    quantity="true risk R(Q) (via kl^-1_+)",
+    unit=Unit.DIMENSIONLESS,
+    mp=_mp,
+    np=_np,
+    terms={"rhs": Term("rhs", "kl budget (KL + ln 2 sqrt(m) + 2 max{ln(3/delta), m eps^2})/m, nats", _dr_rhs_mp,
+                       _dr_rhs_np, DR_RHS_SYM)},
+    monotone={"eps": "nondecreasing", "KL": "nondecreasing"},
+    notes="'an eps-differentially private prior contributes 2 eps^2 to the generalization error' (claim dr18.C1).",
+))
+
+_mp, _np = _risk(_drv_rhs_mp, _drv_rhs_np)
+DR18_MI = REGISTRY.add(Theorem(
+    key="pacbayes.dr18_maxinfo_variant_derived",
+    title="eps-DP prior via max-information (Dwork Thm 20 + G2, beta = delta/2), derived here",
+    citation=OURS.item("research note section 1.8, max-information variant [D]"),
+    notation=NOTATION_DR,
+    params=("emp_risk", "KL", "m", "delta", "eps"),
+    conditions=(C_EMP_D, C_DELTA_D),
+    assumptions=_DR_ASSUMPTIONS,
+    statement=(sp.LessThan(kl(empD, R_SYM), DRV_RHS_SYM),),
+    direction=Direction.UPPER,
+    quantity="true risk R(Q) (via kl^-1_+)",
+    unit=Unit.DIMENSIONLESS,
+    mp=_mp,
+    np=_np,
+    terms={"rhs": Term("rhs", "kl budget (KL + ln(2 xi(m)/delta))/m + eps^2/2 + eps sqrt(ln(4/delta)/(2m)), nats",
+                       _drv_rhs_mp, _drv_rhs_np, DRV_RHS_SYM)},
+    monotone={"eps": "increasing", "KL": "nondecreasing"},
+    notes="DERIVED HERE. Leading DP term eps^2/2 instead of DR18's 2 eps^2 (claim pacbayes.C1).",
+))
+
+__all__ = ["DR18_MI", "DR18_THM", "G1", "G2", "G3", "KL_INV_LOWER", "KL_INV_UPPER", "MAURER", "MAURER_2SQRT",
+           "MCALLESTER", "NOTATION", "NOTATION_DR", "PINSKER"]

@@ -1,0 +1,294 @@
+"""Claims of Shi, Wang, Zhang, Cao (DIGEST B) as data.
+
+Two kinds:
+
+* **Registered claims** (:class:`dptheory.core.claims.Claim`) relate encoded bounds and are decided by
+  the core checker. Both below are findings (pinned counterexamples, re-verified at 50 digits).
+* **Trained-model claims** (:class:`TrainedClaim`, *not* in the registry: the core checker evaluates
+  formulas, not training runs) are per-run events checked on GD/DP-GD runs across seeds by
+  :func:`check_trained_claim`, with the same verdict vocabulary and a stated confidence.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import mpmath
+import numpy as np
+import sympy as sp
+
+from dptheory.core.claims import Claim, Quantity, Region, Relation
+from dptheory.core.conditions import Condition
+from dptheory.core.registry import REGISTRY
+from dptheory.numerics.binomial import clopper_pearson_lower, wilson
+from dptheory.papers.shi26 import privacy as sp26
+from dptheory.papers.shi26.theorems import NOTATION, PAPER, eta, m, mu
+from dptheory.verify.checking import Verdict
+
+C = PAPER.item
+PAPER_POINT = {"T": 1000, "mu_norm": 1, "sigma_p": "0.5", "d": 2000, "sigma_b": "0.01", "n": 1000, "m": 100}
+
+# ----------------------------------------------------------------------------- registered claims (findings)
+REGISTRY.add(Claim(
+    key="shi26.F_lemma39_sensitivity",
+    title="Lemma 39's RDP bounds DP-GD's worst-case RDP for replace-one neighbours (restricted domain)",
+    citation=C("Lemma 39 (Sec. C.4), proof"),
+    statement="||grad_{w_jr} L_S(W) - grad_{w_jr} L_S'(W)||_2 <= (1/(nm)) (||mu||_2 + ||xi_k||_2) ... W^(T) satisfies "
+    "(T lam m Delta^2/sigma_b^2 + log(1/delta_2)/(lam-1), delta_2)-DP",
+    reading="S, S' differ in record k (the proof writes both gradients at index k). On the domain the proof "
+    "conditions on (||xi||^2 <= 1.5 sigma_p^2 d, xi orthogonal to mu) the exact worst-case RDP of T DP-GD steps "
+    "(shi26.gaussian_rdp_replace) must be at most Lemma 39's curve (shi26.lemma39_rdp), at every order.",
+    lhs=Quantity("worst-case replace-one RDP", theorem="shi26.gaussian_rdp_replace"),
+    rhs=Quantity("Lemma 39's RDP", theorem="shi26.lemma39_rdp"),
+    relation=Relation.LE,
+    region=Region(description="all valid points"),
+    counterexamples=({"alpha": 2, **PAPER_POINT},),
+    finding="The proof bounds the difference of two records' gradients by one record's gradient norm. For "
+    "replace-one neighbours the signal parts of any two records have the same sign (they differ by at most "
+    "||mu||) but the noise parts y xi - y' xi' reach 2R for opposite labels, so the worst-case RDP is "
+    "T alpha (||mu||^2 + 6 sigma_p^2 d)/(sigma_b^2 n^2 m), above Lemma 39's T alpha (2||mu||^2 + 3 sigma_p^2 d)/"
+    "(sigma_b^2 n^2 m) whenever 3 sigma_p^2 d > ||mu||^2 (ratio -> 2; 1.998 at the paper's sigma_p = 0.5). Lemma 39 "
+    "is valid for zero-out neighbours (one record's term removed), where it is conservative by 2x.",
+    tags=("finding", "privacy"),
+))
+
+
+def _thm3_lemma39_mp(e: Any, dps: int) -> mpmath.mpf:
+    """Lemma 39 (optimal order) at Theorem 3's sigma_b = ||mu||^2/(eta m^3 max) and T2 = ceil(m/(eta ||mu||^2))."""
+    with mpmath.workdps(dps):
+        f = {k: mpmath.mpf(int(v.p)) / int(v.q) for k, v in e.items()}
+        M = max(f["mu_norm"] ** 2, f["sigma_p"] ** 2 * f["d"])
+        sb = f["mu_norm"] ** 2 / (f["eta"] * f["m"] ** 3 * M)
+        T = mpmath.ceil(f["m"] / (f["eta"] * f["mu_norm"] ** 2))
+        A = sp26.lemma39_A(T, f["mu_norm"], f["sigma_p"], f["d"], sb, f["n"], f["m"])
+        return sp26.opt_epsilon(A, mpmath.log(2 / f["delta"]))
+
+
+REGISTRY.add(Claim(
+    key="shi26.F_thm3_privacy",
+    title="Theorem 3's privacy follows from Lemma 39 at Theorem 3's sigma_b and T2 (for a fixed constant C4)",
+    citation=C("Theorem 3 and Sec. C.5"),
+    statement="by choosing sigma_b = Theta(||mu||^2/(eta m^3 max{..})), and T2 = Theta(m/(eta ||mu||^2)) ... DP-GD "
+    "with T2 iterations satisfies (C4 m^3 max^2{..}/(n^2 ||mu||^4) log(2/delta), delta)-DP for some positive "
+    "constant C4",
+    reading="Theta-constants 1; C4 fixed at 1000 (any fixed value gives the same verdict); eta restricted by "
+    "Condition 2's upper bound at C = 1 (eta <= m/||mu||^2). Lemma 39 (optimal order) must be at most Theorem 3's "
+    "expression.",
+    lhs=Quantity("Lemma 39 at Thm 3's sigma_b, T2", mp=_thm3_lemma39_mp,
+                 np=lambda e: float(_thm3_lemma39_mp(e, 20)),
+                 params=("m", "mu_norm", "sigma_p", "d", "n", "delta", "eta")),
+    rhs=Quantity("Theorem 3 (C4 = 1000)", theorem="shi26.thm3_privacy", set={"C4": sp.Integer(1000)}),
+    relation=Relation.LE,
+    region=Region(constraints=(Condition(sp.LessThan(eta, m / mu**2, evaluate=False),
+                                         "eta <= m/||mu||^2 (Condition 2's upper bound, C = 1)"),),
+                  description="valid points with eta <= m/||mu||^2"),
+    notation=NOTATION,
+    counterexamples=({"m": 100, "mu_norm": 1, "sigma_p": "0.5", "d": 2000, "n": 1000, "delta": "1e-5", "eta": 1},),
+    finding="Lemma 39 at sigma_b = ||mu||^2/(eta m^3 M) and T2 = m/(eta ||mu||^2) gives A = Theta(eta m^6 M^3/(n^2 "
+    "||mu||^6)): Theorem 3's expression times eta m^3 M/||mu||^2. Condition 2 allows eta up to m/(C ||mu||^2), so "
+    "the ratio is unbounded and no constant C4 works; Theorem 3's privacy holds only when eta = O(||mu||^2/(m^3 M)).",
+    tags=("finding", "privacy"),
+))
+
+
+# ----------------------------------------------------------------------------- trained-model claims
+@dataclass(frozen=True)
+class RunOutcome:
+    """Whether a claim's event happened in one run: True, False or None (not decidable in this run)."""
+
+    holds: bool | None
+    evidence: str
+
+
+@dataclass(frozen=True)
+class TrainedClaim:
+    """A per-run event the paper predicts, checked on GD/DP-GD pairs across seeds.
+
+    ``event(pair, cfg) -> RunOutcome``; ``sigma_p`` selects which runs it is evaluated on.
+    """
+
+    key: str
+    title: str
+    citation: Any
+    statement: str
+    reading: str
+    sigma_p: float
+    event: Callable[[Any, Any], RunOutcome]
+    finding: str = ""
+
+
+@dataclass
+class TrainedClaimResult:
+    """Verdict on a trained claim.
+
+    Rule (confidence 95%, one-sided Clopper-Pearson on the k runs): VERIFIED if the lower bound on the
+    probability that the event holds exceeds 1/2 (it holds in most runs); FALSIFIED if the lower bound on
+    the probability that it fails exceeds 1/2 (the falsifying runs are listed); otherwise UNDECIDED.
+    Events measured on a finite test set count as holding/failing only when a 95% interval decides them.
+    """
+
+    claim: str
+    verdict: Verdict
+    confidence: float
+    holds: int
+    fails: int
+    undecided: int
+    lower_hold: float
+    lower_fail: float
+    runs: list[dict[str, Any]] = field(default_factory=list)
+    falsifying_runs: list[dict[str, Any]] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"claim": self.claim, "verdict": self.verdict.value, "confidence": self.confidence,
+                "holds": self.holds, "fails": self.fails, "undecided": self.undecided,
+                "lower_bound_P_holds": self.lower_hold, "lower_bound_P_fails": self.lower_fail, "runs": self.runs,
+                "falsifying_runs": self.falsifying_runs}
+
+
+def check_trained_claim(claim: TrainedClaim, pairs: Sequence[Any], cfg: Any, *, confidence: float = 0.95
+                        ) -> TrainedClaimResult:
+    """Decide ``claim`` on the pairs at its sigma_p (see :class:`TrainedClaimResult` for the rule)."""
+    sel = [p for p in pairs if abs(p.sigma_p - claim.sigma_p) < 1e-12]
+    runs, bad = [], []
+    h = f = u = 0
+    for p in sel:
+        o = claim.event(p, cfg)
+        row = {"seed": p.seed, "sigma_p": p.sigma_p, "holds": o.holds, "evidence": o.evidence,
+               "setting": getattr(cfg, "name", "")}
+        runs.append(row)
+        if o.holds is True:
+            h += 1
+        elif o.holds is False:
+            f += 1
+            bad.append(row)
+        else:
+            u += 1
+    k = len(sel)
+    lh, lf = ((clopper_pearson_lower(h, k, 1 - confidence), clopper_pearson_lower(f, k, 1 - confidence)) if k
+              else (0.0, 0.0))
+    verdict = Verdict.VERIFIED if lh > 0.5 else Verdict.FALSIFIED if lf > 0.5 else Verdict.UNDECIDED
+    return TrainedClaimResult(claim.key, verdict, confidence, h, f, u, lh, lf, runs, bad if verdict is
+                              Verdict.FALSIFIED else [])
+
+
+Z95 = 1.959963984540054
+
+
+def _acc_ci(correct: np.ndarray) -> tuple[float, float, float]:
+    p = float(np.mean(correct))
+    lo, hi = wilson(p, len(correct))
+    return p, lo, hi
+
+
+def _dp_beats_gd(pair: Any, cfg: Any) -> RunOutcome:
+    a = pair.gd.history.final_test_correct.astype(float)
+    b = pair.dp.history.final_test_correct.astype(float)
+    diff = b - a
+    mean = float(diff.mean())
+    se = float(diff.std(ddof=1) / math.sqrt(len(diff))) if len(diff) > 1 else math.inf
+    lo, hi = mean - Z95 * se, mean + Z95 * se
+    ev = f"acc GD {a.mean():.4f}, DP-GD {b.mean():.4f}, paired difference {mean:+.4f} [95% CI {lo:+.4f}, {hi:+.4f}]"
+    return RunOutcome(True if lo > 0 else False if hi < 0 else None, ev)
+
+
+def _both_near_perfect(pair: Any, cfg: Any) -> RunOutcome:
+    out = []
+    verdicts = []
+    for name, r in (("GD", pair.gd), ("DP-GD", pair.dp)):
+        p, lo, hi = _acc_ci(r.history.final_test_correct)
+        out.append(f"{name} {p:.4f} [{lo:.4f}, {hi:.4f}]")
+        verdicts.append(True if lo >= 0.95 else False if hi < 0.95 else None)
+    holds = False if False in verdicts else (None if None in verdicts else True)
+    return RunOutcome(holds, "accuracy (Wilson 95%): " + ", ".join(out) + "; 'almost 100%' read as >= 95%")
+
+
+def _losses_small(pair: Any, cfg: Any) -> RunOutcome:
+    g, d_ = float(pair.gd.history.train_loss[-1]), float(pair.dp.history.train_loss[-1])
+    return RunOutcome(g <= 0.1 and d_ <= 0.1, f"final training loss GD {g:.4f}, DP-GD {d_:.4f} after "
+                      f"{pair.gd.train.steps} steps (small read as <= 0.1)")
+
+
+def _gd_error_after_T2(pair: Any, cfg: Any) -> RunOutcome:
+    h = pair.gd.history
+    full = np.nonzero(h.memorised >= 1.0)[0]
+    if len(full) == 0:
+        return RunOutcome(None, "Stage 1 not reached (not every record memorised) within the run: T1, T2 undefined")
+    t1 = int(h.eval_steps[full[0]])
+    t2 = t1 + 36 * cfg.n * cfg.m**2 / (cfg.eta * pair.sigma_p**2 * cfg.d)
+    if t2 > h.eval_steps[-1]:
+        return RunOutcome(None, f"empirical T1 = {t1}, T2 = T1 + 36 n m^2/(eta sigma_p^2 d) = {t2:.4g} is beyond "
+                          f"the horizon {int(h.eval_steps[-1])}: not checkable")
+    ks = np.nonzero(h.eval_steps >= t2)[0]
+    errs = h.test_error[ks]
+    return RunOutcome(bool(np.all(errs >= 0.11)), f"T2 = {t2:.4g}; min test error after T2 = {errs.min():.4f}")
+
+
+def _dp_signal_exceeds_kappa(pair: Any, cfg: Any) -> RunOutcome:
+    h = pair.dp.history
+    t1 = cfg.kappa**2 / (cfg.eta**2 * cfg.sigma_b**2 * min(cfg.mu_norm**2, pair.sigma_p**2 * cfg.d))
+    if t1 > h.eval_steps[-1]:
+        return RunOutcome(None, f"T1 (c_T1 = 1) = {t1:.4g} beyond the horizon")
+    g = float(h.gamma_mean[:, -1].min())
+    return RunOutcome(g > cfg.kappa, f"T1 (c_T1 = 1) = {t1:.4g}; at t = {int(h.eval_steps[-1])} min_j mean_r "
+                      f"gamma_(j,r) = {g:.4g} vs kappa = {cfg.kappa}")
+
+
+GAMMA_CONST = 10.0
+"""The hidden constant of 'max gamma = O(sigma_0 ||mu||)' (Lemma, Stage 1) in our reading."""
+
+
+def _gd_signal_small(pair: Any, cfg: Any) -> RunOutcome:
+    h = pair.gd.history
+    g = float(h.gamma_max.max())
+    bound = GAMMA_CONST * cfg.sigma_0 * cfg.mu_norm
+    return RunOutcome(g <= bound, f"max over t, j, r of gamma = {g:.4g}; bound {GAMMA_CONST:g} sigma_0 ||mu|| = "
+                      f"{bound:.4g}")
+
+
+def _gd_memorises(pair: Any, cfg: Any) -> RunOutcome:
+    h = pair.gd.history
+    fr = float(h.memorised[-1])
+    return RunOutcome(fr >= 1.0, f"fraction of training records with max_r rho_bar_(y_i,r,i) >= kappa at the end: "
+                      f"{fr:.4f}")
+
+
+TRAINED_CLAIMS: dict[str, TrainedClaim] = {c.key: c for c in (
+    TrainedClaim("shi26.E_train_small", "Both training losses become small (sigma_p = 0.5)",
+                 C("Theorems 1, 2; Section 5"), "Figure 1 shows that both GD and DP-GD achieve fast training loss "
+                 "decay across all noise levels", "final training loss <= 0.1 for GD and for DP-GD within the run's "
+                 "horizon", 0.5, _losses_small),
+    TrainedClaim("shi26.E_dp_beats_gd_05", "At sigma_p = 0.5 DP-GD's test accuracy exceeds GD's",
+                 C("Section 5"), "for sigma_p = 0.5, DP-GD maintains strong generalization (test loss < 0.2, 95% "
+                 "accuracy), while GD largely fails, reaching only 75% accuracy", "paired (same data, same init) "
+                 "final test accuracy difference DP-GD - GD > 0, decided per run by a 95% CI on the test set", 0.5,
+                 _dp_beats_gd),
+    TrainedClaim("shi26.E_dp_beats_gd_03", "At sigma_p = 0.3 DP-GD's test accuracy exceeds GD's",
+                 C("Section 5"), "for sigma_p = 0.3, DP-GD attains lower test loss (by about 0.2) and slightly higher "
+                 "accuracy (100% vs. 95%)", "as for sigma_p = 0.5", 0.3, _dp_beats_gd),
+    TrainedClaim("shi26.E_both_perfect_01", "At sigma_p = 0.1 both reach almost 100% test accuracy",
+                 C("Section 5"), "for sigma_p = 0.1, both methods achieve near-zero test loss and almost 100% accuracy",
+                 "both final accuracies >= 95% (Wilson 95% interval decides)", 0.1, _both_near_perfect),
+    TrainedClaim("shi26.E_gd_error_after_T2", "GD's test error stays >= 0.11 after T2 (Theorem 1)",
+                 C("Theorem 1"), "For any T2 <= t <= T*, we have that R_D(W^(t)) >= 0.11",
+                 "T1 read as the first evaluation step at which every training record is memorised (max_r rho_bar >= "
+                 "kappa, Stage 1); T2 = T1 + 36 n m^2/(eta sigma_p^2 d); every evaluated test error after T2 >= 0.11",
+                 0.5, _gd_error_after_T2),
+    TrainedClaim("shi26.E_dp_signal", "DP-GD's signal learning exceeds kappa after T1 (Theorem 2, Sec. 4.2)",
+                 C("Section 4.2, 'Training loss' and Theorem 2"),
+                 "the injected Gaussian noise in DP-GD facilitates the "
+                 "signal learning component in surpassing the threshold kappa of the Huberized ReLU when t >= T1",
+                 "T1 = kappa^2/(eta^2 sigma_b^2 min{||mu||^2, sigma_p^2 d}) (c_T1 = 1); at the end of the run (after "
+                 "T1) min_j (1/m) sum_r gamma_(j,r) > kappa", 0.5, _dp_signal_exceeds_kappa),
+    TrainedClaim("shi26.E_gd_signal_small", "GD's signal learning stays at its initial order (Stage 1, Theorem 1)",
+                 C("Section 4.1, Stage 1 and 2"), "max_{j,r} gamma_{j,r} = O(sigma_0 ||mu||_2) ... the learning of the "
+                 "signal is always small and around the initialization values",
+                 f"max over evaluated t, j, r of gamma <= {GAMMA_CONST:g} sigma_0 ||mu|| (hidden constant "
+                 f"{GAMMA_CONST:g})", 0.5, _gd_signal_small),
+    TrainedClaim("shi26.E_gd_memorises", "GD memorises the noise: rho_bar reaches kappa for every record",
+                 C("Section 4.1, Stage 1"), "max_{j,r} rho_bar_{j,r,i}^(T1) >= kappa, for all i in [n]",
+                 "at the end of the run every training record has max_r rho_bar_(y_i,r,i) >= kappa", 0.5,
+                 _gd_memorises),
+)}

@@ -1,0 +1,203 @@
+"""``dptheory shi26 ...``: Shi et al.'s Figure 1, the sensitivity sweep, the regime report, the feasibility
+search and the privacy accountings. Found by :mod:`dptheory.cli`, which passes this
+paper's sub-parser collection to :func:`add_subcommands`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from dataclasses import replace
+from typing import Any
+
+
+def _point(items: list[str]) -> dict[str, str]:
+    from dptheory.cli.params import parse_params
+
+    return parse_params(items)
+
+
+def _config(args: argparse.Namespace) -> Any:
+    from dptheory.papers.shi26 import experiments as E
+
+    base = E.PAPER if args.scale == "paper" else E.REDUCED
+    over: dict[str, Any] = {}
+    for name in ("steps", "n_test", "seed", "q", "kappa", "sigma_0", "eval_every"):
+        v = getattr(args, name, None)
+        if v is not None:
+            over[name] = v
+    return replace(base, **over)
+
+
+def cmd_fig1(args: argparse.Namespace) -> int:
+    from dptheory.papers.shi26 import experiments as E
+
+    cfg = _config(args)
+    sps = [float(x) for x in args.sigma_p.split(",")] if args.sigma_p else None
+    res = E.run_fig1(cfg, args.out, progress=args.progress, sigma_ps=sps)
+    print(f"wrote {res.files['png']}, {res.files['csv']}, {res.files['json']} ({res.seconds:.0f} s)")
+    for r in res.summary["runs"]:
+        g, d = r["GD"], r["DP-GD"]
+        line = (f"  sigma_p = {r['sigma_p']:g}: test accuracy GD {g['test_accuracy']:.3f}, "
+                f"DP-GD {d['test_accuracy']:.3f};"
+                f" training loss GD {g['train_loss']:.3f}, DP-GD {d['train_loss']:.3f}")
+        if "privacy" in r:
+            p = r["privacy"]
+            line += (f"; (eps, {p['delta']:g})-DP: Lemma 39 {p['lemma39']:.4g}, restricted-domain exact "
+                     f"(replace-one) {p['restricted_replace']:.4g}, realised (data-dependent, not a guarantee) "
+                     f"{p['realised_replace']:.4g}")
+        print(line)
+    return 0
+
+
+def cmd_sweep(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from dptheory.papers.shi26 import experiments as E
+
+    cfg = _config(args)
+    grid = None
+    if args.param:
+        grid = {args.param: tuple(float(x) for x in args.values.split(","))}
+    seeds = tuple(range(args.seeds))
+    rows = E.sweep(cfg, grid, sigma_p=args.sigma_p_value, seeds=seeds, progress=args.progress)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    E.write_sweep(rows, out / f"{cfg.name}_sweep.csv")
+    E.plot_sweep(rows, str(out / f"{cfg.name}_sweep.png"))
+    print(f"wrote {out / f'{cfg.name}_sweep.csv'} and .png")
+    for r in rows:
+        print(f"  {r.param}={r.value:g} seed {r.seed} t={r.step}: GD {r.gd_accuracy:.3f}, DP-GD {r.dp_accuracy:.3f}, "
+              f"gap {r.gap:+.3f}")
+    return 0
+
+
+def cmd_regime(args: argparse.Namespace) -> int:
+    from dptheory.papers.shi26 import theorems as S
+
+    point = _point(args.params)
+    conds = S.condition1(args.reading) if args.condition == "1" else S.condition2(args.reading)
+    rows = S.regime_report(conds, point)
+    if args.json:
+        print(json.dumps([r.to_dict() for r in rows], indent=1))
+        return 0
+    print(f"Condition {args.condition} ({args.reading} reading) at {point}:")
+    for r in rows:
+        far = "" if r.status == "holds" else f"  violated by a factor {r.factor:.3g}"
+        print(f"  [{r.status:>9}] {r.ident:<14} lhs {r.lhs:>24}  rhs {r.rhs:>24}  log-slack {r.log_slack:+.3f}{far}")
+    return 0
+
+
+def cmd_feasibility(args: argparse.Namespace) -> int:
+    from dptheory.papers.shi26 import feasibility as F
+    from dptheory.papers.shi26 import theorems as S
+
+    levels = {
+        "condition2": (S.condition2(args.reading), {}),
+        "condition2+thm2": (S.condition2(args.reading) + S.theorem2_horizon(), {"c_T1": 1.0}),
+        "condition2+thm3": (S.condition2(args.reading) + S.theorem3_choices(), {"c_T1": 1.0, "c_T2": 1.0}),
+        "condition1": (S.condition1(args.reading), {"q": args.q}),
+    }
+    out = []
+    for lv in args.level:
+        conds, fixed = levels[lv]
+        res = F.search(conds, level=lv, C=args.C, fixed=fixed, starts=args.starts, seed=args.seed)
+        out.append(res.to_dict())
+        if not args.json:
+            print(f"{lv} at C = {args.C:g}: best min log-slack {res.min_slack:+.4f} nats -> "
+                  f"{'FEASIBLE (exactly re-checked witness)' if res.feasible else 'no feasible point found'}")
+            print(f"  binding: {', '.join(res.binding)}")
+            if res.witness:
+                print("  witness: " + ", ".join(f"{k}={v}" for k, v in res.witness.items()))
+            else:
+                print("  closest point: " + ", ".join(f"{k}={v:.4g}" for k, v in res.point.items()))
+    if args.json:
+        print(json.dumps(out, indent=1))
+    return 0
+
+
+def cmd_privacy(args: argparse.Namespace) -> int:
+    import mpmath
+
+    from dptheory.core.registry import REGISTRY
+    from dptheory.numerics.gaussian_dp import gdp_epsilon_mp
+    from dptheory.papers.shi26 import privacy as sp26
+    from dptheory.papers.shi26 import theorems as shi_2026  # noqa: F401
+
+    p = _point(args.params)
+    need = ("T", "mu_norm", "sigma_p", "d", "sigma_b", "n", "m")
+    missing = [k for k in need if k not in p]
+    if missing:
+        raise SystemExit(f"dptheory shi26 privacy: missing {', '.join(missing)} (give name=value)")
+    base = {k: p[k] for k in need}
+    e39 = REGISTRY.get("shi26.lemma39").evaluate({**base, "delta": args.delta}, dps=30)
+    with mpmath.workdps(30):
+        f = {k: mpmath.mpf(str(v)) for k, v in base.items()}
+        args_ = (f["mu_norm"], f["sigma_p"], f["d"], f["n"], f["m"])
+        res = {}
+        for nb in ("replace", "zero-out"):
+            mu2 = f["T"] * sp26.sup_sensitivity_sq(*args_, neighbour=nb) / f["sigma_b"] ** 2
+            res[nb] = gdp_epsilon_mp(mpmath.sqrt(mu2), mpmath.mpf(str(args.delta)))
+    print(f"Lemma 39 (as printed, optimal order): epsilon = {e39.decimal(12)} nats at delta = {args.delta:g}")
+    dom = "exact worst case on ||xi||^2 <= 1.5 sigma_p^2 d"
+    print(f"  {dom}, replace-one: epsilon = {mpmath.nstr(res['replace'], 12)}")
+    print(f"  {dom}, zero-out:    epsilon = {mpmath.nstr(res['zero-out'], 12)}")
+    print("  over all of R^d (no clipping): no finite epsilon (unbounded sensitivity)")
+    return 0
+
+
+def add_subcommands(sub: Any) -> None:
+    """Add fig1, sweep, regime, feasibility and privacy to ``dptheory shi26``."""
+    g = sub
+
+    def scale_args(s: argparse.ArgumentParser) -> None:
+        s.add_argument("--scale", choices=["paper", "reduced"], default="reduced",
+                       help="paper: d=2000, m=100, n=1000 (slow); reduced: d=500, m=25, n=250")
+        s.add_argument("--steps", type=int)
+        s.add_argument("--n-test", dest="n_test", type=int)
+        s.add_argument("--seed", type=int)
+        s.add_argument("--q", type=float)
+        s.add_argument("--kappa", type=float)
+        s.add_argument("--sigma-0", dest="sigma_0", type=float)
+        s.add_argument("--eval-every", dest="eval_every", type=int)
+        s.add_argument("--out", default="reports/shi26")
+        s.add_argument("--no-progress", dest="progress", action="store_false")
+
+    s = g.add_parser("fig1", help="reproduce Figure 1 (PNG, CSV, JSON with (eps, delta) of every DP-GD run)")
+    scale_args(s)
+    s.add_argument("--sigma-p", dest="sigma_p", help="comma-separated subset of 0.1,0.3,0.5")
+    s.set_defaults(func=cmd_fig1)
+
+    s = g.add_parser("sweep", help="sensitivity of the GD-vs-DP-GD gap to q, kappa, sigma_0 and the horizon")
+    scale_args(s)
+    s.add_argument("--param", choices=["q", "kappa", "sigma_0"])
+    s.add_argument("--values", help="comma-separated values for --param")
+    s.add_argument("--sigma-p-value", type=float, default=0.5)
+    s.add_argument("--seeds", type=int, default=1)
+    s.set_defaults(func=cmd_sweep)
+
+    s = g.add_parser("regime", help="every inequality of Condition 1 or 2 at a point: both sides, slack")
+    s.add_argument("params", nargs="*", metavar="name=value")
+    s.add_argument("--condition", choices=["1", "2"], default="2")
+    s.add_argument("--reading", choices=["sqrt", "literal"], default="sqrt")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=cmd_regime)
+
+    s = g.add_parser("feasibility", help="search for a point where all of a condition set holds")
+    s.add_argument("--level", nargs="*", default=["condition2", "condition2+thm2", "condition2+thm3", "condition1"],
+                   choices=["condition2", "condition2+thm2", "condition2+thm3", "condition1"])
+    s.add_argument("--C", type=float, default=1.0)
+    s.add_argument("--q", type=float, default=3.0, help="q for Condition 1")
+    s.add_argument("--reading", choices=["sqrt", "literal"], default="sqrt")
+    s.add_argument("--starts", type=int, default=24)
+    s.add_argument("--seed", type=int, default=0)
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=cmd_feasibility)
+
+    s = g.add_parser("privacy", help="Lemma 39 vs exact worst-case accounting at a point")
+    s.add_argument("params", nargs="*", metavar="name=value", help="T mu_norm sigma_p d sigma_b n m")
+    s.add_argument("--delta", type=float, default=1e-5)
+    s.set_defaults(func=cmd_privacy)
+
+
+GROUP_HELP = "Shi et al.: two-layer CNN, GD vs DP-GD (Figure 1, regime, feasibility, privacy)"

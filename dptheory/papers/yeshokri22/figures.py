@@ -1,0 +1,108 @@
+"""Ye & Shokri 2022, Figures 1 and 2, reproduced from the encoded theorems.
+
+Setting of both figures (captions): alpha in {10, 15}, lambda = 1, beta = 4, S_g = 4, n = 50,
+eta = 0.02, sigma^2 = 4 (sigma = 2), b = 2. The epoch range is not stated; we plot K = 1..200.
+"""
+
+from __future__ import annotations
+
+import csv
+from typing import Any
+
+import numpy as np
+
+from dptheory.core.registry import REGISTRY, Figure
+from dptheory.core.sweep import sweep
+from dptheory.papers.yeshokri22.theorems import FIGURE_SETTING
+from dptheory.report.plotting import new_figure, save
+
+K_RANGE = list(range(1, 201))
+ALPHAS = [10, 15]
+COLORS = {10: "tab:blue", 15: "tab:red", 20: "tab:green"}
+
+
+def _curve(key: str, alpha: int, extra: dict[str, Any] | None = None) -> np.ndarray:
+    thm = REGISTRY.get(key)
+    fixed = {k: v for k, v in {**FIGURE_SETTING, "alpha": alpha, **(extra or {})}.items() if k in thm.params}
+    return sweep(thm, {"K": K_RANGE}, fixed).values
+
+
+def _write_csv(path: str, columns: dict[str, np.ndarray]) -> None:
+    with open(path, "w", newline="") as fh:
+        w = csv.writer(fh)
+        w.writerow(["K", *columns])
+        for i, k in enumerate(K_RANGE):
+            w.writerow([k, *(f"{columns[c][i]:.12g}" for c in columns)])
+
+
+
+def _finish(fig, out: str, csv_path: str | None, cols: dict[str, np.ndarray], panels) -> None:
+    """Shared axes styling (log RDP against epochs), then the figure and its CSV."""
+    for ax, title in panels:
+        ax.set_yscale("log")
+        ax.set_xlabel("epochs K")
+        ax.set_ylabel(r"RDP $\varepsilon$ (nats)")
+        ax.set_title(title, fontsize=9)
+        ax.grid(True, alpha=0.3)
+        ax.legend(fontsize=6)
+    save(fig, out)
+    if csv_path:
+        _write_csv(csv_path, cols)
+
+
+def figure1(out: str, *, csv_path: str | None = None) -> list[str]:
+    """Figure 1: fixed-order noisy mini-batch GD, first (a) and last (b) mini-batch."""
+    N = FIGURE_SETTING["n"] // FIGURE_SETTING["b"]
+    fig, (ax1, ax2) = new_figure(2)
+    cols: dict[str, np.ndarray] = {}
+    for a in ALPHAS:
+        c = COLORS[a]
+        for ax, j0, balle, tag in (
+            (ax1, 0, "yeshokri22.balle_first", "first"),
+            (ax2, N - 1, "yeshokri22.balle_last", "last"),
+        ):
+            ours = _curve("yeshokri22.thm3_3", a, {"j0": j0})
+            naive = _curve("yeshokri22.thm2_1", a)
+            bal = _curve(balle, a)
+            ax.plot(K_RANGE, ours, color=c, lw=2.2, label=rf"Thm 3.3, $\alpha$={a}")
+            ax.plot(K_RANGE, naive, color=c, lw=0.8, label=rf"Thm 2.1 (naive), $\alpha$={a}")
+            ax.plot(K_RANGE, bal, color=c, lw=1.2, ls="--", label=rf"Balle et al. + composition, $\alpha$={a}")
+            cols[f"thm3_3_{tag}_a{a}"] = ours
+            cols[f"thm2_1_a{a}"] = naive
+            cols[f"{balle.split('.')[-1]}_a{a}"] = bal
+    _finish(fig, out, csv_path, cols, ((ax1, "(a) data points in the first mini-batch"),
+                                       (ax2, "(b) data points in the last mini-batch")))
+    return [
+        f"{len(K_RANGE)} epochs, alpha in {ALPHAS}; crossovers: dptheory crossover yeshokri22.thm3_3 "
+        "yeshokri22.balle_first --over K ..."
+    ]
+
+
+def figure2(out: str, *, csv_path: str | None = None) -> list[str]:
+    """Figure 2: (a) shuffle and partition, (b) sampling without replacement, against composition."""
+    N = FIGURE_SETTING["n"] // FIGURE_SETTING["b"]
+    fig, (ax1, ax2) = new_figure(2)
+    cols: dict[str, np.ndarray] = {}
+    for a in ALPHAS:
+        c = COLORS[a]
+        s42 = _curve("yeshokri22.thm4_2", a)
+        last = _curve("yeshokri22.thm3_3", a, {"j0": N - 1})
+        comp = _curve("yeshokri22.composition", a)
+        s43 = _curve("yeshokri22.thm4_3", a)
+        ax1.plot(K_RANGE, s42, color=c, lw=2.2, label=rf"Thm 4.2 (shuffle & partition), $\alpha$={a}")
+        ax1.plot(K_RANGE, last, color=c, lw=0.8, ls="--", label=rf"Thm 3.3 last batch, $\alpha$={a}")
+        ax1.plot(K_RANGE, comp, color=c, lw=0.8, label=rf"composition (exact SGM), $\alpha$={a}")
+        ax2.plot(K_RANGE, s43, color=c, lw=2.2, label=rf"Thm 4.3 (without replacement), $\alpha$={a}")
+        ax2.plot(K_RANGE, comp, color=c, lw=0.8, label=rf"composition (exact SGM), $\alpha$={a}")
+        cols.update({f"thm4_2_a{a}": s42, f"thm3_3_last_a{a}": last, f"composition_a{a}": comp, f"thm4_3_a{a}": s43})
+    _finish(fig, out, csv_path, cols, ((ax1, "(a) shuffle and partition"), (ax2, "(b) (re)sample without replacement")))
+    return [
+        f"{len(K_RANGE)} epochs, alpha in {ALPHAS}; composition is the exact Poisson-subsampled Gaussian RDP "
+        "(q = b/n, z = sqrt(2 eta sigma^2)/(eta S_g/b), T = K n/b)"
+    ]
+
+
+REGISTRY.add_figure(Figure("yeshokri22-fig1", "Figure 1: fixed-order noisy mini-batch GD (Thm 3.3 vs Thm 2.1 and "
+                           "Balle et al. + composition)", figure1, paper="yeshokri22"))
+REGISTRY.add_figure(Figure("yeshokri22-fig2", "Figure 2: shuffle and partition (Thm 4.2) and sampling without "
+                           "replacement (Thm 4.3) against composition", figure2, paper="yeshokri22"))

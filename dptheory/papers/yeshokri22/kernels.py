@@ -1,0 +1,369 @@
+"""Numerical kernels for Ye & Shokri 2022 (arXiv 2203.05363), written for stability.
+
+Notation (DIGEST section A): ``G(alpha) = alpha eta S_g^2 / (4 sigma^2 b^2)`` is the RDP of one
+Gaussian update; ``r = (1 - eta lam)^2``; ``N = floor(n/b)``; ``h = floor(N/2) = floor(n/(2b))``;
+
+    eps0(j) = G r^(j-1) / sum_{s<j} r^s = G (1 - r) r^(j-1) / (1 - r^j),   j = 1..N   (Eq. 99)
+
+Every ``1 - r^m`` is computed as ``-expm1(m log r)`` with ``log r = 2 log1p(-eta lam)`` and
+``1 - r = eta lam (2 - eta lam)``: the printed forms lose all digits when ``eta lam`` is small.
+
+mp kernels take a dict of Python ints / mpf at the caller's precision; np kernels take a dict of
+broadcast float64 arrays. Neither ever sets global precision.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import mpmath
+import numpy as np
+
+from dptheory.core.errors import NumericalFailure
+
+# ----------------------------------------------------------------------------- shared pieces (mp)
+
+
+def gaussian_step_rdp_mp(alpha: Any, eta: Any, S_g: Any, sigma: Any, b: Any) -> mpmath.mpf:
+    """G(alpha) = alpha eta S_g^2 / (4 sigma^2 b^2): RDP of one noisy update (Lemma 3.2, Eq. 70)."""
+    return alpha * eta * S_g**2 / (4 * sigma**2 * mpmath.mpf(b) ** 2)
+
+
+def log_r_mp(eta: Any, lam: Any) -> mpmath.mpf:
+    """log r = 2 log(1 - eta lam)."""
+    return 2 * mpmath.log1p(-eta * lam)
+
+
+def one_minus_r_pow_mp(m: Any, log_r: Any) -> mpmath.mpf:
+    """1 - r^m, accurately for r near 1."""
+    return -mpmath.expm1(m * log_r)
+
+
+def eps0_mp(j: int, G: Any, eta: Any, lam: Any) -> mpmath.mpf:
+    """eps0^j(alpha) = G r^(j-1) (1 - r) / (1 - r^j) for j >= 1 (Thm 3.3, Eq. 99)."""
+    if j < 1:
+        raise NumericalFailure(f"eps0^j is defined for j >= 1 only (got j = {j}); Thm 3.3 needs n/b >= 2")
+    x = eta * lam
+    lr = log_r_mp(eta, lam)
+    return G * x * (2 - x) * mpmath.exp((j - 1) * lr) / one_minus_r_pow_mp(j, lr)
+
+
+def first_term_mp(K: int, N: int, G: Any, eta: Any, lam: Any) -> mpmath.mpf:
+    """First term of Thm 3.3 / 4.2: eps0^h (1 - r^((K-1)(N-h))) / (1 - r^(N-h)), h = floor(N/2)."""
+    h = N // 2
+    if K == 1:
+        return mpmath.mpf(0)
+    lr = log_r_mp(eta, lam)
+    return eps0_mp(h, G, eta, lam) * one_minus_r_pow_mp((K - 1) * (N - h), lr) / one_minus_r_pow_mp(N - h, lr)
+
+
+def first_term_limit_mp(N: int, G: Any, eta: Any, lam: Any) -> mpmath.mpf:
+    """K -> infinity limit of the first term: eps0^h / (1 - r^(N-h))."""
+    h = N // 2
+    lr = log_r_mp(eta, lam)
+    return eps0_mp(h, G, eta, lam) / one_minus_r_pow_mp(N - h, lr)
+
+
+def log_mean_exp_term_mp(N: int, alpha: Any, G: Any, eta: Any, lam: Any) -> mpmath.mpf:
+    """Second term of Thm 4.2: (1/(alpha-1)) log( (1/N) sum_{j=1}^{N} exp((alpha-1) eps0^j) ).
+
+    Evaluated exactly as ``log1p(mean(expm1(x_j)))/(alpha-1)``: no shift (the paper's footnote 4
+    offers an approximation "to avoid overflow"; mpmath has no overflow and this form keeps full
+    relative precision when the x_j are tiny).
+    """
+    a1 = alpha - 1
+    x = eta * lam
+    lr = log_r_mp(eta, lam)
+    c = G * x * (2 - x)
+    total = mpmath.mpf(0)
+    # eps0^j = c r^(j-1) / (1 - r^j); iterate r^(j-1) multiplicatively would accumulate rounding,
+    # so each term is computed from exp((j-1) log r) directly.
+    terms = (mpmath.expm1(a1 * c * mpmath.exp((j - 1) * lr) / one_minus_r_pow_mp(j, lr)) for j in range(1, N + 1))
+    total = mpmath.fsum(terms)
+    return mpmath.log1p(total / N) / a1
+
+
+# ----------------------------------------------------------------------------- shared pieces (np)
+
+_SPLIT = 134217729.0  # 2**27 + 1 (Veltkamp splitting of a double into two 26-bit halves)
+
+
+def one_minus_product_np(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """1 - a*b in float64 without losing the digits of a*b when a*b is close to 1.
+
+    Dekker's TwoProduct gives p + e == a*b exactly; then 1 - p is exact (Sterbenz, p in [1/2, 2])
+    and 1 - a*b = (1 - p) - e to within one rounding. Near the step-size limits (eta*lam -> 1) the
+    naive 1 - eta*lam loses up to all of its digits.
+    """
+    a = np.asarray(a, dtype=np.float64)
+    b = np.asarray(b, dtype=np.float64)
+    p = a * b
+    ca, cb = _SPLIT * a, _SPLIT * b
+    ah = ca - (ca - a)
+    al = a - ah
+    bh = cb - (cb - b)
+    bl = b - bh
+    e = ((ah * bh - p) + ah * bl + al * bh) + al * bl
+    return (1.0 - p) - e
+
+
+def log_r_np(eta: np.ndarray, lam: np.ndarray) -> np.ndarray:
+    """log r = 2 log(1 - eta lam), accurate for eta lam near 0 (log1p) and near 1 (exact 1 - eta lam)."""
+    x = eta * lam
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return 2.0 * np.where(x < 0.5, np.log1p(-x), np.log(one_minus_product_np(eta, lam)))
+
+
+def one_minus_r_np(eta: np.ndarray, lam: np.ndarray) -> np.ndarray:
+    """1 - r = eta lam (2 - eta lam) = 1 - (1 - eta lam)^2."""
+    x = eta * lam
+    omx = one_minus_product_np(eta, lam)
+    # x (2 - x) is accurate for small x; (1 - omx)(1 + omx) near x = 1 (where 1 - x is the small part)
+    return np.where(x < 0.5, x * (2.0 - x), (1.0 - omx) * (1.0 + omx))
+
+
+def gaussian_step_rdp_np(
+    alpha: np.ndarray, eta: np.ndarray, S_g: np.ndarray, sigma: np.ndarray, b: np.ndarray
+) -> np.ndarray:
+    return alpha * eta * S_g**2 / (4.0 * sigma**2 * b**2)
+
+
+def eps0_np(j: np.ndarray, G: np.ndarray, eta: np.ndarray, lam: np.ndarray) -> np.ndarray:
+    lr = log_r_np(eta, lam)
+    return G * one_minus_r_np(eta, lam) * np.exp((j - 1.0) * lr) / (-np.expm1(j * lr))
+
+
+def first_term_np(K: np.ndarray, N: np.ndarray, G: np.ndarray, eta: np.ndarray, lam: np.ndarray) -> np.ndarray:
+    h = np.floor(N / 2.0)
+    lr = log_r_np(eta, lam)
+    return eps0_np(h, G, eta, lam) * np.expm1((K - 1.0) * (N - h) * lr) / np.expm1((N - h) * lr)
+
+
+def log_mean_exp_term_np(
+    N: np.ndarray, alpha: np.ndarray, G: np.ndarray, eta: np.ndarray, lam: np.ndarray
+) -> np.ndarray:
+    """Vectorised second term of Thm 4.2 (see :func:`log_mean_exp_term_mp`).
+
+    The sum over j = 1..N runs in chunks so memory stays bounded for large N. When the largest
+    exponent (alpha-1) G is below 700 the expm1 form is used (full relative precision for small
+    values); above, a shifted log-sum-exp (the result is then >= 700 - log N, so the shift loses
+    nothing).
+    """
+    N = np.asarray(N, dtype=np.float64)
+    shape = np.broadcast_shapes(N.shape, np.shape(alpha), np.shape(G), np.shape(eta), np.shape(lam))
+    Nb, ab, Gb, eb, lb = (
+        np.broadcast_to(np.asarray(v, dtype=np.float64), shape).ravel() for v in (N, alpha, G, eta, lam)
+    )
+    out = np.empty(Nb.shape)
+    a1 = ab - 1.0
+    m = a1 * Gb  # largest exponent (j = 1: eps0^1 = G)
+    big = m > 700.0
+    nmax = int(Nb.max()) if Nb.size else 0
+    acc_small = np.zeros(Nb.shape)  # sum of expm1(x_j) where not big
+    acc_big = np.zeros(Nb.shape)  # sum of exp(x_j - m) where big
+    chunk = max(1, min(nmax, (1 << 20) // max(1, Nb.size)))
+    lr = log_r_np(eb, lb)
+    c = Gb * one_minus_r_np(eb, lb)
+    for start in range(1, nmax + 1, chunk):
+        j = np.arange(start, min(nmax, start + chunk - 1) + 1, dtype=np.float64)[None, :]
+        valid = j <= Nb[:, None]
+        xj = a1[:, None] * c[:, None] * np.exp((j - 1.0) * lr[:, None]) / (-np.expm1(j * lr[:, None]))
+        xj = np.where(valid, xj, 0.0)
+        small_terms = np.where(valid & ~big[:, None], np.expm1(np.where(big[:, None], 0.0, xj)), 0.0)
+        acc_small += small_terms.sum(axis=1)
+        big_terms = np.where(valid & big[:, None], np.exp(xj - m[:, None]), 0.0)
+        acc_big += big_terms.sum(axis=1)
+    out[~big] = np.log1p(acc_small[~big] / Nb[~big]) / a1[~big]
+    out[big] = (m[big] + np.log(acc_big[big] / Nb[big])) / a1[big]
+    return out.reshape(shape)
+
+
+# ----------------------------------------------------------------------------- Thm 4.3 recurrence
+
+
+def thm43_log_S_mp(T: int, q: Any, c: Any, r: Any, *, tol_digits: int | None = None) -> tuple[mpmath.mpf, str]:
+    """log S after T steps of the Thm 4.3 recurrence, in the log domain, at the caller's precision.
+
+    The recurrence S <- q e^c S + (1-q) S^r (Eq. 149, c = (alpha-1) G, q = b/n, r = (1-eta lam)^2)
+    is iterated on L = log S as  L <- L + log1p(q expm1(c) + (1-q) expm1(-(1-r) L)).
+
+    Exact shortcut (proved in ``docs/derivations/thm4_3_recurrence.md``): with a = q e^c,
+      * if a < 1 the iterates increase monotonically to the fixed point
+        L* = (log1p(-q) - log1p(-a)) / (1 - r), and L_t <= L_T <= L* for every T >= t; once
+        L* - L_t <= 10^-(dps-3) L* (a few units in the last place), or the rounded iterate has
+        stopped moving, we return L* (an upper bound, within rounding of the exact iterate);
+      * if a > 1, L_t + M log a <= L_{t+M} <= L_t + M log(a + (1-q) e^{-(1-r) L_t}); once the
+        relative width of that bracket is below the tolerance we return its upper end;
+      * if a = 1 exactly, no shortcut: all T steps are iterated.
+
+    Returns:
+        (log S_T, how) where ``how`` is ``"iterated"``, ``"fixed point"`` or ``"linear regime"``.
+    """
+    dps = mpmath.mp.dps if tol_digits is None else tol_digits
+    # a few units in the last place: the rounded iteration cannot get closer to L* than its own
+    # rounding allows, so a tighter tolerance would never trigger; a stalled iterate also stops it
+    tol = mpmath.mpf(10) ** (-(dps - 3))
+    one_minus_r = 1 - r
+    qe = q * mpmath.expm1(c)
+    one_minus_q = 1 - q
+    log_a = mpmath.log(q) + c
+    a_lt_1 = log_a < 0
+    a_gt_1 = log_a > 0
+    if a_lt_1:
+        # L* = log((1-q)/(1-a))/(1-r) = log1p(q expm1(c)/(1-a))/(1-r): no cancellation when a ~ q
+        L_star = mpmath.log1p(qe / -mpmath.expm1(log_a)) / one_minus_r
+    L = mpmath.mpf(0)
+    check_every = 64
+    log_1mq = mpmath.log1p(-q) if q < 1 else mpmath.ninf
+    prev = mpmath.mpf(-1)
+    for t in range(T):
+        if log_a <= 0:
+            L = L + mpmath.log1p(qe + one_minus_q * mpmath.expm1(-one_minus_r * L))
+        else:
+            L = L + log_a + mpmath.log1p(mpmath.exp(log_1mq - one_minus_r * L - log_a))
+        if (t + 1) % check_every == 0 and t + 1 < T:
+            if a_lt_1 and (L_star - L <= tol * L_star or L == prev):
+                return L_star, "fixed point"
+            prev = L
+            if a_gt_1:
+                M = T - (t + 1)
+                lo = L + M * log_a
+                hi = L + M * (log_a + mpmath.log1p(one_minus_q * mpmath.exp(-one_minus_r * L - log_a)))
+                if hi - lo <= tol * lo:
+                    return hi, "linear regime"
+    return L, "iterated"
+
+
+def thm43_log_S_np_epochs(
+    K_max: np.ndarray, N: np.ndarray, q: np.ndarray, c: np.ndarray, r: np.ndarray, one_minus_r: np.ndarray
+) -> list[np.ndarray]:
+    """float64 Thm 4.3 for many parameter combinations at once, recording log S at every epoch.
+
+    Args are 1-d arrays over combinations. Returns, per combination, the array of log S_k^0 for
+    k = 1..K_max. Same shortcuts as :func:`thm43_log_S_mp` with a relative tolerance of 1e-15,
+    applied per combination (a converged combination is frozen at L*).
+    """
+    C = K_max.shape[0]
+    if C <= 4:
+        return [
+            _thm43_scalar_epochs(int(K_max[i]), int(N[i]), float(q[i]), float(c[i]), float(one_minus_r[i]))
+            for i in range(C)
+        ]
+    T_max = (K_max * N).astype(np.int64)
+    L = np.zeros(C)
+    with np.errstate(over="ignore"):
+        qe = q * np.expm1(c)
+    one_minus_q = 1.0 - q
+    log_a = np.log(q) + c
+    with np.errstate(divide="ignore"):
+        log_1mq = np.log1p(-q)
+    a_lt_1 = log_a < 0
+    with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+        L_star = np.where(a_lt_1, np.log1p(qe / -np.expm1(np.minimum(log_a, -1e-300))) / one_minus_r, np.inf)
+    out = [np.empty(int(k)) for k in K_max]
+    frozen = np.zeros(C, dtype=bool)
+    L_prev = np.full(C, -1.0)
+    N_int = N.astype(np.int64)
+    t = 0
+    total = int(T_max.max()) if C else 0
+    tol = 4e-16
+    while t < total:
+        active = ~frozen & (t < T_max)
+        if not active.any():
+            break
+        La = L[active]
+        with np.errstate(over="ignore", invalid="ignore"):
+            small = La + np.log1p(qe[active] + one_minus_q[active] * np.expm1(-one_minus_r[active] * La))
+            big = La + log_a[active] + np.log1p(np.exp(log_1mq[active] - one_minus_r[active] * La - log_a[active]))
+        L[active] = np.where(log_a[active] <= 0, small, big)
+        t += 1
+        ends = active & (t % np.maximum(N_int, 1) == 0)
+        if ends.any():
+            for i in np.flatnonzero(ends):
+                out[i][t // N_int[i] - 1] = L[i]
+        if t % 64 == 0:
+            conv = active & a_lt_1 & ((L_star - L <= tol * L_star) | (L == L_prev))
+            L_prev = L.copy()
+            for i in np.flatnonzero(conv):
+                k_done = t // N_int[i]
+                out[i][k_done:] = L_star[i]
+                frozen[i] = True
+            lin = active & ~frozen & (log_a > 0)
+            if lin.any():
+                # per-step excess over log a, which only shrinks as L grows (see the mp kernel)
+                excess = np.log1p(one_minus_q * np.exp(-one_minus_r * L - log_a))
+                for i in np.flatnonzero(lin & (excess <= tol * log_a)):
+                    k_done = t // N_int[i]
+                    ks = np.arange(k_done + 1, int(K_max[i]) + 1, dtype=np.float64)
+                    M = ks * N_int[i] - t
+                    out[i][k_done:] = L[i] + M * (log_a[i] + excess[i])
+                    frozen[i] = True
+    return out
+
+
+try:  # optional compiled loop (setup.py); the pure-Python loop below is the reference
+    from dptheory.papers.yeshokri22 import _thm43 as _thm43_c
+except ImportError:  # pragma: no cover - depends on the build
+    _thm43_c = None
+
+
+def _thm43_scalar_epochs(
+    K_max: int, N: int, q: float, c: float, one_minus_r: float, *, compiled: bool = True
+) -> np.ndarray:
+    """One combination in float64: the C loop when built, else plain Python arithmetic."""
+    if compiled and _thm43_c is not None:
+        out = np.empty(K_max)
+        _thm43_c.epochs(out, int(N), float(q), float(c), float(one_minus_r))
+        return out
+    import math
+
+    out = np.empty(K_max)
+    log_a = math.log(q) + c
+    qe = q * math.expm1(c) if log_a <= 0 else math.inf
+    one_minus_q = 1.0 - q
+    a_lt_1 = log_a < 0
+    L_star = math.log1p(qe / -math.expm1(log_a)) / one_minus_r if a_lt_1 else math.inf
+    tol = 4e-16
+    L = 0.0
+    log1p, expm1, exp = math.log1p, math.expm1, math.exp
+    log_1mq = math.log1p(-q) if q < 1 else -math.inf
+    for k in range(K_max):
+        if log_a <= 0:  # q e^c <= 1: expm1(c) <= 1/q cannot overflow; this form is accurate near 0
+            for _ in range(N):
+                L = L + log1p(qe + one_minus_q * expm1(-one_minus_r * L))
+        else:  # log a + log1p((1-q) e^{-(1-r) L} / a): no overflow for huge c, no cancellation
+            for _ in range(N):
+                L = L + log_a + log1p(exp(log_1mq - one_minus_r * L - log_a))
+        stalled = k > 0 and out[k - 1] == L
+        out[k] = L
+        if a_lt_1 and (L_star - L <= tol * L_star or stalled):
+            out[k + 1 :] = L_star
+            break
+        if log_a > 0:
+            excess = log1p(one_minus_q * exp(-one_minus_r * L - log_a))
+            if excess <= tol * log_a:
+                ks = np.arange(1, K_max - k, dtype=np.float64)
+                out[k + 1 :] = L + ks * N * (log_a + excess)
+                break
+    return out
+
+
+def thm43_limit_mp(q: Any, c: Any, r: Any) -> mpmath.mpf:
+    """lim_{K->oo} log S_K^0 = log((1 - q)/(1 - q e^c)) / (1 - r) if q e^c < 1, else +inf.
+
+    Computed as log1p(q expm1(c) / (1 - q e^c)) / (1 - r), which keeps full relative precision when
+    c is tiny (then q e^c and q agree to many digits).
+    """
+    log_a = mpmath.log(q) + c
+    if log_a >= 0:
+        return mpmath.inf
+    return mpmath.log1p(q * mpmath.expm1(c) / -mpmath.expm1(log_a)) / (1 - r)
+
+
+def as_int(x: Any) -> int:
+    return int(x)
+
+
+def mp_args(p: Mapping[str, Any], *names: str) -> tuple[Any, ...]:
+    return tuple(p[n] for n in names)
