@@ -1,6 +1,6 @@
 """Theorem families. Importing this package registers every theorem and claim."""
 
-from ..privacy import rdp  # noqa: F401
+from ..privacy import rdp, rdp_wor  # noqa: F401
 from . import (  # noqa: F401
     lampert_zakerinia_2026,
     lampert_zakerinia_2026_claims,
