@@ -148,8 +148,9 @@ def main() -> None:
         (7, 7, "1", 1),        # gamma = 1
         (7, 7, "2", 100),      # gamma = 1
     ]
-    orders = [Fraction(3, 2), Fraction(2), Fraction(5, 2), Fraction(3), Fraction(10), Fraction(15), Fraction(20),
-              Fraction(32), Fraction(64), Fraction(513, 2), Fraction(257), Fraction(300)]
+    orders = [Fraction(5, 4), Fraction(3, 2), Fraction(2), Fraction(5, 2), Fraction(41, 4), Fraction(3),
+              Fraction(10), Fraction(15), Fraction(20), Fraction(32), Fraction(64), Fraction(513, 2), Fraction(257),
+              Fraction(300)]
     for n, m, zs, T in cases:
         gamma = Fraction(m, n)
         z = mpmath.mpf(zs)
