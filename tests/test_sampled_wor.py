@@ -12,7 +12,9 @@ Independent references (``tests/data/sampled_wor_known_values.csv``, regenerated
   ``q = 1`` it returns the plain Gaussian. The ``relation`` column says which, against ``thm9``;
 * ``brute_force``: exact Renyi divergences of tiny subsampled datasets (all subsets, quadrature at 60
   digits). An upper bound must be at or above every one of them;
-* ``gaussian``: the exact RDP at ``q = 1``.
+* ``gaussian``: the exact RDP at ``q = 1``;
+* ``poisson_offset``: Poisson sampling under replace-one with a common offset in every record's contribution
+  (not this key; the Ye & Shokri baseline discussion in ``docs/privacy_baselines.md``).
 
 Two further oracles need no file: the sympy ``statement`` of the registered theorem (evaluated by
 sympy, not by the kernel), and the MTZ19 Poisson add/remove RDP of :mod:`dptheory.numerics.sgm`,
@@ -26,6 +28,7 @@ Tolerances are relative and stated at each assertion.
 from __future__ import annotations
 
 import csv
+import itertools
 import math
 from fractions import Fraction
 from pathlib import Path
@@ -72,7 +75,7 @@ def _rel(a: object, b: object) -> float:
 
 def test_csv_has_every_kind() -> None:
     kinds = {r["kind"] for r in ROWS}
-    assert kinds == {"thm9", "dp_accounting", "brute_force", "gaussian"}
+    assert kinds == {"thm9", "dp_accounting", "brute_force", "gaussian", "poisson_offset"}
     assert len(_rows("thm9")) >= 100 and len(_rows("brute_force")) >= 100
 
 
@@ -177,6 +180,35 @@ def test_small_q_leading_term() -> None:
             lead = mpmath.binomial(a, 2) * min(4 * mpmath.expm1(1 / zz**2), 2 * mpmath.exp(1 / zz**2)) / (a - 1)
             q = mpmath.mpf(10) ** -25
             assert _rel(rdp_mp(a, q, zz, 1) / q**2, lead) <= 1e-20
+
+
+def test_large_noise_floor() -> None:
+    """With eps(inf) = inf every j >= 3 term keeps the factor 2, so the bound does not vanish as z -> oo: it tends to
+    log(1 + 2((1 + q)^alpha - 1 - alpha q - C(alpha, 2) q^2)) / (alpha - 1) (closed form). At z = 1e8 the bound is
+    within 1e-12 relative of it (the next terms are O(1/z^2))."""
+    with mpmath.workdps(40):
+        for a, q in ((10, mpmath.mpf(2) / 50), (3, mpmath.mpf(1)), (64, mpmath.mpf("0.001"))):
+            floor = mpmath.log1p(2 * ((1 + q) ** a - 1 - a * q - mpmath.binomial(a, 2) * q**2)) / (a - 1)
+            assert floor > 0
+            assert _rel(rdp_mp(a, q, mpmath.mpf(10) ** 8, 1), floor) <= 1e-12
+            assert rdp_mp(a, q, 10, 1) > floor
+
+
+def test_poisson_replace_one_offset_rows() -> None:
+    """The Poisson/replace-one quadratures: offset 0 is MTZ19's exact value (sgm, 1e-15 relative); a large offset
+    reaches the closed-form limit log(1 - q + q e^{alpha(alpha-1)/(2z^2)})/(alpha-1) (1e-15); the values grow with the
+    offset; and from an offset of 100 sensitivities on they exceed the WBK19 key at the same point."""
+    rows = sorted(_rows("poisson_offset"), key=lambda r: int(r["note"].split("=")[1].split()[0]))
+    assert len(rows) == 4
+    with mpmath.workdps(30):
+        q, z, a = mpmath.mpf(1) / 25, mpmath.mpf(10), 10
+        vals = [mpmath.mpf(r["value"]) for r in rows]
+        assert _rel(vals[0], sgm.rdp_mp(a, q, z, 1)) <= 1e-15
+        limit = mpmath.log1p(q * mpmath.expm1(a * (a - 1) / (2 * z * z))) / (a - 1)
+        assert _rel(vals[-1], limit) <= 1e-15
+        assert all(x < y for x, y in itertools.pairwise(vals))
+        wor = rdp_mp(a, q, z, 1)
+        assert vals[0] < wor < vals[2]
 
 
 # ------------------------------------------------------------------------------------------------
