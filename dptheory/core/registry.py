@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from .errors import DPTheoryError, DuplicateKey, UnknownKey
+from dptheory.core.errors import DPTheoryError, DuplicateKey, UnknownKey
 
 T = TypeVar("T")
 

@@ -7,6 +7,20 @@ Declarations only; kernels in :mod:`dptheory.numerics.sgm`.
   A_alpha = E_{x~N(0,z^2)}[((1-q) + q exp((2x-1)/(2z^2)))^alpha] (Mironov, Talwar, Zhang 2019,
   arXiv 1908.10530, Sec. 3.3). Integer orders: the exact binomial sum. Fractional orders: the
   signed two-sided series of Sec. 3.3, validated against direct quadrature of the integral.
+
+Neighbouring relations (the sensitivity behind ``z`` must be measured under the same one):
+
+* ``rdp.gaussian``: any relation. ``D_alpha(N(0, z^2) || N(1, z^2))`` is the RDP of a query with l2
+  sensitivity 1 under whichever relation the sensitivity is taken for (add/remove-one or replace-one).
+* ``rdp.subsampled_gaussian``: **add/remove-one** (MTZ19 compare ``D`` and ``D`` plus one record, Poisson
+  sampling); ``z`` = noise std / l2 norm of one record's contribution. It is not a replace-one
+  guarantee with ``z`` taken from a replace-one sensitivity: under Poisson sampling the batch size is
+  random, so a data-independent offset in every record's contribution (e.g. the ``lambda theta`` of a
+  strongly convex per-example loss) makes the replace-one RDP approach
+  ``log(1 - q + q e^{alpha (alpha-1)/(2 z^2)})/(alpha - 1)``, of order ``q`` rather than ``q^2``
+  (docs/privacy_baselines.md).
+* ``rdp.sampled_wor_gaussian`` (:mod:`.rdp_wor`): **replace-one**, fixed-size batches drawn without
+  replacement (Wang, Balle, Kasiviswanathan 2019).
 """
 
 from __future__ import annotations
@@ -83,6 +97,8 @@ GAUSSIAN = REGISTRY.add(
         mp=lambda p: p["T"] * p["alpha"] / (2 * p["z"] ** 2),
         np=lambda p: p["T"] * p["alpha"] / (2 * p["z"] ** 2),
         monotone={"T": "increasing", "alpha": "increasing"},
+        notes="Neighbouring relation: any; z is the noise std divided by the l2 sensitivity under the relation used "
+        "(add/remove-one or replace-one).",
     )
 )
 
@@ -113,5 +129,9 @@ SUBSAMPLED_GAUSSIAN = REGISTRY.add(
         monotone={"T": "increasing", "alpha": "nondecreasing"},
         reading="integer orders: exact binomial sum; fractional orders: the signed series of MTZ19 Sec. 3.3 "
         "(dp-accounting 0.6.0 sums absolute values there and is too high; see docs/peers.md).",
+        notes="Neighbouring relation: add/remove-one (MTZ19, Poisson sampling); z = noise std / l2 norm of one "
+        "record's contribution. Not a replace-one guarantee when z comes from a replace-one sensitivity; for "
+        "replace-one neighbours and fixed-size batches without replacement use rdp.sampled_wor_gaussian (see "
+        "docs/privacy_baselines.md).",
     )
 )

@@ -1,0 +1,127 @@
+"""RDP of the Gaussian mechanism on batches drawn without replacement (replace-one neighbours), composed over T steps.
+
+Declarations only; kernels in :mod:`dptheory.numerics.sampled_wor`.
+
+* ``rdp.sampled_wor_gaussian``: Wang, Balle, Kasiviswanathan 2019 (WBK19), "Subsampled Renyi
+  Differential Privacy and Analytical Moments Accountant", AISTATS 2019, arXiv 1808.00087, Theorem 9
+  (integer orders) with Corollary 10 (fractional orders), for the Gaussian mechanism
+  (``eps(j) = j/(2 z^2)``, ``eps(inf) = inf``), composed linearly over ``T`` steps.
+
+Neighbouring relation: **replace-one** (datasets of the same size ``n`` that differ in one record);
+WBK19's subsampling draws ``m`` distinct records uniformly without replacement. ``z`` is the noise
+standard deviation divided by the l2 sensitivity of the batch query under replace-one.
+
+Parameter choice: ``q`` is the ratio ``gamma = m/n`` (WBK19's notation), not the pair ``(m, n)``.
+Theorem 9 depends on ``m`` and ``n`` only through ``gamma``, every rational ``q`` in ``(0, 1]`` is
+``m/n`` for some integers, and the same ``(alpha, q, z, T)`` signature as ``rdp.subsampled_gaussian``
+lets the two be compared point by point. Values are exact rationals, so ``q = "2/50"`` is exactly
+``b/n`` of Ye & Shokri's Thm 4.3 scheme (mini-batches of ``b`` distinct records every iteration).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import mpmath
+import numpy as np
+import sympy as sp
+
+from dptheory.core.citation import Paper
+from dptheory.core.conditions import Condition
+from dptheory.core.notation import Domain, NotationTable
+from dptheory.core.registry import REGISTRY
+from dptheory.core.theorem import Theorem
+from dptheory.core.units import Direction
+
+WBK19 = Paper(
+    key="wbk19",
+    authors="Yu-Xiang Wang, Borja Balle and Shiva Prasad Kasiviswanathan",
+    year=2019,
+    title="Subsampled Renyi Differential Privacy and Analytical Moments Accountant",
+    venue="AISTATS 2019",
+    arxiv_id="1808.00087",
+)
+
+NOTATION = NotationTable.build(
+    "rdp_wor",
+    [
+        ("alpha", r"\alpha", "Renyi order", Domain.POSITIVE, (1.0, 256.0, True)),
+        ("q", r"\gamma", "sampling fraction m/n (m distinct records drawn without replacement from n)",
+         Domain.POSITIVE, (1e-5, 1.0, True)),
+        ("z", "z", "noise multiplier (noise std / replace-one l2 sensitivity)", Domain.POSITIVE, (0.3, 50.0, True)),
+        ("T", "T", "number of composed steps", Domain.POSITIVE_INTEGER, (1, 100_000, True)),
+    ],
+)
+alpha, q, z, T = NOTATION.symbols("alpha", "q", "z", "T")
+_k = sp.Symbol("k", integer=True, positive=True)
+_j = sp.Symbol("j", integer=True, positive=True)
+_B = sp.Function("B")
+
+C_ALPHA = Condition(alpha > 1, "the Renyi order must exceed 1")
+C_Q = Condition(q <= 1, "a sampling fraction m/n is at most 1")
+
+# WBK19 Theorem 9 with eps(j) = j/(2 z^2) and eps(inf) = inf (so min{2, (e^eps(inf) - 1)^j} = 2), at an
+# integer order k; B(1) = 1 (empty sum, C(1, 2) = 0).
+_THM9 = sp.Eq(
+    _B(_k),
+    1
+    + q**2 * sp.binomial(_k, 2) * sp.Min(4 * (sp.exp(1 / z**2) - 1), 2 * sp.exp(1 / z**2))
+    + sp.Sum(2 * q**_j * sp.binomial(_k, _j) * sp.exp(_j * (_j - 1) / (2 * z**2)), (_j, 3, _k)),
+)
+# Corollary 10: the CGF bound log B is interpolated linearly between floor(alpha) and ceiling(alpha);
+# at an integer alpha this is T log B(alpha) / (alpha - 1).
+_COR10 = sp.Le(
+    sp.Symbol("varepsilon"),
+    T
+    * ((1 - (alpha - sp.floor(alpha))) * sp.log(_B(sp.floor(alpha)))
+       + (alpha - sp.floor(alpha)) * sp.log(_B(sp.ceiling(alpha))))
+    / (alpha - 1),
+)
+
+
+def _wor_mp(p: Mapping[str, Any]) -> mpmath.mpf:
+    from dptheory.numerics import sampled_wor
+
+    return sampled_wor.rdp_mp(p["alpha"], p["q"], p["z"], int(p["T"]))
+
+
+def _wor_np(p: Mapping[str, np.ndarray]) -> np.ndarray:
+    from dptheory.numerics import sampled_wor
+
+    return sampled_wor.rdp_np(p["alpha"], p["q"], p["z"], p["T"])
+
+
+SAMPLED_WOR_GAUSSIAN = REGISTRY.add(
+    Theorem(
+        key="rdp.sampled_wor_gaussian",
+        title="RDP of the Gaussian mechanism on batches sampled without replacement, composed over T steps",
+        citation=WBK19.item(
+            "Theorem 9 and Corollary 10",
+            note="general upper bound with eps(j) = j/(2 z^2), eps(inf) = inf; replace-one neighbours",
+        ),
+        notation=NOTATION,
+        params=("alpha", "q", "z", "T"),
+        conditions=(C_ALPHA, C_Q),
+        assumptions=(
+            "neighbouring datasets: same size n, one record replaced (replace-one); n is public",
+            "each step draws m = q n distinct records uniformly without replacement, independently of other steps",
+            "z = noise std / l2 sensitivity of the batch query under replace-one",
+        ),
+        statement=(_THM9, _COR10),
+        direction=Direction.UPPER,
+        quantity="RDP epsilon at order alpha of T steps (replace-one neighbours, fixed-size batches without "
+        "replacement, sampling fraction q = m/n)",
+        mp=_wor_mp,
+        np=_wor_np,
+        monotone={"T": "increasing", "q": "increasing", "z": "decreasing"},
+        reading="Theorem 9 read with the Gaussian's eps(inf) = inf, so every min{2, (e^eps(inf) - 1)^j} is 2 and the "
+        "j = 2 term is min{4(e^eps(2) - 1), 2 e^eps(2)}; fractional orders by Corollary 10 (linear interpolation of "
+        "log B between floor(alpha) and floor(alpha) + 1, with log B(1) = 0). q = 1 keeps Theorem 9's value, which "
+        "is above the plain Gaussian alpha/(2 z^2) (dp-accounting returns the latter at q = 1).",
+        notes="Neighbouring relation: replace-one. q is the ratio gamma = m/n (the bound depends on m, n only "
+        "through it). Not monotone in alpha in general (e.g. q = 0.04, z = 10: alpha = 300 gives less than "
+        "alpha = 257). dp-accounting's SampledWithoutReplacementDpEvent takes the termwise minimum with WBK19's "
+        "Theorem 27 for alpha <= 256, so it is lower there; see docs/privacy_baselines.md.",
+    )
+)
