@@ -167,7 +167,7 @@ def epsdelta_html(rows: Sequence[Any]) -> str:
             f"<th>RDP at that order</th></tr>{''.join(body)}</table>"
             "<small>improved conversion (Balle et al. 2020, Thm 21), order optimised over a continuous range "
             "(the explorer's alpha is not used); same digits as <code>dptheory convert KEY ... --delta D "
-            "--dps 12</code>. A violated condition at some order is reported, not converted.</small>")
+            "--dps 12</code>. A condition that fails whatever the order is reported instead.</small>")
 
 
 # ----------------------------------------------------------------------------- the page
@@ -470,12 +470,14 @@ def make_figure(model: Explorer, crossovers: Sequence[tuple[str, Any]] = ()) -> 
                              text_color="#b71c1c", text=f"conditions fail: {', '.join(short(k) for k in keys)}"))
     if cur is not None:
         fig.add_layout(Span(location=cur, dimension="height", line_color="#333", line_dash="dashed", line_width=1))
+    shown = 0
     for key, r in crossovers:
         if isinstance(r, str) or r.value is None or r.always_below:
             continue
+        shown += 1
         fig.add_layout(Span(location=float(r.value), dimension="height", line_color="#555", line_dash="dotted",
                             line_width=2))
-        fig.add_layout(Label(x=float(r.value), y=24, y_units="screen", text_font_size="10px",
+        fig.add_layout(Label(x=float(r.value), y=10 + 14 * shown, y_units="screen", text_font_size="10px",
                              text=f" crossover {short(key)}: {cv.axis} = {r.value}"))
     fig.add_tools(HoverTool(tooltips=[(cv.axis, "@x"), ("value", "@y{0.000000e+0}")]))
     if fig.legend:
