@@ -129,6 +129,15 @@ def test_readout_is_eval_dps12_and_the_known_value(capsys):
         "alpha > 1", "eta < 2/(beta + lam)", "lam <= beta", "n/b >= 2"]
 
 
+def test_readout_keeps_trailing_zeros_like_eval(capsys):
+    # at Figure 2 the approximate composition is exactly 1/10 (known value): eval prints 12 digits, zeros kept
+    e = Explorer(["yeshokri22.composition_approx"])
+    r = e.readout("yeshokri22.composition_approx")
+    assert known(r.key, {k: int(v) if k != "eta" else v for k, v in FIG2.items()
+                         if k in dptheory.get(r.key).params}) == mpmath.mpf("0.1")
+    assert r.value == "0.100000000000" == eval_cli(capsys, r.key, FIG2)
+
+
 def test_readout_after_moving_K_and_alpha(capsys):
     e = Explorer()
     e.set("K", 51)

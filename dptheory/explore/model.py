@@ -372,10 +372,10 @@ class Explorer:
         lo_q = parse_value(self.axis_lo if lo is None else lo, key="explore", name=axis)
         hi_q = parse_value(self.axis_hi if hi is None else hi, key="explore", name=axis)
         if c.integer:
-            a, b = math.ceil(lo_q), math.floor(hi_q)
+            a, b = -(-int(lo_q.p) // int(lo_q.q)), int(hi_q.p) // int(hi_q.q)  # ceiling, floor (exact)
             if b - a + 1 <= MAX_AXIS_POINTS:
                 return [str(i) for i in range(a, b + 1)]
-            xs = np.geomspace(a, b, MAX_AXIS_POINTS) if c.log or a > 0 else np.linspace(a, b, MAX_AXIS_POINTS)
+            xs = np.geomspace(a, b, MAX_AXIS_POINTS) if a > 0 else np.linspace(a, b, MAX_AXIS_POINTS)
             return [str(i) for i in sorted({int(np.rint(x)) for x in xs})]
         lo_f, hi_f = float(lo_q), float(hi_q)
         log = lo_f > 0 and (c.log or hi_f / lo_f > 10)
@@ -427,16 +427,14 @@ class Explorer:
             r = sweep(t, g, fixed, skip_invalid=True)
             return (np.broadcast_to(np.asarray(r.values, dtype=float), shape).copy(),
                     np.broadcast_to(np.asarray(r.valid, dtype=bool), shape).copy())
-        except DPTheoryError:
-            raise
-        except (ValueError, ArithmeticError):
-            # some float64 kernels refuse a point outside their conditions (the composition baseline at
-            # alpha = 1) instead of returning NaN, and sweep hands them every grid point: sweep again
-            # on the points the conditions' float64 screen accepts
-            pass
+        except (DPTheoryError, ValueError, ArithmeticError):
+            # sweep hands the float64 kernel every grid point, and some kernels refuse a point outside
+            # their conditions (the composition baseline at alpha = 1: ValueError) or return NaN there
+            # (NumericalFailure): sweep again on the points the conditions' float64 screen accepts;
+            # an error there (e.g. a domain violation at the current point) is the curve's error
+            if not g:
+                raise
         vals, valid = np.full(shape, np.nan), np.zeros(shape, dtype=bool)
-        if not g:
-            return vals, valid
         floats = {p: np.full(len(grid), float(parse_value(v, key="explore", name=p))) for p, v in fixed.items()}
         floats[self.axis] = np.array([float(parse_value(v, key="explore", name=self.axis)) for v in grid])
         keep = np.flatnonzero(t.check_np(floats))
