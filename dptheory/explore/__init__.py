@@ -1,0 +1,42 @@
+"""``dptheory explore``: the theorems in a browser page (Panel), with a pure-Python model underneath.
+
+``import dptheory.explore`` is light: panel and bokeh are imported by :func:`build_app` and
+:func:`serve` only (install them with ``pip install 'dptheory[explore]'``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .model import DEFAULT_KEYS, Explorer
+
+
+def build_app(keys: list[str] | tuple[str, ...] = (), values: dict[str, Any] | None = None) -> Any:
+    """The explorer page for ``keys`` (default: Ye & Shokri's Figure 2 comparison) as a Panel object."""
+    from .app import build_app as _build
+
+    return _build(keys, values)
+
+
+def serve(
+    keys: list[str] | tuple[str, ...] = (),
+    *,
+    port: int = 0,
+    show: bool = False,
+    address: str = "127.0.0.1",
+    values: dict[str, Any] | None = None,
+) -> None:
+    """Serve the explorer on ``address:port`` (0: a free port), print its URL, block until interrupted."""
+    from .app import serve as _serve
+
+    _serve(keys, port=port, show=show, address=address, values=values)
+
+
+def add_parser(subparsers: Any) -> Any:
+    """Add the ``explore`` subcommand to an argparse ``subparsers`` object (see :mod:`.command`)."""
+    from .command import add_parser as _add
+
+    return _add(subparsers)
+
+
+__all__ = ["DEFAULT_KEYS", "Explorer", "add_parser", "build_app", "serve"]
