@@ -4,7 +4,7 @@ Every ``import`` statement of the package is read from the source (including imp
 functions, which run later but are dependencies all the same) and resolved to a module of the
 package. Layers, lowest first (a module may import its own layer and the layers below it)::
 
-    core < numerics < privacy < train < audit < testing < verify < report < probe, explore < cli, docs_gen
+    core < numerics < privacy < train < audit < testing < verify < report < probe < cli, explore, docs_gen
 
 Papers (``dptheory.papers.<name>``) may import any layer and other papers; no layer imports a paper
 (the registry finds papers by discovery: it imports the ``dptheory.papers`` namespace package only).
@@ -29,7 +29,7 @@ LAYERS = {
     "verify": 6,
     "report": 7,
     "probe": 8,
-    "explore": 8,
+    "explore": 9,
     "cli": 9,
     "docs_gen": 9,
     "__main__": 9,

@@ -142,6 +142,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_paper_groups(sub)
 
+    from dptheory.explore.command import add_parser as add_explore
+
+    add_explore(sub)
+
     s = sub.add_parser("report", help="LaTeX report of a paper's theorems, values, crossovers, claims, figures")
     s.add_argument("--paper", help="registry prefix, e.g. yeshokri22 (its own settings are the default)")
     s.add_argument("--params", help="TOML file of named parameter sets (schema: reports/README.md)")

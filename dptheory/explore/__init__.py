@@ -8,12 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from .model import DEFAULT_KEYS, Explorer
-
 
 def build_app(keys: list[str] | tuple[str, ...] = (), values: dict[str, Any] | None = None) -> Any:
     """The explorer page for ``keys`` (default: Ye & Shokri's Figure 2 comparison) as a Panel object."""
-    from .app import build_app as _build
+    from dptheory.explore.app import build_app as _build
 
     return _build(keys, values)
 
@@ -27,16 +25,25 @@ def serve(
     values: dict[str, Any] | None = None,
 ) -> None:
     """Serve the explorer on ``address:port`` (0: a free port), print its URL, block until interrupted."""
-    from .app import serve as _serve
+    from dptheory.explore.app import serve as _serve
 
     _serve(keys, port=port, show=show, address=address, values=values)
 
 
 def add_parser(subparsers: Any) -> Any:
     """Add the ``explore`` subcommand to an argparse ``subparsers`` object (see :mod:`.command`)."""
-    from .command import add_parser as _add
+    from dptheory.explore.command import add_parser as _add
 
     return _add(subparsers)
 
 
 __all__ = ["DEFAULT_KEYS", "Explorer", "add_parser", "build_app", "serve"]
+
+
+def __getattr__(name: str) -> Any:
+    """``DEFAULT_KEYS`` and ``Explorer`` load the model (and the registry) only when used."""
+    if name in ("DEFAULT_KEYS", "Explorer"):
+        from dptheory.explore import model
+
+        return getattr(model, name)
+    raise AttributeError(f"module 'dptheory.explore' has no attribute {name!r}")

@@ -6,8 +6,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..core.errors import DPTheoryError
-from .command import add_parser
+from dptheory.core.errors import DPTheoryError
+from dptheory.explore.command import add_parser
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -22,8 +22,8 @@ from typing import Any
 
 import numpy as np
 
-from ..core.errors import DPTheoryError
-from .model import CROSSOVER_DPS, READOUT_DPS, Control, Explorer, Readout
+from dptheory.core.errors import DPTheoryError
+from dptheory.explore.model import CROSSOVER_DPS, READOUT_DPS, Control, Explorer, Readout
 
 COLORS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf"]
 OK_COLOR, BAD_COLOR = "#cfe8cf", "#f3b0b0"
@@ -488,7 +488,7 @@ def make_figure(model: Explorer, crossovers: Sequence[tuple[str, Any]] = ()) -> 
 
 
 def _insert(opts: list[str], v: str) -> list[str]:
-    from ..core.notation import parse_value
+    from dptheory.core.notation import parse_value
 
     out = [*opts, v]
     out.sort(key=lambda s: parse_value(s, key="explore", name="value"))

@@ -34,16 +34,13 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
 
 
 def cmd_explore(args: argparse.Namespace) -> int:
-    from ..core.errors import DPTheoryError
-    from .model import Explorer
+    from dptheory.cli.params import parse_params
+    from dptheory.core.errors import DPTheoryError
+    from dptheory.explore.model import Explorer
 
     items = list(args.items) + list(getattr(args, "params", []) or [])
     keys = [x for x in items if "=" not in x]
-    values: dict[str, str] = {}
-    for it in items:
-        if "=" in it:
-            k, v = it.split("=", 1)
-            values[k.strip()] = v.strip()
+    values = parse_params([x for x in items if "=" in x])
     if not 0 <= args.port <= 65535:
         raise DPTheoryError(f"explore: --port must be between 0 and 65535 (0: a free port); got {args.port}")
     Explorer(keys, values)  # validate keys and values before importing panel or binding a port
@@ -51,7 +48,7 @@ def cmd_explore(args: argparse.Namespace) -> int:
         import panel  # noqa: F401
     except ImportError:
         raise DPTheoryError("explore needs panel and bokeh: pip install 'dptheory[explore]'") from None
-    from . import serve
+    from dptheory.explore.app import serve
 
     serve(keys, port=args.port, show=args.show, address=args.address, values=values)
     return 0

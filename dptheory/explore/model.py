@@ -3,8 +3,8 @@
 Pure Python (no panel, no bokeh), so every number the page shows is unit-testable without a browser.
 Nothing here computes a bound: values come from :meth:`Theorem.evaluate` through
 :class:`dptheory.probe.Probe` (mpmath, the same call as ``dptheory eval --no-check``), curves from
-:func:`dptheory.sweep.sweep` (float64 kernels, mpmath beyond float64), crossovers from
-:meth:`Probe.crossovers` (:func:`dptheory.sweep.crossover`, confirmed at ``CROSSOVER_DPS`` digits),
+:func:`dptheory.core.sweep.sweep` (float64 kernels, mpmath beyond float64), crossovers from
+:meth:`Probe.crossovers` (:func:`dptheory.core.sweep.crossover`, confirmed at ``CROSSOVER_DPS`` digits),
 (eps, delta) from :func:`dptheory.privacy.conversion.convert` (order optimised).
 
 Ranges of the controls are the notation table's sampling ranges (``Param.sample``, narrowed by a
@@ -24,12 +24,12 @@ from typing import Any
 import mpmath
 import numpy as np
 
-from ..core.conditions import Status
-from ..core.errors import DPTheoryError, InvalidParameter
-from ..core.notation import format_rational, parse_value
-from ..core.registry import REGISTRY
-from ..core.theorem import Theorem
-from ..probe import Probe
+from dptheory.core.conditions import Status
+from dptheory.core.errors import DPTheoryError, InvalidParameter
+from dptheory.core.notation import format_rational, parse_value
+from dptheory.core.registry import REGISTRY
+from dptheory.core.theorem import Theorem
+from dptheory.probe import Probe
 
 DEFAULT_KEYS: tuple[str, ...] = ("yeshokri22.thm4_2", "yeshokri22.thm4_3", "yeshokri22.composition")
 READOUT_DPS = 12  # the readout is `dptheory eval KEY ... --dps 12`
@@ -39,13 +39,6 @@ MAX_AXIS_POINTS = 2000  # integer axes with more values are subsampled (the cros
 REAL_AXIS_POINTS = 200
 MAX_STRIP_POINTS = 2000
 CACHE_SIZE = 256  # memoised results (curves, crossovers, (eps, delta), validity strips) per page
-
-
-def figure2_setting() -> dict[str, Any]:
-    """Ye & Shokri 2022 (arXiv 2203.05363), Figure 2: alpha = 10, K = 50 and the captions' setting."""
-    from ..theorems.ye_shokri_2022 import FIGURE_SETTING
-
-    return {**FIGURE_SETTING, "alpha": 10, "K": 50}
 
 
 def theorem(key: str) -> Theorem:
@@ -391,7 +384,7 @@ class Explorer:
         return [format_rational(lo_q)] + [f"{x:.6g}" for x in xs[1:-1]] + [format_rational(hi_q)]
 
     def curves(self) -> Curves:
-        """Every selected bound along the axis (float64 via :func:`dptheory.sweep.sweep`)."""
+        """Every selected bound along the axis (float64 via :func:`dptheory.core.sweep.sweep`)."""
         key = ("curves", self.axis, self.axis_lo, self.axis_hi, self._state(without=self.axis))
         result: Curves = self._memo(key, self._curves)
         return result
@@ -417,8 +410,8 @@ class Explorer:
 
     def _line(self, t: Theorem, grid: list[str], fixed: dict[str, str],
               shape: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
-        """:func:`dptheory.sweep.sweep` along the axis, invalid points skipped (NaN)."""
-        from ..sweep import sweep
+        """:func:`dptheory.core.sweep.sweep` along the axis, invalid points skipped (NaN)."""
+        from dptheory.core.sweep import sweep
 
         g = {self.axis: grid} if self.axis in t.params else {}
         if self._fails_everywhere(t):
@@ -476,7 +469,7 @@ class Explorer:
         return result
 
     def _epsilon_delta(self) -> list[EpsDelta]:
-        from ..privacy.conversion import convert
+        from dptheory.privacy.conversion import convert
 
         out = []
         for t in self.theorems:
@@ -594,16 +587,14 @@ def _row(c: Any) -> ConditionRow:
 
 
 def default_values(theorems: Sequence[Theorem]) -> dict[str, Any]:
-    """A starting point: Figure 2 of Ye & Shokri for their parameters, then each theorem's first
-    witness, then the paper's report defaults (``dptheory report``), then the middle of the sampling
-    range. Conditions may fail at the result; the page shows which."""
+    """A starting point: each theorem's first witness, then its paper's report defaults (the set named
+    by ``explore`` in the paper's ``report.toml``, then the other sets: for Ye & Shokri, Figure 2 at
+    alpha = 10, K = 50), then the middle of the sampling range. Conditions may fail at the result; the
+    page shows which."""
     out: dict[str, Any] = {}
     names = [p for t in theorems for p in t.params]
-    fig2 = figure2_setting()
     for t in theorems:
         src: dict[str, Any] = {}
-        if t.key.startswith("yeshokri22."):
-            src.update(fig2)
         if t.witnesses:
             src = {**dict(t.witnesses[0]), **src}
         src = {**_report_defaults(t.key.split(".")[0]), **src}
@@ -621,7 +612,7 @@ def default_values(theorems: Sequence[Theorem]) -> dict[str, Any]:
 
 def _report_defaults(paper: str) -> dict[str, Any]:
     try:
-        from ..report.config import defaults
+        from dptheory.report.config import defaults
     except ImportError:  # pragma: no cover - the report package is part of dptheory
         return {}
     try:
@@ -631,4 +622,7 @@ def _report_defaults(paper: str) -> dict[str, Any]:
     merged: dict[str, Any] = {}
     for s in reversed(cfg.sets):  # the first set wins
         merged.update(s.params)
+    for s in cfg.sets:  # ... unless the paper names the explorer's starting set
+        if s.name == cfg.explore:
+            merged.update(s.params)
     return merged

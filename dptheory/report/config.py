@@ -12,6 +12,7 @@ Example (``dptheory/papers/yeshokri22/report.toml`` is the full one)::
     seed = 0                             # seed of the claim searches
     figures = ["yeshokri22-fig1", "yeshokri22-fig2"]
     include = []                         # further registry prefixes reported together (e.g. "maxinfo")
+    explore = "Figure 2, alpha = 10, K = 50"  # the set `dptheory explore` starts from (default: the first)
 
     [[sets]]                             # one column of the value tables per set
     name = "Figure 2, alpha = 10, K = 50"
@@ -67,11 +68,13 @@ class ReportConfig:
     include: tuple[str, ...] = ()
     sets: tuple[ParamSet, ...] = ()
     crossovers: tuple[CrossoverSpec, ...] = ()
+    explore: str = ""
     source: str = "built-in defaults"
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-_REPORT_KEYS = {"paper", "title", "digits", "dps", "claims", "claim_examples", "seed", "figures", "include"}
+_REPORT_KEYS = {"paper", "title", "digits", "dps", "claims", "claim_examples", "seed", "figures", "include",
+                "explore"}
 
 
 def from_dict(data: dict[str, Any], *, source: str) -> ReportConfig:
@@ -120,6 +123,7 @@ def from_dict(data: dict[str, Any], *, source: str) -> ReportConfig:
         include=tuple(rep.get("include", ())),
         sets=tuple(sets),
         crossovers=tuple(xs),
+        explore=str(rep.get("explore", "")),
         source=source,
     )
 
