@@ -60,8 +60,21 @@ derived here and checked against quadrature in the tests:
 
        A - 1 = sum_{i>=2} s0_i + sum_{i>=0} s1_i - (1 - s0_0 - s0_1)
 
-   holds no term of size 1. What cancellation remains (mainly between ``s0_2`` and the first part,
-   a factor of about ``e^(1/z^2) / (e^(1/z^2) - 1) ~ z^2``) enters the error estimate.
+   holds no term of size 1. That still leaves a cancellation between ``s0_2`` and the first part,
+   by a factor of about ``e^(1/z^2) / (e^(1/z^2) - 1) ~ z^2`` (``log A ~ q^2/z^2`` while both are
+   ``~ q^2``). For ``q < 1/2`` the first part is therefore spread over the terms: with
+   ``t_i = C(alpha,i) (1-q)^(alpha-i) q^i``, the binomial series gives ``sum_{i>=2} t_i =
+   1 - (1-q)^(alpha-1)(1 + (alpha-1) q)`` (it converges because ``q/(1-q) < 1``), so
+
+       A - 1 = sum_{i>=2} t_i (expm1(c_i) Phi(x0_i) - (Phi(a0) - Phi(x0_i))) + sum_{i>=0} s1_i
+               - Phi(-a0) - alpha q (1-q)^(alpha-1) Delta,
+
+   with ``c_i = (i^2 - i)/(2z^2)`` and ``x0_i = (z0 - i)/z``. For large ``z`` the first bracket is
+   ``~ c_i`` and the second ``~ (i/z) phi(a0)``, so nothing cancels. In the alternating tail the
+   bracket is the difference of two moment sequences (``|t_i| e^{c_i} Phi(x0_i)`` and
+   ``|t_i| Phi(a0)``), so the CVZ sum keeps a proven bound, ``2 (A_0 + B_0)/(3 + sqrt 8)^n``. What
+   cancellation remains (``alpha`` very close to 1; ``q >= 1/2`` with large ``z``) enters the error
+   estimate.
 
 Precision policy (mp kernels): a kernel reads the caller's ``mpmath.mp.dps``, works inside
 ``mpmath.workdps`` with guard digits, and returns a value rounded to the caller's precision. It never
@@ -87,9 +100,10 @@ Each point carries a rounding-error estimate: relative error of each log-term ab
 point whose estimated relative error in ``log A`` exceeds ``1e-11`` (integer orders) or ``1e-12``
 (fractional orders) is recomputed with :func:`rdp_mp` at 30 digits. This hybrid is what lets
 ``rdp_np`` agree with ``rdp_mp`` to 1e-10 relative over the whole parameter range (1e-12 at
-fractional orders). Points that still fall back are those
-where ``A - 1`` itself is a difference of much larger parts: ``alpha`` very close to 1, or large
-``q`` together with large ``z``. (The previous fractional kernel, :func:`_log_a_frac_np`, sums ``A``
+fractional orders). Points that still fall back (about 5% of fractional orders drawn log-uniformly
+from ``q`` in ``[1e-6, 1]``, ``z`` in ``[0.3, 100]``, ``alpha - 1`` in ``[1e-4, 1e4]``; 70% before item
+3) are those where ``A - 1`` itself is a difference of much larger parts: ``alpha`` very close to 1,
+or ``q >= 1/2`` together with large ``z``. (The previous fractional kernel, :func:`_log_a_frac_np`, sums ``A``
 itself; it now only plans the working precision of the mp kernel, whose cancellation it models.)
 """
 
@@ -126,7 +140,7 @@ _MAX_EXTRA_DIGITS = 1500  # cap on adaptive precision above the caller's dps
 _ERR_K = 1.5  # float64 model: a log-term with additive pieces p_j has abs. error <= _ERR_K * eps * sum |p_j|
 FALLBACK_RTOL = 1e-11  # float64 points with a larger estimated relative error are recomputed in mp
 # Stricter for the fractional A - 1 kernel, which now serves points the mp fallback used to serve: its
-# estimate exceeded the measured error by at least 2.4x at 1000 random points (q in [1e-6, 1], z in
+# estimate exceeded the measured error by at least 2.8x at 1000 random points (q in [1e-6, 1], z in
 # [0.3, 100], alpha in (1, 1e4]), so the float64 values it accepts stay below 1e-12 relative error.
 FALLBACK_RTOL_FRAC = 1e-12
 FALLBACK_DPS = 30  # precision of that recomputation
@@ -620,17 +634,72 @@ def _am1_constant_pieces(
     return logs, scales
 
 
+def _stream_lse_multi(
+    rows: int, ncols: int, k: int, block: Callable[[int, int], list[tuple[NDArray[np.float64], NDArray[np.float64]]]]
+) -> list[tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]]:
+    """:func:`_stream_lse` for ``k`` streams of log-terms produced by the same column blocks."""
+    m = [np.full(rows, -np.inf) for _ in range(k)]
+    s = [np.zeros(rows) for _ in range(k)]
+    e = [np.zeros(rows) for _ in range(k)]
+    width = max(64, _BLOCK_ELEMS // max(rows, 1))
+    with np.errstate(all="ignore"):
+        for lo in range(0, ncols, width):
+            for j, (lt, sc) in enumerate(block(lo, min(ncols, lo + width))):
+                newm = np.maximum(m[j], lt.max(axis=1))
+                ref = np.where(np.isfinite(newm), newm, 0.0)
+                scale = np.exp(m[j] - ref)
+                w = np.exp(lt - ref[:, None])
+                s[j] = s[j] * scale + w.sum(axis=1)
+                e[j] = e[j] * scale + np.where(w > 0, w * sc, 0.0).sum(axis=1)
+                m[j] = newm
+    return list(zip(m, s, e, strict=True))
+
+
+def _am1_left_pieces(
+    a: NDArray[np.float64],
+    lq: NDArray[np.float64],
+    l1q: NDArray[np.float64],
+    z: NDArray[np.float64],
+    split: NDArray[np.bool_],
+    i: NDArray[np.float64],
+    branch: str,
+) -> tuple[NDArray[np.float64], ...]:
+    """Pieces of term ``i >= 2`` of the ``A - 1`` sum (module docstring, item 3), logs with error scales.
+
+    Returns ``(log|C|, scale, log s0-part, scale, log subtracted part, scale, log s1-part / C, scale,
+    log |s0_i / C|)``. Where ``split`` (``q < 1/2``) the ``s0`` part is
+    ``(1-q)^(a-i) q^i expm1(c_i) Phi(x0)`` and the subtracted part ``(1-q)^(a-i) q^i (Phi(a0) - Phi(x0))``
+    (their difference is ``s0_i - (1-q)^(a-i) q^i Phi(a0)``); elsewhere the ``s0`` part is ``s0_i / C``
+    itself and nothing is subtracted.
+    """
+    logc, cs, s0, e0, s1, e1 = _frac_pieces(a, lq, l1q, z, i, branch)
+    with np.errstate(all="ignore"):
+        z0 = z * z * (l1q - lq) + 0.5  # the same expression as in _frac_pieces
+        c = (i * i - i) / (2.0 * z * z)
+        lfac = np.log(-np.expm1(-c))  # expm1(c) = e^c (1 - e^-c); relative error of c ~2 eps -> ~2 eps here
+        lpos = np.where(split, s0 + lfac, s0)
+        epos = np.where(split, e0 + 2.0, e0)
+        ld, ld_s = _log_ndtr_diff(z0 / z, (z0 - i) / z)
+        p1, p2 = i * lq, (a - i) * l1q
+        lneg = np.where(split, p1 + p2 + ld, -np.inf)
+        eneg = np.abs(p1) + np.abs(p2) + ld_s + 1.0
+    return logc, cs, lpos, epos, lneg, eneg, s1, e1, s0
+
+
 def _log_a_frac_am1_np(
     a: NDArray[np.float64], lq: NDArray[np.float64], l1q: NDArray[np.float64], z: NDArray[np.float64]
 ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """float64 ``log A`` at fractional orders ``a`` (sorted) via ``A - 1`` (module docstring, item 3).
 
-    ``A - 1 = sum_{i>=2} s0_i + sum_{i>=0} s1_i - (1 - s0_0 - s0_1)``: the head (``i < i0``) by
-    log-sum-exp, the alternating tail by the 26-term CVZ sum, and the three positive parts of
-    ``1 - s0_0 - s0_1`` from :func:`_am1_constant_pieces`. Nothing of size 1 is added to or taken
-    from ``A - 1``, so small ``log A = log1p(A - 1)`` keep their relative precision. Returns
-    ``(log A, estimated relative error)``; the estimate is ``inf`` where the sum is not positive.
-    Rows sharing one ``(q, z)`` share the order-independent work (``erfc`` factors of ``s0_i``).
+    ``A - 1 = sum_{i>=2} s0_i + sum_{i>=0} s1_i - (1 - s0_0 - s0_1)``, with ``1 - s0_0 - s0_1`` in the
+    positive parts of :func:`_am1_constant_pieces`. For ``q < 1/2`` the first part is further spread over
+    the terms (item 3): each ``s0_i`` becomes ``t_i (e^{c_i} Phi(x0_i) - Phi(a0)) = t_i (expm1(c_i)
+    Phi(x0_i) - (Phi(a0) - Phi(x0_i)))`` with ``t_i = C(a,i) (1-q)^(a-i) q^i``. The head (``i < i0``)
+    is summed by log-sum-exp per sign, the alternating tail by the 26-term CVZ sum. Nothing of size 1
+    (nor, for ``q < 1/2``, of the size of ``q^2``) is added to or taken from ``A - 1``, so small
+    ``log A = log1p(A - 1)`` keep their relative precision. Returns ``(log A, estimated relative
+    error)``; the estimate is ``inf`` where the sum is not positive. Rows sharing one ``(q, z)`` share
+    the order-independent work (the normal-CDF factors of ``s0_i``).
     """
     la = np.empty_like(a)
     rel = np.empty_like(a)
@@ -646,44 +715,62 @@ def _log_a_frac_am1_np(
         if all(np.all(c == c[0]) for c in cols[:3]):
             cols = [c[:1] for c in cols]  # one (q, z): broadcast (1, 1), so i-only factors are computed once
         qq, q1, zz, qv = cols
+        split = qv < 0.5
         rows = aa.shape[0]
         i0 = np.floor(aa) + 1.0
         ncols = int(i0.max())
         lc, csc = (x.reshape(rows, 3) for x in _am1_constant_pieces(aa, qq, q1, zz, qv))
-
-        def block(lo: int, hi: int, aa=aa, qq=qq, q1=q1, zz=zz, i0=i0) -> tuple[NDArray, NDArray]:
-            i = np.arange(lo, hi, dtype=np.float64)[None, :]
-            logc, cs, s0, e0, s1, e1 = _frac_pieces(aa, qq, q1, zz, i, "below")
-            with np.errstate(all="ignore"):
-                s0 = np.where(i >= 2.0, s0, -np.inf)  # s0_0 and s0_1 are in the constant part
-                lt = logc + np.logaddexp(s0, s1)
-                sc = cs + 1.0 + _mixed_scale(s0, e0, s1, e1)
-                inside = i < i0
-                return np.where(inside, lt, -np.inf), np.where(inside, sc, 0.0)
-
-        mh, sh, eh = _stream_lse(rows, ncols, block)
-        it = i0 + np.arange(n_cvz, dtype=np.float64)[None, :]
-        logc, cs, s0, e0, s1, e1 = _frac_pieces(aa, qq, q1, zz, it, "above")
         with np.errstate(all="ignore"):
-            lat = logc + np.logaddexp(s0, s1)
-            tsc = cs + 1.0 + _mixed_scale(s0, e0, s1, e1)
-            mt = np.maximum(np.maximum(mh, lat[:, 0]), lc.max(axis=-1))
+            # with the split the first part of 1 - s0_0 - s0_1 is spread over the terms
+            lc[:, 0] = np.where(np.broadcast_to(split, (rows, 1))[:, 0], -np.inf, lc[:, 0])
+
+        def block(lo: int, hi: int, aa=aa, qq=qq, q1=q1, zz=zz, i0=i0, split=split) -> list[tuple[NDArray, NDArray]]:
+            i = np.arange(lo, hi, dtype=np.float64)[None, :]
+            logc, cs, lpos, epos, lneg, eneg, s1, e1, _ = _am1_left_pieces(aa, qq, q1, zz, split, i, "below")
+            with np.errstate(all="ignore"):
+                left = i >= 2.0  # s0_0 and s0_1 are in the constant part
+                lpos = np.where(left, lpos, -np.inf)
+                pos = logc + np.logaddexp(lpos, s1)
+                pos_s = cs + 1.0 + _mixed_scale(lpos, epos, s1, e1)
+                inside = i < i0
+                neg_in = inside & left
+                return [
+                    (np.where(inside, pos, -np.inf), np.where(inside, pos_s, 0.0)),
+                    (np.where(neg_in, logc + lneg, -np.inf), np.where(neg_in, cs + eneg, 0.0)),
+                ]
+
+        (mp_, sp_, ep_), (mn_, sn_, en_) = _stream_lse_multi(rows, ncols, 2, block)
+        it = i0 + np.arange(n_cvz, dtype=np.float64)[None, :]
+        logc, cs, lpos, epos, lneg, eneg, s1, e1, s0 = _am1_left_pieces(aa, qq, q1, zz, split, it, "above")
+        with np.errstate(all="ignore"):
+            lat = logc + np.logaddexp(lpos, s1)
+            tsc = cs + 1.0 + _mixed_scale(lpos, epos, s1, e1)
+            latn = logc + lneg
+            tscn = cs + eneg
+            # CVZ bound for the tail of a difference of two moment sequences: 2 (A_0 + B_0) / (3 + sqrt 8)^n,
+            # A_0 = |s0| + |s1| and B_0 = |t_i0| Phi(a0) at i0
+            z0 = zz * zz * (q1 - qq) + 0.5
+            lb0 = np.where(split, logc[:, :1] + it[:, :1] * qq + (aa - it[:, :1]) * q1 + special.log_ndtr(z0 / zz),
+                           -np.inf)[:, 0]
+            la0 = (logc[:, :1] + np.logaddexp(s0[:, :1], s1[:, :1]))[:, 0]
+            mt = np.maximum(np.maximum(mp_, lat[:, 0]), lc.max(axis=-1))
             ref = np.where(np.isfinite(mt), mt, 0.0)
-            hscale = np.exp(mh - ref)
-            head = sh * hscale
-            head_e = eh * hscale
+            hp, hn = np.exp(mp_ - ref), np.exp(mn_ - ref)
             wt = np.exp(lat - ref[:, None])
-            tail = wt @ w
-            tail_abs = wt @ wabs
-            tail_e = (wt * wabs * tsc).sum(axis=1)
+            wn = np.exp(latn - ref[:, None])
+            tail = (wt - wn) @ w
+            tail_abs = (wt + wn) @ wabs
+            tail_e = (wabs * (wt * tsc + wn * tscn)).sum(axis=1)
             cw = np.exp(lc - ref[:, None])
             const = cw.sum(axis=1)
             const_e = (cw * csc).sum(axis=1)
-            tot = head + tail - const
-            abs_sum = head + tail_abs + const
+            tot = sp_ * hp - sn_ * hn + tail - const
+            abs_sum = sp_ * hp + sn_ * hn + tail_abs + const
+            bound = 2.0 * (np.exp(la0 - ref) + np.exp(lb0 - ref)) / _CVZ_RATE**n_cvz
             err = (
-                _ERR_K * _EPS * (head_e + tail_e + const_e + (math.log2(ncols + n_cvz + 3) + 5.0) * abs_sum)
-                + 2.0 * wt[:, 0] / _CVZ_RATE**n_cvz
+                _ERR_K * _EPS
+                * (ep_ * hp + en_ * hn + tail_e + const_e + (math.log2(ncols + n_cvz + 3) + 5.0) * abs_sum)
+                + bound
             )
             log_am1 = ref + np.log(tot)
             log_a = np.logaddexp(0.0, log_am1)
