@@ -406,6 +406,168 @@ def test_dp_accounting_fractional_fault(
 
 
 # ------------------------------------------------------------------------------------------------
+# fractional orders in float64 via A - 1 (module docstring of numerics.sgm, item 3; issue 14)
+# ------------------------------------------------------------------------------------------------
+
+GRID_DATA = Path(__file__).parent / "data" / "sgm_grid_values.csv"
+
+
+def _grid_groups() -> dict[tuple[str, float, float], list[tuple[float, str]]]:
+    groups: dict[tuple[str, float, float], list[tuple[float, str]]] = {}
+    with GRID_DATA.open(newline="") as fh:
+        for r in csv.DictReader(fh):
+            # the generator's second method (quadrature or mp series, where recorded) agrees to 1e-18
+            assert r["check_rel_diff"] == "" or float(r["check_rel_diff"]) <= 1e-18
+            assert int(r["dps"]) >= 20
+            groups.setdefault((r["grid"], float(r["q"]), float(r["z"])), []).append((float(r["alpha"]), r["log_a"]))
+    return groups
+
+
+def test_benchmark_grids_match_quadrature_without_fallback(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every order of the bench_sgm_peers grids (100 fractional in [1.25, 64.5], 2..101; five (q, z)).
+
+    Reference: tests/data/sgm_grid_values.csv (made by make_sgm_grid_values.py without the float64
+    code): quadrature at 20 digits at fractional orders, the defining finite sum at 60 digits at
+    integer orders (quadrature-checked at every tenth order).
+    The float64 kernels alone must serve these points (the mp fallback is what made fractional orders
+    slow), and agree to 1e-12 relative (issue 14, item 3).
+    """
+
+    def forbidden(*args: object) -> None:
+        raise AssertionError(f"unexpected mp fallback at {args}")
+
+    monkeypatch.setattr(sgm, "rdp_mp", forbidden)
+    groups = _grid_groups()
+    assert sorted(len(v) for v in groups.values()) == [100] * 10
+    for (grid, q, z), rows in groups.items():
+        alphas = np.array([a for a, _ in rows])
+        assert np.all((alphas == np.floor(alphas)) == (grid == "integer"))
+        got = rdp_np(alphas, q, z, 1e5)
+        for a, g, ref in zip(alphas, got, (r for _, r in rows), strict=True):
+            want = 1e5 * mpmath.mpf(ref) / (mpmath.mpf(a) - 1)
+            assert _rel(g, want) <= 1e-12, (grid, q, z, a, g, want)
+
+
+@pytest.mark.parametrize(
+    "alpha,q,z",
+    [(1.25, 1e-3, 0.8), (2.75, 1e-6, 1.0), (1.5, 1e-3, 5.0), (3.25, 0.8, 2.0), (5.5, 0.04, 1.0), (1.75, 0.01, 0.4),
+     (1.5, 1e-3, 10.0), (2.5, 1e-4, 30.0), (7.25, 0.04, 10.0), (2.25, 0.45, 3.0)],
+)
+def test_am1_kernel_matches_quadrature(alpha: float, q: float, z: float) -> None:
+    """The float64 A - 1 kernel at fractional orders where log A is small (1e-14 .. 1e-1), vs live quadrature.
+
+    Large z (10, 30) is where A - 1 ~ q^2/z^2 is much smaller than its terms ~ q^2: only the termwise
+    form for q < 1/2 keeps those digits (module docstring of numerics.sgm, item 3).
+    """
+    la, rel = sgm._log_a_frac_am1_np(np.array([alpha]), np.log([q]), np.log1p([-q]), np.array([z]))
+    with mpmath.workdps(20):
+        want = log_a_quad_mp(alpha, q, z)  # error estimate < 1e-23 of A - 1
+    assert rel[0] <= sgm.FALLBACK_RTOL_FRAC  # served in float64, no fallback
+    err = _rel(la[0], want)
+    assert err <= 1e-12 and err <= rel[0], (err, rel[0])  # the estimate bounds the actual error
+
+
+@st.composite
+def frac_points(draw: st.DrawFn) -> tuple[float, float, float]:
+    q = 10.0 ** draw(st.floats(-6, 0, exclude_max=True))
+    z = 10.0 ** draw(st.floats(math.log10(0.3), 2))
+    alpha = 1.0 + 10.0 ** draw(st.floats(-4, 3))
+    if alpha == math.floor(alpha):
+        alpha += 0.5
+    return alpha, min(q, 0.999), z
+
+
+@given(frac_points())
+def test_am1_kernel_against_old_implementation(point: tuple[float, float, float]) -> None:
+    """New fractional float64 kernel vs the previous implementation at random points.
+
+    The previous ``rdp_np`` served a fractional point with the float64 kernel that sums ``A``
+    (``_log_a_frac_np``) where its estimate was <= 1e-11, and with the mp series otherwise. Both are
+    unchanged. The new kernel must (1) be within its own error estimate of the 30-digit mp series,
+    and within 1e-12 where it is accepted (estimate <= FALLBACK_RTOL_FRAC); (2) agree with the
+    previous float64 kernel within the sum of their estimates where that one was accepted.
+    """
+    alpha, q, z = point
+    args = (np.array([alpha]), np.array([math.log(q)]), np.array([math.log1p(-q)]), np.array([z]))
+    new, rel_new = sgm._log_a_frac_am1_np(*args)
+    old, rel_old = sgm._log_a_frac_np(*args)
+    with mpmath.workdps(30):
+        exact = log_a_mp(alpha, q, z)
+    if np.isfinite(rel_new[0]):
+        assert _rel(new[0], exact) <= rel_new[0], (point, new[0], exact, rel_new[0])
+    if rel_new[0] <= sgm.FALLBACK_RTOL_FRAC:
+        assert _rel(new[0], exact) <= 1e-12
+    if rel_old[0] <= sgm.FALLBACK_RTOL and np.isfinite(rel_new[0]):
+        assert abs(new[0] - old[0]) <= (rel_new[0] + rel_old[0]) * abs(old[0]), (point, new[0], old[0])
+    # and the public function, whichever path it takes: 1e-12 relative of the 30-digit series
+    with mpmath.workdps(30):
+        assert _rel(rdp_np(alpha, q, z, 1.0), rdp_mp(alpha, q, z, 1)) <= 1e-12
+
+
+@pytest.mark.parametrize(
+    "alpha,q,z",
+    [(1.0002, 3.2e-6, 55.45), (1.001, 0.5, 30.0), (1.76, 0.92, 28.05), (3.2336, 4.3633e-3, 20.78), (2.5, 0.999, 50.0),
+     (1.5, 1e-6, 100.0), (64.5, 0.5, 0.3), (9999.5, 1e-6, 100.0),
+     (1.0001484947194599, 0.20282859846251064, 1.888043986437231)],  # float64 error 3e-12, estimate 9e-11
+)
+def test_am1_kernel_estimate_under_cancellation(alpha: float, q: float, z: float) -> None:
+    """Where A - 1 is itself a difference of larger parts (alpha near 1, large z, q near 1) the estimate
+    still bounds the error, and rdp_np (falling back to mp where the estimate is too large) stays at 1e-12."""
+    la, rel = sgm._log_a_frac_am1_np(np.array([alpha]), np.log([q]), np.log1p([-q]), np.array([z]))
+    with mpmath.workdps(30):
+        exact = log_a_mp(alpha, q, z)
+        if np.isfinite(rel[0]):
+            assert _rel(la[0], exact) <= rel[0], (la[0], exact, rel[0])
+        assert _rel(rdp_np(alpha, q, z, 1.0), exact / (alpha - 1)) <= 1e-12
+
+
+@pytest.mark.parametrize("q", [1e-6, 1e-3, 0.04, 0.5, 0.8, 0.99])
+@pytest.mark.parametrize("z", [0.3, 1.0, 3.08, 30.0])
+def test_am1_constant_part_identity(q: float, z: float) -> None:
+    """``1 - s0_0 - s0_1`` from its definition at 40 digits vs the three positive float64 parts."""
+    for alpha in (1.25, 2.5, 30.5):
+        logs, scales = sgm._am1_constant_pieces(
+            np.array(alpha), np.array(math.log(q)), np.array(math.log1p(-q)), np.array(z), np.array(q)
+        )
+        with mpmath.workdps(40):
+            a, qm, zm = mpmath.mpf(alpha), mpmath.mpf(q), mpmath.mpf(z)
+            z0 = zm**2 * mpmath.log((1 - qm) / qm) + mpmath.mpf(1) / 2
+            s00 = (1 - qm) ** a * mpmath.ncdf(z0 / zm)
+            s01 = a * qm * (1 - qm) ** (a - 1) * mpmath.ncdf((z0 - 1) / zm)
+            want = 1 - s00 - s01
+            got = mpmath.fsum(mpmath.exp(mpmath.mpf(float(v))) for v in logs)
+        # positive parts, each good to 1.5 eps * scale in log: the sum is good to the largest of those
+        assert _rel(got, want) <= 1.5 * 2.0**-52 * float(np.max(scales)) + 1e-15, (alpha, got, want)
+
+
+def test_log1pmx() -> None:
+    xs = [-0.999, -0.9, -0.5000001, -0.5, -0.4999999, -0.3, -1e-3, -1e-9, -1e-150, 1e-150, 1e-9, 1e-3, 0.3, 0.999,
+          1.0, 1.0000001, 1.5, 7.0, 1e3, 1e12]
+    got = sgm._log1pmx(np.array(xs))
+    with mpmath.workdps(400):  # log1p(x) - x cancels about log10(1/|x|) digits
+        for x, g in zip(xs, got, strict=True):
+            want = mpmath.log1p(mpmath.mpf(x)) - x
+            assert _rel(g, want) <= 4 * 2.0**-52, (x, g, want)  # a few ulps: no cancellation anywhere
+
+
+@pytest.mark.parametrize(
+    "hi,lo",
+    [(3.68, 2.68), (40.0, 39.0), (6.1, 4.85), (1e-3, -1e-3), (0.5, -0.5), (2.0, -3.0), (-2.0, -3.0), (-30.0, -31.5),
+     (0.3, 0.0), (0.0, -0.3), (30.01, 30.0), (8.0, 7.9), (-7.9, -8.0), (5.0, 5.0 - 1e-6)],
+)
+def test_log_ndtr_diff(hi: float, lo: float) -> None:
+    """log(Phi(hi) - Phi(lo)) vs mpmath (upper-tail form for lo >= 0, where Phi rounds to 1)."""
+    val, scale = sgm._log_ndtr_diff(np.array(hi), np.array(lo))
+    with mpmath.workdps(60):
+        diff = mpmath.ncdf(-lo) - mpmath.ncdf(-hi) if lo >= 0 else mpmath.ncdf(hi) - mpmath.ncdf(lo)
+        want = mpmath.log(diff)
+    err = abs(mpmath.mpf(float(val)) - want)
+    assert err <= 1.5 * 2.0**-52 * float(scale), (hi, lo, val, want, scale)  # within its error scale
+    if hi - lo >= 0.1 and max(abs(hi), abs(lo)) <= 10:  # moderate arguments: 1e-14 relative of the difference
+        assert err <= 1e-14
+
+
+# ------------------------------------------------------------------------------------------------
 # regeneration of tests/data/sgm_known_values.csv (run: python tests/test_sgm.py)
 # ------------------------------------------------------------------------------------------------
 
