@@ -179,6 +179,9 @@ def test_results_are_cached() -> None:
     a = P.pld_epsilon(0.04, 10.0, 75, DELTA)
     b = P.pld_epsilon(0.04, 10, 75, DELTA)
     assert a is b
+    P.clear_caches()
+    c = P.pld_epsilon(0.04, 10.0, 75, DELTA)
+    assert c is not a and c == a
 
 
 # ------------------------------------------------------------------------------------ RDP route

@@ -90,6 +90,7 @@ __all__ = [
     "PLDDeltaResult",
     "PLDResult",
     "baseline_mechanism",
+    "clear_caches",
     "epsilon_delta_curve",
     "pld_delta",
     "pld_epsilon",
@@ -303,10 +304,11 @@ class PLDDeltaResult:
         }
 
 
-@functools.lru_cache(maxsize=6)
+@functools.lru_cache(maxsize=3)
 def _composed(q: float, z: float, steps: int, neighbouring: str, h: float, pessimistic: bool) -> Any:
-    """dp-accounting PLD of ``steps`` compositions (self_compose: one FFT power); cached, it is reused by
-    epsilon and delta queries and by the bracket refinement."""
+    """dp-accounting PLD of ``steps`` compositions (self_compose: one FFT power); cached (the last three:
+    each can hold 2 x MAX_LOWER_POINTS floats), it is reused by epsilon and delta queries at the same
+    mechanism and by the bracket refinement."""
     from dp_accounting import NeighboringRelation
     from dp_accounting.pld import privacy_loss_distribution as pld
 
@@ -325,6 +327,12 @@ def _composed(q: float, z: float, steps: int, neighbouring: str, h: float, pessi
         neighboring_relation=relation,
     )
     return single if steps == 1 else single.self_compose(steps)
+
+
+def clear_caches() -> None:
+    """Drop every cached PLD and result (memory: a composed PLD can hold 2 x MAX_LOWER_POINTS floats)."""
+    for f in (_composed, _pld_epsilon_cached, _pld_delta_cached, _rdp_epsilon_cached, _one_step_rdp):
+        f.cache_clear()
 
 
 def _points(composed: Any) -> int:
