@@ -28,17 +28,20 @@ the Gaussian mechanism with noise multiplier ``z`` applied to a Poisson sample w
   discretised PLD is at least the true one, so its epsilon is an upper bound on the true epsilon;
   truncated tail mass is put at +infinity (pessimistic too). Measured against the closed form at
   q = 1 (Gaussian DP, Balle & Wang 2018, Thm 8) its error is below 5e-6 relative at ``h = 1e-4``
-  for up to 1e5 steps; it is second order in ``h``. Finer grids do *not* help it: with tens of
-  millions of grid points the FFT power's round-off dominates (+5.8e-4 relative at ``h = 1e-6``,
-  5000 steps, 24M points), so the upper end stays on ``h_up = 1e-4`` unless told otherwise.
+  for up to 1e5 steps. When epsilon is only a few grid steps it is coarse (q = 0.001, z = 10, 100
+  steps: 9 % high at 1e-4, 1e-3 at 1e-5). Finer grids do not always help: with tens of millions of
+  grid points the FFT power's round-off dominates (+5.8e-4 relative at ``h = 1e-6``, 5000 steps, 24M
+  points). So the upper grid starts at 1e-4 and is refined tenfold only while the bracket shows the
+  upper end is the loose one (:func:`pld_epsilon`), within the point cap.
 * *lower* (``pessimistic_estimate=False``, privacy buckets rounding every loss *down*): its epsilon
   is a lower bound, but the rounding bias adds up over the composition: the lower end sits about
   ``steps * h_lo / 2`` below the true epsilon (first order in ``h_lo``; measured exactly so at q = 1).
   So the lower end gets its own, finer grid ``h_lo = 2 rel_width epsilon_upper / steps``, which
   makes the bracket's relative width about ``rel_width``; ``h_lo`` is never finer than what keeps
   the composed PLD below ``MAX_LOWER_POINTS`` grid points (memory), and the result reports the width
-  reached. At Ye & Shokri's Figure 2 setting (q = 0.04, z = 10, 25 steps per epoch) a relative
-  width of 1e-3 is reached up to 200 epochs in a few seconds per point (docs/privacy_baselines_pld.md).
+  reached. At Ye & Shokri's Figure 2 setting (q = 0.04, z = 10, 25 steps per epoch) a target of 1e-3
+  gives 1.1e-3 up to 50 epochs and 2.7e-3 at 200 (point cap), in seconds per point
+  (docs/privacy_baselines_pld.md).
 
 "Rigorous as the library allows": both ends are one-sided by construction of the discretisations;
 floating-point round-off of the FFT is not enclosed (see above for its measured size at the grids
@@ -59,8 +62,8 @@ record's contribution):
   baseline's multiplier (:func:`baseline_mechanism`). At the Figure 2 setting it is 0.5-3 % below the
   add/remove value at ``z`` (docs/privacy_baselines_pld.md).
 
-``q = 0`` gives epsilon 0 and delta 0 (nothing is released about anyone; dp-accounting and
-prv-accountant return the same).
+``q = 0`` gives epsilon 0 and delta 0 (no record is ever used; dp-accounting's accountant treats
+the event as a no-op too).
 """
 
 from __future__ import annotations
@@ -180,15 +183,11 @@ def _check_interval(name: str, h: Any) -> float:
     return v
 
 
-def _check_rel_width(rel_width: Any) -> float:
-    v = _real("rel_width", rel_width, "in (0, 1) (target relative width of the bracket)")
+def _check_rel_width(rel_width: Any, name: str = "rel_width") -> float:
+    accepted = "in (0, 1) (target relative width of the bracket)"
+    v = _real(name, rel_width, accepted)
     if not 0.0 < v < 1.0:
-        raise InvalidParameter(
-            key=_KEY,
-            name="rel_width",
-            value=rel_width,
-            reason="must be in (0, 1) (target relative width of the bracket)",
-        )
+        raise InvalidParameter(key=_KEY, name=name, value=rel_width, reason=f"must be {accepted}")
     return v
 
 
@@ -858,7 +857,7 @@ def epsilon_delta_curve(
     ks = _check_K_values(K_values)
     d = _check_delta(delta)
     rel = _check_neighbouring(neighbouring)
-    rw0, rw_min = _check_rel_width(rel_width), _check_rel_width(refine_to)
+    rw0, rw_min = _check_rel_width(rel_width), _check_rel_width(refine_to, "refine_to")
     q, z, per_epoch = baseline_mechanism(params)
     z_pld = 2.0 * z if rel == "replace_one" else z
     points: list[CurvePoint] = []
