@@ -1,0 +1,146 @@
+"""The composition baselines in (epsilon, delta): PLD (tight) against RDP, and the Ye & Shokri hidden-state bounds.
+
+Run from the repository root: ``python bench/bench_pld.py [table] [curves] [gap] [timing]`` (default:
+all four). Prints the numbers quoted in ``docs/privacy_baselines_pld.md``; nothing is asserted.
+
+* ``table``: Ye & Shokri 2022 (arXiv 2203.05363) Figure 2 setting (eta = 0.02, lam = 1, beta = 4,
+  S_g = 4, sigma = 2, n = 50, b = 2, so q = 0.04, z = 10, 25 steps per epoch), delta = 1e-5,
+  K = 1, 10, 50, 100, 200: Thm 4.2 and Thm 4.3 (``dptheory.privacy.conversion.convert``, order
+  optimised), the RDP composition baseline, the PLD bracket (add/remove at z; replace-one at 2z) and
+  prv-accountant's bracket as the independent column.
+* ``curves``: ``epsilon_delta_curve`` for K = 1..200, both theorems, both neighbouring relations:
+  the first epoch at which each bound is below each baseline, and the points around it.
+* ``gap``: RDP-based epsilon / PLD epsilon - 1 over a grid of (q, z, steps), delta = 1e-5.
+* ``timing``: dp-accounting PLD bracket against prv-accountant at a comparable bracket width, one run.
+"""
+
+from __future__ import annotations
+
+import itertools
+import pathlib
+import sys
+import time
+import warnings
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
+
+from dptheory.privacy.pld import (
+    baseline_mechanism,
+    epsilon_delta_curve,
+    pld_epsilon,
+    rdp_epsilon_best,
+    theorem_epsilon,
+)
+
+FIG2 = {"eta": "0.02", "lam": 1, "beta": 4, "S_g": 4, "sigma": 2, "n": 50, "b": 2}
+DELTA = 1e-5
+K_TABLE = (1, 10, 50, 100, 200)
+
+
+def prv_bracket(q: float, z: float, steps: int, delta: float, eps_error: float) -> tuple[float, float, float]:
+    from prv_accountant import PRVAccountant
+    from prv_accountant.privacy_random_variables import PoissonSubsampledGaussianMechanism
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        acc = PRVAccountant(
+            prvs=[PoissonSubsampledGaussianMechanism(sampling_probability=q, noise_multiplier=z)],
+            eps_error=eps_error,
+            delta_error=delta / 1000,
+            max_self_compositions=[steps],
+        )
+        lo, est, up = acc.compute_epsilon(delta=delta, num_self_compositions=[steps])
+    return float(lo), float(est), float(up)
+
+
+def table() -> None:
+    q, z, per_epoch = baseline_mechanism(FIG2)
+    print(f"# Figure 2 setting: q = {q}, z = {z}, {per_epoch} steps/epoch, delta = {DELTA:g}")
+    print(
+        "| K | steps | Thm 4.2 | Thm 4.3 | RDP composition | PLD add/remove [lower, upper] (rel. width) "
+        "| PLD replace-one at 2z [lower, upper] | prv-accountant [lower, upper] | RDP/PLD - 1 |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|")
+    for K in K_TABLE:
+        steps = K * per_epoch
+        t42 = theorem_epsilon("yeshokri22.thm4_2", {**FIG2, "K": K}, DELTA)
+        t43 = theorem_epsilon("yeshokri22.thm4_3", {**FIG2, "K": K}, DELTA)
+        rdp = rdp_epsilon_best(q, z, steps, DELTA)
+        t0 = time.perf_counter()
+        ar = pld_epsilon(q, z, steps, DELTA, rel_width=1e-3)
+        t_pld = time.perf_counter() - t0
+        rep = pld_epsilon(q, 2 * z, steps, DELTA, rel_width=1e-3, neighbouring="replace_one")
+        t0 = time.perf_counter()
+        plo, _pest, pup = prv_bracket(q, z, steps, DELTA, 3e-3)
+        t_prv = time.perf_counter() - t0
+        print(
+            f"| {K} | {steps} | {float(t42.epsilon):.6f} (alpha {float(t42.order):.2f}) "
+            f"| {float(t43.epsilon):.6f} (alpha {float(t43.order):.2f}) "
+            f"| {float(rdp.epsilon):.6f} (alpha {float(rdp.order):.2f}) "
+            f"| [{ar.epsilon_lower:.6f}, {ar.epsilon_upper:.6f}] ({ar.rel_width:.1e}) "
+            f"| [{rep.epsilon_lower:.6f}, {rep.epsilon_upper:.6f}] "
+            f"| [{plo:.6f}, {pup:.6f}] | {float(rdp.epsilon) / ar.epsilon_upper - 1:.2%} |"
+            f"  <!-- PLD {t_pld:.1f}s, prv {t_prv:.1f}s -->"
+        )
+
+
+def curves() -> None:
+    ks = list(range(1, 201))
+    for key in ("yeshokri22.thm4_2", "yeshokri22.thm4_3"):
+        for rel in ("add_or_remove", "replace_one"):
+            t0 = time.perf_counter()
+            c = epsilon_delta_curve(key, FIG2, ks, DELTA, neighbouring=rel)
+            dt = time.perf_counter() - t0
+            s = c.summary()
+            print(f"# {key}, PLD {rel} (z_pld = {c.z_pld:g}): {dt:.0f} s; {s}")
+            for b in ("rdp", "pld"):
+                first = s[b]["first_win"]
+                if first is None:
+                    print(f"  never below the {b} baseline for K <= 200; last point: {c.points[-1].to_dict()}")
+                    continue
+                for p in c.points:
+                    if first - 2 <= p.K <= first:
+                        print(
+                            f"  {b}: K = {p.K}: hidden {p.hidden:.6f}, rdp {p.rdp:.6f}, pld "
+                            f"[{p.pld.epsilon_lower:.6f}, {p.pld.epsilon_upper:.6f}] -> vs_rdp {p.vs_rdp}, "
+                            f"vs_pld {p.vs_pld}"
+                        )
+
+
+def gap() -> None:
+    qs, zs, ts = (0.001, 0.01, 0.04, 0.1), (0.8, 1.0, 2.0, 5.0, 10.0), (100, 1000, 10000)
+    ratios = []
+    print("| q | z | steps | RDP | PLD [lower, upper] | RDP/PLD_upper - 1 | RDP/PLD_lower - 1 |")
+    print("|---|---|---|---|---|---|---|")
+    for q, z, t in itertools.product(qs, zs, ts):
+        rdp = float(rdp_epsilon_best(q, z, t, DELTA).epsilon)
+        p = pld_epsilon(q, z, t, DELTA, rel_width=1e-2)
+        lo, hi = rdp / p.epsilon_upper - 1, rdp / p.epsilon_lower - 1 if p.epsilon_lower > 0 else float("inf")
+        ratios.append((lo, hi, q, z, t))
+        print(f"| {q} | {z} | {t} | {rdp:.6g} | [{p.epsilon_lower:.6g}, {p.epsilon_upper:.6g}] | {lo:.2%} | {hi:.2%} |")
+    lows = [r[0] for r in ratios]
+    print(f"# {len(ratios)} cases: RDP/PLD_upper - 1 from {min(lows):.2%} to {max(lows):.2%}")
+
+
+def timing() -> None:
+    q, z = 0.04, 10.0
+    print("| steps | dp-accounting bracket (rel. width) | time | prv-accountant bracket | time | time ratio prv/dp |")
+    print("|---|---|---|---|---|---|")
+    for steps in (1000, 5000, 20000):
+        t0 = time.perf_counter()
+        r = pld_epsilon(q, z, steps, DELTA, rel_width=1e-2)
+        t_dp = time.perf_counter() - t0
+        eps_error = r.width / 2  # prv's bracket is about +-eps_error: same total width
+        t0 = time.perf_counter()
+        lo, _est, up = prv_bracket(q, z, steps, DELTA, eps_error)
+        t_prv = time.perf_counter() - t0
+        print(
+            f"| {steps} | [{r.epsilon_lower:.6f}, {r.epsilon_upper:.6f}] ({r.rel_width:.1e}) | {t_dp:.2f} s "
+            f"| [{lo:.6f}, {up:.6f}] | {t_prv:.2f} s | {t_prv / t_dp:.1f} |"
+        )
+
+
+if __name__ == "__main__":
+    sections = sys.argv[1:] or ["table", "curves", "gap", "timing"]
+    for name in sections:
+        {"table": table, "curves": curves, "gap": gap, "timing": timing}[name]()
