@@ -24,9 +24,8 @@ import warnings
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
+from dptheory.papers.yeshokri22.epsdelta import baseline_mechanism, epsilon_delta_curve
 from dptheory.privacy.pld import (
-    baseline_mechanism,
-    epsilon_delta_curve,
     pld_epsilon,
     rdp_epsilon_best,
     theorem_epsilon,

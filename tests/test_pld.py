@@ -26,6 +26,7 @@ import pytest
 
 from dptheory.core.errors import DPTheoryError, InvalidParameter
 from dptheory.numerics.gaussian_dp import gdp_delta_mp, gdp_eps_for_delta
+from dptheory.papers.yeshokri22 import epsdelta as YE
 from dptheory.privacy import pld as P
 
 DELTA = 1e-5
@@ -126,7 +127,7 @@ def test_brackets_overlap_prv_accountant(q: float, z: float, steps: int) -> None
 def test_figure2_crossing_of_thm42_against_prv() -> None:
     """Independent check of the PLD side of a decision: Thm 4.2 (order optimised) is above the true
     composition epsilon at K = 21 and below it at K = 22 (Figure 2 setting), by prv-accountant's bracket."""
-    q, z, per_epoch = P.baseline_mechanism(FIG2)
+    q, z, per_epoch = YE.baseline_mechanism(FIG2)
     for K, expected in ((21, "above"), (22, "below")):
         hidden = float(P.theorem_epsilon("yeshokri22.thm4_2", {**FIG2, "K": K}, DELTA, dps=30).epsilon)
         lo, _est, up = prv_bracket(q, z, K * per_epoch, DELTA, eps_error=2e-3)
@@ -212,7 +213,7 @@ def test_rdp_route_against_dp_accounting_integer_orders() -> None:
 
 def test_rdp_route_is_the_registered_composition_baseline() -> None:
     """rdp_epsilon_best at the baseline's (q, z, K floor(n/b)) is convert(yeshokri22.composition)."""
-    q, z, per_epoch = P.baseline_mechanism(FIG2)
+    q, z, per_epoch = YE.baseline_mechanism(FIG2)
     assert (q, z, per_epoch) == (0.04, 10.0, 25)
     params = {k: v for k, v in FIG2.items() if k not in ("lam", "beta")}
     conv = P.theorem_epsilon("yeshokri22.composition", {**params, "K": 10}, DELTA)
@@ -230,7 +231,7 @@ def test_classic_is_never_below_improved() -> None:
 
 
 def test_curve_points_are_the_parts() -> None:
-    c = P.epsilon_delta_curve("yeshokri22.thm4_2", FIG2, [3, 1, 3], DELTA, rel_width=5e-2)
+    c = YE.epsilon_delta_curve("yeshokri22.thm4_2", FIG2, [3, 1, 3], DELTA, rel_width=5e-2)
     assert [p.K for p in c.points] == [1, 3]
     assert (c.q, c.z, c.z_pld, c.steps_per_epoch) == (0.04, 10.0, 10.0, 25)
     assert "K" not in c.params and "alpha" not in c.params
@@ -246,7 +247,7 @@ def test_curve_points_are_the_parts() -> None:
 
 
 def test_curve_replace_one_doubles_z() -> None:
-    c = P.epsilon_delta_curve("yeshokri22.thm4_2", FIG2, [1], DELTA, neighbouring="replace_one")
+    c = YE.epsilon_delta_curve("yeshokri22.thm4_2", FIG2, [1], DELTA, neighbouring="replace_one")
     assert c.z_pld == 2 * c.z
     assert c.points[0].pld.neighbouring == "replace_one"
     assert c.points[0].pld.z == 20.0
@@ -254,7 +255,7 @@ def test_curve_replace_one_doubles_z() -> None:
 
 def test_curve_refines_until_decided() -> None:
     """K = 22: a 20 % bracket cannot decide Thm 4.2 against the PLD value (about 1 % apart); the refined one can."""
-    c = P.epsilon_delta_curve("yeshokri22.thm4_2", FIG2, [22], DELTA, rel_width=0.2, refine_to=1e-3)
+    c = YE.epsilon_delta_curve("yeshokri22.thm4_2", FIG2, [22], DELTA, rel_width=0.2, refine_to=1e-3)
     p = c.points[0]
     coarse = P.pld_epsilon(0.04, 10.0, 550, DELTA, rel_width=0.2)
     assert coarse.compare(p.hidden) == "undecided"
@@ -315,15 +316,15 @@ def test_rdp_best_rejects_bad_input() -> None:
 
 def test_curve_rejects_bad_input() -> None:
     with pytest.raises(DPTheoryError, match="without alpha and K"):
-        P.epsilon_delta_curve("yeshokri22.thm4_2", {**FIG2, "K": 3}, [1], DELTA)
+        YE.epsilon_delta_curve("yeshokri22.thm4_2", {**FIG2, "K": 3}, [1], DELTA)
     with pytest.raises(InvalidParameter, match="K_values"):
-        P.epsilon_delta_curve("yeshokri22.thm4_2", FIG2, [0], DELTA)
+        YE.epsilon_delta_curve("yeshokri22.thm4_2", FIG2, [0], DELTA)
     with pytest.raises(InvalidParameter, match="K_values"):
-        P.epsilon_delta_curve("yeshokri22.thm4_2", FIG2, [], DELTA)
+        YE.epsilon_delta_curve("yeshokri22.thm4_2", FIG2, [], DELTA)
     with pytest.raises(DPTheoryError, match="missing sigma"):
-        P.epsilon_delta_curve("yeshokri22.thm4_2", {k: v for k, v in FIG2.items() if k != "sigma"}, [1], DELTA)
+        YE.epsilon_delta_curve("yeshokri22.thm4_2", {k: v for k, v in FIG2.items() if k != "sigma"}, [1], DELTA)
     with pytest.raises(DPTheoryError, match="baseline must be"):
-        P.epsilon_delta_curve("yeshokri22.thm4_2", FIG2, [1], DELTA).wins("gdp")
+        YE.epsilon_delta_curve("yeshokri22.thm4_2", FIG2, [1], DELTA).wins("gdp")
 
 
 def test_import_dptheory_stays_light() -> None:
