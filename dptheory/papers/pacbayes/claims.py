@@ -1,9 +1,10 @@
-"""Claims about the PAC-Bayes bounds: orderings the papers (and the research note) state.
+"""Claims about the PAC-Bayes bounds: orderings the papers (and our derivations) state.
 
 * ``dr18.C1``: Dziugaite & Roy 2018: "an eps-differentially private prior contributes 2 eps^2 to the
   generalization error" (the term 2 max{ln(3/delta), m eps^2}/m equals 2 eps^2 once m eps^2 >= ln(3/delta)).
 * ``pacbayes.C1``: the max-information route (Dwork Thm 20 + G2, derived here) gives a smaller kl budget
-  than DR18 for the same eps-DP prior (research note section 1.8: leading term eps^2/2 instead of 2 eps^2).
+  than DR18 for the same eps-DP prior (``docs/derivations/pacbayes_maxinfo.md``: leading term eps^2/2 instead
+  of 2 eps^2).
 * ``pacbayes.C2``: the McAllester form (recalled) is implied by the Maurer bound through Pinsker.
 * ``pacbayes.C3``: the exact xi(n) is never worse than 2 sqrt(n) (Maurer 2004).
 * ``pacbayes.C4``: the kl bound is never worse than its Pinsker relaxation.
@@ -66,7 +67,7 @@ DR18_C1 = _add(Claim(
 MI_LT_DR = _add(Claim(
     key="pacbayes.C1",
     title="Max-information route beats DR18 for an eps-DP prior (kl budget)",
-    citation=P.OURS.item("research note section 1.8, max-information variant [D]"),
+    citation=P.OURS.item("docs/derivations/pacbayes_maxinfo.md, DR18 max-information variant"),
     statement="Max-information variant (Thm 20 + G2, beta = delta/2): kl <= (KL + ln(2 xi(m)/delta))/m + eps^2/2 + "
     "eps sqrt(ln(4/delta)/(2m)) -- leading term eps^2/2 instead of 2 eps^2.",
     reading="pacbayes.dr18_maxinfo_variant_derived's kl budget < dr18.dp_prior's at every valid point.",
@@ -111,7 +112,7 @@ XI_LE_2SQRT = _add(Claim(
 KL_LE_PINSKER = _add(Claim(
     key="pacbayes.C4",
     title="The kl-inverse risk bound is never above its Pinsker relaxation",
-    citation=P.OURS.item("research note section 1.9"),
+    citation=P.OURS.item("docs/derivations/pacbayes_maxinfo.md, Pinsker relaxation"),
     statement="R(Q) <= kl^-1_+(emp, c) <= emp + sqrt(c/2)",
     reading="maurer04.kl_2sqrtn <= pacbayes.pinsker_derived at every valid point (both with 2 sqrt(n)).",
     lhs=T("maurer04.kl_2sqrtn", "kl bound"),
