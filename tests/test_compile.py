@@ -195,6 +195,17 @@ def test_enclose_ziv_raises_precision_for_a_near_tie():
     assert lo <= Fraction(1, 10**80) <= hi and (hi - lo) <= Fraction(1, 10**80) * Fraction(1, 10**29)
 
 
+def test_enclose_rounds_outward():
+    # 1/3 and -1/3: not decimal, so the two strings must bracket it strictly; the mpf endpoints too
+    for sign in (1, -1):
+        c = _c(sign * x / 3)
+        enc = enclose(c, {"x": 1, "y": 1, "z": 1}, dps=20)
+        third = Fraction(sign, 3)
+        assert Fraction(enc.lo_str) < third < Fraction(enc.hi_str)
+        assert Fraction(enc.hi_str) - Fraction(enc.lo_str) < Fraction(1, 10**20)
+        assert enc.contains(third) and enc.lo < enc.hi
+
+
 def test_enclose_gives_up_with_a_clear_error():
     c = _c(x - sp.Rational(1, 3))
     with pytest.raises(NumericalFailure, match="not certified"):
