@@ -48,6 +48,7 @@ __all__ = [
     "Undecided",
     "agree_mp",
     "compile_expr",
+    "compile_theorem",
     "enclose",
     "expand_shorthands",
     "stabilise",
@@ -1054,6 +1055,33 @@ class Compiled:
         with np.errstate(over="ignore", under="ignore", divide="ignore", invalid="ignore"):
             return self._kernels["np"](arrays)
 
+    def np_flagged(self, arrays: Mapping[str, Any], *, tol: float = 1e-11) -> tuple[Any, Any]:
+        """float64 values and a mask of points where they may be off by more than ``tol`` relative.
+
+        The mask is a conditioning estimate, not a bound: the kernel is re-run twice with every real
+        input moved by 8 units in the last place (alternating signs across parameters, then the
+        opposite signs); a point is flagged when a value moves by more than ``tol`` relative or
+        changes finiteness. With the stable forms emitted here, rounding errors act like input
+        perturbations of a few units, so an ill-conditioned point (the Balle factor's base
+        ``1 - 2 eta beta lam/(beta + lam)`` near 0) is flagged. The pair is the form
+        ``Theorem.np`` may return: flagged points are recomputed with mpmath.
+        """
+        base = self.np(arrays)
+        arrs = {k: np.asarray(arrays[k], dtype=np.float64) for k in self.params}
+        unreliable = np.zeros(base.shape, dtype=bool)
+        step = 8 * 2.0**-53
+        for first in (1.0, -1.0):
+            moved = {}
+            for i, p in enumerate(self.params):
+                a = arrs[p]
+                moved[p] = a if p in self.integers else a * (1 + first * (-1) ** i * step)
+            v = self.np(moved)
+            fin = np.isfinite(base) & np.isfinite(v)
+            with np.errstate(invalid="ignore", over="ignore"):
+                off = np.where(fin, np.abs(v - base) > tol * np.abs(base), np.isfinite(base) != np.isfinite(v))
+            unreliable |= off
+        return base, unreliable
+
     def arb(self, args: Mapping[str, Any]) -> Any:
         """A ball containing the exact value at every point of the input balls, at the current
         ``flint.ctx.prec``; raises :class:`Undecided` when a branch or floor cannot be decided."""
@@ -1081,6 +1109,28 @@ def compile_expr(expr: sp.Expr, symbols: Mapping[str, sp.Symbol], *,
     for backend in ("mp", "np", "arb"):
         sources[backend], kernels[backend] = _build(backend, stable, params, symbols, frozenset(integers))
     return Compiled(params=params, integers=frozenset(integers), expr=stable, source=sources, _kernels=kernels)
+
+
+_THEOREM_CACHE: dict[str, tuple[sp.Expr, Compiled]] = {}
+
+
+def compile_theorem(theorem: Any) -> Compiled:
+    """Compile a :class:`~dptheory.core.theorem.Theorem`'s closed-form ``bound`` (cached per key and
+    bound object): its parameters in order, integer parameters from the notation table."""
+    bound = getattr(theorem, "bound", None)
+    if bound is None:
+        raise CompileError(
+            f"{theorem.key} has no closed-form bound (it is stated as a recurrence or definition); it keeps "
+            "its hand-written kernel and its values are not certified"
+        )
+    hit = _THEOREM_CACHE.get(theorem.key)
+    if hit is not None and hit[0] is bound:
+        return hit[1]
+    syms = {p: theorem.notation.sym(p) for p in theorem.params}
+    ints = frozenset(p for p in theorem.params if theorem.notation[p].domain.is_integer)
+    out = compile_expr(bound, syms, integers=ints)
+    _THEOREM_CACHE[theorem.key] = (bound, out)
+    return out
 
 
 # ----------------------------------------------------------------------------- certified evaluation
