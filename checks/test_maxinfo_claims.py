@@ -56,7 +56,7 @@ def _close(thm, a: float, b: float) -> bool:
     return abs(a - b) <= 1e-10 * max(abs(a), abs(b)) + slack
 
 
-@pytest.mark.parametrize("thm", [t for t in THEOREMS if t.np is not None], ids=lambda t: t.key)
+@pytest.mark.parametrize("thm", [t for t in THEOREMS if t.kernels().np is not None], ids=lambda t: t.key)
 def test_float64_agrees_with_mpmath_on_valid_points(thm):
     @settings(max_examples=15, deadline=None, suppress_health_check=list(HealthCheck), database=None,
               derandomize=True)

@@ -65,7 +65,8 @@ def test_contract_suite_runs_on_the_toy(toy, tmp_path):
 
 
 def test_a_broken_toy_is_caught(toy, tmp_path):
-    """The contract suite is not vacuous on the toy: a kernel that disagrees with the statement fails it."""
+    """The contract suite is not vacuous on the toy: a declared float64 override that disagrees with
+    the statement fails it."""
     src = Path(toy["DPTHEORY_PATH"]) / "toy26" / "theorems.py"
     broken = tmp_path / "broken"
     (broken / "toy26").mkdir(parents=True)
@@ -73,11 +74,13 @@ def test_a_broken_toy_is_caught(toy, tmp_path):
         if f.suffix == ".py":
             text = f.read_text()
             if f.name == "theorems.py":
-                text = text.replace('mp=lambda p: p["T"] * p["alpha"] / (2 * p["z"] ** 2)',
-                                    'mp=lambda p: p["T"] * p["alpha"] / (3 * p["z"] ** 2)')
+                text = text.replace('    monotone={"T": "increasing", "z": "decreasing"},',
+                                    '    np=lambda p: p["T"] * p["alpha"] / (3 * p["z"] ** 2),\n'
+                                    '    kernel_reason="a deliberately wrong override",\n'
+                                    '    monotone={"T": "increasing", "z": "decreasing"},')
                 assert text != f.read_text()
             (broken / "toy26" / f.name).write_text(text)
     env = {**toy, "DPTHEORY_PATH": str(broken)}
-    r = run(["-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", "0", "-k", "toy26 and statement",
+    r = run(["-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", "0", "-k", "toy26 and (float64 or override)",
              str(REPO / "checks" / "test_contracts.py")], env, REPO)
     assert r.returncode == 1 and "failed" in r.stdout, r.stdout[-2000:]

@@ -43,15 +43,6 @@ class Paper:
             who = f"{surnames[0]} et al."
         return f"{who} {self.year}"
 
-    def bibtex(self) -> str:
-        fields = [f"  title = {{{self.title}}}", f"  author = {{{self.authors}}}", f"  year = {{{self.year}}}"]
-        if self.venue:
-            fields.append(f"  booktitle = {{{self.venue}}}")
-        if self.arxiv_id:
-            fields.append(f"  eprint = {{{self.arxiv_id}}}")
-            fields.append("  archivePrefix = {arXiv}")
-        return "@inproceedings{" + self.key + ",\n" + ",\n".join(fields) + "\n}"
-
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Citation:

@@ -139,7 +139,7 @@ class Quantity:
         if self.limit is not None:
             return None
         pt = self.point(exact)
-        kern = t.np if self.term is None else t.terms[self.term].np
+        kern = t.kernels(self.term).np
         if kern is None:
             return None
         return float(t.evaluate_np({k: float(v) for k, v in pt.items()}, term=self.term))
@@ -149,7 +149,7 @@ class Quantity:
         t = self.thm()
         if t is None or self.limit is not None:
             return None
-        kern = t.np if self.term is None else t.terms[self.term].np
+        kern = t.kernels(self.term).np
         if kern is None:
             return None
         cols: dict[str, np.ndarray] = {}

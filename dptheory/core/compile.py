@@ -39,7 +39,7 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from .errors import DPTheoryError, NumericalFailure
+from dptheory.core.errors import DPTheoryError, NumericalFailure
 
 __all__ = [
     "CompileError",

@@ -114,9 +114,6 @@ class NotationTable:
         """Map for ``sympy.latex(..., symbol_names=...)``."""
         return {p.symbol: p.latex for p in self.params.values()}
 
-    def by_symbol(self) -> dict[sp.Symbol, Param]:
-        return {p.symbol: p for p in self.params.values()}
-
 
 _NUMBER_RE = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$")
 _FRACTION_RE = re.compile(r"^\s*([+-]?\d+)\s*/\s*(\d+)\s*$")

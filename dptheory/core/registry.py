@@ -77,9 +77,6 @@ class Registry:
         self._figures[fig.name] = fig
         return fig
 
-    def remove(self, key: str) -> None:
-        self._items.pop(key, None)
-
     # ------------------------------------------------------------------ lookup
     def get(self, key: str) -> Any:
         if key not in self._items:

@@ -147,7 +147,7 @@ def sweep(
         for corner in itertools.product(*[(0, len(a) - 1) for a in exact_axes]):
             pt = {**exact_fixed, **{n: exact_axes[i][corner[i]] for i, n in enumerate(names)}}
             thm.check(pt, raise_on_violation=not skip_invalid)
-    values = thm.evaluate_np(arrays) if thm.np is not None else None
+    values = thm.evaluate_np(arrays) if thm.kernels().np is not None else None
     mp_points = 0
     if values is None:
         values = np.empty(shape)

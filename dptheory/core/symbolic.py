@@ -38,16 +38,6 @@ def prove_zero(expr: sp.Expr, what: str) -> SymbolicResult:
     return SymbolicResult(SymbolicVerdict.UNDECIDED, f"{what}: simplifies to {sp.sstr(simp)}; sign unknown")
 
 
-def prove_positive(expr: sp.Expr, what: str) -> SymbolicResult:
-    """PROVED if sympy decides ``expr > 0`` from the symbols' assumptions (after factoring)."""
-    for form in (expr, sp.factor(expr), sp.simplify(expr)):
-        if form.is_positive is True:
-            return SymbolicResult(SymbolicVerdict.PROVED, f"{what}: {sp.sstr(form)} > 0 by the symbols' assumptions")
-        if form.is_nonpositive is True:
-            return SymbolicResult(SymbolicVerdict.DISPROVED, f"{what}: {sp.sstr(form)} <= 0")
-    return SymbolicResult(SymbolicVerdict.UNDECIDED, f"{what}: sympy cannot decide the sign of {sp.sstr(expr)}")
-
-
 def prove_finite_limit(expr: sp.Expr, var: sp.Symbol, what: str) -> SymbolicResult:
     """PROVED if ``limit(expr, var, oo)`` is finite (sympy's limit under the symbols' assumptions)."""
     try:

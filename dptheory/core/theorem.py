@@ -6,26 +6,29 @@ recurrence a sympy statement plus a numeric kernel), its direction and unit. Eve
 evaluator, the condition checker, the hypothesis strategies, the claim checks, the CLI, the reports)
 reads these objects; nothing about a theorem is written twice.
 
-Numerics are separate from declarations (``dptheory/numerics``): a theorem points at two kernels,
+**The statement is the kernel.** A theorem's sympy ``bound`` is compiled once
+(:mod:`dptheory.core.compile`, cached) into three evaluators:
 
-* ``mp``: ``dict -> mpf``, evaluated inside a scoped ``mpmath.workdps`` (never global precision),
-  receiving Python ``int`` for integer parameters and ``mpf`` for the others;
-* ``np``: ``dict of float64 arrays -> float64 array`` for sweeps, required to agree with ``mp`` to
-  1e-10 relative wherever both are finite (checked for every theorem in ``checks/``).
+* ``mp``: ``dict -> mpf`` at the caller's scoped ``mpmath.workdps`` (never global precision), with
+  Python ``int`` for integer parameters and ``mpf`` for the others;
+* ``np``: ``dict of float64 arrays -> float64 array`` for sweeps (stable rewrites: ``log1p``,
+  ``expm1``, log-sum-exp; agrees with ``mp`` to 1e-10 relative, checked by the contract suite);
+* ``arb``: rigorous balls (python-flint); :meth:`Theorem.evaluate` takes its value from a certified
+  enclosure whenever the statement has one, so the printed digits are correct digits.
 
-Design note (differs from the original design, where the evaluators were compiled from the sympy
-formula): the sympy ``bound`` is the *statement* and is used for LaTeX, symbolic limits and as an
-independent oracle for the kernels (the contract suite lambdifies it at high precision and compares),
-but it is not what the evaluator runs. The papers'
-formulas are written for reading, not for floating point (``1 - r**m`` for ``r`` near 1, the
-log-mean-exp of footnote 4); kernels are written for stability and the statement keeps them honest.
+A hand-written kernel (``mp=``, ``np=``, ``arb=``) is a *declared override* with a stated reason
+(``kernel_reason``): recurrences and symbolic sums that have no closed form, series with a rigorous
+tail, overflow-prone forms. Where a theorem also has a ``bound``, the contract suite checks the
+override against the compiled statement; otherwise the ``statement`` (recurrence) is what it
+implements and an independent known value checks it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from functools import cached_property
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import mpmath
 import numpy as np
@@ -35,6 +38,7 @@ from dptheory.core.citation import Citation
 from dptheory.core.conditions import Condition, ConditionResult, Status, integer_condition
 from dptheory.core.errors import (
     ConditionViolated,
+    InvalidParameter,
     MissingParameter,
     NumericalFailure,
     UnexpectedParameter,
@@ -43,8 +47,12 @@ from dptheory.core.notation import Domain, NotationTable, Param, format_rational
 from dptheory.core.units import Direction, Unit
 from dptheory.core.values import BoundValue
 
+if TYPE_CHECKING:
+    from dptheory.core.compile import Compiled, Enclosure
+
 KernelMP = Callable[[Mapping[str, Any]], Any]
-KernelNP = Callable[[Mapping[str, np.ndarray]], np.ndarray]
+KernelNP = Callable[[Mapping[str, np.ndarray]], Any]
+KernelArb = Callable[[Mapping[str, Any]], Any]
 
 GUARD_DIGITS = 10
 DEFAULT_DPS = 50
@@ -52,11 +60,15 @@ DEFAULT_DPS = 50
 
 @dataclass(frozen=True, slots=True)
 class Term:
-    """A named part of a bound (e.g. the first term of Thm 4.2), evaluable on its own."""
+    """A named part of a bound (e.g. the first term of Thm 4.2), evaluable on its own.
+
+    Its ``expr`` is compiled like a theorem's bound; ``mp``/``np`` are declared overrides (the
+    theorem's ``kernel_reason`` says why).
+    """
 
     name: str
     description: str
-    mp: KernelMP
+    mp: KernelMP | None = None
     np: KernelNP | None = None
     expr: sp.Expr | None = None
 
@@ -107,10 +119,17 @@ class Theorem:
         direction: upper / lower / exact / asymptotic.
         quantity: what is bounded, in words.
         unit: unit of the value.
-        mp: the high-precision kernel.
-        np: the float64 kernel (vectorised), or ``None`` when there is none. It may return a pair
+        mp: a hand-written high-precision kernel (a declared override; default: compiled from
+            ``bound``). Required when there is no ``bound``.
+        np: a hand-written float64 kernel (vectorised; a declared override), or ``None``: the
+            compiled one is used when there is a ``bound``. A kernel may return a pair
             ``(values, unreliable_mask)``: flagged points (where float64 cancellation could cost
             more than 1e-11 relative) are then recomputed with mpmath at 30 digits.
+        arb: a hand-written rigorous kernel on python-flint balls (a declared override, e.g. for a
+            recurrence); default: compiled from ``bound``.
+        kernel_reason: why hand-written kernels are needed (required whenever one is given).
+        np_flagged: use the compiled float64 kernel in its flagged form (points whose inputs are
+            ill-conditioned are recomputed with mpmath; see ``Compiled.np_flagged``).
         terms: named parts of the bound.
         monotone: parameters in which the bound is stated (or proved) monotone, with the sense
             (``"nondecreasing"``, ``"nonincreasing"``, ``"increasing"``, ``"decreasing"``).
@@ -140,8 +159,11 @@ class Theorem:
     direction: Direction
     quantity: str
     unit: Unit = Unit.NATS
-    mp: KernelMP
+    mp: KernelMP | None = None
     np: KernelNP | None = None
+    arb: KernelArb | None = None
+    kernel_reason: str = ""
+    np_flagged: bool = False
     terms: Mapping[str, Term] = field(default_factory=dict)
     monotone: Mapping[str, str] = field(default_factory=dict)
     limits: Mapping[str, Limit] = field(default_factory=dict)
@@ -152,6 +174,13 @@ class Theorem:
     witnesses: tuple[Mapping[str, Any], ...] = ()
 
     def __post_init__(self) -> None:
+        if self.bound is None and self.mp is None:
+            raise ValueError(f"{self.key}: a theorem needs a closed-form bound or an mp kernel (with kernel_reason)")
+        overrides = [n for n in ("mp", "np", "arb") if getattr(self, n) is not None]
+        overrides += [f"{t.name}.{n}" for t in self.terms.values() for n in ("mp", "np") if getattr(t, n) is not None]
+        if overrides and not self.kernel_reason.strip():
+            raise ValueError(f"{self.key}: hand-written kernels ({', '.join(overrides)}) are declared overrides of "
+                             "the statement: say why in kernel_reason")
         missing = [p for p in self.params if p not in self.notation]
         if missing:
             raise ValueError(
@@ -260,6 +289,48 @@ class Theorem:
             citation=cite,
         )
 
+    # ------------------------------------------------------------------ kernels
+    @property
+    def compiled(self) -> Compiled | None:
+        """The bound compiled to mpmath, float64 and arb (cached), or ``None`` without a closed form."""
+        if self.bound is None:
+            return None
+        from dptheory.core.compile import compile_theorem
+
+        return compile_theorem(self)
+
+    def kernels(self, term: str | None = None) -> Kernels:
+        """The mpmath, float64 and arb evaluators of the bound (or of a named term): the declared
+        overrides where given, the compiled statement otherwise."""
+        if term is not None:
+            return self._term_kernels(term)
+        c = self.compiled
+        np_k: KernelNP | None = self.np
+        if np_k is None and c is not None:
+            np_k = c.np_flagged if self.np_flagged else c.np
+        arb_k: ArbEvaluator | None = None
+        if self.arb is not None:
+            arb_k = ArbEvaluator(self.params, self.arb)
+        elif c is not None:
+            arb_k = c
+        mp_k = self.mp if self.mp is not None else c.mp  # type: ignore[union-attr]  (post_init: bound or mp)
+        return Kernels(mp=mp_k, np=np_k, arb=arb_k)
+
+    def _term_kernels(self, name: str) -> Kernels:
+        t = self._term(name)
+        c = _compiled_term(self, t) if t.expr is not None else None
+        if t.mp is None and c is None:
+            raise ValueError(f"{self.key}: term {name} has neither an expression nor an mp kernel")
+        np_k = t.np if t.np is not None else (None if c is None else (c.np_flagged if self.np_flagged else c.np))
+        return Kernels(mp=t.mp if t.mp is not None else c.mp, np=np_k, arb=c)  # type: ignore[union-attr]
+
+    @cached_property
+    def overrides(self) -> tuple[str, ...]:
+        """The hand-written kernels of this theorem (``mp``, ``np``, ``arb``, ``term1.mp``...)."""
+        names = [n for n in ("mp", "np", "arb") if getattr(self, n) is not None]
+        names += [f"{t.name}.{n}" for t in self.terms.values() for n in ("mp", "np") if getattr(t, n) is not None]
+        return tuple(names)
+
     # ------------------------------------------------------------------ evaluation
     def evaluate(
         self,
@@ -269,26 +340,50 @@ class Theorem:
         dps: int = DEFAULT_DPS,
         check: bool = True,
         term: str | None = None,
+        certify: bool = False,
         **kwargs: Any,
     ) -> BoundValue:
-        """Evaluate the bound at a point with mpmath at ``dps`` significant digits.
+        """Evaluate the bound at a point to ``dps`` correct significant digits.
+
+        Where the statement (or a declared ``arb`` override) can be evaluated on balls, the value is
+        the midpoint of a certified enclosure narrow enough that its two ends round to the same
+        ``dps`` digits (Ziv's strategy: raise the working precision until they do); otherwise the
+        mpmath kernel runs at ``dps`` plus guard digits and again at twice the guard, and the digits
+        must agree (evidence, not proof; the result then says it is not certified).
 
         Args:
             params: parameter values (or pass them as keyword arguments).
-            dps: significant decimal digits of the result (guard digits are added internally).
+            dps: significant decimal digits of the result (at least 1).
             check: raise :class:`ConditionViolated` on a violated condition. With ``check=False``
                 the value is computed and the violations are listed in the result (domain
                 violations, where the formula itself is undefined, still raise).
             term: evaluate a named term of the bound instead of the whole bound.
+            certify: require a certified enclosure; raise :class:`NumericalFailure` saying why
+                when the theorem has no rigorous evaluator at this point.
 
         Returns:
-            a :class:`BoundValue`.
+            a :class:`BoundValue` (with ``enclosure`` when certified).
         """
+        if isinstance(dps, bool) or not isinstance(dps, int) or dps < 1:
+            raise InvalidParameter(key=self.key, name="dps", value=dps, reason="must be a whole number >= 1")
         merged = {**(params or {}), **kwargs}
         exact = self.parse(merged)
         conds = self._check_exact(exact, raise_on_violation=check, domain_only=False)
-        kernel = self.mp if term is None else self._term(term).mp
-        value = self._run_mp(kernel, exact, dps)
+        kern = self.kernels(term)
+        enclosure = None
+        why_not = "no rigorous evaluator (no closed-form statement and no arb override)"
+        if kern.arb is not None:
+            try:
+                enclosure = _enclose_digits(kern.arb, exact, dps)
+            except NumericalFailure as exc:
+                why_not = str(exc)
+        if certify and enclosure is None:
+            raise NumericalFailure(f"{self.key}{':' + term if term else ''} cannot be certified here: {why_not}")
+        if enclosure is not None:
+            with mpmath.workdps(dps):
+                value = +enclosure.mid
+        else:
+            value = self._run_mp(kern.mp, exact, dps, double_check=True)
         return BoundValue(
             key=self.key if term is None else f"{self.key}:{term}",
             value=value,
@@ -298,6 +393,7 @@ class Theorem:
             quantity=self.quantity if term is None else self._term(term).description,
             params=exact,
             conditions=conds,
+            enclosure=enclosure,
         )
 
     __call__ = evaluate
@@ -323,8 +419,34 @@ class Theorem:
                 out[p] = rational_to_mpf(v)
         return out
 
-    def _run_mp(self, kernel: KernelMP, exact: Mapping[str, sp.Rational], dps: int) -> mpmath.mpf:
-        with mpmath.workdps(dps + GUARD_DIGITS):
+    def _run_mp(
+        self, kernel: KernelMP, exact: Mapping[str, sp.Rational], dps: int, *, double_check: bool = False
+    ) -> mpmath.mpf:
+        """The kernel at ``dps`` + guard digits; with ``double_check``, again with twice the guard
+        digits (and more, up to 128x: an ill-conditioned point such as the kl inverse at q ~ 1e-323
+        needs hundreds of digits) until two successive values round to the same ``dps`` digits: the
+        non-rigorous Ziv loop for kernels without a ball evaluator (a kernel that loses the same
+        digits at every precision would still agree with itself)."""
+        guard = GUARD_DIGITS
+        val = self._run_mp_once(kernel, exact, dps + guard)
+        if not double_check or mpmath.isinf(val):
+            with mpmath.workdps(dps):
+                return +val
+        for _ in range(7):
+            guard *= 2
+            val2 = self._run_mp_once(kernel, exact, dps + guard)
+            with mpmath.workdps(dps):
+                a, b = +val, +val2
+            if a == b:
+                return b
+            val = val2
+        raise NumericalFailure(
+            f"{self.key}: the value does not settle to {dps} digits between {dps + guard // 2} and {dps + guard} "
+            f"working digits at {dict(exact)}; ask for fewer digits or report it"
+        )
+
+    def _run_mp_once(self, kernel: KernelMP, exact: Mapping[str, sp.Rational], wdps: int) -> mpmath.mpf:
+        with mpmath.workdps(wdps):
             args = self.kernel_args(exact)
             try:
                 raw = kernel(args)
@@ -343,8 +465,7 @@ class Theorem:
             val = mpmath.mpf(raw)
         if mpmath.isnan(val):
             raise NumericalFailure(f"{self.key}: evaluation gave NaN at {exact}; this is a bug, please report it")
-        with mpmath.workdps(dps):
-            return +val
+        return val
 
     def evaluate_np(self, params: Mapping[str, Any], *, term: str | None = None) -> np.ndarray:
         """Vectorised float64 evaluation (no condition checks; see :mod:`dptheory.sweep`).
@@ -352,7 +473,8 @@ class Theorem:
         Values that overflow float64 come back as ``inf``; :func:`dptheory.sweep.sweep`
         recomputes those points in the log domain with mpmath.
         """
-        kernel = self.np if term is None else self._term(term).np
+        kern = self.kernels(term)
+        kernel = kern.np
         if kernel is None:
             raise NotImplementedError(f"{self.key}{':' + term if term else ''} has no float64 kernel")
         arrays = {p: np.asarray(params[p], dtype=np.float64) for p in self.params}
@@ -364,7 +486,7 @@ class Theorem:
             # (values, unreliable): the kernel flags points where float64 cancellation could cost
             # more than 1e-11 relative; those are recomputed with mpmath at 30 digits
             out, unreliable = (np.array(raw[0], dtype=np.float64), np.asarray(raw[1], dtype=bool))
-            mp_kernel = self.mp if term is None else self._term(term).mp
+            mp_kernel = kern.mp
             shape = np.broadcast_shapes(out.shape, unreliable.shape)
             out = np.broadcast_to(out, shape).copy()
             unreliable = np.broadcast_to(unreliable, shape)
@@ -416,10 +538,6 @@ class Theorem:
 
         names = self.symbol_names()
         return [latex(d, names) for d in self.definitions]
-
-    def explicit_bound(self) -> sp.Expr | None:
-        """The bound with every paper-notation shorthand expanded (``doit``), for oracles."""
-        return None if self.bound is None else self.bound.doit()
 
     def conditions_latex(self) -> list[str]:
         names = self.symbol_names()
@@ -490,3 +608,57 @@ def _np_condition(cond: Condition, syms: tuple[sp.Symbol, ...]) -> Callable[...,
         f = sp.lambdify(syms, cond.relation, modules="numpy")
         _NP_COND_CACHE[key] = f
     return f
+
+
+@dataclass(frozen=True)
+class ArbEvaluator:
+    """A hand-written arb kernel in the shape :func:`dptheory.core.compile.enclose` expects."""
+
+    params: tuple[str, ...]
+    fn: KernelArb
+
+    def arb(self, args: Mapping[str, Any]) -> Any:
+        return self.fn(args)
+
+
+@dataclass(frozen=True)
+class Kernels:
+    """The three evaluators of a bound or term (``np``/``arb`` may be missing)."""
+
+    mp: KernelMP
+    np: KernelNP | None
+    arb: Any | None  # Compiled or ArbEvaluator: ``.params`` and ``.arb(args)``
+
+
+_TERM_CACHE: dict[tuple[str, str], tuple[sp.Expr, Compiled]] = {}
+
+
+def _compiled_term(thm: Theorem, term: Term) -> Compiled:
+    from dptheory.core.compile import compile_expr
+
+    hit = _TERM_CACHE.get((thm.key, term.name))
+    if hit is not None and hit[0] is term.expr:
+        return hit[1]
+    syms = {p: thm.notation.sym(p) for p in thm.params}
+    ints = frozenset(p for p in thm.params if thm.notation[p].domain.is_integer)
+    out = compile_expr(term.expr, syms, integers=ints)
+    _TERM_CACHE[(thm.key, term.name)] = (term.expr, out)
+    return out
+
+
+def _enclose_digits(evaluator: Any, exact: Mapping[str, sp.Rational], dps: int) -> Enclosure:
+    """A certified enclosure whose ends round to the same ``dps`` significant digits (Ziv's loop:
+    ask for a few more digits each time the ends straddle a rounding boundary)."""
+    from dptheory.core.compile import enclose
+
+    last = None
+    for extra in (3, 12, 40):
+        e = enclose(evaluator, exact, dps=dps + extra)
+        if mpmath.isinf(e.mid) or e.lo == e.hi:
+            return e
+        with mpmath.workdps(dps):
+            if +e.lo == +e.hi:
+                return e
+        last = e
+    assert last is not None
+    return last  # a value on a rounding boundary to within 10^-(dps+40): the last digit may be off by one

@@ -7,8 +7,6 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-import mpmath
-
 
 class Unit(StrEnum):
     """Unit of an information quantity (privacy loss, divergence, max-information)."""
@@ -45,11 +43,3 @@ class Direction(StrEnum):
         return self in (Direction.UPPER, Direction.EXACT)
 
 
-def nats_to_bits(x: mpmath.mpf) -> mpmath.mpf:
-    """Convert nats to bits (divide by ln 2) at the current mpmath precision."""
-    return x / mpmath.log(2)
-
-
-def bits_to_nats(x: mpmath.mpf) -> mpmath.mpf:
-    """Convert bits to nats (multiply by ln 2) at the current mpmath precision."""
-    return x * mpmath.log(2)

@@ -32,6 +32,9 @@ class BoundValue:
         quantity: what is bounded (``"RDP epsilon at order alpha"``).
         params: the exact parameter values used (sympy Rationals).
         conditions: status of each condition at these parameters.
+        enclosure: a certified enclosure of the exact value (``dptheory.core.compile.Enclosure``), when
+            the statement could be evaluated on balls; ``None`` means the digits come from mpmath at two
+            precisions (not certified).
     """
 
     key: str
@@ -42,6 +45,11 @@ class BoundValue:
     quantity: str
     params: Mapping[str, sp.Rational] = field(default_factory=dict)
     conditions: tuple[ConditionResult, ...] = ()
+    enclosure: Any = None
+
+    @property
+    def certified(self) -> bool:
+        return self.enclosure is not None
 
     def __float__(self) -> float:
         return float(self.value)
@@ -83,6 +91,8 @@ class BoundValue:
             "direction": str(self.direction),
             "quantity": self.quantity,
             "dps": self.dps,
+            "certified": self.certified,
+            **({"enclosure": [self.enclosure.lo_str, self.enclosure.hi_str]} if self.enclosure is not None else {}),
             "conditions": [c.to_dict() for c in self.conditions],
         }
 

@@ -114,7 +114,7 @@ def convert(
         method=method,
         alpha_min=None if alpha_min is None else mpmath.mpf(str(alpha_min)),
         alpha_max=None if alpha_max is None else mpmath.mpf(str(alpha_max)),
-        rdp_np=rdp_np if thm.np is not None else None,
+        rdp_np=rdp_np if thm.kernels().np is not None else None,
         orders=None if orders is None else [mpmath.mpf(str(o)) for o in orders],
         dps=dps,
     )

@@ -94,8 +94,6 @@ GAUSSIAN = REGISTRY.add(
         bound=T * alpha / (2 * z**2),
         direction=Direction.EXACT,
         quantity="Renyi divergence of order alpha between N(0, z^2) and N(1, z^2), times T",
-        mp=lambda p: p["T"] * p["alpha"] / (2 * p["z"] ** 2),
-        np=lambda p: p["T"] * p["alpha"] / (2 * p["z"] ** 2),
         monotone={"T": "increasing", "alpha": "increasing"},
         notes="Neighbouring relation: any; z is the noise std divided by the l2 sensitivity under the relation used "
         "(add/remove-one or replace-one).",
@@ -126,6 +124,10 @@ SUBSAMPLED_GAUSSIAN = REGISTRY.add(
         quantity="RDP epsilon at order alpha of T compositions (add/remove-one neighbours, sensitivity 1)",
         mp=_sgm_mp,
         np=_sgm_np,
+        kernel_reason=(
+            'A_alpha is an integral: the exact binomial sum at integer orders, the signed two-sided '
+            'series with a bounded tail at fractional orders (MTZ19 Sec. 3.3)'
+        ),
         monotone={"T": "increasing", "alpha": "nondecreasing"},
         reading="integer orders: exact binomial sum; fractional orders: the signed series of MTZ19 Sec. 3.3 "
         "(dp-accounting 0.6.0 sums absolute values there and is too high; see docs/peers.md).",

@@ -114,6 +114,10 @@ SAMPLED_WOR_GAUSSIAN = REGISTRY.add(
         "replacement, sampling fraction q = m/n)",
         mp=_wor_mp,
         np=_wor_np,
+        kernel_reason=(
+            'Thm 9 is a sum over j = 2..alpha of terms that overflow float64, summed in the log domain '
+            '(log-sum-exp over runs of kept terms); Cor 10 interpolates at fractional orders'
+        ),
         monotone={"T": "increasing", "q": "increasing", "z": "decreasing"},
         reading="Theorem 9 read with the Gaussian's eps(inf) = inf, so every min{2, (e^eps(inf) - 1)^j} is 2 and the "
         "j = 2 term is min{4(e^eps(2) - 1), 2 e^eps(2)}; fractional orders by Corollary 10 (linear interpolation of "

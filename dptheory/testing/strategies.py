@@ -266,15 +266,3 @@ def theorem_strategy(
     )
 
 
-def violating_strategy(thm: Any, condition: Condition) -> st.SearchStrategy[dict[str, sp.Rational]]:
-    """Points where every condition before ``condition`` holds and ``condition`` is violated."""
-    conds = list(thm.all_conditions)
-    idx = conds.index(condition)
-    rel = condition.relation
-    negated = Condition(
-        sp.Not(rel).simplify() if isinstance(rel, sp.core.relational.Relational) else sp.Not(rel),
-        "negation of " + condition.render(),
-    )
-    info = {p: thm.notation[p] for p in thm.params}
-    keep = [c for i, c in enumerate(conds) if i < idx and c.kind == "domain"] + [negated]
-    return point_strategy(thm.params, keep, info, ranges=thm.sample, order_hint=list(thm.notation.params), key=thm.key)

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
@@ -250,5 +249,3 @@ def accuracy(theta: np.ndarray, data: Dataset, L: float) -> np.ndarray:
     return (pred == data.y[None, :]).mean(axis=1)
 
 
-def describe_setting(**kw: Any) -> str:
-    return ", ".join(f"{k}={v}" for k, v in kw.items())

@@ -42,6 +42,7 @@ from dptheory.core.registry import REGISTRY
 from dptheory.core.theorem import Term, Theorem
 from dptheory.core.units import Direction, Unit
 from dptheory.numerics import kl as K
+from dptheory.papers.pacbayes.theorems import KL_INVERSE_REASON
 
 PAPER = Paper(
     key="lz26",
@@ -97,8 +98,6 @@ THM1 = REGISTRY.add(Theorem(
     bound=K1_SYM,
     direction=Direction.ASYMPTOTIC,
     quantity="I^beta_inf(DP-SGD(S), S) up to the constant C",
-    mp=lambda p: _k1(p, mpmath),
-    np=lambda p: _k1(p, np),
     monotone={"n": "increasing", "E": "increasing", "sigma": "decreasing"},
     reading="log read as the natural logarithm (a base change is a constant factor absorbed by C).",
     notes="ASYMPTOTIC: never a guarantee. The batch size m does not appear in the published form.",
@@ -138,6 +137,7 @@ THM2 = REGISTRY.add(Theorem(
     unit=Unit.DIMENSIONLESS,
     mp=_pb_mp,
     np=_pb_np,
+    kernel_reason=KL_INVERSE_REASON,
     terms={"rhs": Term("rhs", "kl budget with k = C E n zeta^2/sigma^2 ln(E/beta) (nats)",
                        lambda p: _pb_rhs(p, mpmath, lambda x: K.xi_mp(int(x))), lambda p: _pb_rhs(p, np, K.xi_np))},
     notes="ASYMPTOTIC and our reading of an announced theorem; for a guarantee use pacbayes.g2_maxinfo_prior_derived "
@@ -160,6 +160,7 @@ THM2_SINGLE = REGISTRY.add(Theorem(
     unit=Unit.DIMENSIONLESS,
     mp=_pb_mp,
     np=_pb_np,
+    kernel_reason=KL_INVERSE_REASON,
     notes="ASYMPTOTIC; for a guarantee use pacbayes.g3_single_model_derived with k from maxinfo.thm*_derived.",
 ))
 
@@ -177,8 +178,6 @@ CALIBRATION = REGISTRY.add(Theorem(
     bound=Delta / sigma * sp.sqrt(2 * sp.log(sp.Rational(5, 4) / delta)),
     direction=Direction.UPPER,
     quantity="eps such that the Gaussian mechanism is (eps, delta)-DP",
-    mp=lambda p: p["Delta"] / p["sigma"] * mpmath.sqrt(2 * mpmath.log(mpmath.mpf(5) / 4 / p["delta"])),
-    np=lambda p: p["Delta"] / p["sigma"] * np.sqrt(2 * np.log(1.25 / p["delta"])),
     monotone={"sigma": "decreasing", "delta": "decreasing"},
 ))
 

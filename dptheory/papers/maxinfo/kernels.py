@@ -92,12 +92,6 @@ def lemma_m_relaxed_np(mu: Any, zeta: Any, m: Any) -> np.ndarray:
     return lemma_m_np(mu, zeta, m, m * np.asarray(zeta, dtype=np.float64) ** 2)
 
 
-# ----------------------------------------------------------------------------- Theorem B (derived)
-def _abar(lam: Any, m: Any, E: Any, r: Any) -> Any:
-    a = E * r * (lam * lam + lam) / 2
-    return a / (1 - 4 * a * (m - 1))
-
-
 def k_b_mp(lam: Any, n_u: Any, m: int, E: Any, r: Any, beta: Any) -> mpmath.mpf:
     """K_B(lambda) = ln(1/beta)/lambda + n_u E r/2 + n_u (exp(8 abar) - 1)/(8 lambda); inf if 4a(m-1) >= 1."""
     lam = mpmath.mpf(lam)

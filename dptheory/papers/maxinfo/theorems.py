@@ -113,8 +113,6 @@ THM19 = REGISTRY.add(Theorem(
     direction=Direction.UPPER,
     quantity="max-information I_inf(A, n) (beta = 0)",
     unit=Unit.NATS,
-    mp=lambda p: p["eps"] * p["n"],
-    np=lambda p: p["eps"] * p["n"],
     monotone={"n": "increasing", "eps": "increasing"},
     notes="Dwork et al. print log2(e) eps n bits; this is the same bound in nats.",
 ))
@@ -131,8 +129,6 @@ THM20 = REGISTRY.add(Theorem(
     bound=eps**2 * n / 2 + eps * sp.sqrt(n * sp.log(2 / beta) / 2),
     direction=Direction.UPPER,
     quantity="approximate max-information I^beta_inf(S; A(S))",
-    mp=lambda p: mx.dwork_product(p["eps"], p["n"], p["beta"], lib=mpmath),
-    np=lambda p: mx.dwork_product(p["eps"], p["n"], p["beta"], lib=np),
     monotone={"n": "increasing", "eps": "increasing", "beta": "decreasing"},
     notes="Dwork et al. print log2(e)(eps^2 n/2 + eps sqrt(n ln(2/beta)/2)) bits. Valid only for product inputs, "
     "so it is not an algorithm-level bound and may only come first in a composition (Rogers et al. 2016).",
@@ -150,8 +146,6 @@ THM13 = REGISTRY.add(Theorem(
     direction=Direction.UPPER,
     quantity="P[(S, A(S)) in O]",
     unit=Unit.DIMENSIONLESS,
-    mp=lambda p: mpmath.exp(p["k"]) * p["p_prod"] + p["beta"],
-    np=lambda p: np.exp(p["k"]) * p["p_prod"] + p["beta"],
     monotone={"k": "increasing", "p_prod": "nondecreasing"},
     notes="In bits the factor is 2^k_bits = e^k_nats.",
 ))
@@ -170,8 +164,6 @@ COR21_ROUTE = REGISTRY.add(Theorem(
     direction=Direction.UPPER,
     quantity="P[f(S) - P^n[f] >= tau]",
     unit=Unit.DIMENSIONLESS,
-    mp=lambda p: mpmath.exp(p["k"] - 2 * p["tau"] ** 2 / (p["c"] ** 2 * p["n"])) + p["beta"],
-    np=lambda p: np.exp(p["k"] - 2 * p["tau"] ** 2 / (p["c"] ** 2 * p["n"])) + p["beta"],
     notes="McDiarmid: P[f(S) - E f >= tau] <= exp(-2 tau^2/(c^2 n)) for a fixed c-sensitive f; Thm 13 multiplies "
     "by e^k and adds beta.",
 ))
@@ -190,23 +182,11 @@ COR21 = REGISTRY.add(Theorem(
     direction=Direction.UPPER,
     quantity="P[f(S) - P^n[f] >= tau]",
     unit=Unit.DIMENSIONLESS,
-    mp=lambda p: mpmath.exp(-p["tau"] ** 2 / (p["c"] ** 2 * p["n"])) + p["beta"],
-    np=lambda p: np.exp(-p["tau"] ** 2 / (p["c"] ** 2 * p["n"])) + p["beta"],
     reading="Hypothesis tau^2/(c^2 n) nats (corrected; docs/derivations/maxinfo_route.md, section 1).",
 ))
 
 _A22 = sp.Rational(3, 2) - 1 / sp.sqrt(2)  # 2 - (1/2 + 1/sqrt 2)
 X22_STAR = sp.Rational(79, 10)  # rounded up from the crossing x* = 7.80... (claim dwork15.C22, tests)
-
-
-def _cor22_route_mp(p: Mapping[str, Any]) -> mpmath.mpf:
-    x = p["tau"] ** 2 / (p["c"] ** 2 * p["n"])
-    return mpmath.exp(-(mpmath.mpf(3) / 2 - 1 / mpmath.sqrt(2)) * x) + 2 * mpmath.exp(-x)
-
-
-def _cor22_route_np(p: Mapping[str, np.ndarray]) -> np.ndarray:
-    x = p["tau"] ** 2 / (p["c"] ** 2 * p["n"])
-    return np.exp(-(1.5 - 1 / np.sqrt(2.0)) * x) + 2 * np.exp(-x)
 
 
 COR22_ROUTE = REGISTRY.add(Theorem(
@@ -220,8 +200,6 @@ COR22_ROUTE = REGISTRY.add(Theorem(
     direction=Direction.UPPER,
     quantity="P[f(S) - P^n[f] >= tau]",
     unit=Unit.DIMENSIONLESS,
-    mp=_cor22_route_mp,
-    np=_cor22_route_np,
     notes="With eps = tau/(cn) and beta = 2 exp(-x), x = tau^2/(c^2 n), Thm 20 gives k = x (1/2 + 1/sqrt 2); "
     "then e^k exp(-2x) + beta. Derived here from the printed proof sketch.",
 ))
@@ -239,8 +217,6 @@ COR22 = REGISTRY.add(Theorem(
     direction=Direction.UPPER,
     quantity="P[f(S) - P^n[f] >= tau]",
     unit=Unit.DIMENSIONLESS,
-    mp=lambda p: mpmath.exp(-mpmath.mpf(3) / 4 * p["tau"] ** 2 / (p["c"] ** 2 * p["n"])),
-    np=lambda p: np.exp(-0.75 * p["tau"] ** 2 / (p["c"] ** 2 * p["n"])),
     reading="'larger than a fixed constant' made explicit: x >= 79/10, where the route dwork15.cor22_route drops "
     "below exp(-3x/4) from x* = 7.80... on (claim dwork15.C22; single crossing, proved in docs/max_information.md).",
 ))
@@ -260,14 +236,8 @@ ROGERS = REGISTRY.add(Theorem(
     bound=C * (eps**2 * n + n * sp.sqrt(delta / eps)),
     direction=Direction.ASYMPTOTIC,
     quantity="I^beta_inf,Pi(A, n) at beta = e^(-eps^2 n) + C_beta n sqrt(delta/eps) (see term 'beta')",
-    mp=lambda p: p["C"] * (p["eps"] ** 2 * p["n"] + p["n"] * mpmath.sqrt(p["delta"] / p["eps"])),
-    np=lambda p: p["C"] * (p["eps"] ** 2 * p["n"] + p["n"] * np.sqrt(p["delta"] / p["eps"])),
     terms={"beta": Term("beta", "the slack beta at which the bound holds (dimensionless)",
-                        lambda p: mpmath.exp(-p["eps"] ** 2 * p["n"]) + p["C_beta"] * p["n"]
-                        * mpmath.sqrt(p["delta"] / p["eps"]),
-                        lambda p: np.exp(-p["eps"] ** 2 * p["n"])
-                        + p["C_beta"] * p["n"] * np.sqrt(p["delta"] / p["eps"]),
-                        sp.exp(-eps**2 * n) + C_beta * n * sp.sqrt(delta / eps))},
+                        expr=sp.exp(-eps**2 * n) + C_beta * n * sp.sqrt(delta / eps))},
     notes="ASYMPTOTIC: refused wherever an upper bound is required. Rogers et al.'s explicit constants were not "
     "checked against the paper, so they are not hard-coded.",
 ))
@@ -333,8 +303,6 @@ THM_A = REGISTRY.add(Theorem(
     bound=_A_SYM + 2 * sp.sqrt(_A_SYM * sp.log(1 / betaO)),
     direction=Direction.UPPER,
     quantity="approximate max-information I^beta_inf(S; DP-SGD-stream(S))",
-    mp=lambda p: mx.thm_a_mp(_nu(p), p["m"], p["E"], _r(p), p["beta"]),
-    np=lambda p: mx.thm_a_np(_nu_np(p), p["m"], p["E"], p["zeta"] ** 2 / p["sigma"] ** 2, p["beta"]),
     monotone={"E": "increasing", "sigma": "decreasing", "zeta": "increasing", "beta": "decreasing"},
     notes="DERIVED HERE (not a statement of Lampert & Zakerinia). 2 E T m^2 r + 2 sqrt(2 E T m^2 r ln(1/beta)) with "
     "r = zeta^2/sigma^2 and T = floor(n/m); linear in n E with a factor m (a worst case over gradient maps).",
@@ -371,6 +339,10 @@ THM_B = REGISTRY.add(Theorem(
     quantity="approximate max-information I^beta_inf(S; DP-SGD-stream(S))",
     mp=_thm_b_mp,
     np=_thm_b_np,
+    kernel_reason=(
+        'an infimum over lambda of K_B(lambda), found by a bracketed one-dimensional search; no closed '
+        'form'
+    ),
     monotone={"E": "increasing", "sigma": "decreasing", "beta": "decreasing"},
     notes="DERIVED HERE. Any fixed lambda gives a valid bound; the kernels minimise over lambda (float64: grid + "
     "golden section on ln lambda; mpmath: golden section refinement). Leading order n E r + sqrt(2 n E r ln(1/beta)), "
@@ -393,12 +365,8 @@ LEMMA_M = REGISTRY.add(Theorem(
     bound=vO * (sp.exp(8 * zetaO**2 * _mubar_sym) - 1) / (8 * zetaO**2),
     direction=Direction.UPPER,
     quantity="ln E exp(mu ||C||^2)",
-    mp=lambda p: mx.lemma_m_mp(p["mu"], p["zeta"], int(p["m"]), p["v_sum"]),
-    np=lambda p: mx.lemma_m_np(p["mu"], p["zeta"], p["m"], p["v_sum"]),
     terms={"relaxed": Term("relaxed", "with v_k <= zeta^2: m (exp(8 zeta^2 mubar) - 1)/8",
-                           lambda p: mx.lemma_m_relaxed_mp(p["mu"], p["zeta"], int(p["m"])),
-                           lambda p: mx.lemma_m_relaxed_np(p["mu"], p["zeta"], p["m"]),
-                           mO * (sp.exp(8 * zetaO**2 * _mubar_sym) - 1) / 8)},
+                           expr=mO * (sp.exp(8 * zetaO**2 * _mubar_sym) - 1) / 8)},
     monotone={"mu": "increasing", "v_sum": "nondecreasing"},
     # keep property tests away from float64 subnormals (values below 1e-300 cannot agree to 1e-10)
     sample={"mu": (1e-6, 1.0, True), "v_sum": (1e-6, 100.0, True), "zeta": (1e-2, 10.0, True)},
@@ -460,10 +428,11 @@ ROUTE = REGISTRY.add(Theorem(
                {"n": 500_000, "E": 4, "zeta": 1, "sigma": 150, "beta": "0.001", "C": "0.5", "C_beta": 3}),
     mp=_route_mp,
     np=_route_np,
+    kernel_reason="eps is the root of the Gaussian mechanism's delta(eps) equation, then Rogers et al.'s slack; "
+    "no closed form",
     notes="ASYMPTOTIC (Rogers et al.'s constants unverified). Used only for the scaling claim lz26.C2: its per-example "
     "value grows with n (eps^2 carries ln(n/beta)), unlike maxinfo.thmB_derived.",
 ))
-
 
 
 def maxinfo_guarantee(key: str, params: Mapping[str, Any], *, dps: int = 30) -> Any:

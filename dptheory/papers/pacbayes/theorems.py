@@ -53,6 +53,9 @@ OURS = Paper(key="pacbayes", authors="dptheory", year=2026,
              title="PAC-Bayes consequences of max-information bounds (derived here; "
              "docs/derivations/pacbayes_maxinfo.md)")
 
+KL_INVERSE_REASON = ("the risk bound is an inverse of the binary kl (the root p of kl(q||p) = c, "
+                     "by bisection/Newton); no closed form")
+
 NOTATION = NotationTable.build(
     "pacbayes",
     [
@@ -116,6 +119,7 @@ KL_INV_UPPER = REGISTRY.add(Theorem(
     unit=Unit.DIMENSIONLESS,
     mp=lambda p: K.kl_inv_upper_mp(p["q"], p["c"]),
     np=_inv_up_np,
+    kernel_reason=KL_INVERSE_REASON,
     monotone={"c": "nondecreasing", "q": "nondecreasing"},
     notes="mpmath path: bisection at the working precision; float64 path: monotone safeguarded Newton, certified.",
 ))
@@ -133,6 +137,7 @@ KL_INV_LOWER = REGISTRY.add(Theorem(
     unit=Unit.DIMENSIONLESS,
     mp=lambda p: K.kl_inv_lower_mp(p["q"], p["c"]),
     np=_inv_lo_np,
+    kernel_reason=KL_INVERSE_REASON,
     monotone={"c": "nonincreasing", "q": "nondecreasing"},
 ))
 
@@ -183,6 +188,7 @@ MAURER = REGISTRY.add(Theorem(
     unit=Unit.DIMENSIONLESS,
     mp=_mp,
     np=_np,
+    kernel_reason=KL_INVERSE_REASON,
     terms={"rhs": Term("rhs", "kl budget (KL + ln(xi(n)/delta))/n, nats", _maurer_rhs_mp, _maurer_rhs_np,
                        (KLs + sp.log(XI_SYM / delta)) / n)},
     monotone={"KL": "nondecreasing", "emp_risk": "nondecreasing"},
@@ -204,6 +210,7 @@ MAURER_2SQRT = REGISTRY.add(Theorem(
     unit=Unit.DIMENSIONLESS,
     mp=_mp,
     np=_np,
+    kernel_reason=KL_INVERSE_REASON,
     terms={"rhs": Term("rhs", "kl budget (KL + ln(2 sqrt(n)/delta))/n, nats", _sqrt_rhs_mp, _sqrt_rhs_np,
                        (KLs + sp.log(2 * sp.sqrt(n) / delta)) / n)},
     monotone={"KL": "nondecreasing", "emp_risk": "nondecreasing"},
@@ -222,19 +229,8 @@ PINSKER = REGISTRY.add(Theorem(
     direction=Direction.UPPER,
     quantity="true risk R(Q)",
     unit=Unit.DIMENSIONLESS,
-    mp=lambda p: p["emp_risk"] + mpmath.sqrt(_sqrt_rhs_mp(p) / 2),
-    np=lambda p: p["emp_risk"] + np.sqrt(_sqrt_rhs_np(p) / 2),
     monotone={"KL": "increasing", "emp_risk": "increasing"},
 ))
-
-
-def _mca_mp(p: Mapping[str, Any]) -> mpmath.mpf:
-    nn = mpmath.mpf(p["n"])
-    return p["emp_risk"] + mpmath.sqrt((p["KL"] + mpmath.log(1 / p["delta"]) + mpmath.log(nn) + 2) / (2 * nn - 1))
-
-
-def _mca_np(p: Mapping[str, np.ndarray]) -> np.ndarray:
-    return p["emp_risk"] + np.sqrt((p["KL"] + np.log(1 / p["delta"]) + np.log(p["n"]) + 2) / (2 * p["n"] - 1))
 
 
 MCALLESTER = REGISTRY.add(Theorem(
@@ -250,8 +246,6 @@ MCALLESTER = REGISTRY.add(Theorem(
     direction=Direction.UPPER,
     quantity="true risk R(Q)",
     unit=Unit.DIMENSIONLESS,
-    mp=_mca_mp,
-    np=_mca_np,
     monotone={"KL": "increasing", "emp_risk": "increasing"},
 ))
 
@@ -288,6 +282,7 @@ G2 = REGISTRY.add(Theorem(
     unit=Unit.DIMENSIONLESS,
     mp=_mp,
     np=_np,
+    kernel_reason=KL_INVERSE_REASON,
     terms={"rhs": Term("rhs", "kl budget (KL + ln xi(n) + ln(1/(delta - beta)) + k)/n, nats", _g2_rhs_mp, _g2_rhs_np,
                        (KLs + sp.log(XI_SYM) + sp.log(1 / (delta - beta)) + k) / n)},
     monotone={"k": "nondecreasing", "KL": "nondecreasing"},
@@ -311,6 +306,7 @@ G3 = REGISTRY.add(Theorem(
     unit=Unit.DIMENSIONLESS,
     mp=_mp,
     np=_np,
+    kernel_reason=KL_INVERSE_REASON,
     terms={"rhs": Term("rhs", "kl budget (ln xi(n) + ln(1/(delta - beta)) + k)/n, nats", _g2_rhs_mp, _g2_rhs_np,
                        (sp.log(XI_SYM) + sp.log(1 / (delta - beta)) + k) / n)},
     monotone={"k": "nondecreasing"},
@@ -329,8 +325,6 @@ G1 = REGISTRY.add(Theorem(
     direction=Direction.UPPER,
     quantity="true risk R(theta) (two-sided deviation |emp - R| <= the square root)",
     unit=Unit.DIMENSIONLESS,
-    mp=lambda p: p["emp_risk"] + mpmath.sqrt((p["k"] + mpmath.log(2 / (p["delta"] - p["beta"]))) / (2 * p["n"])),
-    np=lambda p: p["emp_risk"] + np.sqrt((p["k"] + np.log(2 / (p["delta"] - p["beta"]))) / (2 * p["n"])),
     monotone={"k": "increasing"},
 ))
 
@@ -396,6 +390,7 @@ DR18_THM = REGISTRY.add(Theorem(
     unit=Unit.DIMENSIONLESS,
     mp=_mp,
     np=_np,
+    kernel_reason=KL_INVERSE_REASON,
     terms={"rhs": Term("rhs", "kl budget (KL + ln 2 sqrt(m) + 2 max{ln(3/delta), m eps^2})/m, nats", _dr_rhs_mp,
                        _dr_rhs_np, DR_RHS_SYM)},
     monotone={"eps": "nondecreasing", "KL": "nondecreasing"},
@@ -417,6 +412,7 @@ DR18_MI = REGISTRY.add(Theorem(
     unit=Unit.DIMENSIONLESS,
     mp=_mp,
     np=_np,
+    kernel_reason=KL_INVERSE_REASON,
     terms={"rhs": Term("rhs", "kl budget (KL + ln(2 xi(m)/delta))/m + eps^2/2 + eps sqrt(ln(4/delta)/(2m)), nats",
                        _drv_rhs_mp, _drv_rhs_np, DRV_RHS_SYM)},
     monotone={"eps": "increasing", "KL": "nondecreasing"},

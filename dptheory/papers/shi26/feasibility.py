@@ -214,34 +214,3 @@ def _witness(conditions: Sequence[Condition], point: Mapping[str, float],
     return (rp if not failures else None), failures
 
 
-def min_dimension(
-    conditions: Sequence[Condition],
-    *,
-    C: float = 1.0,
-    fixed: Mapping[str, float] | None = None,
-    box: Mapping[str, tuple[float, float]] | None = None,
-    starts: int = 24,
-    seed: int = 0,
-) -> tuple[float, dict[str, float]]:
-    """Smallest d (within the box) at which all ``conditions`` can hold: minimise log d s.t. slacks >= 0."""
-    fixed = {"C": float(C), **{k: float(v) for k, v in (fixed or {}).items()}}
-    bx = {**DEFAULT_BOX, **(box or {})}
-    ineq = [c for c in conditions if _ident(c) not in ("c1.q", "c1.delta", "c2.delta")]
-    variables = sorted({s.name for c in ineq for s in c.symbols} - set(fixed))
-    f, _ = slack_functions(ineq, variables, fixed)
-    idx = variables.index("d")
-    lo = np.array([math.log(bx[v][0]) for v in variables])
-    hi = np.array([math.log(bx[v][1]) for v in variables])
-    rng = np.random.default_rng(seed)
-    best = (math.inf, None)
-    for _ in range(starts):
-        x0 = lo + rng.random(len(variables)) * (hi - lo)
-        res = scipy.optimize.minimize(lambda x: x[idx], x0, method="SLSQP",
-                                      constraints=[{"type": "ineq", "fun": lambda x: f(x) - 1e-6}],
-                                      bounds=list(zip(lo, hi, strict=True)), options={"maxiter": 500, "ftol": 1e-12})
-        x = np.clip(res.x, lo, hi)
-        if np.min(f(x)) >= 0 and x[idx] < best[0]:
-            best = (float(x[idx]), x)
-    if best[1] is None:
-        return math.inf, {}
-    return math.exp(best[0]), {v: float(math.exp(best[1][i])) for i, v in enumerate(variables)}

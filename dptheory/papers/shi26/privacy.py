@@ -22,7 +22,6 @@ from __future__ import annotations
 from typing import Any
 
 import mpmath
-import numpy as np
 
 
 def lemma39_A(T: Any, mu_norm: Any, sigma_p: Any, d: Any, sigma_b: Any, n: Any, m: Any) -> Any:
@@ -63,9 +62,3 @@ def sup_sensitivity_sq(mu_norm: Any, sigma_p: Any, d: Any, n: Any, m: Any, *, ne
     raise ValueError(f"neighbour must be 'zero-out' or 'replace', got {neighbour!r}")
 
 
-def lemma39_epsilon_np(T: Any, mu_norm: Any, sigma_p: Any, d: Any, sigma_b: Any, n: Any, m: Any,
-                       delta: Any) -> np.ndarray:
-    """float64 Lemma 39 with the optimal order (vectorised)."""
-    A = lemma39_A(*(np.asarray(x, dtype=np.float64) for x in (T, mu_norm, sigma_p, d, sigma_b, n, m)))
-    L = np.log(2.0) - np.log(np.asarray(delta, dtype=np.float64))
-    return opt_epsilon(A, L, sqrt=np.sqrt)

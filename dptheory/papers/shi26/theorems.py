@@ -313,22 +313,6 @@ _L39_NOTE = ("FINDING (docs/shi26.md): the proof bounds ||xi_k||^2 <= 1.5 sigma_
              "(see shi26.gaussian_rdp_replace, up to 2x larger RDP).")
 
 
-def _A39_mp(p: Mapping[str, Any]) -> Any:
-    return sp26.lemma39_A(p["T"], p["mu_norm"], p["sigma_p"], p["d"], p["sigma_b"], p["n"], p["m"])
-
-
-def _A39_np(p: Mapping[str, np.ndarray]) -> np.ndarray:
-    return sp26.lemma39_A(p["T"], p["mu_norm"], p["sigma_p"], p["d"], p["sigma_b"], p["n"], p["m"])
-
-
-def _L_mp(p: Mapping[str, Any]) -> Any:
-    return mpmath.log(2 / p["delta"])
-
-
-def _L_np(p: Mapping[str, np.ndarray]) -> np.ndarray:
-    return np.log(2.0) - np.log(p["delta"])
-
-
 _MONO39 = {"T": "increasing", "mu_norm": "increasing", "sigma_p": "increasing", "d": "increasing",
            "sigma_b": "decreasing", "n": "decreasing", "m": "decreasing", "delta": "decreasing"}
 
@@ -344,8 +328,6 @@ LEMMA39 = REGISTRY.add(Theorem(
     bound=A39 + 2 * sp.sqrt(A39 * L39),
     direction=Direction.UPPER,
     quantity="epsilon of (epsilon, delta)-DP as stated by Lemma 39 (min over lam > 1); see notes",
-    mp=lambda p: sp26.opt_epsilon(_A39_mp(p), _L_mp(p)),
-    np=lambda p: sp26.opt_epsilon(_A39_np(p), _L_np(p), sqrt=np.sqrt),
     monotone=_MONO39,
     reading="lam optimised exactly: min_{lam>1} lam A + L/(lam-1) = A + 2 sqrt(A L), A = T(2||mu||^2 + 3 sigma_p^2 d)"
     "/(sigma_b^2 n^2 m), L = log(2/delta). The printed /(sigma_b^2 n^2 m) matches the proof (2m filters, "
@@ -364,8 +346,6 @@ LEMMA39_AT_ORDER = REGISTRY.add(Theorem(
     bound=lam * A39 + L39 / (lam - 1),
     direction=Direction.UPPER,
     quantity="epsilon of (epsilon, delta)-DP as stated by Lemma 39 at order lam; see notes",
-    mp=lambda p: p["lam"] * _A39_mp(p) + _L_mp(p) / (p["lam"] - 1),
-    np=lambda p: p["lam"] * _A39_np(p) + _L_np(p) / (p["lam"] - 1),
     monotone={k: v for k, v in _MONO39.items()},
     notes=_L39_NOTE,
 ))
@@ -383,8 +363,6 @@ LEMMA39_RDP = REGISTRY.add(Theorem(
     bound=al * A39,
     direction=Direction.UPPER,
     quantity="RDP epsilon at order alpha as used in Lemma 39's proof (zero-out sensitivity, restricted domain)",
-    mp=lambda p: p["alpha"] * _A39_mp(p),
-    np=lambda p: p["alpha"] * _A39_np(p),
     monotone={"alpha": "increasing", "T": "increasing", "sigma_b": "decreasing"},
     notes=_L39_NOTE + " Converting this curve with the improved conversion (dptheory convert) gives a smaller "
     "epsilon than Lemma 39's log(2/delta)/(lam-1) conversion, which also spends delta/2 on the data event.",
@@ -422,8 +400,6 @@ GAUSSIAN_RDP_REPLACE = REGISTRY.add(Theorem(
     direction=Direction.UPPER,
     quantity="RDP epsilon at order alpha of T DP-GD steps (worst case over the restricted domain; the sup "
     "sensitivity is approached, so this is the exact worst-case Gaussian RDP)",
-    mp=_mp_rep,
-    np=_np_rep,
     monotone={"alpha": "increasing", "T": "increasing", "sigma_b": "decreasing"},
 ))
 
@@ -440,8 +416,6 @@ GAUSSIAN_RDP_ZERO_OUT = REGISTRY.add(Theorem(
     bound=T * al * (2 * mu**2 + 3 * sp_**2 * d) / (2 * sb**2 * n**2 * m),
     direction=Direction.UPPER,
     quantity="RDP epsilon at order alpha of T DP-GD steps, zero-out neighbours (half of Lemma 39's curve)",
-    mp=_mp_zo,
-    np=_np_zo,
     monotone={"alpha": "increasing", "T": "increasing", "sigma_b": "decreasing"},
 ))
 
@@ -457,10 +431,6 @@ THM3_PRIVACY = REGISTRY.add(Theorem(
     bound=C4 * m**3 * MAXUV**2 / (n**2 * mu**4) * L39,
     direction=Direction.ASYMPTOTIC,
     quantity="epsilon of Theorem 3's (epsilon, delta)-DP statement, hidden constant C4 (not a guarantee)",
-    mp=lambda p: p["C4"] * mpmath.mpf(p["m"]) ** 3 * max(p["mu_norm"] ** 2, p["sigma_p"] ** 2 * p["d"]) ** 2
-    / (mpmath.mpf(p["n"]) ** 2 * p["mu_norm"] ** 4) * _L_mp(p),
-    np=lambda p: p["C4"] * p["m"] ** 3 * np.maximum(p["mu_norm"] ** 2, p["sigma_p"] ** 2 * p["d"]) ** 2
-    / (p["n"] ** 2 * p["mu_norm"] ** 4) * _L_np(p),
     monotone={"C4": "increasing", "m": "increasing", "delta": "decreasing"},
     notes="FINDING (docs/shi26.md): Lemma 39 at Theorem 3's own sigma_b and T2 gives A = Theta(eta m^6 max^3/(n^2 "
     "||mu||^6)), i.e. this expression times eta m^3 max/||mu||^2, which Condition 2 does not bound by a constant.",
@@ -476,9 +446,6 @@ def _time_theorem(key: str, title: str, expr: sp.Expr, params: tuple[str, ...], 
     with the exact statement at random points) intractably slow; those are declared but not
     registered (``register=False``) and tested in ``tests/test_shi26.py``.
     """
-    syms = [NOTATION.sym(p) for p in params]
-    f_np = sp.lambdify(syms, expr, modules="numpy")
-    f_mp = sp.lambdify(syms, expr, modules="mpmath")
     add = REGISTRY.add if register else (lambda t: t)
     return add(Theorem(
         key=key, title=title, citation=_cite(where), notation=NOTATION, params=params,
@@ -486,8 +453,6 @@ def _time_theorem(key: str, title: str, expr: sp.Expr, params: tuple[str, ...], 
         if "q" in params else (),
         bound=expr, direction=Direction.ASYMPTOTIC, unit=Unit.DIMENSIONLESS,
         quantity="iterations (Theta/O statement; hidden constants are parameters)",
-        mp=lambda p: f_mp(*(p[x] for x in params)),
-        np=lambda p: f_np(*(p[x] for x in params)),
     ))
 
 
@@ -531,8 +496,7 @@ THM1_TEST_LOSS = REGISTRY.add(Theorem(
     citation=_cite("Theorem 1"), notation=NOTATION, params=_C1_PARAMS, conditions=condition1(),
     bound=sp.Rational(1, 10), direction=Direction.LOWER, unit=Unit.NATS,
     quantity="test loss of GD for 0 <= t <= T* (with high probability)",
-    mp=lambda p: mpmath.mpf(1) / 10, np=lambda p: np.full(np.shape(p["T"]), 0.1),
-    reading="Condition 1 with the constant C (sqrt reading); see module docstring",
+         reading="Condition 1 with the constant C (sqrt reading); see module docstring",
     witnesses=(_W_C1,),
 ))
 THM1_TEST_ERROR = REGISTRY.add(Theorem(
@@ -542,16 +506,14 @@ THM1_TEST_ERROR = REGISTRY.add(Theorem(
                                          "[thm1.sigma0] sigma_0 <= C3/(m ||mu|| d)", citation=_cite("Theorem 1"))),
     bound=sp.Rational(11, 100), direction=Direction.LOWER, unit=Unit.DIMENSIONLESS,
     quantity="test error of GD for T2 <= t <= T* (with high probability)",
-    mp=lambda p: mpmath.mpf(11) / 100, np=lambda p: np.full(np.shape(p["T"]), 0.11),
-    witnesses=({**_W_C1, "C3": "1e19"},),
+         witnesses=({**_W_C1, "C3": "1e19"},),
 ))
 THM2_TRAIN_LOSS = REGISTRY.add(Theorem(
     key="shi26.thm2_train_loss", title="Theorem 2 (DP-GD): L_S(W^(T*)) <= eps with probability >= 1 - 6 delta",
     citation=_cite("Theorem 2"), notation=NOTATION, params=(*_C2_PARAMS, "eps", "c_T1"),
     conditions=(*condition2(), *theorem2_horizon()),
     bound=eps, direction=Direction.UPPER, unit=Unit.NATS, quantity="training loss of DP-GD at T*",
-    mp=lambda p: p["eps"], np=lambda p: p["eps"],
-    witnesses=(_W_C2_THM2,),
+         witnesses=(_W_C2_THM2,),
 ))
 THM3_TEST_ERROR = REGISTRY.add(Theorem(
     key="shi26.thm3_test_error", title="Theorem 3 (DP-GD): R_D(W^(T2)) <= 0.01 with probability >= 1 - 6 delta",
@@ -559,8 +521,7 @@ THM3_TEST_ERROR = REGISTRY.add(Theorem(
     conditions=(*condition2(), *theorem3_choices()),
     bound=sp.Rational(1, 100), direction=Direction.UPPER, unit=Unit.DIMENSIONLESS,
     quantity="test error of DP-GD at T2 (early stopping)",
-    mp=lambda p: mpmath.mpf(1) / 100, np=lambda p: np.full(np.shape(p["T"]), 0.01),
-    witnesses=(_W_C2_THM3,),
+         witnesses=(_W_C2_THM3,),
 ))
 UNREGISTERED: tuple[Theorem, ...] = ()
 

@@ -14,7 +14,6 @@ broadcast float64 arrays. Neither ever sets global precision.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 import mpmath
@@ -138,45 +137,6 @@ def first_term_np(K: np.ndarray, N: np.ndarray, G: np.ndarray, eta: np.ndarray, 
     h = np.floor(N / 2.0)
     lr = log_r_np(eta, lam)
     return eps0_np(h, G, eta, lam) * np.expm1((K - 1.0) * (N - h) * lr) / np.expm1((N - h) * lr)
-
-
-def log_mean_exp_term_np(
-    N: np.ndarray, alpha: np.ndarray, G: np.ndarray, eta: np.ndarray, lam: np.ndarray
-) -> np.ndarray:
-    """Vectorised second term of Thm 4.2 (see :func:`log_mean_exp_term_mp`).
-
-    The sum over j = 1..N runs in chunks so memory stays bounded for large N. When the largest
-    exponent (alpha-1) G is below 700 the expm1 form is used (full relative precision for small
-    values); above, a shifted log-sum-exp (the result is then >= 700 - log N, so the shift loses
-    nothing).
-    """
-    N = np.asarray(N, dtype=np.float64)
-    shape = np.broadcast_shapes(N.shape, np.shape(alpha), np.shape(G), np.shape(eta), np.shape(lam))
-    Nb, ab, Gb, eb, lb = (
-        np.broadcast_to(np.asarray(v, dtype=np.float64), shape).ravel() for v in (N, alpha, G, eta, lam)
-    )
-    out = np.empty(Nb.shape)
-    a1 = ab - 1.0
-    m = a1 * Gb  # largest exponent (j = 1: eps0^1 = G)
-    big = m > 700.0
-    nmax = int(Nb.max()) if Nb.size else 0
-    acc_small = np.zeros(Nb.shape)  # sum of expm1(x_j) where not big
-    acc_big = np.zeros(Nb.shape)  # sum of exp(x_j - m) where big
-    chunk = max(1, min(nmax, (1 << 20) // max(1, Nb.size)))
-    lr = log_r_np(eb, lb)
-    c = Gb * one_minus_r_np(eb, lb)
-    for start in range(1, nmax + 1, chunk):
-        j = np.arange(start, min(nmax, start + chunk - 1) + 1, dtype=np.float64)[None, :]
-        valid = j <= Nb[:, None]
-        xj = a1[:, None] * c[:, None] * np.exp((j - 1.0) * lr[:, None]) / (-np.expm1(j * lr[:, None]))
-        xj = np.where(valid, xj, 0.0)
-        small_terms = np.where(valid & ~big[:, None], np.expm1(np.where(big[:, None], 0.0, xj)), 0.0)
-        acc_small += small_terms.sum(axis=1)
-        big_terms = np.where(valid & big[:, None], np.exp(xj - m[:, None]), 0.0)
-        acc_big += big_terms.sum(axis=1)
-    out[~big] = np.log1p(acc_small[~big] / Nb[~big]) / a1[~big]
-    out[big] = (m[big] + np.log(acc_big[big] / Nb[big])) / a1[big]
-    return out.reshape(shape)
 
 
 # ----------------------------------------------------------------------------- Thm 4.3 recurrence
@@ -361,9 +321,3 @@ def thm43_limit_mp(q: Any, c: Any, r: Any) -> mpmath.mpf:
     return mpmath.log1p(q * mpmath.expm1(c) / -mpmath.expm1(log_a)) / (1 - r)
 
 
-def as_int(x: Any) -> int:
-    return int(x)
-
-
-def mp_args(p: Mapping[str, Any], *names: str) -> tuple[Any, ...]:
-    return tuple(p[n] for n in names)

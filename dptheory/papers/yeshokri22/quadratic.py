@@ -224,11 +224,6 @@ def fixed_order_weights(setting: QuadraticSetting) -> list[mpmath.mpf]:
     return [a ** (N - 1 - j) * ratio for j in range(N)]
 
 
-def gaussian_renyi(alpha: mpmath.mpf, gap_over_s: mpmath.mpf) -> mpmath.mpf:
-    """``D_alpha(N(m1, s^2) || N(m2, s^2)) = alpha (m1 - m2)^2 / (2 s^2)``."""
-    return alpha * gap_over_s**2 / 2
-
-
 def fixed_order_divergence(setting: QuadraticSetting | Mapping[str, Any], j0: int, *, dps: int = 30) -> ExactDivergence:
     """Exact divergence for a fixed batch order, differing record in batch ``j0`` (Thm 3.3 / D.4 setting).
 
@@ -268,8 +263,6 @@ def conditioned_divergence(setting: QuadraticSetting | Mapping[str, Any], *, dps
         val = mpmath.log(mpmath.fsum(terms)) / (al - 1)
     with mpmath.workdps(dps):
         return +val
-
-
 
 
 def last_iterate_law(
@@ -328,20 +321,6 @@ def _wor_atoms(a: float, T: int, q: float) -> tuple[np.ndarray, np.ndarray]:
     k = bits.sum(axis=1)
     w = q**k * (1 - q) ** (T - k)
     return W, w
-
-
-
-
-
-
-
-
-
-
-
-
-
-
 
 
 # ----------------------------------------------------------------------------- shuffle and partition

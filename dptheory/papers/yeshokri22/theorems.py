@@ -183,7 +183,7 @@ def _N_np(p: Mapping[str, np.ndarray]) -> np.ndarray:
 
 
 def _chourasia_form(size: str) -> dict:
-    """Bound, kernels and K-limit of ``alpha S_g^2/(lam sigma^2 size^2) (1 - e^{-lam eta K/2})``.
+    """Bound and K-limit of ``alpha S_g^2/(lam sigma^2 size^2) (1 - e^{-lam eta K/2})``.
 
     The full-batch bound of Chourasia et al. 2021 (Cor. 1; Thm D.7 with size = n) and its naive
     mini-batch extension (Thm 2.1, size = b) share this form; only the divisor differs.
@@ -195,9 +195,6 @@ def _chourasia_form(size: str) -> dict:
 
     return dict(
         bound=al * S_g**2 / (lam * sigma**2 * sz**2) * (1 - sp.exp(-lam * eta * K / 2)),
-        mp=lambda p: scale_mp(p) * -mpmath.expm1(-p["lam"] * p["eta"] * p["K"] / 2),
-        np=lambda p: (p["alpha"] * p["S_g"] ** 2 / (p["lam"] * p["sigma"] ** 2 * p[size] ** 2)
-                      * -np.expm1(-p["lam"] * p["eta"] * p["K"] / 2)),
         limits={"K": Limit("K", mp=scale_mp, expr=al * S_g**2 / (lam * sigma**2 * sz**2))},
     )
 
@@ -243,24 +240,6 @@ def lme_expr(G: sp.Expr = G_sym) -> sp.Expr:
 FIRST_TERM_EXPR = first_term_expr()
 
 
-def _first_mp(p: Mapping[str, Any], G: Any = None) -> mpmath.mpf:
-    return ys.first_term_mp(int(p["K"]), _N(p), _G_mp(p) if G is None else G, p["eta"], p["lam"])
-
-
-def _first_np(p: Mapping[str, np.ndarray], G: Any = None) -> np.ndarray:
-    return ys.first_term_np(p["K"], _N_np(p), _G_np(p) if G is None else G, p["eta"], p["lam"])
-
-
-def _thm33_mp(p: Mapping[str, Any]) -> mpmath.mpf:
-    G = _G_mp(p)
-    return _first_mp(p, G) + ys.eps0_mp(_N(p) - int(p["j0"]), G, p["eta"], p["lam"])
-
-
-def _thm33_np(p: Mapping[str, np.ndarray]) -> np.ndarray:
-    G = _G_np(p)
-    return _first_np(p, G) + ys.eps0_np(_N_np(p) - p["j0"], G, p["eta"], p["lam"])
-
-
 def _first_limit_mp(p: Mapping[str, Any], G: Any = None) -> mpmath.mpf:
     return ys.first_term_limit_mp(_N(p), _G_mp(p) if G is None else G, p["eta"], p["lam"])
 
@@ -284,19 +263,9 @@ THM3_3 = REGISTRY.add(
         definitions=(EPS0_DEF,),
         direction=Direction.UPPER,
         quantity="RDP epsilon at order alpha (last iterate), record in batch j0",
-        mp=_thm33_mp,
-        np=_thm33_np,
         terms={
-            "term1": Term(
-                "term1", "first term eps0^h (1-r^((K-1)(N-h)))/(1-r^(N-h))", _first_mp, _first_np, FIRST_TERM_EXPR
-            ),
-            "term2": Term(
-                "term2",
-                "second term eps0^(N-j0)",
-                lambda p: ys.eps0_mp(_N(p) - int(p["j0"]), _G_mp(p), p["eta"], p["lam"]),
-                lambda p: ys.eps0_np(_N_np(p) - p["j0"], _G_np(p), p["eta"], p["lam"]),
-                eps0(N_sym - j0),
-            ),
+            "term1": Term("term1", "first term eps0^h (1-r^((K-1)(N-h)))/(1-r^(N-h))", expr=FIRST_TERM_EXPR),
+            "term2": Term("term2", "second term eps0^(N-j0)", expr=eps0(N_sym - j0)),
         },
         monotone={"K": "nondecreasing"},
         limits={
@@ -321,10 +290,6 @@ def _lme_mp(p: Mapping[str, Any], G: Any = None) -> mpmath.mpf:
     return ys.log_mean_exp_term_mp(_N(p), p["alpha"], _G_mp(p) if G is None else G, p["eta"], p["lam"])
 
 
-def _lme_np(p: Mapping[str, np.ndarray], G: Any = None) -> np.ndarray:
-    return ys.log_mean_exp_term_np(_N_np(p), p["alpha"], _G_np(p) if G is None else G, p["eta"], p["lam"])
-
-
 THM4_2 = REGISTRY.add(
     Theorem(
         key="yeshokri22.thm4_2",
@@ -342,11 +307,9 @@ THM4_2 = REGISTRY.add(
         definitions=(EPS0_DEF,),
         direction=Direction.UPPER,
         quantity="RDP epsilon at order alpha (last iterate)",
-        mp=lambda p: _first_mp(p) + _lme_mp(p),
-        np=lambda p: _first_np(p) + _lme_np(p),
         terms={
-            "term1": Term("term1", "first term (grows with K)", _first_mp, _first_np, FIRST_TERM_EXPR),
-            "term2": Term("term2", "second term: log-mean-exp over the batch position", _lme_mp, _lme_np, LME_EXPR),
+            "term1": Term("term1", "first term (grows with K)", expr=FIRST_TERM_EXPR),
+            "term2": Term("term2", "second term: log-mean-exp over the batch position", expr=LME_EXPR),
         },
         monotone={"K": "nondecreasing"},
         limits={
@@ -440,6 +403,10 @@ THM4_3 = REGISTRY.add(
         quantity="RDP epsilon at order alpha (last iterate)",
         mp=_thm43_mp,
         np=_thm43_np,
+        kernel_reason=(
+            'a recurrence of K floor(n/b) steps (Eq. 148-150), iterated in the log domain with the exact '
+            'fixed-point shortcut of docs/derivations/thm4_3_recurrence.md; no closed form'
+        ),
         monotone={"K": "nondecreasing"},
         limits={
             "K": Limit(
@@ -478,8 +445,6 @@ THMD_4 = REGISTRY.add(
         bound=G_sym * (K - 1) / N_sym + G_sym / (N_sym - j0),
         direction=Direction.UPPER,
         quantity="RDP epsilon at order alpha (last iterate), record in batch j0",
-        mp=lambda p: _G_mp(p) * (p["K"] - 1) / _N(p) + _G_mp(p) / (_N(p) - int(p["j0"])),
-        np=lambda p: _G_np(p) * (p["K"] - 1) / _N_np(p) + _G_np(p) / (_N_np(p) - p["j0"]),
         monotone={"K": "nondecreasing"},
         reading="(b/n)(K-1) read as (K-1)/floor(n/b), which is what the proof (Eq. 83) gives under footnote 3.",
     )
@@ -490,26 +455,6 @@ C_ETA_BALLE = Condition(eta <= 2 / (beta + lam), "step size at most 2/(beta + la
 BALLE_FACTOR = (
     al * eta * S_g**2 / (4 * (N_sym - 1) * b**2 * sigma**2) * (1 - 2 * eta * beta * lam / (beta + lam)) ** (N_sym / 2)
 )
-
-
-def _balle_factor_mp(p: Mapping[str, Any]) -> mpmath.mpf:
-    N = _N(p)
-    base = 1 - 2 * p["eta"] * p["beta"] * p["lam"] / (p["beta"] + p["lam"])
-    return _G_mp(p) / (N - 1) * mpmath.power(base, mpmath.mpf(N) / 2)
-
-
-def _balle_factor_np(p: Mapping[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-    N = _N_np(p)
-    base = 1 - 2 * p["eta"] * p["beta"] * p["lam"] / (p["beta"] + p["lam"])
-    # 1 - 2 eta beta lam/(beta+lam) cancels near the step-size limit; raising it to N/2 multiplies
-    # the relative error by N/2: flag points whose estimated error exceeds 1e-11 (mpmath redoes them)
-    unreliable = (N / 2 + 1) * 8 * np.finfo(float).eps / np.abs(base) > 1e-11
-    return _G_np(p) / (N - 1) * np.power(base, N / 2), unreliable
-
-
-def _scale_np(pair: tuple[np.ndarray, np.ndarray], factor: np.ndarray, add: Any = 0.0) -> tuple[np.ndarray, np.ndarray]:
-    values, unreliable = pair
-    return values * factor + add, unreliable
 
 
 _BALLE_ASSUMPTIONS = (
@@ -527,10 +472,9 @@ BALLE_FIRST = REGISTRY.add(
         conditions=(C_ALPHA, C_ETA_BALLE, C_LAM_BETA, C_N2),
         assumptions=_BALLE_ASSUMPTIONS,
         bound=BALLE_FACTOR * K,
+        np_flagged=True,  # 1 - 2 eta beta lam/(beta + lam) cancels near the step-size limit
         direction=Direction.UPPER,
         quantity="RDP epsilon at order alpha, record in the first batch",
-        mp=lambda p: _balle_factor_mp(p) * p["K"],
-        np=lambda p: _scale_np(_balle_factor_np(p), p["K"]),
         monotone={"K": "increasing"},
         reading="exponent n/(2b) read as floor(n/b)/2.",
     )
@@ -546,10 +490,9 @@ BALLE_LAST = REGISTRY.add(
         conditions=(C_ALPHA, C_ETA_BALLE, C_LAM_BETA, C_N2),
         assumptions=_BALLE_ASSUMPTIONS,
         bound=BALLE_FACTOR * (K - 1) + G_sym,
+        np_flagged=True,  # 1 - 2 eta beta lam/(beta + lam) cancels near the step-size limit
         direction=Direction.UPPER,
         quantity="RDP epsilon at order alpha, record in the last batch",
-        mp=lambda p: _balle_factor_mp(p) * (p["K"] - 1) + _G_mp(p),
-        np=lambda p: _scale_np(_balle_factor_np(p), p["K"] - 1, _G_np(p)),
         monotone={"K": "nondecreasing"},
         reading="exponent n/(2b) read as floor(n/b)/2.",
     )
@@ -558,18 +501,6 @@ BALLE_LAST = REGISTRY.add(
 # ----------------------------------------------------------------------------- Thm D.6, D.7 (full batch)
 C_ETA_GD = Condition(eta < 1 / beta, "step size below 1/beta")
 _k_sum = sp.Symbol("k", integer=True, positive=True)
-
-
-def _d6_mp(p: Mapping[str, Any]) -> mpmath.mpf:
-    x = p["eta"] * p["lam"] / 2
-    geo = (1 - x) * -mpmath.expm1(p["K"] * mpmath.log1p(-x)) / x
-    return p["alpha"] * p["eta"] * p["S_g"] ** 2 / (2 * p["sigma"] ** 2 * mpmath.mpf(p["n"]) ** 2) * geo
-
-
-def _d6_np(p: Mapping[str, np.ndarray]) -> np.ndarray:
-    x = p["eta"] * p["lam"] / 2
-    geo = (1 - x) * -np.expm1(p["K"] * np.log1p(-x)) / x
-    return p["alpha"] * p["eta"] * p["S_g"] ** 2 / (2 * p["sigma"] ** 2 * p["n"] ** 2) * geo
 
 
 THMD_6 = REGISTRY.add(
@@ -588,8 +519,6 @@ THMD_6 = REGISTRY.add(
         bound=al * eta * S_g**2 / (2 * sigma**2 * n**2) * sp.Sum((1 - eta * lam / 2) ** _k_sum, (_k_sum, 1, K)),
         direction=Direction.UPPER,
         quantity="RDP epsilon at order alpha (last iterate)",
-        mp=_d6_mp,
-        np=_d6_np,
         monotone={"K": "increasing"},
         limits={
             "K": Limit(
@@ -636,14 +565,6 @@ G_COR = 2 * al / sigma_mul**2
 C_ETA_COR = Condition(eta < 2 / ((Lc**2 + 1) / 2 + 2 * lam), "step size below 2/((L^2+1)/2 + 2 lambda)")
 
 
-def _cor_G_mp(p: Mapping[str, Any]) -> mpmath.mpf:
-    return 2 * p["alpha"] / p["sigma_mul"] ** 2
-
-
-def _cor_G_np(p: Mapping[str, np.ndarray]) -> np.ndarray:
-    return 2 * p["alpha"] / p["sigma_mul"] ** 2
-
-
 COR5_3 = REGISTRY.add(
     Theorem(
         key="yeshokri22.cor5_3",
@@ -666,8 +587,6 @@ COR5_3 = REGISTRY.add(
         ),
         direction=Direction.UPPER,
         quantity="RDP epsilon at order alpha (last iterate), excluding epsilon_norm",
-        mp=lambda p: _first_mp(p, _cor_G_mp(p)) + _lme_mp(p, _cor_G_mp(p)),
-        np=lambda p: _first_np(p, _cor_G_np(p)) + _lme_np(p, _cor_G_np(p)),
         monotone={"K": "nondecreasing"},
         reading="Thm 4.2 with sigma = sqrt(eta/2) sigma_mul S_g/(2b) (Sec. F.1), which makes G = 2 alpha/sigma_mul^2 "
         "independent of S_g; smoothness (L^2+1)/2 + lambda (Props 5.1, 5.2).",
@@ -773,6 +692,10 @@ COMPOSITION = REGISTRY.add(
         quantity="RDP epsilon at order alpha of the composed mechanism (all iterates released)",
         mp=_composition_mp,
         np=_composition_np,
+        kernel_reason=(
+            'T = K floor(n/b) steps of rdp.subsampled_gaussian, whose A_alpha is an integral (exact '
+            'binomial sum at integer orders, signed series with a tail bound otherwise)'
+        ),
         monotone={"K": "increasing", "alpha": "nondecreasing"},
         reading="the paper's baseline accounts shuffle-and-partition batches as Poisson sampling with q = b/n "
         "(Sec. 5.2 argues they match in order); we reproduce that baseline, exactly.",
@@ -790,8 +713,6 @@ COMPOSITION_APPROX = REGISTRY.add(
         bound=(b / n) * G_sym * K,
         direction=Direction.ASYMPTOTIC,
         quantity="small-q leading-order approximation of the composition RDP (not a guarantee)",
-        mp=lambda p: mpmath.mpf(p["b"]) / p["n"] * _G_mp(p) * p["K"],
-        np=lambda p: p["b"] / p["n"] * _G_np(p) * p["K"],
         monotone={"K": "increasing"},
         notes="Leading term of K N steps of q^2 G each (with N q = 1 when b divides n); an approximation, "
         "not an upper bound, so it is ASYMPTOTIC and refused where a guarantee is required.",
@@ -799,25 +720,6 @@ COMPOSITION_APPROX = REGISTRY.add(
 )
 
 # ----------------------------------------------------------------------------- Lemma D.3, Prop 5.1
-
-
-def _lsi_mp(p: Mapping[str, Any]) -> mpmath.mpf:
-    m = int(p["k"]) * _N(p) + int(p["j"])
-    if m == 0:
-        return mpmath.inf  # theta_0^0 is a point mass: LSI with every constant (c_0^0 = +inf in the paper)
-    x = p["eta"] * p["lam"]
-    lr = 2 * mpmath.log1p(-x)
-    # sum_{s<m} r^s = (1 - r^m)/(1 - r)
-    return x * (2 - x) / (2 * p["eta"] * p["sigma"] ** 2 * -mpmath.expm1(m * lr))
-
-
-def _lsi_np(p: Mapping[str, np.ndarray]) -> np.ndarray:
-    m = p["k"] * _N_np(p) + p["j"]
-    lr = ys.log_r_np(p["eta"], p["lam"])
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(
-            m == 0, np.inf, ys.one_minus_r_np(p["eta"], p["lam"]) / (2 * p["eta"] * p["sigma"] ** 2 * -np.expm1(m * lr))
-        )
 
 
 LEMMAD_3 = REGISTRY.add(
@@ -829,13 +731,14 @@ LEMMAD_3 = REGISTRY.add(
         params=("eta", "lam", "beta", "sigma", "n", "b", "k", "j"),
         conditions=(C_ETA, C_LAM_BETA, C_N1, Condition(j_ <= N_sym - 1, "j indexes an iteration: 0 <= j <= N - 1")),
         assumptions=("loss lambda-strongly convex and beta-smooth", "theta_0^0 a point mass (c_0^0 = +infinity)"),
-        bound=1 / (2 * eta * sigma**2 * sp.Sum((1 - eta * lam) ** (2 * _s), (_s, 0, k_ * N_sym + j_ - 1))),
+        bound=sp.Piecewise(
+            (sp.oo, sp.Eq(k_ * N_sym + j_, 0)),
+            (1 / (2 * eta * sigma**2 * sp.Sum((1 - eta * lam) ** (2 * _s), (_s, 0, k_ * N_sym + j_ - 1))), True),
+        ),
         direction=Direction.LOWER,
         unit=Unit.DIMENSIONLESS,
         quantity="log-Sobolev constant c_k^j of the law of theta_k^j (the best constant is at least this; "
         "units 1/theta^2)",
-        mp=_lsi_mp,
-        np=_lsi_np,
         monotone={"k": "nonincreasing"},
         notes="+infinity at k = j = 0 is the true value (a point mass satisfies LSI with every constant).",
         infinite_when="k = j = 0 (theta_0^0 is a point mass)",
@@ -854,8 +757,6 @@ PROP5_1_LIPSCHITZ = REGISTRY.add(
         direction=Direction.UPPER,
         unit=Unit.DIMENSIONLESS,
         quantity="Lipschitz constant of the unregularized multi-class logistic loss in theta",
-        mp=lambda p: mpmath.sqrt(2 * (p["L"] ** 2 + 1)),
-        np=lambda p: np.sqrt(2 * (p["L"] ** 2 + 1)),
     )
 )
 
@@ -870,8 +771,6 @@ PROP5_1_SMOOTHNESS = REGISTRY.add(
         direction=Direction.UPPER,
         unit=Unit.DIMENSIONLESS,
         quantity="smoothness constant beta of the unregularized multi-class logistic loss (Hessian <= beta I)",
-        mp=lambda p: (p["L"] ** 2 + 1) / 2,
-        np=lambda p: (p["L"] ** 2 + 1) / 2,
     )
 )
 
