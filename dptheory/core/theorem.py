@@ -44,7 +44,7 @@ from dptheory.core.errors import (
     UnexpectedParameter,
 )
 from dptheory.core.notation import Domain, NotationTable, Param, format_rational, parse_value, rational_to_mpf
-from dptheory.core.units import Direction, Unit
+from dptheory.core.units import Direction, Monotone, Unit
 from dptheory.core.values import BoundValue
 
 if TYPE_CHECKING:
@@ -132,7 +132,7 @@ class Theorem:
             ill-conditioned are recomputed with mpmath; see ``Compiled.np_flagged``).
         terms: named parts of the bound.
         monotone: parameters in which the bound is stated (or proved) monotone, with the sense
-            (``"nondecreasing"``, ``"nonincreasing"``, ``"increasing"``, ``"decreasing"``).
+            (a :class:`~dptheory.core.units.Monotone`).
         limits: limits as a parameter tends to infinity.
         reading: our reading decisions where the text is ambiguous.
         notes: anything else a user should know (known typos, what is derived here).
@@ -165,7 +165,7 @@ class Theorem:
     kernel_reason: str = ""
     np_flagged: bool = False
     terms: Mapping[str, Term] = field(default_factory=dict)
-    monotone: Mapping[str, str] = field(default_factory=dict)
+    monotone: Mapping[str, Monotone] = field(default_factory=dict)
     limits: Mapping[str, Limit] = field(default_factory=dict)
     reading: str = ""
     notes: str = ""
@@ -181,6 +181,9 @@ class Theorem:
         if overrides and not self.kernel_reason.strip():
             raise ValueError(f"{self.key}: hand-written kernels ({', '.join(overrides)}) are declared overrides of "
                              "the statement: say why in kernel_reason")
+        bad = {k: v for k, v in self.monotone.items() if not isinstance(v, Monotone) or k not in self.params}
+        if bad:
+            raise ValueError(f"{self.key}: monotone needs Monotone senses of its own parameters; got {bad}")
         missing = [p for p in self.params if p not in self.notation]
         if missing:
             raise ValueError(
