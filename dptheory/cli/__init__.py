@@ -127,7 +127,8 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("list", help="list encoded theorems, claims (with their verdict on record) and figures",
                        description="List theorems (default), claims (--claims) or everything (--all), optionally "
                        "only the keys starting with PREFIX (e.g. `dptheory list yeshokri22`).")
-    s.add_argument("prefix", nargs="?", default="", metavar="PREFIX", help="only keys starting with it (e.g. yeshokri22)")
+    s.add_argument("prefix", nargs="?", default="", metavar="PREFIX",
+                   help="only keys starting with it (e.g. yeshokri22), or matching a glob ('yeshokri22.C5*')")
     s.add_argument("--claims", action="store_true", help="list claims, with their verdict on record")
     s.add_argument("--figures", action="store_true", help="list the figures `dptheory figure` reproduces")
     s.add_argument("--all", action="store_true", help="list theorems, claims and figures")

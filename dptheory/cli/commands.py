@@ -15,14 +15,15 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from dptheory.cli.output import falsification, fmt, output_files, out_in_folder, plural, print_json, progress_bar, table
+from dptheory.cli.output import falsification, out_in_folder, output_files, plural, print_json, progress_bar, table
 from dptheory.cli.params import MAX_GRID_POINTS, PLOT_SUFFIXES, UsageError, check_grid_size, grid_values, parse_params
 from dptheory.core.errors import DPTheoryError, UnexpectedParameter
 
 __all__ = ["MAX_GRID_POINTS", "cmd_check", "cmd_convert", "cmd_eval", "cmd_figure", "cmd_list", "cmd_report",
            "cmd_show", "cmd_sweep", "theorem"]
 
-COMPARE_HINT = "to put several theorems side by side at one parameter set, use `dptheory compare KEY KEY ... name=value`"
+COMPARE_HINT = ("to put several theorems side by side at one parameter set, use "
+                "`dptheory compare KEY KEY ... name=value`")
 
 
 def theorem(key: str) -> Any:
@@ -317,11 +318,20 @@ def cmd_convert(args: argparse.Namespace) -> int:
 
 
 def _check_order_range(lo: str | None, hi: str | None) -> None:
-    if lo is not None and hi is not None:
-        from dptheory.cli.params import exact_number
+    """--alpha-min below --alpha-max, each against the other's default ([1.0001, 10000])."""
+    from fractions import Fraction
 
-        if not exact_number(lo) < exact_number(hi):
-            raise UsageError(f"--alpha-min ({lo}) must be below --alpha-max ({hi})")
+    from dptheory.cli.params import exact_number
+    from dptheory.numerics.conversion import DEFAULT_ALPHA_MAX, DEFAULT_ALPHA_MIN
+
+    if lo is None and hi is None:
+        return
+    a = exact_number(lo) if lo is not None else Fraction(str(DEFAULT_ALPHA_MIN))
+    b = exact_number(hi) if hi is not None else Fraction(str(DEFAULT_ALPHA_MAX))
+    if not a < b:
+        shown_lo = lo if lo is not None else f"{DEFAULT_ALPHA_MIN:g} (default)"
+        shown_hi = hi if hi is not None else f"{DEFAULT_ALPHA_MAX:g} (default)"
+        raise UsageError(f"--alpha-min ({shown_lo}) must be below --alpha-max ({shown_hi})")
 
 
 #: the order search works in float64: a delta below this cannot be represented there

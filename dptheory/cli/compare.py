@@ -227,7 +227,9 @@ def _baseline_rows(b: Any, point: Mapping[str, str], args: argparse.Namespace, a
     rdp = _row(axis, x, f"{b.title} (RDP route)", b.name, "baseline", "upper")
     try:
         q, z, steps = b.mechanism({k: point[k] for k in b.needs})
-    except DPTheoryError as exc:
+        if not (0 < q <= 1 and 0 < z < math.inf and steps >= 1):
+            raise DPTheoryError(f"q = {q}, z = {z}, {steps} steps is not a subsampled Gaussian mechanism")
+    except (DPTheoryError, ArithmeticError) as exc:
         pld["note"] = rdp["note"] = f"not defined here: {exc}"
         pld["valid"] = rdp["valid"] = False
         return [pld, rdp]
@@ -309,8 +311,7 @@ def cmd_crossover(args: argparse.Namespace) -> int:
             raise UsageError("crossover --delta optimises the order per theorem and point: do not give alpha")
         if over == "alpha":
             raise UsageError("crossover --delta optimises the order: --over alpha is not meaningful")
-        res = _eps_crossover(a, b, over, lo, hi, integer, params, args)
-        return _print_eps_crossover(res, args)
+        return _print_eps_crossover(_eps_crossover(a, b, over, lo, hi, integer, params, args), args)
     from dptheory.core.sweep import crossover
 
     res = crossover(a, b, over, args.start, args.stop, params, dps=args.dps)

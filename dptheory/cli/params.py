@@ -176,10 +176,12 @@ def real(lo: float | None = None, hi: float | None = None, *, lo_open: bool = Fa
     return _type("number", parse)  # type: ignore[return-value]
 
 
-def exact(lo: Fraction | int | None = None, hi: Fraction | int | None = None, *, lo_open: bool = True,
+def exact(lo: Fraction | int | str | None = None, hi: Fraction | int | str | None = None, *, lo_open: bool = True,
           hi_open: bool = True, what: str = "") -> Callable[[str], str]:
-    """An exact decimal or fraction in the stated interval, returned as the string given (parsed exactly
-    later, so ``1e-400`` stays 1e-400 and ``0.1`` stays 1/10)."""
+    """An exact decimal or fraction in the stated interval (ends given as numbers or decimal strings), returned as
+    the string given (parsed exactly later, so ``1e-400`` stays 1e-400 and ``0.1`` stays 1/10)."""
+    lo_v = exact_number(lo) if isinstance(lo, str) else lo
+    hi_v = exact_number(hi) if isinstance(hi, str) else hi
     left = "" if lo is None else (f"> {lo}" if lo_open else f">= {lo}")
     right = "" if hi is None else (f"< {hi}" if hi_open else f"<= {hi}")
     rng = " and ".join(x for x in (left, right) if x)
@@ -190,8 +192,8 @@ def exact(lo: Fraction | int | None = None, hi: Fraction | int | None = None, *,
             v = exact_number(text)
         except ValueError as exc:
             raise argparse.ArgumentTypeError(f"expected {accepted}; got {text!r}: {exc}") from None
-        bad = ((lo is not None and (v <= lo if lo_open else v < lo))
-               or (hi is not None and (v >= hi if hi_open else v > hi)))
+        bad = ((lo_v is not None and (v <= lo_v if lo_open else v < lo_v))
+               or (hi_v is not None and (v >= hi_v if hi_open else v > hi_v)))
         if bad:
             raise argparse.ArgumentTypeError(f"expected {accepted}; got {text}")
         return text.strip()
@@ -201,8 +203,8 @@ def exact(lo: Fraction | int | None = None, hi: Fraction | int | None = None, *,
 
 #: ``--delta``: exact, in (0, 1)
 delta_type = exact(0, 1, what="the delta of (epsilon, delta)-DP")
-#: a Renyi order bound (``--alpha-min``/``--alpha-max``): exact, > 1
-order_type = exact(1, None, what="a Renyi order")
+#: a Renyi order bound (``--alpha-min``/``--alpha-max``): exact, in (1, 1e100] (the order search runs in float64)
+order_type = exact(1, "1e100", hi_open=False, what="a Renyi order")
 
 
 def order_list(text: str) -> list[str]:
@@ -257,7 +259,8 @@ def float_list(lo: float | None = None, *, lo_open: bool = True, what: str = "")
     def parse(text: str) -> list[float]:
         items = [x.strip() for x in text.split(",")]
         if not text.strip() or any(not x for x in items):
-            raise argparse.ArgumentTypeError(f"expected a comma-separated list of numbers; got {text!r} (an empty item)")
+            raise argparse.ArgumentTypeError(
+                f"expected a comma-separated list of numbers; got {text!r} (an empty item)")
         return [one(x) for x in items]  # type: ignore[misc]
 
     return _type("numbers", parse)  # type: ignore[return-value]
@@ -300,7 +303,8 @@ def out_file(suffixes: tuple[str, ...] = ()) -> Callable[[str], str]:
 
 def _writable(p: Path) -> None:
     if p.is_dir():
-        raise argparse.ArgumentTypeError(f"{p} is a folder; give a file name (e.g. {p / ('out' + (p.suffix or '.png'))})")
+        example = p / ("out" + (p.suffix or ".png"))
+        raise argparse.ArgumentTypeError(f"{p} is a folder; give a file name (e.g. {example})")
     if not p.parent.exists():
         raise argparse.ArgumentTypeError(f"cannot write {p}: the folder {p.parent} does not exist")
 

@@ -39,7 +39,35 @@ _LAZY = {
     "BoundValue": "dptheory.core.values",
 }
 
-__all__ = sorted(_LAZY)
+__all__ = [
+    "REGISTRY",
+    "BoundValue",
+    "Citation",
+    "Condition",
+    "ConditionResult",
+    "ConditionViolated",
+    "DPTheoryError",
+    "Direction",
+    "Domain",
+    "DuplicateKey",
+    "InvalidParameter",
+    "Limit",
+    "MissingParameter",
+    "NotationTable",
+    "NumericalFailure",
+    "Paper",
+    "Param",
+    "RegimeNotSupported",
+    "Registry",
+    "Status",
+    "Term",
+    "Theorem",
+    "UnexpectedParameter",
+    "Unit",
+    "UnknownKey",
+    "get",
+    "parse_value",
+]
 
 if TYPE_CHECKING:
     from dptheory.core.citation import Citation, Paper

@@ -173,8 +173,8 @@ def _plot_maxinfo(args: argparse.Namespace, which: Sequence[str], scale: float, 
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize=7)
     save(fig, path)
-    pts = {k: [list(map(float, t)) for t in v] for k, v in series.items()}
-    return {"path": args.plot, "vs": args.vs, "series": pts}
+    curves = {k: [[float(c) for c in t] for t in v] for k, v in series.items()}  # type: ignore[attr-defined]
+    return {"path": args.plot, "vs": args.vs, "series": curves}
 
 
 

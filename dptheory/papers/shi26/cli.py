@@ -59,7 +59,7 @@ def cmd_fig1(args: argparse.Namespace) -> int:
 
     cfg = _config(args)
     sps = args.sigma_p
-    res, moved = _staged(Path(args.out), lambda tmp: E.run_fig1(cfg, tmp, progress=args.progress, sigma_ps=sps))
+    res, _moved = _staged(Path(args.out), lambda tmp: E.run_fig1(cfg, tmp, progress=args.progress, sigma_ps=sps))
     files = {k: str(Path(args.out) / Path(v).name) for k, v in res.files.items()}
     if args.json:
         print(json.dumps({"files": files, "seconds": res.seconds, "summary": res.summary}, indent=1, default=str))
@@ -82,9 +82,8 @@ def cmd_fig1(args: argparse.Namespace) -> int:
 def cmd_sweep(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from dptheory.papers.shi26 import experiments as E
-
     from dptheory.cli.params import UsageError
+    from dptheory.papers.shi26 import experiments as E
 
     cfg = _config(args)
     grid = None
@@ -161,18 +160,18 @@ def cmd_feasibility(args: argparse.Namespace) -> int:
 def cmd_privacy(args: argparse.Namespace) -> int:
     import mpmath
 
+    from dptheory.core.errors import DPTheoryError
     from dptheory.core.registry import REGISTRY
     from dptheory.numerics.gaussian_dp import gdp_epsilon_mp
     from dptheory.papers.shi26 import privacy as sp26
     from dptheory.papers.shi26 import theorems as shi_2026  # noqa: F401
 
-    from dptheory.core.errors import DPTheoryError
-
     p = _point(args.params)
     need = ("T", "mu_norm", "sigma_p", "d", "sigma_b", "n", "m")
     missing = [k for k in need if k not in p]
     if missing:
-        raise DPTheoryError(f"shi26 privacy: missing {', '.join(missing)} (give name=value; it takes {', '.join(need)})")
+        raise DPTheoryError(f"shi26 privacy: missing {', '.join(missing)} (give name=value; it takes "
+                            f"{', '.join(need)})")
     extra = [k for k in p if k not in need]
     if extra:
         raise DPTheoryError(f"shi26 privacy: unexpected {', '.join(extra)}; it takes {', '.join(need)}")
@@ -227,7 +226,8 @@ def add_subcommands(sub: Any) -> None:
         s.add_argument("--steps", type=count, help="iterations (default: the scale's)")
         s.add_argument("--n-test", dest="n_test", type=count, help="test examples (default: the scale's)")
         s.add_argument("--seed", type=integer(0, 2**63 - 1), help="seed (default: the scale's)")
-        s.add_argument("--q", type=real(2, None, lo_open=True), help="activation exponent q, > 2 (default: the scale's)")
+        s.add_argument("--q", type=real(2, None, lo_open=True),
+                       help="activation exponent q, > 2 (default: the scale's)")
         s.add_argument("--kappa", type=pos, help="Huber threshold kappa (default: the scale's)")
         s.add_argument("--sigma-0", dest="sigma_0", type=pos, help="initialisation std (default: the scale's)")
         s.add_argument("--eval-every", dest="eval_every", type=count, help="evaluate every this many steps")

@@ -44,14 +44,13 @@ FIG_ETA = 0.02
 # ----------------------------------------------------------------------------- composition baseline
 def _composition_mechanism(params: Mapping[str, Any]) -> tuple[float, float, int]:
     """Ye & Shokri's composition baseline at ``params``: (q, z, K floor(n/b) steps); see ``epsdelta``."""
-    from dptheory.core.notation import parse_value
     from dptheory.papers.yeshokri22.epsdelta import baseline_mechanism
 
+    comp = REGISTRY.get("yeshokri22.composition")  # the same mechanism in RDP: its conditions say where it is defined
+    exact = comp.parse({**{k: params[k] for k in comp.params if k != "alpha"}, "alpha": 2})
+    comp.check(exact, raise_on_violation=True)
     q, z, per_epoch = baseline_mechanism(params)
-    K = parse_value(params["K"], key="yeshokri22.composition", name="K")
-    if not (K.is_integer and K >= 1):
-        raise DPTheoryError(f"yeshokri22.composition: K must be a positive integer; got {params['K']}")
-    return q, z, per_epoch * int(K)
+    return q, z, per_epoch * int(exact["K"])
 
 
 REGISTRY.add_baseline(Baseline(
@@ -177,8 +176,9 @@ def cmd_train(args: argparse.Namespace) -> int:
         if args.n is None:
             raise DPTheoryError("the quadratic model needs --n")
         D, _ = quadratic_neighbours(args.n, args.dim, args.diameter, t=args.t)
-        res = train_noisy_gd(QuadraticLoss(lam=args.lam, dim=args.dim), D.X, eta=args.eta, sigma=args.sigma, b=args.b,
-                             K=args.K, scheme=args.scheme, runs=args.runs, rng=rng, workers=args.workers, progress=prog)
+        loss: Any = QuadraticLoss(lam=args.lam, dim=args.dim)
+        res = train_noisy_gd(loss, D.X, eta=args.eta, sigma=args.sigma, b=args.b, K=args.K, scheme=args.scheme,
+                             runs=args.runs, rng=rng, workers=args.workers, progress=prog)
         summary = {**res.summary(), "model": "quadratic", "S_g": args.lam * args.diameter}
         rows = [{"run": i, **{f"theta_{j}": float(v) for j, v in enumerate(th)}} for i, th in enumerate(res.theta)]
     arrays = {}
@@ -304,7 +304,8 @@ def cmd_audit_empirical(args: argparse.Namespace) -> int:
             print(f"  K = {res['K']}: audit lower bound {fmt(res['audit']['epsilon_lower'], 6)}{ex} "
                   f"({res['seconds']:.1f} s)")
         table(rows, [c for c in rows[0] if c not in ("exact_epsilon",)] if rows else None, indent="    ", digits=6)
-        print(f"  {len(inconsistent)} upper bound(s) below the audit" + (" (a finding: exit 3)" if inconsistent else ""))
+        finding = " (a finding: exit 3)" if inconsistent else ""
+        print(f"  {len(inconsistent)} upper bound(s) below the audit{finding}")
     return 3 if inconsistent else 0
 
 
