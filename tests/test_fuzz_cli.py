@@ -165,7 +165,9 @@ def _eval_case(data: st.DataObject) -> None:
 
 def _sweep_case(data: st.DataObject) -> None:
     key = data.draw(st.sampled_from(sorted(THEOREMS)), label="key")
-    items = data.draw(point(key), label="params")
+    # one axis at a time (a grid of 50 x 50 x ... points is legitimate but not what this property is about)
+    items = [it if not any(m in it for m in ("..", ",")) else it.split("=", 1)[0] + "=2"
+             for it in data.draw(point(key), label="params")]
     if items:
         i = data.draw(st.integers(0, len(items) - 1))
         name, value = items[i].split("=", 1)

@@ -181,7 +181,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--over", required=True, help="the parameter to move (e.g. K)")
     s.add_argument("--from", dest="start", default="1", help="start of the range")
     s.add_argument("--to", dest="stop", default="1000", help="end of the range")
-    s.add_argument("--dps", type=digits(15), default=50, help="digits of the confirmation, 15 to 1000")
+    s.add_argument("--dps", type=digits(5), default=50, help="digits of the confirmation, 5 to 1000")
     s.add_argument("--delta", type=delta_type, help="compare in (epsilon, delta)-DP at this delta, 0 < delta < 1")
     s.add_argument("--method", choices=["improved", "classic"], default="improved",
                    help="RDP -> (epsilon, delta) conversion with --delta")
@@ -199,7 +199,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--orders", type=order_list, help="comma-separated orders > 1 instead of a continuous search")
     s.add_argument("--alpha-min", type=order_type, default=None, help="smallest order searched (> 1; default 1.0001)")
     s.add_argument("--alpha-max", type=order_type, default=None, help="largest order searched (default 10000)")
-    s.add_argument("--dps", type=digits(15), default=50, help="digits of the final evaluation, 15 to 1000")
+    s.add_argument("--dps", type=digits(5), default=50, help="digits of the final evaluation, 5 to 1000")
     s.add_argument("--json", action="store_true", help="print JSON instead of text")
     s.set_defaults(func=C.cmd_convert)
 
@@ -215,7 +215,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--method", choices=["improved", "classic"], default="improved", help="RDP -> (eps, delta)")
     s.add_argument("--no-baseline", dest="baseline", action="store_false",
                    help="do not compute the PLD and RDP composition baselines")
-    s.add_argument("--dps", type=digits(15), default=30, help="digits of the values, 15 to 1000")
+    s.add_argument("--dps", type=digits(5), default=30, help="digits of the values, 5 to 1000")
     s.add_argument("--csv", type=out_file((".csv",)), help="also write the table as CSV")
     s.add_argument("--plot", type=plot_path, help="also write a plot (.png, .pdf, .svg)")
     s.add_argument("--json", action="store_true", help="print JSON instead of a table")
