@@ -355,3 +355,26 @@ def test_figure_into_a_folder_and_with_csv(capsys, tmp_path):
     code, _, _ = run(capsys, "figure", "yeshokri22-fig2", "--out", str(folder))
     assert code == 0 and sorted(p.name for p in folder.iterdir()) == ["yeshokri22-fig2.png"]
     assert not (tmp_path / "figs.png").exists()  # issue 12: --out DIR wrote DIR.png beside the folder
+
+
+@pytest.mark.parametrize("shift", [-4, 4])
+def test_crossover_in_epsilon_delta_corrects_a_wrong_screen(capsys, monkeypatch, shift):
+    """The float64 screen only proposes; the confirmation walks to where the exact conversions change order."""
+    import numpy as np
+
+    from dptheory.cli import compare
+
+    real = compare._screen
+
+    def shifted(t, fixed, over, grid, delta, method):
+        e = real(t, fixed, over, grid, delta, method)
+        return np.roll(e, shift) if t.key == "yeshokri22.composition" else e
+
+    monkeypatch.setattr(compare, "_screen", shifted)
+    code, out, _ = run(capsys, "crossover", "yeshokri22.thm4_2", "yeshokri22.composition", "--over", "K", "--to",
+                       "40", *FIG, "--delta", "1e-5", "--dps", "20", "--json")
+    K = json.loads(out)["value"]
+    at, before = {**FIG_D, "K": K}, {**FIG_D, "K": K - 1}
+    assert code == 0
+    assert _eps("yeshokri22.thm4_2", at) < _eps("yeshokri22.composition", at)
+    assert _eps("yeshokri22.thm4_2", before) >= _eps("yeshokri22.composition", before)

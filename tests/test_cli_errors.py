@@ -69,6 +69,10 @@ def one_line(err: str) -> bool:
     (["maxinfo", "audit", "--sigma", "0..1"], 2, "--sigma"),
     (["pacbayes", "bound", "--emp-risk", "1.5", "--n", "10"], 2, "--emp-risk"),
     (["shi26", "privacy", "T=10"], 1, "missing"),
+    (["compare", "yeshokri22.thm4_2", "alpha=10", "K=5", "eta=0.02", "lam=1", "beta=4", "S_g=0", "sigma=2", "n=50",
+      "b=2", "--delta", "1e-5"], 1, "S_g > 0"),
+    (["compare", "alpha=10"], 2, "at least one theorem key"),
+    (["compare", "rdp.gaussian", "z=1", "T=1"], 2, "give alpha=A"),
     (["shi26", "sweep", "--param", "q"], 2, "--values"),
 ])
 def test_one_line_error_and_exit_status(capsys, argv, code, needle):

@@ -42,7 +42,7 @@ PROFILE = os.environ.get("HYPOTHESIS_PROFILE") or ("dptheory-ci" if os.environ.g
 THOROUGH = PROFILE == "dptheory-thorough"
 # examples per property: small by default (~30 s for the file), many under the thorough profile / --run-slow
 N_EVAL, N_SWEEP, N_CONVERT, N_COMPARE, N_OPTIONS, N_FILES = (
-    (400, 100, 60, 100, 400, 60) if THOROUGH else (120, 40, 8, 25, 100, 8))
+    (400, 100, 60, 100, 400, 60) if THOROUGH else (250, 60, 10, 40, 200, 10))
 SLOW = dict(max_examples=1000, deadline=None, suppress_health_check=list(HealthCheck))
 
 

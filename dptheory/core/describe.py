@@ -168,11 +168,15 @@ def explain(thm: Any, *, width: int | None = None) -> str:
         lines.append(f"  note on source: {thm.citation.note}")
     lines.append(f"  bounds: {thm.quantity} [{thm.direction} bound, {thm.unit}]")
     lines.append("  parameters:")
-    pw = max(len(p.name) for p in thm.param_objects) if thm.params else 5
+    shown = []
     for p in thm.param_objects:
         glyph = pretty(sp.Symbol(display_name(p.name, p.latex))).strip()
-        sym = "" if glyph == p.name or "\n" in glyph else f" ({glyph})"
-        lines.append(f"    {p.name:<{pw}}{sym:<5} {p.meaning} ({p.domain.value})")
+        shown.append((p, "" if glyph == p.name or "\n" in glyph else f"({glyph})"))
+    pw = max((len(p.name) for p, _ in shown), default=5)
+    gw = max((len(g) for _, g in shown), default=0)
+    for p, g in shown:
+        glyph = f" {g:<{gw}}" if gw else ""
+        lines.append(f"    {p.name:<{pw}}{glyph}  {p.meaning} ({p.domain.value})")
     if thm.bound is not None:
         lines.append("  bound:")
         lines.append(pretty(thm.bound, names, width=width, indent="    "))
