@@ -378,3 +378,19 @@ def test_crossover_in_epsilon_delta_corrects_a_wrong_screen(capsys, monkeypatch,
     assert code == 0
     assert _eps("yeshokri22.thm4_2", at) < _eps("yeshokri22.composition", at)
     assert _eps("yeshokri22.thm4_2", before) >= _eps("yeshokri22.composition", before)
+
+
+@pytest.mark.slow  # about 10 s on a quiet machine: 24 bisection steps, two conversions each
+def test_crossover_in_epsilon_delta_over_a_real_parameter(capsys):
+    """Over a real parameter the crossover is bisected: just above it KEY1 is below, just under it it is not."""
+    from fractions import Fraction
+
+    code, out, _ = run(capsys, "crossover", "yeshokri22.thm4_2", "yeshokri22.composition", "--over", "eta",
+                       "--from", "0.0015", "--to", "0.0018", "K=50", "lam=1", "beta=4", "S_g=4", "sigma=2", "n=50",
+                       "b=2", "--delta", "1e-5", "--dps", "20", "--json")
+    assert code == 0
+    v = Fraction(json.loads(out)["value"])
+    pt = {"K": 50, "lam": 1, "beta": 4, "S_g": 4, "sigma": 2, "n": 50, "b": 2}
+    above, below = {**pt, "eta": v * (1 + Fraction(1, 10**6))}, {**pt, "eta": v * (1 - Fraction(1, 10**6))}
+    assert _eps("yeshokri22.thm4_2", above) < _eps("yeshokri22.composition", above)
+    assert _eps("yeshokri22.thm4_2", below) >= _eps("yeshokri22.composition", below)

@@ -163,7 +163,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("key", help="a theorem key")
     s.add_argument("params", nargs="*", metavar="name=spec", help="K=1..200, alpha=10,15, eta=0.01..0.1:20, n=50")
     s.add_argument("--compare", nargs="*", default=[], metavar="KEY", help="other theorems on the same grid")
-    s.add_argument("--csv", type=out_file((".csv",)), help="write the table to this CSV file")
+    s.add_argument("--csv", type=out_file(), help="write the table to this CSV file")
     s.add_argument("--plot", type=plot_path, help="write a plot (.png, .pdf, .svg)")
     s.add_argument("--linear", action="store_true", help="linear y axis in the plot (default: log)")
     s.add_argument("--json", action="store_true", help="print JSON instead of a table")
@@ -216,7 +216,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--no-baseline", dest="baseline", action="store_false",
                    help="do not compute the PLD and RDP composition baselines")
     s.add_argument("--dps", type=digits(5), default=30, help="digits of the values, 5 to 1000")
-    s.add_argument("--csv", type=out_file((".csv",)), help="also write the table as CSV")
+    s.add_argument("--csv", type=out_file(), help="also write the table as CSV")
     s.add_argument("--plot", type=plot_path, help="also write a plot (.png, .pdf, .svg)")
     s.add_argument("--json", action="store_true", help="print JSON instead of a table")
     s.set_defaults(func=X.cmd_compare)
@@ -256,7 +256,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.__class__ = _FigureParser  # lists the registered figures in its help (from the index)
     s.add_argument("name", help="figure name (listed below)")
     s.add_argument("--out", required=True, help="image file (.png, .pdf, .svg), or an existing folder (NAME.png in it)")
-    s.add_argument("--csv", type=out_file((".csv",)), help="also write the plotted values")
+    s.add_argument("--csv", type=out_file(), help="also write the plotted values")
     s.set_defaults(func=C.cmd_figure)
     return p
 

@@ -132,11 +132,11 @@ def _check_paths(args: argparse.Namespace) -> None:
     """Output paths are checked before any training starts (one-line errors, exit 2)."""
     from dptheory.cli.params import UsageError, out_file, plot_path
 
-    checks = [("--csv", getattr(args, "csv", None), out_file((".csv",))),
+    checks = [("--csv", getattr(args, "csv", None), out_file()),
               ("--plot", getattr(args, "plot", None), plot_path),
-              ("--save-iterates", getattr(args, "save_iterates", None), out_file((".npy",)))]
+              ("--save-iterates", getattr(args, "save_iterates", None), out_file())]
     if getattr(args, "json", None) not in (None, "-"):
-        checks.append(("--json", args.json, out_file((".json",))))
+        checks.append(("--json", args.json, out_file()))
     for opt, val, check in checks:
         if val is None:
             continue
