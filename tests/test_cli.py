@@ -394,3 +394,10 @@ def test_crossover_in_epsilon_delta_over_a_real_parameter(capsys):
     above, below = {**pt, "eta": v * (1 + Fraction(1, 10**6))}, {**pt, "eta": v * (1 - Fraction(1, 10**6))}
     assert _eps("yeshokri22.thm4_2", above) < _eps("yeshokri22.composition", above)
     assert _eps("yeshokri22.thm4_2", below) >= _eps("yeshokri22.composition", below)
+
+
+def test_figure_has_json(capsys, tmp_path):
+    code, out, _ = run(capsys, "figure", "yeshokri22-fig2", "--out", str(tmp_path), "--json")
+    d = json.loads(out)
+    assert code == 0 and d["out"] == str(tmp_path / "yeshokri22-fig2.png") and d["info"]
+    assert (tmp_path / "yeshokri22-fig2.png").stat().st_size > 1000

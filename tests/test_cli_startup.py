@@ -7,6 +7,7 @@ Each case runs in a fresh interpreter and reads ``sys.modules`` after the comman
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -72,3 +73,22 @@ def test_an_unknown_key_falls_back_to_discovery():
     """A key missing from the index is still found by full discovery (papers found through DPTHEORY_PATH)."""
     code, mods = modules_after("show", "no.such_key")
     assert code == 1 and "dptheory.papers.shi26.theorems" in mods  # it looked everywhere before giving up
+
+
+def test_list_shows_papers_outside_the_index(tmp_path):
+    """A paper found through DPTHEORY_PATH is not in the index: `list` imports it and lists it with the rest."""
+    import re
+
+    doc = (ROOT / "docs" / "adding_a_paper.md").read_text()
+    for m in re.finditer(r"```python\n# file: (?P<path>[\w/.]+)\n(?P<body>.*?)```", doc, flags=re.S):
+        f = tmp_path / m["path"]
+        f.parent.mkdir(parents=True, exist_ok=True)
+        f.write_text(m["body"])
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "DPTHEORY_PATH": str(tmp_path)}
+    proc = subprocess.run([sys.executable, "-m", "dptheory", "list", "--all", "--json"], env=env, cwd=ROOT,
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    rows = {r["key"]: r for r in json.loads(proc.stdout)}
+    assert rows["toy26.thm1"]["kind"] == "theorem" and "yeshokri22.thm4_2" in rows
+    assert rows["toy26.C1"]["kind"] == "claim" and rows["toy26.C1"]["verdict"]
+    assert rows["toy26-fig1"]["kind"] == "figure"

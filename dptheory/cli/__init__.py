@@ -40,6 +40,8 @@ from dptheory.cli.params import UsageError
 from dptheory.core.errors import ConditionViolated, DPTheoryError
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_FINDING, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
+#: Python's int <-> str limit while a command runs (inputs are capped at 4000 digits; see ``main``)
+INT_STR_DIGITS = 100_000
 
 
 class Formatter(argparse.RawDescriptionHelpFormatter):
@@ -249,6 +251,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--out", required=True, help="output directory (report.tex, figures, report.pdf)")
     s.add_argument("--no-pdf", action="store_true", help="do not run pdflatex even if it is installed")
     s.add_argument("--no-progress", dest="progress", action="store_false", help="no progress bar")
+    s.add_argument("--json", action="store_true", help="print what was written as JSON")
     s.set_defaults(func=C.cmd_report, progress=None)
 
     s = sub.add_parser("figure", help="reproduce a paper figure from the encoded theorems",
@@ -257,6 +260,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("name", help="figure name (listed below)")
     s.add_argument("--out", required=True, help="image file (.png, .pdf, .svg), or an existing folder (NAME.png in it)")
     s.add_argument("--csv", type=out_file(), help="also write the plotted values")
+    s.add_argument("--json", action="store_true", help="print what was written as JSON")
     s.set_defaults(func=C.cmd_figure)
     return p
 
@@ -276,6 +280,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     args_list, debug = _split_debug(sys.argv[1:] if argv is None else argv)
     reset_kept()
+    # inputs have at most MAX_DIGITS digits (dptheory.cli.params), but exact values derived from them (a square in
+    # a condition, a product in a message) may exceed Python's default int <-> str limit of 4300 digits; numbers of
+    # a few 10^4 digits convert in milliseconds, so the limit is raised for the duration of the command
+    old_limit = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0 if old_limit == 0 else max(old_limit, INT_STR_DIGITS))
     try:
         return _run(args_list)
     except SystemExit as exc:  # --help, --version
@@ -323,6 +332,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"dptheory: internal error: {type(exc).__name__}: {_one_line(exc)} (this is a bug; rerun with "
               "--debug for the traceback and please report it)", file=sys.stderr)
         return EXIT_ERROR
+    finally:
+        sys.set_int_max_str_digits(old_limit)
 
 
 def _fail(message: str) -> int:

@@ -497,6 +497,9 @@ def cmd_figure(args: argparse.Namespace) -> int:
         png = group.path(out)
         csv_tmp = str(group.path(args.csv)) if args.csv else None
         info = fig.make(str(png), csv_path=csv_tmp)
+    if args.json:
+        print_json({"figure": fig.name, "title": fig.title, "out": out, "csv": args.csv, "info": info})
+        return 0
     print(f"wrote {out}" + (f" and {args.csv}" if args.csv else ""))
     for line in info:
         print("  " + line)
@@ -536,6 +539,10 @@ def cmd_report(args: argparse.Namespace) -> int:
     res = build(cfg, args.out, compile_pdf=False if args.no_pdf else None, progress=tick)
     if bar is not None:
         bar.close()
+    if args.json:
+        print_json({"tex": str(res.tex), "pdf": None if res.pdf is None else str(res.pdf),
+                    "figures": [str(f) for f in res.figures], "notes": list(res.notes)})
+        return 0
     print(f"wrote {res.tex}" + (f" and {res.pdf}" if res.pdf else ""))
     for f in res.figures:
         print(f"  figure {f}")
