@@ -1,4 +1,4 @@
-"""Benchmark: certified lower bound on I^beta_inf for the note's toys (target: N = 2e5 under 30 s on 2 cores).
+"""Benchmark: certified lower bound on I^beta_inf for the reference toys (target: N = 2e5 under 30 s on 2 cores).
 
 Prints wall times and the tightness ratios measured in this run (no asserts on time).
 Run: ``python bench/bench_maxinfo_lower_bound.py``.

@@ -5,8 +5,8 @@ Statistical statements and their failure probabilities:
   over its two confidence bounds); the check "every applicable upper bound >= certified lower bound"
   can therefore fail by bad luck with probability <= alpha per configuration even if everything is
   right. alpha = 1e-3 per configuration here; the draws are seeded, so the outcome is reproducible.
-* the note's reference values are Monte-Carlo results too; they are compared within 0.1 nats (the
-  spread over seeds is about 0.02 nats at N = 2e5).
+* the survey's reference values (docs/derivations/maxinfo_route.md, section 4.5) are Monte-Carlo results
+  too; they are compared within 0.1 nats (the spread over seeds is about 0.02 nats at N = 2e5).
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ def _note(kind: str, cfg) -> float:
 
 @pytest.mark.parametrize("cfg", NOTE_TOYS)
 def test_note_toys_full_size(cfg):
-    """N = 2e5 joint samples (the note's setting); every proven upper bound >= the certified lower bound."""
+    """N = 2e5 joint samples (the survey's setting); every proven upper bound >= the certified lower bound."""
     n, m, E, s, beta = cfg
     a = audit_toy(GaussianToy(n, m, E, s), beta, rng=np.random.default_rng(20260), N=200_000, alpha=0.01)
     lb = a.lower

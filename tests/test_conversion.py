@@ -1,6 +1,6 @@
 """Tests of RDP -> (eps, delta) conversion (:mod:`dptheory.numerics.conversion`).
 
-Known values come from ``shared/research/peers.md`` section 2 ("eps at delta = 1e-5"). There they
+Known values come from ``docs/peers.md``, section 2 ("eps at delta = 1e-5"), with their provenance: they
 were computed with an independent mpmath reference and quoted to 12 significant digits. The exact
 Gaussian case D (q = 1, z = 2, T = 100, RDP = 12.5 alpha) is also checked against a closed-form
 stationarity condition solved here with ``mpmath.findroot``. dp-accounting 0.6.0 (a declared test
@@ -38,7 +38,7 @@ CASES = {
     "C": (2048 / 60000, 3.08, 29 * 1200),
     "D": (1.0, 2.0, 100),
 }
-# peers.md section 2, eps at delta = 1e-5: (BBGHS on the 7 orders, order), (classic on the 7 orders),
+# docs/peers.md section 2, eps at delta = 1e-5: (BBGHS on the 7 orders, order), (classic on the 7 orders),
 # (BBGHS continuous optimum, order to 4-5 significant digits)
 PEERS_EPS = {
     "A": (("15.5463594445", 2.5), "16.6680455562", ("15.5429869870", "2.5306")),
@@ -116,7 +116,7 @@ def test_conversion_errors(fn) -> None:
 
 
 # ------------------------------------------------------------------------------------------------
-# known cases (peers.md section 2)
+# known cases (docs/peers.md section 2)
 # ------------------------------------------------------------------------------------------------
 
 
@@ -137,14 +137,14 @@ def test_discrete_grid_known_values(case: str) -> None:
 
 
 def test_case_b_with_z10_known_value() -> None:
-    """peers.md section 2, "Case B with z = 10": 1.16598649747 at order 15 on the 7-order grid."""
+    """docs/peers.md section 2, case B10 (z = 10): 1.16598649747 at order 15 on the 7-order grid."""
     res = optimize_order(lambda a: rdp_mp(a, 0.04, 10.0, 5000), delta=1e-5, orders=ORDERS7)
     assert abs(float(res.epsilon) - 1.16598649747) <= _ulp("1.16598649747") and res.order == 15
 
 
 @pytest.mark.parametrize("case,eps_ref,order_ref", [("C", "11.5693953151544", 3.1), ("D", "35.0817540190563", 1.9)])
 def test_dp_accounting_default_grid_known_values(case: str, eps_ref: str, order_ref: float) -> None:
-    """peers.md section 2: the reference minimum over dp-accounting's 156 default orders (1.1..10.9, 11..63,
+    """docs/peers.md section 2: the reference minimum over dp-accounting's 156 default orders (1.1..10.9, 11..63,
     128..1024; mostly fractional) - exact RDP at every order, so this exercises the fractional kernel."""
     f_mp, _ = _sgm(case)
     res = optimize_order(f_mp, delta=1e-5, orders=dp_rdp.DEFAULT_RDP_ORDERS, dps=30)
@@ -182,7 +182,7 @@ def test_continuous_case_d_against_stationarity() -> None:
         res = optimize_order(f_mp, delta=1e-5, **kwargs)
         assert abs(float(res.order) - float(a_star)) < 1e-6  # Brent tolerance 1e-10 in log(alpha - 1)
         assert 0 <= float((res.epsilon - eps_star) / eps_star) < 1e-13  # quadratic in the order error
-    assert abs(float(eps_star) - 35.0673409674) <= 1e-10  # peers.md value
+    assert abs(float(eps_star) - 35.0673409674) <= 1e-10  # docs/peers.md value
 
 
 # ------------------------------------------------------------------------------------------------

@@ -328,7 +328,7 @@ def test_add_parser_wires_the_subcommand(monkeypatch):
     from dptheory.explore import command
 
     calls = []
-    monkeypatch.setattr("dptheory.explore.serve", lambda keys, **kw: calls.append((keys, kw)))
+    monkeypatch.setattr("dptheory.explore.app.serve", lambda keys, **kw: calls.append((keys, kw)))
     p = argparse.ArgumentParser()
     command.add_parser(p.add_subparsers(dest="command"))
     args = p.parse_args(["explore", "yeshokri22.thm4_2", "eta=0.05", "--port", "8123", "--no-browser"])

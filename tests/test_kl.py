@@ -2,7 +2,8 @@
 
 Independent computations (none calls the kernel under test):
 * plain bisection on the defining formula of kl at 40 digits (written here, not the package's);
-* the research note's test vectors (``tests/data/maxinfo_known_values.csv``, 10 digits);
+* the team survey's test vectors (``tests/data/maxinfo_known_values.csv``, 10 digits; provenance in
+  ``docs/derivations/pacbayes_maxinfo.md``);
 * the defining binomial sum of xi(n) at 40 digits (vs the package's Q series), and the exact
   moment E exp(n kl(p_hat||p)) of Bernoulli samples, which equals xi(n) for every p.
 Tolerances: absolute 1e-14 for the float64 inverses (the stated bracket width), relative 1e-30 for

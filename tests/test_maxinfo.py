@@ -2,7 +2,8 @@
 
 Independent computations used here:
 * sympy statements in exact arithmetic (Dwork et al. Thm 19/20, Cor 21/22, Theorem A, Lemma M);
-* the research note's values (tests/data/maxinfo_known_values.csv; they come from the note's own scripts);
+* the team survey's values (tests/data/maxinfo_known_values.csv; computed with the survey's own scripts,
+  provenance in docs/derivations/maxinfo_route.md, section 4.5);
 * a dense grid over lambda for Theorem B's minimisation (the kernel uses grid + golden section);
 * exact moment generating functions of binomial / enumerated vector sums (Lemma M), the exact MGF of
   Lemma G's Lambda on the toy (Theorem A and B's tower steps), pointwise i <= Lambda (Lemma G);

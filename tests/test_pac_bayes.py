@@ -1,6 +1,7 @@
 """PAC-Bayes bounds: known values, kernels vs statements, float64 vs mpmath, reductions, conditions, CLI.
 
-Independent computations: the research note's worked example (tests/data/maxinfo_known_values.csv),
+Independent computations: the team survey's worked example (tests/data/maxinfo_known_values.csv;
+docs/derivations/pacbayes_maxinfo.md),
 the sympy statements of the closed forms (exact arithmetic), kl inverses by bisection in mpmath
 (the package's mp path is itself a bisection; the float64 path is Newton), and an end-to-end
 Monte-Carlo check of the single-model bound (G3) on an algorithm whose max-information is known.

@@ -5,8 +5,8 @@ Independent references used here:
   MTZ19 Sec. 3.3). It shares no code path with the series, and it is itself checked against the
   exact integer-order sum;
 * dp-accounting 0.6.0 (a declared test dependency) at integer orders;
-* the reference values of ``shared/research/peers.md`` section 2, cases A-D (independent mpmath
-  computations, quoted to 12 significant digits);
+* the reference values of ``docs/peers.md``, section 2, cases A-D and B10 (independent mpmath
+  computations, quoted to 12 significant digits; provenance there);
 * ``tests/data/sgm_known_values.csv``: the same cases, re-derived here by quadrature at 50 digits
   (regenerate with ``python tests/test_sgm.py``).
 
@@ -15,7 +15,7 @@ Tolerances are relative (or in ``log A``) and stated at each assertion.
 Known fault of an oracle (documented, not hidden): dp-accounting's fractional-order series
 (``_compute_log_a_frac``) adds the *absolute values* of the MTZ19 series terms. It has no sign
 handling, so its RDP at fractional orders is an upper bound, not the exact value: +15% at
-alpha = 1.5 in case A, +0.75% at alpha = 2.5 (peers.md section 2). ``test_dp_accounting_fractional_fault``
+alpha = 1.5 in case A, +0.75% at alpha = 2.5 (``docs/peers.md``, section 3). ``test_dp_accounting_fractional_fault``
 shows the excess, and reproduces it by summing absolute values of our own terms with dp-accounting's
 stopping rule.
 """
@@ -41,7 +41,7 @@ from dptheory.numerics.sgm import log_a_mp, log_a_quad_mp, rdp_mp, rdp_np
 
 DATA = Path(__file__).parent / "data" / "sgm_known_values.csv"
 
-# peers.md section 2: cases A-D and "case B with z = 10". q and z as floats exactly as used there.
+# docs/peers.md section 2: cases A-D and B10 (case B with z = 10). q and z as floats exactly as used there.
 CASES = {
     "A": (0.04, 1.0, 2500),
     "B": (2 / 50, 1.118033988749895, 5000),
@@ -50,7 +50,7 @@ CASES = {
     "B10": (0.04, 10.0, 5000),
 }
 ORDERS7 = ("1.5", "2", "2.5", "10", "15", "32", "64")
-# Reference RDP after T steps (peers.md section 2, mpmath at 50 digits, quoted to 12 significant digits).
+# Reference RDP after T steps (docs/peers.md section 2, mpmath at 50 digits, quoted to 12 significant digits).
 PEERS_REFERENCE = {
     "A": ("4.93209138883", "6.86369661897", "8.99276191287", "3567.09543068", "10128.0646511", "31693.2236778",
           "71825.0772702"),
@@ -86,7 +86,7 @@ def _known_rows() -> list[dict[str, str]]:
 
 
 def _case_of(row: dict[str, str]) -> str:
-    return row["source"].split()[4]  # "peers.md section 2 case <X> ..."
+    return row["source"].split()[4]  # "docs/peers.md section 2 case <X> ..."
 
 
 @pytest.mark.parametrize("row", _known_rows(), ids=lambda r: f"{_case_of(r)}-a{r['alpha']}")
@@ -112,7 +112,7 @@ def test_peers_reference_values(case: str) -> None:
 
 
 def test_csv_agrees_with_peers() -> None:
-    """The re-derived CSV and the peers.md table are independent computations of the same numbers."""
+    """The re-derived CSV and the docs/peers.md table are independent computations of the same numbers."""
     rows = {(_case_of(r), r["alpha"]): r["rdp"] for r in _known_rows()}
     for case, refs in PEERS_REFERENCE.items():
         for alpha, ref in zip(ORDERS7, refs, strict=True):
@@ -132,7 +132,7 @@ def test_integer_orders_match_dp_accounting(q: float, z: float, T: int) -> None:
     orders = [float(a) for a in [*range(2, 129), 256, 512, 1024]]
     ref = _dp_accounting_rdp(orders, q, z, T)
     ours = rdp_np(np.array(orders), q, z, T)
-    # dp-accounting's log-space binomial sum is exact up to rounding (peers.md: <= 8.4e-13): 1e-10 relative.
+    # dp-accounting's log-space binomial sum is exact up to rounding (docs/peers.md: within 6e-13): 1e-10 relative.
     np.testing.assert_allclose(ours, ref, rtol=1e-10, atol=0)
     with mpmath.workdps(30):
         for a in (2, 3, 17, 64, 1024):
@@ -160,7 +160,7 @@ FRAC_CASES = [
     (30.5, 0.01, 2.0),
     (3.25, 0.99, 1.5),
     (100.25, 1e-3, 5.0),
-    (1.5, 1e-4, 1.0),  # the dp-accounting test triple where opacus loses precision (peers.md section 2)
+    (1.5, 1e-4, 1.0),  # the dp-accounting test triple where opacus loses precision (docs/peers.md section 3)
     (9999.5, 1e-6, 100.0),  # long head (pruned), log A ~ 5e-9
     (300.5, 0.2, 50.0),
     (1.7, 1e-6, 0.3),
@@ -395,7 +395,7 @@ def test_dp_accounting_fractional_fault(
     """Known fault of the oracle, recorded: dp-accounting is *above* the exact RDP at fractional orders."""
     q, z, T = CASES[case]
     dp_acc = float(_dp_accounting_rdp([alpha], q, z, T)[0])
-    assert abs(dp_acc / float(dp_acc_peers) - 1) < 1e-10  # the value peers.md measured
+    assert abs(dp_acc / float(dp_acc_peers) - 1) < 1e-10  # the value docs/peers.md quotes
     with mpmath.workdps(30):
         exact = rdp_mp(alpha, q, z, T)
         assert _rel(exact, T * log_a_quad_mp(alpha, q, z) / (alpha - 1)) < 1e-25
@@ -588,7 +588,7 @@ def _regenerate_known_values(path: Path = DATA, dps: int = 50) -> None:
                 rows.append({
                     "alpha": alpha, "q": repr(q), "z": repr(z), "T": str(T),
                     "rdp": mpmath.nstr(value, 45, strip_zeros=False),
-                    "source": f"peers.md section 2 case {case} (12-digit reference there); re-derived here",
+                    "source": f"docs/peers.md section 2 case {case} (12-digit reference there); re-derived here",
                     "method": method, "dps": str(dps),
                 })
     with path.open("w", newline="") as fh:

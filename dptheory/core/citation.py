@@ -17,7 +17,6 @@ class Paper:
         venue: where it appeared.
         arxiv_id: arXiv identifier.
         arxiv_version: arXiv version the items were read from (``None`` if unknown).
-        file: the file under ``shared/papers`` the items were read from, if any.
     """
 
     key: str
@@ -27,7 +26,6 @@ class Paper:
     venue: str = ""
     arxiv_id: str = ""
     arxiv_version: int | None = None
-    file: str = ""
 
     def item(self, locator: str, *, eq: str | int | None = None, note: str = "") -> Citation:
         """A citation of one item (theorem, lemma, equation) of this paper."""

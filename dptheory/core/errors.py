@@ -2,8 +2,8 @@
 
 Every error carries structured fields (theorem key, condition, values, citation) so that the CLI
 can print them and tests can assert on them; the message is rendered from those fields, so the
-text and the check that raised it cannot drift apart (the dp_accounting mismatch noted in
-``shared/anchors.md`` section 1).
+text and the check that raised it cannot drift apart (dp-accounting 0.6.0 shows the failure mode:
+``_laplace_rdp`` says "eps must be > 0" for a ``< 0`` test).
 """
 
 from __future__ import annotations

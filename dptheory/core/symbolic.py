@@ -2,7 +2,9 @@
 
 ``None`` from sympy's assumption system is UNDECIDED, never True. Before asking, expressions are
 rewritten into sign-decidable form (``factor``, substitutions such as ``1 - eta lam -> 1/(1+t)``
-with ``t > 0``), as sympy 1.14 decides only simple sign facts (``shared/anchors.md``, finding 5).
+with ``t > 0``), as sympy 1.14 decides only simple sign facts: it leaves the sign of
+``T a/(2 s^2) - a/(2 s^2)`` (``T`` a positive integer) undecided until the difference is factored, and it
+cannot use ``q <= 1``, which is not expressible as an assumption.
 An UNDECIDED verdict falls back to the numeric checks; reports say which route established a claim.
 """
 

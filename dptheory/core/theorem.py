@@ -13,9 +13,10 @@ Numerics are separate from declarations (``dptheory/numerics``): a theorem point
 * ``np``: ``dict of float64 arrays -> float64 array`` for sweeps, required to agree with ``mp`` to
   1e-10 relative wherever both are finite (checked for every theorem in ``checks/``).
 
-Design note (differs from ``shared/DESIGN.md``): the sympy ``bound`` is the *statement* and is used
-for LaTeX, symbolic limits and as an independent oracle for the kernels (the contract suite
-lambdifies it at high precision and compares), but it is not what the evaluator runs. The papers'
+Design note (differs from the original design, where the evaluators were compiled from the sympy
+formula): the sympy ``bound`` is the *statement* and is used for LaTeX, symbolic limits and as an
+independent oracle for the kernels (the contract suite lambdifies it at high precision and compares),
+but it is not what the evaluator runs. The papers'
 formulas are written for reading, not for floating point (``1 - r**m`` for ``r`` near 1, the
 log-mean-exp of footnote 4); kernels are written for stability and the statement keeps them honest.
 """

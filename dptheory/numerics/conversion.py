@@ -6,7 +6,7 @@
   differential privacy", Thm 21; equally Canonne, Kamath, Steinke 2020, Prop. 12):
   ``eps = r + log((alpha - 1)/alpha) - (log delta + log alpha) / (alpha - 1)``.
   CKS write ``delta = exp((alpha-1)(r - eps)) / (alpha-1) * (1 - 1/alpha)^alpha``. Solving for eps
-  gives the BBGHS expression, so the two are algebraically identical (peers.md, section 1). The
+  gives the BBGHS expression, so the two are algebraically identical (``docs/peers.md``, section 1). The
   improved bound is never above the classic one: their difference is
   ``-log(1 - 1/alpha) + log(alpha)/(alpha - 1) > 0``.
 

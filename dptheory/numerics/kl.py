@@ -1,8 +1,8 @@
 """Binary kl divergence, its inversion, and Maurer's xi(n): float64 fast paths and mpmath paths.
 
 ``kl(q||p) = q ln(q/p) + (1-q) ln((1-q)/(1-p))`` (``0 ln 0 = 0``), in nats. It is convex in ``p``,
-zero at ``p = q``, increasing on ``[q, 1]`` and decreasing on ``[0, q]`` (research note
-``shared/research/maxinfo.md`` section 1.10). The inverses used by PAC-Bayes risk certificates:
+zero at ``p = q``, increasing on ``[q, 1]`` and decreasing on ``[0, q]`` (``docs/derivations/pacbayes_maxinfo.md``,
+kl inverses). The inverses used by PAC-Bayes risk certificates:
 
 * upper: ``kl_inv_upper(q, c) = sup{p in [q, 1]: kl(q||p) <= c}``;
 * lower: ``kl_inv_lower(q, c) = inf{p in [0, q]: kl(q||p) <= c}``.
@@ -83,7 +83,7 @@ def _h(x: float) -> float:
 def kl_bernoulli(q: float, p: float) -> float:
     """kl(q||p) in nats, float64 (``inf`` where p is 0 or 1 and q is not).
 
-    Reference: research note section 1.10; definition with 0 ln 0 = 0.
+    Reference: ``docs/derivations/pacbayes_maxinfo.md``, kl inverses; definition with 0 ln 0 = 0.
     """
     q = float(q)
     p = float(p)
@@ -202,7 +202,7 @@ def kl_inv_upper(q: float, c: float, tol: float = DEFAULT_TOL) -> float:
     Returns:
         p >= the true inverse, with p - tol below it.
 
-    Reference: research note section 1.10 (closed forms at q = 0, q = 1, c = 0); Maurer 2004.
+    Reference: ``docs/derivations/pacbayes_maxinfo.md``, kl inverses (closed forms at q = 0, q = 1, c = 0); Maurer 2004.
     """
     q = float(q)
     c = float(c)
@@ -272,7 +272,7 @@ def _certify_upper(q: float, c: float, hi: float, tol: float) -> float:
 def kl_inv_lower(q: float, c: float, tol: float = DEFAULT_TOL) -> float:
     """inf{p in [0, q]: kl(q||p) <= c}, returned at the safe (lower) end of a bracket of width <= tol.
 
-    Reference: research note section 1.10 (closed forms at q = 0, q = 1, c = 0).
+    Reference: ``docs/derivations/pacbayes_maxinfo.md``, kl inverses (closed forms at q = 0, q = 1, c = 0).
     """
     q = float(q)
     c = float(c)

@@ -33,7 +33,7 @@ derived here and checked against quadrature in the tests:
    expectations behave like ``const / i`` (Laplace's method at ``t = 0``), so
    ``|s_i| ~ i^(-alpha-2)``. A plain partial sum therefore needs of order ``10^14`` terms for 50
    digits at ``alpha = 1.5``. (The TF-Privacy-derived codes stop once terms fall ``e^-30`` below
-   the sum; that is why peers.md measures opacus and prv-accountant at about 1e-10 relative.)
+   the sum; that is why ``docs/peers.md`` measures opacus and prv-accountant at about 1e-10 relative.)
 2. **The tail is an alternating series of Hausdorff moments.** For ``i > alpha``,
    ``|C(alpha, i)| = |sin(pi alpha)|/pi * B(i - alpha, alpha + 1) = int_0^1 x^(i-i0) dmu(x)`` with a
    positive measure. The two expectations above are moments of ``e^t`` on ``(0, 1]`` and ``e^-t`` on

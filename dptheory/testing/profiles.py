@@ -2,8 +2,9 @@
 
 Select with ``HYPOTHESIS_PROFILE=dptheory-dev|dptheory-ci|dptheory-thorough``. By default the
 built-in ``ci`` profile is extended when ``CI`` is set (derandomised, no database), never replaced by
-an unconditional ``load_profile`` that would drop the built-in CI settings (``shared/anchors.md``,
-finding 3).
+an unconditional ``load_profile`` that would drop the built-in CI settings (hypothesis >= 6.116 loads
+its ``ci`` profile automatically when ``CI`` is set; an unconditional ``load_profile`` would silently
+turn off derandomised CI runs).
 """
 
 from __future__ import annotations

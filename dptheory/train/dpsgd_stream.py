@@ -1,6 +1,6 @@
 """DP-SGD-stream (Algorithm 1 of Lampert & Zakerinia 2026, arXiv 2605.26222), vectorised over runs.
 
-Algorithm 1 (source text ``shared/papers/002_e3845ea56b00f982.txt``, Section 2)::
+Algorithm 1 (Lampert & Zakerinia 2026, arXiv 2605.26222, Section 2)::
 
     theta_0 <- init
     for e = 1..E:
@@ -13,8 +13,9 @@ Algorithm 1 (source text ``shared/papers/002_e3845ea56b00f982.txt``, Section 2):
         theta_0 <- theta_T
 
 Algorithm 2 (DP-SGD) returns the last iterate. ``clip(g, zeta) = g min(1, zeta/||g||)``. The source
-text's SGD rule "theta_t <- theta_{t-1} - (eta/u)_t" is read as ``theta_{t-1} - eta_t u_t`` (research
-note section 2.0). ``GradientUpdate`` may be any deterministic rule that sees the data only through
+text's SGD rule "theta_t <- theta_{t-1} - (eta/u)_t" is read as ``theta_{t-1} - eta_t u_t``
+(``docs/derivations/maxinfo_dpsgd.md``, Setting). ``GradientUpdate`` may be any deterministic rule that
+sees the data only through
 ``u_t`` (SGD, momentum, weight decay, Adam): here :class:`SGD` and :class:`Momentum`, or any object
 with the :class:`GradientUpdate` protocol.
 

@@ -1,6 +1,6 @@
 """Algorithm 1 of Ye & Shokri 2022 (noisy mini-batch gradient descent), vectorised over independent runs.
 
-Algorithm 1 (arXiv 2203.05363, Sec. 2; DIGEST section A)::
+Algorithm 1 (Ye & Shokri 2022, arXiv 2203.05363, Sec. 2)::
 
     theta_k^{j+1} = theta_k^j - eta * (1/b) * sum_{i in B_k^j} grad l(theta_k^j; x_i) + sqrt(2 eta sigma^2) N(0, I_d)
     theta_{k+1}^0 = theta_k^N,   N = floor(n/b) iterations per epoch (footnote 3), K epochs,

@@ -3,7 +3,7 @@
 * "at most linear in the dataset size" (abstract): Theorem 1's non-asymptotic form is not in our
   source, so the property is checked on our derived bounds (``lz26.C1a``: Theorem B, ``lz26.C1b``:
   Theorem A), and contrasted with the (eps, delta)-DP route through Rogers et al. (``lz26.C2``,
-  research note section 2.8), which grows faster than linearly.
+  ``docs/derivations/maxinfo_route.md``, section 3), which grows faster than linearly.
 * the Gaussian-mechanism calibration quoted in Section 2 (``lz26.C3``): at the calibrated eps the
   exact delta of the Gaussian mechanism (Balle & Wang 2018, Thm 8) is at most the target delta.
 """
@@ -62,14 +62,14 @@ nR, ER, zetaR, sigmaR, betaR = M.NOTATION_OURS.symbols("n", "E", "zeta", "sigma"
 
 _ROUTE_STATEMENT = ("To make n sqrt(delta/eps) small one needs delta << eps/n^2, and then eps^2 carries a ln(n) "
                     "factor: the route gives O(n E zeta^2/sigma^2 log(n/beta)), worse than L&Z's claim "
-                    "(research note 2.8).")
+                    "(docs/derivations/maxinfo_route.md, section 3).")
 _ROUTE_RANGES = {"n": (100, 1_000_000, True), "E": (1, 10, True), "sigma": (20.0, 1000.0, True),
                  "beta": (1e-6, 0.1, True)}
 
 ROUTE_SUPERLINEAR = _add(Claim(
     key="lz26.C2",
     title="The (eps, delta)-DP route (Rogers et al.) grows faster than linearly in n",
-    citation=M.OURS.item("research note section 2.8 (comparison route)"),
+    citation=M.OURS.item("docs/derivations/maxinfo_route.md, section 3 (comparison route)"),
     statement=_ROUTE_STATEMENT,
     reading="route(2n) > 2 route(n) for the same hidden constants (C = C_beta = 1), wherever Rogers et al.'s "
     "conditions hold (eps <= 1/2).",
@@ -81,14 +81,14 @@ ROUTE_SUPERLINEAR = _add(Claim(
     counterexamples=({"n": 100, "E": 1, "zeta": 1, "sigma": 1000, "beta": "0.000001", "C": 1, "C_beta": 1},),
     finding="Not superlinear everywhere: when n E zeta^2/sigma^2 is small against ln(1/beta), the slack equation is "
     "dominated by e^(-eps^2 n) = beta, so eps^2 n ~ ln(1/beta) and the route is ~ C ln(1/beta), flat in n (n = 100, "
-    "sigma = 1000 zeta, beta = 1e-6: route(200) < 2 route(100)). The note's ln(n/beta) factor appears only in the "
+    "sigma = 1000 zeta, beta = 1e-6: route(200) < 2 route(100)). The ln(n/beta) factor appears only in the "
     "regime checked by lz26.C2b. The route stays far above Theorem B there (about 14 C nats vs 0.05 nats).",
 ))
 
 ROUTE_SUPERLINEAR_B = _add(Claim(
     key="lz26.C2b",
     title="The (eps, delta)-DP route grows faster than linearly in n once n E zeta^2/sigma^2 >= ln(1/beta)",
-    citation=M.OURS.item("research note section 2.8 (comparison route), regime made explicit here"),
+    citation=M.OURS.item("docs/derivations/maxinfo_route.md, section 3 (comparison route), regime made explicit here"),
     statement=_ROUTE_STATEMENT,
     reading="route(2n) > 2 route(n) (C = C_beta = 1) at valid points with n E zeta^2/sigma^2 >= ln(1/beta) and "
     "eps <= 1/2.",

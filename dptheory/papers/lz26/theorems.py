@@ -1,6 +1,6 @@
 """Lampert & Zakerinia 2026, "From Privacy to Generalization: Linear Max-Information Bounds for DP-SGD".
 
-arXiv 2605.26222. Our source (``shared/papers/002_e3845ea56b00f982.txt``) is a Chinese translation of
+arXiv 2605.26222. Our source text (a Chinese translation of the arXiv HTML version) covers
 the introduction and background only; it ends before Section 3, so the paper's non-asymptotic
 statements are **not** available to us. What is encoded from the paper itself:
 
@@ -11,7 +11,7 @@ statements are **not** available to us. What is encoded from the paper itself:
 * The PAC-Bayes consequences announced as Theorem 2 ("a PAC-Bayes bound whose prior is learned by
   DP-SGD, with an additive correction of the same form as (1)", and "a prior-free bound for
   DP-SGD-trained models"): exact statements are not in the text. We encode the *shape* obtained by
-  inserting Theorem 1 into our derived (G2)/(G3) (research note section 1.7), ASYMPTOTIC, so that
+  inserting Theorem 1 into our derived (G2)/(G3) (``docs/derivations/pacbayes_maxinfo.md``), ASYMPTOTIC, so that
   the hidden constant and the splitting of delta and beta are explicit; these are our reading,
   labelled as such, not the paper's statement.
 * The Gaussian-mechanism calibration quoted in Section 2 (Dwork & Roth 2014, Thm A.1):
@@ -49,7 +49,6 @@ PAPER = Paper(
     year=2026,
     title="From Privacy to Generalization: Linear Max-Information Bounds for DP-SGD",
     arxiv_id="2605.26222",
-    file="shared/papers/002_e3845ea56b00f982.txt",
 )
 
 NOTATION = NotationTable.build(
@@ -128,7 +127,7 @@ THM2 = REGISTRY.add(Theorem(
     key="lz26.thm2_pacbayes_asymptotic",
     title="PAC-Bayes bound with a DP-SGD-learned prior: shape from Thm 1 + (G2) (our reading; asymptotic)",
     citation=PAPER.item("Theorem 2 (announced in the introduction)", note="exact statement not in our source; "
-                        "shape = research note (G2) with k = Thm 1's O(.)"),
+                        "shape = (G2) of docs/derivations/pacbayes_maxinfo.md with k = Thm 1's O(.)"),
     notation=NOTATION,
     params=("emp_risk", "KL", "n", "E", "zeta", "sigma", "delta", "beta", "C"),
     conditions=(C_EMP, C_DELTA, C_BETA_DELTA),
@@ -149,7 +148,8 @@ THM2_SINGLE = REGISTRY.add(Theorem(
     key="lz26.single_model_asymptotic",
     title="Prior-free generalization bound for a DP-SGD-trained model: shape from Thm 1 + (G3) (our reading)",
     citation=PAPER.item("Theorem 2, prior-free consequence (announced in the introduction)",
-                        note="exact statement not in our source; shape = research note (G3) with Thm 1's O(.)"),
+                        note="exact statement not in our source; shape = (G3) of "
+                        "docs/derivations/pacbayes_maxinfo.md with Thm 1's O(.)"),
     notation=NOTATION,
     params=("emp_risk", "n", "E", "zeta", "sigma", "delta", "beta", "C"),
     conditions=(C_EMP, C_DELTA, C_BETA_DELTA),

@@ -4,11 +4,11 @@ Any event O gives ``D^beta_inf(P||Q) >= ln((P(O) - beta)/Q(O))`` whenever ``P(O)
 law of (S, A(S)), Q the product of its marginals). With the information density ``i = ln dP/dQ``
 the level sets ``O_tau = {i > tau}`` are optimal (Neyman-Pearson), and one joint sample estimates
 both ``P[i > tau] = E_P 1{i > tau}`` and ``Q[i > tau] = E_P[e^-i 1{i > tau}]`` (importance weights
-bounded by ``e^-tau``). Research note ``shared/research/maxinfo.md`` section 2.10.
+bounded by ``e^-tau``). Derivation: ``docs/derivations/maxinfo_route.md``, section 4.
 
 Certified procedure (:func:`certified_lower_bound`): a pilot sample chooses tau; a fresh sample of
 size N gives a Clopper-Pearson lower confidence bound on ``P[i > tau]`` (level alpha/2) and an upper
-confidence bound on ``Q[i > tau]`` (level alpha/2): Hoeffding (``method="hoeffding"``, the note's)
+confidence bound on ``Q[i > tau]`` (level alpha/2): Hoeffding (``method="hoeffding"``, the default)
 or the Chernoff-Hoeffding kl bound for [0, e^-tau]-valued variables (``method="kl"``, Hoeffding 1963
 Thm 1, tighter). The reported ``ln((P_lcb - beta)/Q_ucb)`` is a lower bound on ``I^beta_inf`` with
 probability at least ``1 - alpha`` over the Monte-Carlo sampling (union bound). Nothing else is
@@ -16,10 +16,11 @@ claimed: plug-in estimates are reported as estimates.
 
 Toys (exact information density, cheap):
 
-* :class:`GaussianToy` (note section 2.10): scalar clipped gradients ``x_i`` uniform on
-  ``{-zeta, +zeta}``, theta-independent, fixed batches of size m reused every epoch, E epochs, noise
-  sigma on each batch sum. It satisfies (A1)-(A5) of the note, so Theorem A, Theorem B (case ii) and
-  Lampert & Zakerinia's Theorem 1 (with its unknown constant) all apply to it.
+* :class:`GaussianToy` (``docs/derivations/maxinfo_route.md``, section 4.2): scalar clipped gradients
+  ``x_i`` uniform on ``{-zeta, +zeta}``, theta-independent, fixed batches of size m reused every epoch,
+  E epochs, noise sigma on each batch sum. It satisfies (A1)-(A5) of ``docs/derivations/maxinfo_dpsgd.md``,
+  so Theorem A, Theorem B (case ii) and Lampert & Zakerinia's Theorem 1 (with its unknown constant) all
+  apply to it.
 * :class:`LaplaceCountToy`: ``x_i`` ~ Bernoulli(1/2), output ``sum_i x_i + Lap(1/eps)``, a pure
   eps-DP algorithm (replace-one sensitivity 1) on product inputs, where Dwork et al.'s Thm 19/20 apply.
 """
@@ -88,7 +89,7 @@ def _lse_linear(x: np.ndarray, coef: np.ndarray, base: np.ndarray, chunk: int = 
 
 @dataclass(frozen=True)
 class GaussianToy:
-    """The note's toy (section 2.10): n = T m examples +-zeta, T fixed batches of size m, E epochs, noise sigma.
+    """The Gaussian toy: n = T m examples +-zeta, T fixed batches of size m, E epochs, noise sigma.
 
     Per batch the sufficient statistic is ``ubar_b = s_b + (sigma/sqrt(E)) Z_b`` with ``s_b`` the batch
     sum, and ``i(S;Y) = sum_b [ln N(ubar_b; s_b, sigma^2/E) - ln sum_k C(m,k) 2^-m N(ubar_b; zeta(2k-m), sigma^2/E)]``.
@@ -105,13 +106,13 @@ class GaussianToy:
             v = getattr(self, name)
             if int(v) != v or v < 1:
                 raise InvalidParameter(key=KEY, name=name, value=v, reason="must be a whole number >= 1",
-                                       citation="research note section 2.10")
+                                       citation="docs/derivations/maxinfo_route.md, section 4.2")
         if self.n % self.m:
             raise InvalidParameter(key=KEY, name="m", value=self.m, reason=f"the toy uses n = T m; m must divide "
-                                   f"n = {self.n}", citation="research note section 2.10")
+                                   f"n = {self.n}", citation="docs/derivations/maxinfo_route.md, section 4.2")
         if not (self.sigma > 0 and self.zeta > 0):
             raise InvalidParameter(key=KEY, name="sigma", value=self.sigma, reason="sigma and zeta must be positive",
-                                   citation="research note section 2.10")
+                                   citation="docs/derivations/maxinfo_route.md, section 4.2")
 
     @property
     def T(self) -> int:

@@ -2,8 +2,8 @@
 
 Dwork et al. 2015 (arXiv 1506.02629v2): Corollaries 21 and 22 follow from Theorem 13 (and Thm 20);
 we check that the stated conclusions follow from the stated hypotheses through the printed route,
-and pin where they do not. Our own results (research note ``shared/research/maxinfo.md``): the note's
-summary table (section 2.9) ranks Theorem B as the sharper bound; we check that ordering.
+and pin where they do not. Our own results (``docs/derivations/maxinfo_dpsgd.md``): its summary table
+suggests Theorem B is the sharper bound; we check that ordering.
 """
 
 from __future__ import annotations
@@ -60,8 +60,8 @@ C21_EXTRACTED = _add(Claim(
     counterexamples=({"tau": 1, "c": 1, "n": 2, "beta": "0.1"},),
     finding="The extracted hypothesis 'log e tau^2/c^2' (bits) cannot give the conclusion for n >= 2: at tau = c = 1, "
     "n = 2, beta = 0.1 the route gives e^1 e^-1 + 0.1 = 1.1 > exp(-1/2) + 0.1 = 0.707. The conclusion needs "
-    "tau^2/(c^2 n) nats (research note section 1.5 flags it as a typo in the source or the extraction; which one "
-    "we cannot tell without the PDF).",
+    "tau^2/(c^2 n) nats (docs/derivations/maxinfo_route.md, section 1: a typo in the source or the extraction; "
+    "which one we cannot tell without the PDF).",
 ))
 
 _TAUS = ["2.811", "2.82", "2.85", "2.9", "3", "3.1", "3.25", "3.5", "3.75", "4", "4.5", "5", "6", "7", "8", "10",
@@ -84,8 +84,8 @@ C22 = _add(Claim(
 
 B_LE_A = _add(Claim(
     key="maxinfo.C1",
-    title="Theorem B is at most Theorem A (the note's section 2.9 ranks Theorem B as the sharper bound)",
-    citation=M.OURS.item("research note section 2.9 (summary table)"),
+    title="Theorem B is at most Theorem A (the summary of our derivations suggests Theorem B is the sharper bound)",
+    citation=M.OURS.item("docs/derivations/maxinfo_dpsgd.md, Summary of the bounds"),
     statement="Theorem B: inf_lambda K_B(lambda) ~ n E zeta^2/sigma^2 + (zeta/sigma) sqrt(2 n E ln(1/beta)); "
     "Theorem A: 2 n E m zeta^2/sigma^2 + (2 zeta/sigma) sqrt(2 n E m ln(1/beta)).",
     reading="maxinfo.thmB_derived <= maxinfo.thmA_derived at every valid point (where Theorem B applies).",

@@ -1,10 +1,11 @@
-"""Max-information figures (Lampert & Zakerinia 2026; our Theorems A and B; the note's toys).
+"""Max-information figures (Lampert & Zakerinia 2026; our Theorems A and B; the reference toys).
 
 * ``lz26-maxinfo-vs-n``: the DP-SGD max-information bounds against the dataset size n (m = 10,
   E = 1, zeta = 1, sigma = 100, beta = 0.05): Theorem A and Theorem B (derived here; upper bounds)
   and, dashed, the asymptotic forms (L&Z Theorem 1 and the (eps, delta)-DP route via Rogers et al.)
   with their hidden constants set to 1 (shapes, not guarantees).
-* ``maxinfo-toy-audit``: for the note's three toy configurations, the certified Monte-Carlo lower
+* ``maxinfo-toy-audit``: for the three reference toy configurations (``docs/derivations/maxinfo_route.md``,
+  section 4.5), the certified Monte-Carlo lower
   bound on I^beta_inf (99% confidence, N = 2e5, seed 0) against Theorems A and B.
 """
 
@@ -106,4 +107,4 @@ def toy_audit(out: str, *, csv_path: str | None = None) -> list[str]:
 REGISTRY.add_figure(Figure("lz26-maxinfo-vs-n", "Max-information bounds of DP-SGD against n (Theorems A/B, the "
                            "(eps, delta) route, Lampert & Zakerinia's shape)", maxinfo_vs_n, paper="lz26"))
 REGISTRY.add_figure(Figure("maxinfo-toy-audit", "Certified Monte-Carlo lower bounds on max-information against the "
-                           "upper bounds, on the research note's toys", toy_audit, paper="maxinfo"))
+                           "upper bounds, on the reference toys", toy_audit, paper="maxinfo"))

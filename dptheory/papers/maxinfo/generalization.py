@@ -204,6 +204,7 @@ def run_sweep(sigmas: list[float], epochs: list[int], *, rng: np.random.Generato
                 pacbayes_bound=pb, pacbayes_scale=pb_s, pacbayes_kl=pb_kl, majority_test_error=majority))
     notes = [f"single model: delta = {cfg.delta}, beta = {beta_sm}; PAC-Bayes: delta_pb = {delta_pb}, "
              f"beta = {beta_pb}, delta_mc = {cfg.delta_mc}, {G} prior scales (union bound)",
-             "E >= 2 uses Theorem A only (theta-dependent gradients); Conjecture C of the note is not used"]
+             "E >= 2 uses Theorem A only (theta-dependent gradients); Conjecture C (docs/derivations/maxinfo_dpsgd.md) "
+             "is not used"]
     return GeneralizationResult(config=cfg, dataset=name, n_train=n, n_test=Xte.shape[0], rows=rows,
                                 seconds=time.perf_counter() - t0, notes=notes)

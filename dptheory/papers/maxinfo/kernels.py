@@ -9,9 +9,10 @@ Pure functions, no precision handling: ``*_mp`` kernels run at the caller's mpma
 What is whose (see ``docs/derivations/maxinfo_dpsgd.md``):
 
 * Dwork et al. 2015 (arXiv 1506.02629) Thm 19 and Thm 20, in nats;
-* Theorem A, Theorem B, Lemma M: *derived here* (research note ``shared/research/maxinfo.md``
-  sections 2.3-2.6), not results of Lampert & Zakerinia;
-* the Gaussian-DP route (Dong, Roth & Su; Balle & Wang 2018) for the (eps, delta)-DP comparison.
+* Theorem A, Theorem B, Lemma M: *derived here* (``docs/derivations/maxinfo_dpsgd.md``), not results
+  of Lampert & Zakerinia;
+* the Gaussian-DP route (Dong, Roth & Su; Balle & Wang 2018) for the (eps, delta)-DP comparison
+  (``docs/derivations/maxinfo_route.md``, section 3).
 """
 
 from __future__ import annotations

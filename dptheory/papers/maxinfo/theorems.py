@@ -3,20 +3,19 @@
 Sources:
 
 * Dwork, Feldman, Hardt, Pitassi, Reingold, Roth, "Generalization in adaptive data analysis and
-  holdout reuse", NeurIPS 2015, arXiv 1506.02629v2 (items as digested in
-  ``shared/research/maxinfo.md`` sections 1.1-1.5, checked there against the full text [V-src]).
+  holdout reuse", NeurIPS 2015, arXiv 1506.02629v2 (items checked by the team against the full text;
+  the corrected reading of Cor 21 is derived in ``docs/derivations/maxinfo_route.md``, section 1).
   Dwork et al. write ``log`` for the binary logarithm, so their bounds are in bits; here every value
   is in **nats** (``k_bits = k_nats log2(e)``; their transfer factor ``2^k_bits = e^k_nats``). Ask
   for bits with ``BoundValue.in_unit(Unit.BITS)`` or ``--unit bits``.
 * Rogers, Roth, Smith, Thakkar, "Max-information, differential privacy, and post-selection
   hypothesis testing", FOCS 2016, arXiv 1604.03924: the product-distribution bound for (eps,
   delta)-DP, encoded in its asymptotic form only (its explicit constants are recalled, not verified:
-  research note section 1.6 [R]); direction ASYMPTOTIC, hidden constants as parameters.
+  ``docs/derivations/maxinfo_route.md``, section 2 [R]); direction ASYMPTOTIC, hidden constants as parameters.
 * Theorem A, Theorem B and Lemma M for DP-SGD-stream (Algorithm 1 of Lampert & Zakerinia 2026,
-  arXiv 2605.26222) are **our own results** (research note sections 2.3-2.6, tagged [D-check]),
-  *not* statements of Lampert & Zakerinia, whose Section 3 is not in our source text. Keys carry the
-  suffix ``_derived``; proofs with a numerical check of every step are in
-  ``docs/derivations/maxinfo_dpsgd.md``.
+  arXiv 2605.26222) are **our own results**, *not* statements of Lampert & Zakerinia, whose Section 3
+  is not in our source text. Keys carry the suffix ``_derived``; proofs with a numerical check of every
+  step are in ``docs/derivations/maxinfo_dpsgd.md``.
 
 Notation: one table ``dwork15`` serves Dwork et al. and Rogers et al. (their notation coincides:
 ``eps, delta, n, beta``); the derived DP-SGD results use the notation of Lampert & Zakerinia
@@ -73,8 +72,8 @@ OURS = Paper(
     key="maxinfo",
     authors="dptheory",
     year=2026,
-    title="Non-asymptotic max-information bounds for DP-SGD-stream (derived here; research note maxinfo.md)",
-    file="shared/research/maxinfo.md; docs/derivations/maxinfo_dpsgd.md",
+    title="Non-asymptotic max-information bounds for DP-SGD-stream (derived here; "
+    "docs/derivations/maxinfo_dpsgd.md)",
 )
 
 NOTATION = NotationTable.build(
@@ -193,7 +192,7 @@ COR21 = REGISTRY.add(Theorem(
     unit=Unit.DIMENSIONLESS,
     mp=lambda p: mpmath.exp(-p["tau"] ** 2 / (p["c"] ** 2 * p["n"])) + p["beta"],
     np=lambda p: np.exp(-p["tau"] ** 2 / (p["c"] ** 2 * p["n"])) + p["beta"],
-    reading="Hypothesis tau^2/(c^2 n) nats (corrected; research note section 1.5).",
+    reading="Hypothesis tau^2/(c^2 n) nats (corrected; docs/derivations/maxinfo_route.md, section 1).",
 ))
 
 _A22 = sp.Rational(3, 2) - 1 / sp.sqrt(2)  # 2 - (1/2 + 1/sqrt 2)
@@ -251,7 +250,8 @@ ROGERS = REGISTRY.add(Theorem(
     key="rogers16.approx_dp_maxinfo",
     title="Approximate max-information of an (eps, delta)-DP algorithm on product inputs (asymptotic form)",
     citation=ROGERS16.item("main theorem (product distributions)", note="constants recalled, not verified "
-                           "(research note 1.6 [R]); encoded as O(.) with the hidden constants as parameters"),
+                           "(docs/derivations/maxinfo_route.md, section 2 [R]); encoded as O(.) with the hidden "
+                           "constants as parameters"),
     notation=NOTATION,
     params=("eps", "delta", "n", "C", "C_beta"),
     conditions=(Condition(sp.LessThan(eps, sp.Rational(1, 2), evaluate=False), "eps in (0, 1/2]"),
@@ -325,7 +325,7 @@ _DPSGD_ASSUMPTIONS = (
 THM_A = REGISTRY.add(Theorem(
     key="maxinfo.thmA_derived",
     title="Max-information of DP-SGD-stream, any E and any batch size (Theorem A, derived here)",
-    citation=OURS.item("Theorem A (research note section 2.4; proof in docs/derivations/maxinfo_dpsgd.md)"),
+    citation=OURS.item("Theorem A (proof in docs/derivations/maxinfo_dpsgd.md)"),
     notation=NOTATION_OURS,
     params=("n", "m", "E", "zeta", "sigma", "beta"),
     conditions=(C_BETA_O, C_M_LE_N),
@@ -357,14 +357,14 @@ def _thm_b_np(p: Mapping[str, np.ndarray]) -> np.ndarray:
 THM_B = REGISTRY.add(Theorem(
     key="maxinfo.thmB_derived",
     title="Max-information of DP-SGD-stream, one epoch or theta-independent gradients (Theorem B, derived here)",
-    citation=OURS.item("Theorem B (research note section 2.6; proof in docs/derivations/maxinfo_dpsgd.md)"),
+    citation=OURS.item("Theorem B (proof in docs/derivations/maxinfo_dpsgd.md)"),
     notation=NOTATION_OURS,
     params=("n", "m", "E", "zeta", "sigma", "beta"),
     conditions=(C_BETA_O, C_M_LE_N),
     assumptions=(*_DPSGD_ASSUMPTIONS,
                  "EITHER E = 1 (one pass) OR the clipped gradient does not depend on theta (linear losses, mean "
-                 "estimation); for E >= 2 with theta-dependent gradients this is Conjecture C of the note and is NOT "
-                 "established: use maxinfo.thmA_derived"),
+                 "estimation); for E >= 2 with theta-dependent gradients this is Conjecture C "
+                 "(docs/derivations/maxinfo_dpsgd.md) and is NOT established: use maxinfo.thmA_derived"),
     statement=(sp.Eq(sp.Symbol("K_B(lambda)"), KB_SYM),
                sp.Eq(sp.Symbol("I^beta_inf"), sp.Symbol("inf_{lambda > 0, 4a(m-1) < 1} K_B(lambda)"))),
     direction=Direction.UPPER,
@@ -382,7 +382,7 @@ _mubar_sym = muO / (1 - 4 * muO * zetaO**2 * (mO - 1))
 LEMMA_M = REGISTRY.add(Theorem(
     key="maxinfo.lemmaM_derived",
     title="Exponential moment of the squared norm of a centred bounded sum (Lemma M, derived here)",
-    citation=OURS.item("Lemma M (research note section 2.5; proof in docs/derivations/maxinfo_dpsgd.md)"),
+    citation=OURS.item("Lemma M (proof in docs/derivations/maxinfo_dpsgd.md)"),
     notation=NOTATION_OURS,
     params=("mu", "zeta", "m", "v_sum"),
     conditions=(Condition(4 * muO * zetaO**2 * (mO - 1) < 1, "4 mu zeta^2 (m - 1) < 1"),
@@ -441,7 +441,8 @@ CO, CbO = NOTATION_OURS.symbols("C", "C_beta")
 ROUTE = REGISTRY.add(Theorem(
     key="maxinfo.dp_route_rogers_asymptotic",
     title="DP-SGD max-information via (eps, delta)-DP and Rogers et al. (the comparison route, asymptotic)",
-    citation=OURS.item("research note section 2.8 [D with R constants]"),
+    citation=OURS.item("docs/derivations/maxinfo_route.md, section 3 (derived here; Rogers et al.'s constants "
+                       "recalled [R])"),
     notation=NOTATION_OURS,
     params=("n", "E", "zeta", "sigma", "beta", "C", "C_beta"),
     conditions=(C_BETA_O,),

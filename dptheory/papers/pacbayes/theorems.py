@@ -5,7 +5,7 @@ posterior Q, ``KL`` = KL(Q||P) in nats. Every risk bound returns an upper bound 
 probability, dimensionless); the named term ``rhs`` gives the kl budget ``c`` (nats) so that
 ``R(Q) <= kl_inv_upper(emp_risk, c)``.
 
-Sources and status (research note ``shared/research/maxinfo.md`` sections 1.7-1.10):
+Sources and status (derivations and checks in ``docs/derivations/pacbayes_maxinfo.md``):
 
 * Maurer 2004 ("A note on the PAC Bayesian theorem", arXiv cs/0411099): ``kl(emp||R) <= (KL +
   ln(xi(n)/delta))/n`` with ``xi(n) = sum_k C(n,k)(k/n)^k(1-k/n)^(n-k)``. Attribution [R]. What we
@@ -17,12 +17,12 @@ Sources and status (research note ``shared/research/maxinfo.md`` sections 1.7-1.
   and ``2n - 1`` is *recalled* [R], not checked against the paper. We encode it because its validity
   is established here independently: it is implied by Maurer's bound through Pinsker for every n
   (claim ``pacbayes.C2``), whatever McAllester's original constants were.
-* Dziugaite & Roy 2018 (NeurIPS; arXiv 1802.09583): the eps-DP prior bound. Form checked in the note
+* Dziugaite & Roy 2018 (NeurIPS; arXiv 1802.09583): the eps-DP prior bound. Form checked by the team
   against the precursor arXiv 1712.09376 (Thm 5.4 and its proof); NeurIPS theorem numbering [R], so
-  the key does not carry a number. Re-derived here from Dwork et al.'s Thm 6/11 plus Maurer (see
-  ``docs/max_information.md``); written in DR18's notation (``m`` = number of examples).
-* G1, G2, G3 and the max-information variant of DR18: **derived here** (note sections 1.7-1.8 [D]);
-  keys carry ``_derived``.
+  the key does not carry a number. Re-derived from Dwork et al.'s Thm 6/11 plus Maurer (see
+  ``docs/derivations/pacbayes_maxinfo.md``); written in DR18's notation (``m`` = number of examples).
+* G1, G2, G3 and the max-information variant of DR18: **derived here** (proofs in
+  ``docs/derivations/pacbayes_maxinfo.md``); keys carry ``_derived``.
 """
 
 from __future__ import annotations
@@ -50,8 +50,8 @@ DR18 = Paper(key="dr18", authors="Gintare Karolina Dziugaite and Daniel M. Roy",
              title="Data-dependent PAC-Bayes priors via differential privacy", venue="NeurIPS 2018",
              arxiv_id="1802.09583")
 OURS = Paper(key="pacbayes", authors="dptheory", year=2026,
-             title="PAC-Bayes consequences of max-information bounds (derived here; research note maxinfo.md)",
-             file="shared/research/maxinfo.md")
+             title="PAC-Bayes consequences of max-information bounds (derived here; "
+             "docs/derivations/pacbayes_maxinfo.md)")
 
 NOTATION = NotationTable.build(
     "pacbayes",
@@ -106,7 +106,7 @@ def _inv_lo_np(p: Mapping[str, np.ndarray]) -> np.ndarray:
 KL_INV_UPPER = REGISTRY.add(Theorem(
     key="pacbayes.kl_inv_upper",
     title="Upper kl inverse sup{p in [q, 1]: kl(q||p) <= c} (the risk certificate map)",
-    citation=OURS.item("section 1.10 of the research note (definition; closed forms at q = 0, 1)"),
+    citation=OURS.item("docs/derivations/pacbayes_maxinfo.md, kl inverses (definition; closed forms at q = 0, 1)"),
     notation=NOTATION,
     params=("q", "c"),
     conditions=(C_Q,),
@@ -123,7 +123,7 @@ KL_INV_UPPER = REGISTRY.add(Theorem(
 KL_INV_LOWER = REGISTRY.add(Theorem(
     key="pacbayes.kl_inv_lower",
     title="Lower kl inverse inf{p in [0, q]: kl(q||p) <= c}",
-    citation=OURS.item("section 1.10 of the research note"),
+    citation=OURS.item("docs/derivations/pacbayes_maxinfo.md, kl inverses"),
     notation=NOTATION,
     params=("q", "c"),
     conditions=(C_Q,),
@@ -212,7 +212,8 @@ MAURER_2SQRT = REGISTRY.add(Theorem(
 PINSKER = REGISTRY.add(Theorem(
     key="pacbayes.pinsker_derived",
     title="Square-root (Pinsker) relaxation of the PAC-Bayes-kl bound",
-    citation=OURS.item("research note section 1.9 [D]: kl(q||p) >= 2 (p - q)^2 applied to maurer04.kl_2sqrtn"),
+    citation=OURS.item("docs/derivations/pacbayes_maxinfo.md, Pinsker relaxation: kl(q||p) >= 2 (p - q)^2 applied to "
+                       "maurer04.kl_2sqrtn"),
     notation=NOTATION,
     params=("emp_risk", "KL", "n", "delta"),
     conditions=(C_EMP, C_DELTA),
@@ -275,7 +276,8 @@ _mp, _np = _risk(_g2_rhs_mp, _g2_rhs_np)
 G2 = REGISTRY.add(Theorem(
     key="pacbayes.g2_maxinfo_prior_derived",
     title="PAC-Bayes-kl bound with a data-dependent prior of bounded max-information (G2, derived here)",
-    citation=OURS.item("research note section 1.7, (G2): Maurer's event + the transfer theorem (Dwork et al. Thm 13)"),
+    citation=OURS.item("docs/derivations/pacbayes_maxinfo.md, (G2): Maurer's event + the transfer theorem "
+                       "(Dwork et al. Thm 13)"),
     notation=NOTATION,
     params=("emp_risk", "KL", "n", "delta", "beta", "k"),
     conditions=(C_EMP, C_DELTA, C_BETA_DELTA),
@@ -298,7 +300,7 @@ _mp, _np = _risk(_g2_rhs_mp, _g2_rhs_np)
 G3 = REGISTRY.add(Theorem(
     key="pacbayes.g3_single_model_derived",
     title="Generalization of a single trained model of bounded max-information, no prior (G3, derived here)",
-    citation=OURS.item("research note section 1.7, (G3)"),
+    citation=OURS.item("docs/derivations/pacbayes_maxinfo.md, (G3)"),
     notation=NOTATION,
     params=("emp_risk", "n", "delta", "beta", "k"),
     conditions=(C_EMP, C_DELTA, C_BETA_DELTA),
@@ -318,7 +320,7 @@ G3 = REGISTRY.add(Theorem(
 G1 = REGISTRY.add(Theorem(
     key="pacbayes.g1_hoeffding_maxinfo_derived",
     title="Hoeffding-form generalization of a single model of bounded max-information (G1, derived here)",
-    citation=OURS.item("research note section 1.7, (G1)"),
+    citation=OURS.item("docs/derivations/pacbayes_maxinfo.md, (G1)"),
     notation=NOTATION,
     params=("emp_risk", "n", "delta", "beta", "k"),
     conditions=(C_EMP, C_DELTA, C_BETA_DELTA),
@@ -404,7 +406,7 @@ _mp, _np = _risk(_drv_rhs_mp, _drv_rhs_np)
 DR18_MI = REGISTRY.add(Theorem(
     key="pacbayes.dr18_maxinfo_variant_derived",
     title="eps-DP prior via max-information (Dwork Thm 20 + G2, beta = delta/2), derived here",
-    citation=OURS.item("research note section 1.8, max-information variant [D]"),
+    citation=OURS.item("docs/derivations/pacbayes_maxinfo.md, DR18 max-information variant"),
     notation=NOTATION_DR,
     params=("emp_risk", "KL", "m", "delta", "eps"),
     conditions=(C_EMP_D, C_DELTA_D),

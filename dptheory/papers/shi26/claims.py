@@ -1,4 +1,4 @@
-"""Claims of Shi, Wang, Zhang, Cao (DIGEST B) as data.
+"""Claims of Shi, Wang, Zhang, Cao ("Towards Understanding Generalization in DP-GD") as data.
 
 Two kinds:
 

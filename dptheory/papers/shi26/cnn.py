@@ -1,7 +1,7 @@
 """Two-layer Huberized-ReLU CNN trained by GD and DP-GD (Shi, Wang, Zhang, Cao, Sec. 3 and 4).
 
 Paper: "Towards Understanding Generalization in DP-GD: A Case Study in Training Two-Layer CNNs"
-(``shared/papers/000_10c399138a967b39.txt``; clean statements in ``shared/papers/DIGEST.md`` B).
+(statements as read from the paper's text; reading decisions in ``docs/shi26.md``).
 
 * Data (Definition 1): ``y`` Rademacher; ``xi ~ N(0, sigma_p^2 (I - mu mu^T/||mu||^2))``; one of the
   two patches, chosen uniformly at random, is ``y mu`` and the other is ``xi``. ``mu = ||mu|| e_1``
@@ -172,7 +172,7 @@ class DataModel:
 
     @property
     def snr(self) -> float:
-        """``||mu|| / (sigma_p sqrt(d))`` (DIGEST B; the extraction prints ``sigma_p d``)."""
+        """``||mu|| / (sigma_p sqrt(d))`` (our reading, ``docs/shi26.md``; the extraction prints ``sigma_p d``)."""
         return float(self.mu_norm) / (float(self.sigma_p) * math.sqrt(self.d)) if self.sigma_p > 0 else math.inf
 
 

@@ -1,6 +1,6 @@
 """Shi et al., Section 5 / Figure 1: GD vs DP-GD on two-layer Huberized-ReLU CNNs, and its privacy.
 
-The paper (``shared/papers/000_10c399138a967b39.txt``, Sec. 5) sets ``||mu|| = 1``, ``d = 2000``,
+The paper (Shi, Wang, Zhang, Cao, Sec. 5) sets ``||mu|| = 1``, ``d = 2000``,
 ``m = 100``, ``n = 1000``, ``sigma_b = 0.01``, ``eta = 0.1``, ``sigma_p in {0.1, 0.3, 0.5}`` and reports
 final test accuracies (GD, DP-GD): ~100%/~100% at 0.1, 95%/100% at 0.3, 75%/95% at 0.5. It does not
 report ``q``, ``kappa``, ``sigma_0``, the number of iterations or the test-set size; our choices

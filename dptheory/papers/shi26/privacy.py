@@ -1,4 +1,4 @@
-"""Privacy kernels for Shi, Wang, Zhang, Cao (DIGEST B): Lemma 39 and exact Gaussian accounting.
+"""Privacy kernels for Shi, Wang, Zhang, Cao (Sec. C.4): Lemma 39 and exact Gaussian accounting.
 
 Pure functions (no classes, no global precision). ``mp`` functions run at the caller's mpmath
 precision; ``np`` functions are float64 and vectorised.

@@ -1,14 +1,14 @@
 """Shi, Wang, Zhang, Cao, "Towards Understanding Generalization in DP-GD: A Case Study in Training Two-Layer CNNs".
 
-File ``shared/papers/000_10c399138a967b39.txt`` (extraction garbled in places; clean statements in
-``shared/papers/DIGEST.md`` section B). Declarations only: the privacy kernels are in
+Our text of the paper is an extraction, garbled in places; the readings we chose are listed below and in
+``docs/shi26.md``. Declarations only: the privacy kernels are in
 :mod:`dptheory.numerics.shi26_privacy`, the trained model in :mod:`dptheory.train.cnn`, the
 feasibility search in :mod:`dptheory.numerics.shi26_feasibility`.
 
 Reading decisions (every one is also written in ``docs/shi26.md``):
 
-* **Square roots lost by the extraction.** The text prints ``SNR = ||mu||_2/sigma_p d``; the digest
-  restores ``sigma_p sqrt(d)``. The same loss happens everywhere an *unsquared* ``sigma_p d`` is
+* **Square roots lost by the extraction.** The text prints ``SNR = ||mu||_2/sigma_p d``; we read
+  ``sigma_p sqrt(d)``. The same loss happens everywhere an *unsquared* ``sigma_p d`` is
   printed: the proof in Sec. B.3 bounds ``||grad f||_F = O(max{||mu||, sigma_p d})`` and squares it into
   ``O(max{||mu||^2, sigma_p^2 d})``, which is only consistent with ``sigma_p sqrt(d)``; and
   ``||xi|| ~ sigma_p sqrt(d)``, ``<w^(0), xi> ~ sigma_0 sigma_p sqrt(d)``. Reading ``"sqrt"`` (the
@@ -63,7 +63,6 @@ PAPER = Paper(
     authors="Zhongjie Shi, Puyu Wang, Chenyang Zhang and Yuan Cao",
     year=2026,
     title="Towards Understanding Generalization in DP-GD: A Case Study in Training Two-Layer CNNs",
-    file="shared/papers/000_10c399138a967b39.txt",
 )
 
 NOTATION = NotationTable.build(
@@ -123,7 +122,7 @@ MINUV = sp.Min(U, V)
 
 
 def snr_inv(reading: str = "sqrt") -> sp.Expr:
-    """``SNR^-1 = sigma_p sqrt(d)/||mu||`` (reading "sqrt", DIGEST B) or ``sigma_p d/||mu||`` (literal)."""
+    """``SNR^-1 = sigma_p sqrt(d)/||mu||`` (reading "sqrt", the default) or ``sigma_p d/||mu||`` (literal)."""
     return _s(reading) / mu
 
 
@@ -349,7 +348,7 @@ LEMMA39 = REGISTRY.add(Theorem(
     np=lambda p: sp26.opt_epsilon(_A39_np(p), _L_np(p), sqrt=np.sqrt),
     monotone=_MONO39,
     reading="lam optimised exactly: min_{lam>1} lam A + L/(lam-1) = A + 2 sqrt(A L), A = T(2||mu||^2 + 3 sigma_p^2 d)"
-    "/(sigma_b^2 n^2 m), L = log(2/delta). The digest's /(sigma_b^2 n^2 m) matches the text (2m filters, "
+    "/(sigma_b^2 n^2 m), L = log(2/delta). The printed /(sigma_b^2 n^2 m) matches the proof (2m filters, "
     "per-filter sensitivity^2 (2||mu||^2 + 3 sigma_p^2 d)/(nm)^2, RDP T lam m Delta^2/sigma_b^2).",
     notes=_L39_NOTE,
 ))

@@ -1,4 +1,4 @@
-"""The claims of Ye & Shokri 2022 (DIGEST section A, C1-C10) as data.
+"""The claims of Ye & Shokri 2022 (arXiv 2203.05363; C1-C10, each with the paper's words and section) as data.
 
 Each claim records the paper's words, our reading (what is compared, on which region, what a vague
 word such as "approximately" or "same order" is taken to mean), and, when the checks found it false,
@@ -113,8 +113,8 @@ Thm 23: one pass of projected noisy SGD (step eta, noise N(0, sigma_F^2) added t
 L-Lipschitz convex beta-smooth losses) is (alpha, 2 alpha L^2/(sigma_F^2 (n - t + 1)))-RDP for its
 t-th record. Translation to Algorithm 1 with b = 1 (Sec. D.4): record t = j0 + 1; a replace-one
 gradient difference of 2L is S_g, so L = S_g/2; parameter-space noise eta sigma_F = sqrt(2 eta
-sigma^2). The statement of Thm 23 is taken from our reading of that paper (it is not in
-shared/papers); the constant 2 alpha L^2/sigma_F^2 is the Gaussian RDP of a 2 eta L shift under
+sigma^2). The statement of Thm 23 is taken from our reading of that paper (we do not have its
+text); the constant 2 alpha L^2/sigma_F^2 is the Gaussian RDP of a 2 eta L shift under
 noise eta sigma_F, which is the structure any such statement has."""
 
 

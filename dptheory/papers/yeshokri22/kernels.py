@@ -1,7 +1,7 @@
 """Numerical kernels for Ye & Shokri 2022 (arXiv 2203.05363), written for stability.
 
-Notation (DIGEST section A): ``G(alpha) = alpha eta S_g^2 / (4 sigma^2 b^2)`` is the RDP of one
-Gaussian update; ``r = (1 - eta lam)^2``; ``N = floor(n/b)``; ``h = floor(N/2) = floor(n/(2b))``;
+Notation (the paper's): ``G(alpha) = alpha eta S_g^2 / (4 sigma^2 b^2)``
+is the RDP of one Gaussian update; ``r = (1 - eta lam)^2``; ``N = floor(n/b)``; ``h = floor(N/2) = floor(n/(2b))``;
 
     eps0(j) = G r^(j-1) / sum_{s<j} r^s = G (1 - r) r^(j-1) / (1 - r^j),   j = 1..N   (Eq. 99)
 

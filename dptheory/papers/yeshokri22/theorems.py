@@ -1,7 +1,7 @@
 """Ye & Shokri 2022, "Differentially Private Learning Needs Hidden State (Or Much Faster Convergence)".
 
-NeurIPS 2022, arXiv 2203.05363 (file ``shared/papers/001_bacb507b1330d322.txt``; clean statements
-in ``shared/papers/DIGEST.md`` section A). Declarations only: numerics live in
+NeurIPS 2022, arXiv 2203.05363 (items cited by theorem, section and equation of the arXiv version).
+Declarations only: numerics live in
 :mod:`dptheory.numerics.ye_shokri` and :mod:`dptheory.numerics.sgm`.
 
 Notation (Algorithm 1): ``sigma`` is the noise scale of Algorithm 1 -- each update adds
@@ -10,7 +10,7 @@ l2-sensitivity of the *total* gradient. When ``b`` does not divide ``n`` every `
 fixed-order and shuffle bounds is read as ``N = floor(n/b)`` (footnote 3; ``floor(n/(2b)) =
 floor(N/2)``). Sampling probabilities (Thm 4.3, the composition baseline) stay ``b/n``.
 
-Reading decisions (DIGEST "Reading decisions" plus ours):
+Reading decisions (also in ``docs/yeshokri22.md``):
 
 * Sec. E.1 prints Thm 4.2's step-size condition as ``eta < 2/(lambda + eta)``; read ``2/(lambda+beta)``.
 * Footnote 4's shifted log-sum-exp "to avoid overflow" is not used: the log-mean-exp is evaluated
@@ -48,7 +48,6 @@ PAPER = Paper(
     title="Differentially Private Learning Needs Hidden State (Or Much Faster Convergence)",
     venue="NeurIPS 2022",
     arxiv_id="2203.05363",
-    file="shared/papers/001_bacb507b1330d322.txt",
 )
 
 NOTATION = NotationTable.build(

@@ -1,0 +1,132 @@
+"""Benchmark: cost of a certified value (arb enclosure of the compiled statement, dps = 50) relative to
+the current mpmath evaluation on the same points (issue 11 target: at most 10x).
+
+For every registered theorem with a closed-form bound, a few valid points are drawn with the
+hypothesis strategy of the contract suite (derandomised: the same points every run, SMALL ranges);
+then, on the same points, this run times
+
+* ``t.evaluate(p, dps=50)`` (conditions + hand-written mpmath kernel; what users call today),
+* ``t.mp`` alone at 60 working digits (the bare kernel),
+* ``enclose(compiled, p, dps=50)`` (arb, Ziv loop, outward-rounded result).
+
+Per theorem family (the key's prefix) it prints the summed times and the ratio enclose / evaluate
+and enclose / bare kernel. Every enclosure is also checked to contain the mpmath value (to its own
+60-digit rounding). No assertion on time. Run: ``PYTHONPATH=. python bench/bench_certify.py``.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+import time
+from collections import defaultdict
+
+import mpmath
+import sympy as sp
+
+from dptheory.core import REGISTRY
+from dptheory.core.compile import compile_expr, enclose
+from dptheory.core.errors import NumericalFailure
+
+SMALL = {"n": (2, 300, True), "K": (1, 300, True), "T": (1, 10_000, True)}
+POINTS_PER_THEOREM = 4
+REPEAT = 3
+
+
+def draw_points(t, k: int) -> list[dict[str, sp.Rational]]:
+    """Valid points from the contract suite's strategy, derandomised (same points every run)."""
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    from dptheory.testing.strategies import theorem_strategy
+
+    if t.witnesses:
+        strat = st.sampled_from([t.parse(w) for w in t.witnesses])
+    else:
+        strat = theorem_strategy(t, ranges={**SMALL, **t.sample})
+    pts: list[dict[str, sp.Rational]] = []
+
+    @settings(max_examples=k, derandomize=True, database=None, deadline=None,
+              suppress_health_check=list(HealthCheck))
+    @given(strat)
+    def collect(p: dict[str, sp.Rational]) -> None:
+        if p not in pts:
+            pts.append(p)
+
+    collect()
+    return pts[:k]
+
+
+def best_time(f, repeat: int = REPEAT) -> float:
+    best = math.inf
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        f()
+        best = min(best, time.perf_counter() - t0)
+    return best
+
+
+def main() -> int:
+    fam_eval: dict[str, float] = defaultdict(float)
+    fam_bare: dict[str, float] = defaultdict(float)
+    fam_enc: dict[str, float] = defaultdict(float)
+    fam_n: dict[str, int] = defaultdict(int)
+    worst: list[tuple[float, str]] = []
+    bad = 0
+    for t in sorted(REGISTRY.theorems(), key=lambda t: t.key):
+        if t.bound is None:
+            continue
+        syms = {p: t.notation.sym(p) for p in t.params}
+        ints = frozenset(p for p in t.params if t.notation[p].domain.is_integer)
+        c = compile_expr(t.bound, syms, integers=ints)
+        pts = draw_points(t, POINTS_PER_THEOREM)
+        if not pts:
+            print(f"  {t.key}: no valid point drawn, skipped")
+            continue
+        fam = t.key.split(".")[0]
+        te = tb = tc = 0.0
+        timed = 0
+        for p in pts:
+            try:
+                enclose(c, p, dps=50)
+            except NumericalFailure as exc:  # e.g. Lemma D.3 at k = j = 0: 1/0 in the statement
+                print(f"  {t.key} at {p}: not certified ({str(exc)[:60]}...), point skipped")
+                continue
+            timed += 1
+            te += best_time(lambda p=p, t=t: t.evaluate(p, dps=50))
+
+            def bare(p=p, t=t):
+                with mpmath.workdps(60):
+                    return t.mp(t.kernel_args(p))
+
+            tb += best_time(bare)
+            tc += best_time(lambda p=p, c=c: enclose(c, p, dps=50))
+            enc = enclose(c, p, dps=50)
+            ref = t.evaluate(p, dps=60).value
+            with mpmath.workdps(80):
+                slack = abs(ref) * mpmath.mpf(10) ** -58
+                if not (enc.lo - slack <= ref <= enc.hi + slack):
+                    bad += 1
+                    print(f"  MISMATCH {t.key} at {p}: enclosure {enc}, mpmath {ref}")
+        fam_eval[fam] += te
+        fam_bare[fam] += tb
+        fam_enc[fam] += tc
+        fam_n[fam] += timed
+        if timed:
+            worst.append((tc / te, t.key))
+    print(f"{'family':<14} {'points':>6} {'evaluate ms':>12} {'bare mp ms':>11} {'enclose ms':>11} "
+          f"{'enc/eval':>9} {'enc/bare':>9}")
+    for fam in sorted(fam_n):
+        n = fam_n[fam]
+        print(f"{fam:<14} {n:>6} {1e3 * fam_eval[fam] / n:>12.3f} {1e3 * fam_bare[fam] / n:>11.3f} "
+              f"{1e3 * fam_enc[fam] / n:>11.3f} {fam_enc[fam] / fam_eval[fam]:>9.2f} "
+              f"{fam_enc[fam] / fam_bare[fam]:>9.2f}")
+    worst.sort(reverse=True)
+    print("largest enclose/evaluate ratios per theorem: " + ", ".join(f"{k} {r:.2f}" for r, k in worst[:5]))
+    print("target (issue 11): enclose at most 10x the mpmath evaluation; every enclosure contains the "
+          f"mpmath value: {'yes' if not bad else f'NO ({bad} mismatches)'}")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
