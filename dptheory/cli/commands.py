@@ -154,7 +154,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
         unit = "bits"
     text = _decimal(shown, args.dps)
     if args.json:
-        d = value.to_dict()
+        d = value.to_dict() if not _huge(value.value) else _value_dict(value, text)
         if unit != str(value.unit):
             d["value"] = text
             d["unit"] = unit
@@ -178,6 +178,17 @@ def cmd_eval(args: argparse.Namespace) -> int:
     return 0
 
 
+#: beyond 2^(+-HUGE_BITS) a value is printed from its logarithm (mpmath's decimal conversion of a number whose
+#: exponent has thousands of digits takes minutes)
+HUGE_BITS = 100_000
+
+
+def _huge(x: Any) -> bool:
+    import mpmath
+
+    return bool(mpmath.isfinite(x) and x != 0 and abs(int(x.man_exp[1])) > HUGE_BITS)
+
+
 def _decimal(x: Any, dps: int) -> str:
     """An mpf with ``dps`` significant digits (the same digits as ``BoundValue.decimal``); never NaN."""
     import mpmath
@@ -186,7 +197,24 @@ def _decimal(x: Any, dps: int) -> str:
         raise DPTheoryError("the value is undefined (NaN); this is a bug, please report it")
     if mpmath.isinf(x):
         return "+infinity" if x > 0 else "-infinity"
+    if _huge(x):
+        # x = m 10^e with e = floor(log10 |x|): log10 at enough digits to hold e and dps digits of its fraction
+        with mpmath.workdps(dps + len(str(abs(int(x.man_exp[1])))) + 10):
+            lg = mpmath.log10(abs(x))
+            e = int(mpmath.floor(lg))
+            m = mpmath.power(10, lg - e)
+        sign = "-" if x < 0 else ""
+        return f"{sign}{mpmath.nstr(m, dps, strip_zeros=False)}e{e:+d}"
     return mpmath.nstr(x, dps, strip_zeros=False, min_fixed=-5, max_fixed=25) if dps > 1 else mpmath.nstr(x, 1)
+
+
+def _value_dict(value: Any, text: str) -> dict[str, Any]:
+    """``BoundValue.to_dict()`` with the value given as text (for values :func:`_huge` cannot print directly)."""
+    from dptheory.core.notation import format_rational
+
+    return {"key": value.key, "params": {k: format_rational(v) for k, v in value.params.items()}, "value": text,
+            "unit": str(value.unit), "direction": str(value.direction), "quantity": value.quantity,
+            "dps": value.dps, "conditions": [c.to_dict() for c in value.conditions]}
 
 
 # ----------------------------------------------------------------------------- sweep
