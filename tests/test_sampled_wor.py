@@ -356,17 +356,24 @@ def test_infinity_only_on_true_overflow() -> None:
 def test_fallback_used_where_float_cannot_decide(monkeypatch: pytest.MonkeyPatch) -> None:
     """Non-finite float64 terms (tiny z) go to the mp kernel; ordinary points do not."""
     calls: list[tuple] = []
-    real = sampled_wor.rdp_mp
+    real = sampled_wor._cgf_mp
 
     def spy(*args: object) -> mpmath.mpf:
         calls.append(args)
         return real(*args)
 
-    monkeypatch.setattr(sampled_wor, "rdp_mp", spy)
+    monkeypatch.setattr(sampled_wor, "_cgf_mp", spy)
     rdp_np(np.arange(2, 200), 0.04, 10.0, 1)
     assert calls == []
     rdp_np(3, 0.5, 1e-160, 1)
     assert len(calls) == 1
+    # the mp fallback runs once per (alpha, q, z), not once per point (a sweep over T repeats the triple)
+    calls.clear()
+    vals = rdp_np(3, 1e-150, 1.0, np.arange(1, 50))  # K ~ 1e-300: below the float path's range, finite
+    assert len(calls) == 1
+    with mpmath.workdps(30):
+        assert all(vals[t - 1] == float(rdp_mp(3, 1e-150, 1.0, t)) for t in (1, 2, 49))
+    assert 0 < vals[0] < 1e-290
 
 
 def test_precision_is_read_and_scoped() -> None:

@@ -72,6 +72,7 @@ def log_mean_exp_term_mp(N: int, alpha: Any, G: Any, eta: Any, lam: Any) -> mpma
     offers an approximation "to avoid overflow"; mpmath has no overflow and this form keeps full
     relative precision when the x_j are tiny).
     """
+    _check_lme_terms(N)
     a1 = alpha - 1
     x = eta * lam
     lr = log_r_mp(eta, lam)
@@ -82,6 +83,18 @@ def log_mean_exp_term_mp(N: int, alpha: Any, G: Any, eta: Any, lam: Any) -> mpma
     terms = (mpmath.expm1(a1 * c * mpmath.exp((j - 1) * lr) / one_minus_r_pow_mp(j, lr)) for j in range(1, N + 1))
     total = mpmath.fsum(terms)
     return mpmath.log1p(total / N) / a1
+
+
+#: the log-mean-exp term sums N = floor(n/b) terms one by one; larger N are refused rather than run for hours
+LME_MAX_TERMS = 10**7
+
+
+def _check_lme_terms(N: Any) -> None:
+    n_max = float(np.max(N)) if np.size(N) else 0.0
+    if n_max > LME_MAX_TERMS:
+        raise NumericalFailure(
+            f"Thm 4.2's log-mean-exp term sums N = floor(n/b) terms; N = {n_max:.6g} exceeds {LME_MAX_TERMS}"
+        )
 
 
 # ----------------------------------------------------------------------------- shared pieces (np)
@@ -151,6 +164,7 @@ def log_mean_exp_term_np(
     nothing).
     """
     N = np.asarray(N, dtype=np.float64)
+    _check_lme_terms(N)
     shape = np.broadcast_shapes(N.shape, np.shape(alpha), np.shape(G), np.shape(eta), np.shape(lam))
     Nb, ab, Gb, eb, lb = (
         np.broadcast_to(np.asarray(v, dtype=np.float64), shape).ravel() for v in (N, alpha, G, eta, lam)
