@@ -392,7 +392,8 @@ def sweep(
     mp_text: dict[tuple[int, ...], str] = {}
     for idx in zip(*np.nonzero(need_mp), strict=True):
         idx = tuple(int(i) for i in idx)
-        v = thm.evaluate(g.point(idx), dps=LOG_DPS, check=False).value
+        # the conditions are decided already (or not asked for): run the mpmath kernel on the exact point
+        v = thm._run_mp(thm.mp, g.point(idx), LOG_DPS)
         values[idx] = float(v)
         log_values[idx] = _mp_log(v)
         log_domain[idx] = True
