@@ -171,6 +171,26 @@ def test_q0_is_zero() -> None:
     assert rdp_np(10, 0.5, 1.0, 0) == 0.0
 
 
+def test_q0_through_the_registry_is_zero_like_the_peers() -> None:
+    """q = 0 (no record sampled) is accepted by rdp.sampled_wor_gaussian (issue 12, item 4) and gives 0, as
+    dp-accounting's SampledWithoutReplacementDpEvent does with sample size 0."""
+    import dp_accounting
+
+    import dptheory
+    from dptheory.core import ConditionViolated
+
+    t = dptheory.get("rdp.sampled_wor_gaussian")
+    orders = [2.0, 2.5, 10.0, 64.0]
+    acc = dp_accounting.rdp.RdpAccountant(orders=orders, neighboring_relation=dp_accounting.NeighboringRelation.REPLACE_ONE)
+    acc.compose(dp_accounting.SampledWithoutReplacementDpEvent(50, 0, dp_accounting.GaussianDpEvent(1.0)), 10)
+    np.testing.assert_array_equal(acc._rdp, 0.0)
+    for a in orders:
+        assert t.evaluate(alpha=a, q=0, z=1, T=10).value == 0
+        assert t.evaluate_np({"alpha": a, "q": 0.0, "z": 1.0, "T": 10.0}) == 0.0
+    with pytest.raises(ConditionViolated, match="q >= 0"):
+        t.evaluate(alpha=2, q="-1/50", z=1, T=1)
+
+
 def test_small_q_leading_term() -> None:
     """As q -> 0 the bound is q^2 C(alpha, 2) min{4(e^{1/z^2} - 1), 2 e^{1/z^2}} / (alpha - 1) + O(q^3): closed form,
     1e-20 relative at q = 1e-25."""
