@@ -229,7 +229,8 @@ def test_failed_report_leaves_nothing(tmp_path, monkeypatch):
     (old / "report.tex").write_text("the previous report")
     with pytest.raises(DPTheoryError):
         build(cfg, old, compile_pdf=False)
-    assert [p.name for p in old.iterdir()] == ["report.tex"] and (old / "report.tex").read_text() == "the previous report"
+    assert [p.name for p in old.iterdir()] == ["report.tex"]
+    assert (old / "report.tex").read_text() == "the previous report"
 
 
 def test_report_files_are_written_together(tmp_path):
@@ -298,4 +299,5 @@ def test_report_failing_while_moved_into_place_leaves_nothing(tmp_path, monkeypa
     (old / "report.tex").write_text("the previous report")
     with pytest.raises(OSError):
         build(cfg, old, compile_pdf=False)
-    assert [p.name for p in old.iterdir()] == ["report.tex"] and (old / "report.tex").read_text() == "the previous report"
+    assert [p.name for p in old.iterdir()] == ["report.tex"]
+    assert (old / "report.tex").read_text() == "the previous report"

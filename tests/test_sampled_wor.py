@@ -181,7 +181,8 @@ def test_q0_through_the_registry_is_zero_like_the_peers() -> None:
 
     t = dptheory.get("rdp.sampled_wor_gaussian")
     orders = [2.0, 2.5, 10.0, 64.0]
-    acc = dp_accounting.rdp.RdpAccountant(orders=orders, neighboring_relation=dp_accounting.NeighboringRelation.REPLACE_ONE)
+    acc = dp_accounting.rdp.RdpAccountant(orders=orders,
+                                          neighboring_relation=dp_accounting.NeighboringRelation.REPLACE_ONE)
     acc.compose(dp_accounting.SampledWithoutReplacementDpEvent(50, 0, dp_accounting.GaussianDpEvent(1.0)), 10)
     np.testing.assert_array_equal(acc._rdp, 0.0)
     for a in orders:

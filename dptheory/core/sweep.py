@@ -42,6 +42,8 @@ _TINY = float(np.finfo(np.float64).tiny)  # smallest normal float64; below it di
 TIE_RTOL = 1e-7
 #: digits of the mpmath recomputation of points float64 cannot carry
 LOG_DPS = 20
+#: most digits spent on a value e^X with a huge |X| (its mantissa needs log10 |X| extra digits)
+MAX_LOG_DPS = 1000
 #: most points a range may expand to (a typo such as 1..1e9 is refused rather than allocated)
 MAX_RANGE_POINTS = 1_000_000
 _OPS: dict[type, Callable[[Any, Any], Any]] = {
@@ -119,8 +121,10 @@ class SweepResult:
             ``log_domain`` is set this is the float64 rounding of the mpmath value, which is ``inf``,
             ``0`` or subnormal when the value is beyond float64: read ``log_values`` (or
             :meth:`text`) there.
-        log_values: natural log of the values: finite wherever the bound is positive and finite,
-            ``-inf`` only where the value is exactly 0, NaN where it is negative or the point invalid.
+        log_values: natural log of the values: finite wherever the bound is positive and finite (unless
+            the log itself is beyond float64, as for ``exp(-1e400)``: then ``-inf`` or ``inf``, and
+            :meth:`text` still shows the value), ``-inf`` where the value is exactly 0, NaN where it is
+            negative or the point invalid.
         valid: True where every condition holds (always all True unless ``skip_invalid``).
         log_domain: True where the point was recomputed with mpmath (at 20 digits) because float64
             could not carry it (overflow, underflow, subnormal, NaN, a kernel flag, or a parameter
@@ -162,8 +166,11 @@ class SweepResult:
         if not bool(self.valid[idx]):
             return ""
         if idx in self.mp_text:
+            text = self.mp_text[idx]
             with mpmath.workdps(max(digits, 15)):
-                return mpmath.nstr(mpmath.mpf(self.mp_text[idx]), digits)
+                if text.startswith("exp("):  # only the log is known to these digits
+                    return f"exp({mpmath.nstr(mpmath.mpf(text[4:-1]), digits)})"
+                return mpmath.nstr(mpmath.mpf(text), digits)
         return f"{float(self.values[idx]):.{digits}g}"
 
     def _repr_html_(self) -> str:
@@ -294,15 +301,20 @@ def _screen(grid: _Grid) -> np.ndarray:
         tie |= valid & ~grid.float_ok  # a parameter float64 cannot hold: decide exactly
         holds = np.where(tie, True, holds)
         if tie.any():
-            cache: dict[tuple[Any, ...], bool] = {}
+            # decide once per distinct combination of the swept values the condition involves
             names = [p for p in thm.params if thm.notation.sym(p) in cond.symbols]
-            for idx in zip(*np.nonzero(tie), strict=True):
-                pt = grid.point(idx)
-                k = tuple(pt[n] for n in names)
-                if k not in cache:
-                    r = cond.evaluate({thm.notation.sym(n): pt[n] for n in names})
-                    cache[k] = r.status is not Status.VIOLATED  # undecided is not a violation
-                holds[idx] = cache[k]
+            axes = [i for i, n in enumerate(grid.names) if n in names]
+            sub_shape = tuple(grid.shape[i] for i in axes)
+            decided = np.ones(sub_shape, dtype=bool)
+            combos = np.unique(np.stack([np.nonzero(tie)[i] for i in axes], axis=1), axis=0) if axes else [()]
+            for combo in combos:
+                pt = dict(grid.exact_fixed)
+                for i, c in zip(axes, combo, strict=True):
+                    pt[grid.names[i]] = grid.exact_axes[i][int(c)]
+                r = cond.evaluate({thm.notation.sym(n): pt[n] for n in names})
+                decided[tuple(int(c) for c in combo)] = r.status is not Status.VIOLATED  # undecided: no violation
+            full = decided.reshape([grid.shape[i] if i in axes else 1 for i in range(len(grid.shape))])
+            holds = np.where(tie, np.broadcast_to(full, grid.shape), holds)
         valid &= holds
     return valid
 
@@ -392,12 +404,11 @@ def sweep(
     mp_text: dict[tuple[int, ...], str] = {}
     for idx in zip(*np.nonzero(need_mp), strict=True):
         idx = tuple(int(i) for i in idx)
-        # the conditions are decided already (or not asked for): run the mpmath kernel on the exact point
-        v = thm._run_mp(thm.mp, g.point(idx), LOG_DPS)
+        v, text = _mp_point(thm, g.point(idx))
         values[idx] = float(v)
         log_values[idx] = _mp_log(v)
         log_domain[idx] = True
-        mp_text[idx] = mpmath.nstr(v, LOG_DPS)
+        mp_text[idx] = text
     mp_points = int(need_mp.sum())
     if mp_points and thm.np is None:
         notes.append(f"no float64 kernel: {mp_points} points computed with mpmath")
@@ -435,6 +446,30 @@ def _run_np(thm: Theorem, arrays: Mapping[str, np.ndarray]) -> tuple[np.ndarray,
         vals = np.broadcast_to(np.asarray(raw, dtype=np.float64), (n,)).copy()
         unreliable = np.zeros(n, dtype=bool)
     return vals, unreliable
+
+
+def _mp_point(thm: Theorem, pt: Mapping[str, sp.Rational]) -> tuple[mpmath.mpf, str]:
+    """The value at an exact point with mpmath, and its text (:meth:`SweepResult.text`).
+
+    A value ``e^X`` has an exponent whose rounding (relative ``10^-dps``) moves the mantissa by
+    ``|X| 10^-dps``: when ``|X|`` is large the point is recomputed with ``log10 |X|`` more digits, so the
+    digits shown are correct. Beyond ``MAX_LOG_DPS`` digits only the log is kept (text ``exp(X)``).
+    The conditions are decided already (or not asked for), so the kernel runs directly.
+    """
+    v = thm._run_mp(thm.mp, pt, LOG_DPS)
+    if not mpmath.isfinite(v) or v == 0:
+        return v, mpmath.nstr(v, LOG_DPS)
+    with mpmath.workdps(15):
+        size = abs(mpmath.log(abs(v)))
+    extra = math.ceil(float(mpmath.log10(size))) + 2 if size > 10 else 0
+    if extra == 0:
+        return v, mpmath.nstr(v, LOG_DPS)
+    if LOG_DPS + extra > MAX_LOG_DPS:
+        with mpmath.workdps(LOG_DPS):
+            return v, f"exp({mpmath.nstr(mpmath.log(v), LOG_DPS)})"
+    v = thm._run_mp(thm.mp, pt, LOG_DPS + extra)
+    with mpmath.workdps(LOG_DPS):
+        return +v, mpmath.nstr(v, LOG_DPS)
 
 
 def _mp_log(v: mpmath.mpf) -> float:
