@@ -199,3 +199,40 @@ def test_api_fuzz_thorough(key: str) -> None:
         _fuzz_one(t, mode, point, data)
 
     run()
+
+
+# ----------------------------------------------------------------------------- what the fuzzing found (regressions)
+
+
+def test_found_huge_sample_sizes_no_longer_hang():
+    """xi(n) summed ~16 sqrt(n) terms (n = 1e20 never returned); Thm 4.2's log-mean-exp term sums floor(n/b)
+    terms (now refused above 1e7 with a DPTheoryError instead of running for hours)."""
+    t = dptheory.get("maurer04.kl")
+    v = t.evaluate({"emp_risk": "0.1", "KL": 1, "n": 10**20, "delta": "0.05"}, dps=20).value
+    assert 0.1 < v < 0.11
+    s42 = dptheory.get("yeshokri22.thm4_2")
+    p = {"alpha": 10, "eta": "0.02", "lam": 1, "beta": 4, "S_g": 4, "sigma": 2, "n": 2 * 10**20, "b": 2, "K": 3}
+    with pytest.raises(DPTheoryError, match="exceeds"):
+        s42.evaluate(p, dps=20)
+    with pytest.raises(DPTheoryError, match="exceeds"):
+        sweep(s42, {"K": [1, 2]}, {k: v for k, v in p.items() if k != "K"})
+
+
+def test_found_float_kernel_value_error_is_ours():
+    """maxinfo's (eps, delta) route raised a bare ValueError from its float64 kernel where no eps reaches beta."""
+    t = dptheory.get("maxinfo.dp_route_rogers_asymptotic")
+    p = {"n": 1000, "E": 1, "zeta": 1, "sigma": "1e-10", "beta": "0.05", "C": 1, "C_beta": 1}
+    with pytest.raises(DPTheoryError, match="cannot reach beta"):
+        t.evaluate_np({k: float(v) for k, v in p.items()})
+    with pytest.raises(DPTheoryError, match="cannot reach beta"):
+        t.evaluate(p, dps=20)
+
+
+def test_found_tiny_q_fractional_order_is_fast_and_right():
+    """rdp.subsampled_gaussian at a fractional order and q = 1e-400 took over 8 s (800 working digits); the mp
+    kernel now sums A - 1. Value against the leading term C(a, 2) q^2 (e^{1/z^2} - 1) (relative error O(q))."""
+    t = dptheory.get("rdp.subsampled_gaussian")
+    v = t.evaluate({"alpha": "1.5", "q": "1e-400", "z": 1, "T": 1}, dps=30).value
+    with mpmath.workdps(40):
+        lead = mpmath.binomial(mpmath.mpf("1.5"), 2) * mpmath.mpf("1e-800") * mpmath.expm1(1) / mpmath.mpf("0.5")
+        assert abs(v - lead) <= mpmath.mpf(10) ** -29 * lead

@@ -233,3 +233,24 @@ def test_sweep_and_crossover_refuse_bad_names_and_ranges():
         crossover(a, b, "sigma", 1, 2, {"alpha": 2, "z": 1, "T": 1, "q": "0.1"})
     with pytest.raises(DPTheoryError, match="empty"):
         crossover(a, b, "T", 5, 1, {"alpha": 2, "z": 1, "q": "0.1"})
+
+
+def test_plot_of_points_beyond_float64_draws_their_logs(monkeypatch, tmp_path):
+    """A curve with values beyond float64 is drawn as log10 of the bound (0 or inf cannot be drawn)."""
+    from dptheory.report import plotting
+
+    drawn = {}
+
+    def capture(fig, path):
+        ax = fig.axes[0]
+        drawn["y"] = ax.lines[0].get_ydata()
+        drawn["label"] = ax.get_ylabel()
+
+    monkeypatch.setattr(plotting, "save", capture)
+    t = dptheory.get("rdp.gaussian")
+    r = sweep(t, {"z": ["1", "1e100", "1e200"]}, {"alpha": 2, "T": 1})
+    plotting.plot_sweep([r], ["z"], str(tmp_path / "p.png"))
+    assert drawn["label"].startswith("log10") and np.allclose(drawn["y"], [0.0, -200.0, -400.0], rtol=1e-14)
+    r = sweep(t, {"z": ["1", "2"]}, {"alpha": 2, "T": 1})
+    plotting.plot_sweep([r], ["z"], str(tmp_path / "p.png"))
+    assert drawn["label"].startswith("bound") and np.allclose(drawn["y"], [1.0, 0.25])

@@ -34,7 +34,7 @@ import sympy as sp
 from dptheory.core.conditions import Condition, Status
 from dptheory.core.errors import ConditionViolated, DPTheoryError, NumericalFailure
 from dptheory.core.notation import format_rational, parse_value
-from dptheory.core.theorem import Theorem
+from dptheory.core.theorem import GUARD_DIGITS, Theorem
 
 _RANGE = re.compile(r"^\s*(.+?)\s*\.\.\s*([^:]+?)\s*(?::\s*(\S+))?\s*$")
 _TINY = float(np.finfo(np.float64).tiny)  # smallest normal float64; below it digits are lost
@@ -461,8 +461,9 @@ def _mp_point(thm: Theorem, pt: Mapping[str, sp.Rational]) -> tuple[mpmath.mpf, 
         return v, mpmath.nstr(v, LOG_DPS)
     with mpmath.workdps(15):
         size = abs(mpmath.log(abs(v)))
-    extra = math.ceil(float(mpmath.log10(size))) + 2 if size > 10 else 0
-    if extra == 0:
+    # the kernel ran with GUARD_DIGITS guard digits: they cover an exponent of up to ~10^(GUARD_DIGITS - 3)
+    extra = math.ceil(float(mpmath.log10(size))) - GUARD_DIGITS + 3 if size > 10 else 0
+    if extra <= 0:
         return v, mpmath.nstr(v, LOG_DPS)
     if LOG_DPS + extra > MAX_LOG_DPS:
         with mpmath.workdps(LOG_DPS):
