@@ -449,7 +449,7 @@ def _screen(t: Any, fixed: Mapping[str, str], over: str, grid: Sequence[Any], de
 
     xs = np.array([float(exact_number(str(x))) for x in grid])
     alphas = 1.0 + 10.0 ** np.linspace(-4, 4, SCREEN_ORDERS)
-    if t.np is None:
+    if t.kernels().np is None:
         if len(grid) > 2000:
             raise DPTheoryError(f"crossover --delta: {t.key} has no float64 kernel; at most 2000 points (got "
                                 f"{len(grid)})")

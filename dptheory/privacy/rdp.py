@@ -59,7 +59,7 @@ NOTATION = NotationTable.build(
     "rdp",
     [
         ("alpha", r"\alpha", "Renyi order", Domain.POSITIVE, (1.0, 256.0, True)),
-        ("q", "q", "Poisson sampling probability", Domain.POSITIVE, (1e-5, 1.0, True)),
+        ("q", "q", "Poisson sampling probability", Domain.NONNEGATIVE, (1e-5, 1.0, True)),
         ("z", "z", "noise multiplier (noise std / l2 sensitivity)", Domain.POSITIVE, (0.3, 50.0, True)),
         ("T", "T", "number of composed steps", Domain.POSITIVE_INTEGER, (1, 100_000, True)),
     ],

@@ -48,7 +48,7 @@ NOTATION = NotationTable.build(
     [
         ("alpha", r"\alpha", "Renyi order", Domain.POSITIVE, (1.0, 256.0, True)),
         ("q", r"\gamma", "sampling fraction m/n (m distinct records drawn without replacement from n)",
-         Domain.POSITIVE, (1e-5, 1.0, True)),
+         Domain.NONNEGATIVE, (1e-5, 1.0, True)),
         ("z", "z", "noise multiplier (noise std / replace-one l2 sensitivity)", Domain.POSITIVE, (0.3, 50.0, True)),
         ("T", "T", "number of composed steps", Domain.POSITIVE_INTEGER, (1, 100_000, True)),
     ],
