@@ -14,7 +14,7 @@ broadcast float64 arrays. Neither ever sets global precision.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
 import mpmath
 import numpy as np
@@ -46,15 +46,6 @@ def eps0_mp(j: int, G: Any, eta: Any, lam: Any) -> mpmath.mpf:
     x = eta * lam
     lr = log_r_mp(eta, lam)
     return G * x * (2 - x) * mpmath.exp((j - 1) * lr) / one_minus_r_pow_mp(j, lr)
-
-
-def first_term_mp(K: int, N: int, G: Any, eta: Any, lam: Any) -> mpmath.mpf:
-    """First term of Thm 3.3 / 4.2: eps0^h (1 - r^((K-1)(N-h))) / (1 - r^(N-h)), h = floor(N/2)."""
-    h = N // 2
-    if K == 1:
-        return mpmath.mpf(0)
-    lr = log_r_mp(eta, lam)
-    return eps0_mp(h, G, eta, lam) * one_minus_r_pow_mp((K - 1) * (N - h), lr) / one_minus_r_pow_mp(N - h, lr)
 
 
 def first_term_limit_mp(N: int, G: Any, eta: Any, lam: Any) -> mpmath.mpf:
@@ -131,12 +122,6 @@ def gaussian_step_rdp_np(
 def eps0_np(j: np.ndarray, G: np.ndarray, eta: np.ndarray, lam: np.ndarray) -> np.ndarray:
     lr = log_r_np(eta, lam)
     return G * one_minus_r_np(eta, lam) * np.exp((j - 1.0) * lr) / (-np.expm1(j * lr))
-
-
-def first_term_np(K: np.ndarray, N: np.ndarray, G: np.ndarray, eta: np.ndarray, lam: np.ndarray) -> np.ndarray:
-    h = np.floor(N / 2.0)
-    lr = log_r_np(eta, lam)
-    return eps0_np(h, G, eta, lam) * np.expm1((K - 1.0) * (N - h) * lr) / np.expm1((N - h) * lr)
 
 
 # ----------------------------------------------------------------------------- Thm 4.3 recurrence
@@ -262,6 +247,13 @@ def thm43_log_S_np_epochs(
     return out
 
 
+class _Thm43Extension(Protocol):
+    """What this module uses of the C extension (its interface is declared in ``_thm43.pyi``)."""
+
+    def epochs(self, out: np.ndarray, N: int, q: float, c: float, one_minus_r: float, /) -> None: ...
+
+
+_thm43_c: _Thm43Extension | None
 try:  # optional compiled loop (setup.py); the pure-Python loop below is the reference
     from dptheory.papers.yeshokri22 import _thm43 as _thm43_c
 except ImportError:  # pragma: no cover - depends on the build
