@@ -14,7 +14,7 @@ broadcast float64 arrays. Neither ever sets global precision.
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeAlias
 
 import mpmath
 import numpy as np
@@ -78,8 +78,11 @@ def log_mean_exp_term_mp(N: int, alpha: Any, G: Any, eta: Any, lam: Any) -> mpma
 
 _SPLIT = 134217729.0  # 2**27 + 1 (Veltkamp splitting of a double into two 26-bit halves)
 
+#: the float64 kernels are elementwise: a Python float is a 0-d array to them
+FloatOrArray: TypeAlias = float | np.ndarray
 
-def one_minus_product_np(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+
+def one_minus_product_np(a: FloatOrArray, b: FloatOrArray) -> np.ndarray:
     """1 - a*b in float64 without losing the digits of a*b when a*b is close to 1.
 
     Dekker's TwoProduct gives p + e == a*b exactly; then 1 - p is exact (Sterbenz, p in [1/2, 2])
@@ -98,14 +101,14 @@ def one_minus_product_np(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return (1.0 - p) - e
 
 
-def log_r_np(eta: np.ndarray, lam: np.ndarray) -> np.ndarray:
+def log_r_np(eta: FloatOrArray, lam: FloatOrArray) -> np.ndarray:
     """log r = 2 log(1 - eta lam), accurate for eta lam near 0 (log1p) and near 1 (exact 1 - eta lam)."""
     x = eta * lam
     with np.errstate(divide="ignore", invalid="ignore"):
         return 2.0 * np.where(x < 0.5, np.log1p(-x), np.log(one_minus_product_np(eta, lam)))
 
 
-def one_minus_r_np(eta: np.ndarray, lam: np.ndarray) -> np.ndarray:
+def one_minus_r_np(eta: FloatOrArray, lam: FloatOrArray) -> np.ndarray:
     """1 - r = eta lam (2 - eta lam) = 1 - (1 - eta lam)^2."""
     x = eta * lam
     omx = one_minus_product_np(eta, lam)
@@ -114,12 +117,12 @@ def one_minus_r_np(eta: np.ndarray, lam: np.ndarray) -> np.ndarray:
 
 
 def gaussian_step_rdp_np(
-    alpha: np.ndarray, eta: np.ndarray, S_g: np.ndarray, sigma: np.ndarray, b: np.ndarray
-) -> np.ndarray:
+    alpha: FloatOrArray, eta: FloatOrArray, S_g: FloatOrArray, sigma: FloatOrArray, b: FloatOrArray
+) -> FloatOrArray:
     return alpha * eta * S_g**2 / (4.0 * sigma**2 * b**2)
 
 
-def eps0_np(j: np.ndarray, G: np.ndarray, eta: np.ndarray, lam: np.ndarray) -> np.ndarray:
+def eps0_np(j: FloatOrArray, G: FloatOrArray, eta: FloatOrArray, lam: FloatOrArray) -> np.ndarray:
     lr = log_r_np(eta, lam)
     return G * one_minus_r_np(eta, lam) * np.exp((j - 1.0) * lr) / (-np.expm1(j * lr))
 
