@@ -59,6 +59,20 @@ class CompileError(DPTheoryError):
     """The expression uses something the compiler does not handle (the message says what)."""
 
 
+MAX_SUM_TERMS = 10**7  # a compiled sum is evaluated term by term: more terms would not finish
+
+
+def _check_sum_terms(lo: Any, hi: Any) -> None:
+    """Refuse a sum of more than MAX_SUM_TERMS terms at once (a Thm 4.2 mean over floor(n/b) = 1e20 batches
+    would otherwise run for ever) with a one-line error."""
+    n = int(hi) - int(lo) + 1
+    if n > MAX_SUM_TERMS:
+        raise DPTheoryError(
+            f"a sum in the statement has {n} terms here, which exceeds the {MAX_SUM_TERMS} terms the compiled "
+            "kernels evaluate one by one; use smaller parameters"
+        )
+
+
 class Undecided(NumericalFailure):
     """A branch condition or a floor could not be decided on a ball (the ball straddles the point)."""
 
@@ -684,7 +698,7 @@ class _Emitter:
         if b == "mp":
             sc.body.append(f"{acc} = []")
             body.body.append(f"{acc}.append({v})")
-            sc.body.append(_Block(f"for {j} in range({loc}, {hic} + 1):", body))
+            sc.body.append(_Block(f"for {j} in _mrange({loc}, {hic}):", body))
             self.loop_vars.pop(var)
             return f"_m.fsum({acc})"
         if b == "arb":
@@ -725,7 +739,7 @@ class _Emitter:
             if b == "mp":
                 sc.body.append(f"{acc} = []")
                 body.body.append(f"{acc}.append(_m.{fn}({gc}))")
-                sc.body.append(_Block(f"for {j} in range({loc}, {hic} + 1):", body))
+                sc.body.append(_Block(f"for {j} in _mrange({loc}, {hic}):", body))
                 total = f"_m.fsum({acc})"
                 if mean:
                     return f"_m.log1p({total} / {cnt})"
@@ -790,7 +804,11 @@ def _mp_namespace() -> dict[str, Any]:
             x = x.real
         return +m.mpf(x)
 
-    return {"_m": m, "_R": _R, "_fdiv": _fdiv, "_pow1p": _pow1p, "_pow1pm1": _pow1pm1, "_out": _out,
+    def _mrange(lo: int, hi: int) -> range:
+        _check_sum_terms(lo, hi)
+        return range(lo, hi + 1)
+
+    return {"_m": m, "_R": _R, "_fdiv": _fdiv, "_mrange": _mrange, "_pow1p": _pow1p, "_pow1pm1": _pow1pm1, "_out": _out,
             "_comb": math.comb, "_NF": NumericalFailure}
 
 
@@ -873,6 +891,7 @@ def _arb_namespace() -> dict[str, Any]:
     def _irange(lo: Any, hi: Any) -> range:
         if not (isinstance(lo, int) and isinstance(hi, int)):
             raise _undecided("a summation limit (not an exact integer)", _R(lo), _R(hi))
+        _check_sum_terms(lo, hi)
         return range(lo, hi + 1)
 
     def _pow1p(t: Any, L: Any, E: Any) -> Any:
@@ -960,6 +979,7 @@ def _np_namespace() -> dict[str, Any]:
         if lo_a.size == 0 or hi_a.size == 0:
             return
         start, stop = int(np.min(lo_a)), int(np.max(hi_a))
+        _check_sum_terms(start, stop)
         width = max(1, (1 << 20) // max(1, math.prod(shape)))
         for c in range(start, stop + 1, width):
             yield np.arange(c, min(stop, c + width - 1) + 1, dtype=np.float64)
