@@ -86,7 +86,7 @@ def task_generators(rng: np.random.Generator | int, n: int) -> list[np.random.Ge
 
 @contextlib.contextmanager
 def dask_client(workers: int | None = None, scheduler: str | None = None, *,
-                timeout: float = CONNECT_TIMEOUT) -> Iterator[Any]:
+                timeout: float | None = None) -> Iterator[Any]:
     """A ``distributed.Client``: on a new local cluster of ``workers`` processes, or on ``scheduler``.
 
     The local cluster (single-threaded worker processes, no dashboard) is closed on exit; a client
@@ -94,6 +94,7 @@ def dask_client(workers: int | None = None, scheduler: str | None = None, *,
     (:class:`DPTheoryError`): Dask missing, a scheduler that cannot be reached within ``timeout`` s.
     """
     workers, scheduler = validate_cluster(workers, scheduler)
+    timeout = CONNECT_TIMEOUT if timeout is None else timeout
     try:
         import logging
 
@@ -202,17 +203,28 @@ def _on_client(client: Any, fn: Callable[[Any], Any], tasks: list[Any], retries:
 
 
 class _Portable:
-    """``fn`` with its package errors made picklable: a :class:`DPTheoryError` whose constructor takes
-    keywords (InvalidParameter...) cannot be rebuilt from its pickle, so it travels as a plain
-    DPTheoryError carrying the same one-line message."""
+    """``fn`` as it runs in process: the caller's warning filters apply on the worker, and package
+    errors are made picklable (a :class:`DPTheoryError` whose constructor takes keywords, such as
+    InvalidParameter, cannot be rebuilt from its pickle, so it travels as a plain DPTheoryError
+    carrying the same one-line message)."""
 
     def __init__(self, fn: Callable[[Any], Any]) -> None:
+        import warnings
+
         self.fn = fn
         self.__name__ = getattr(fn, "__name__", "task")  # Dask names the task keys after it
+        self.filters = list(warnings.filters)  # the caller's warning filters, applied on the worker too
 
     def __call__(self, task: Any) -> Any:
+        import warnings
+
         try:
-            return self.fn(task)
+            with warnings.catch_warnings():
+                warnings.filters[:] = self.filters
+                # Hypothesis flags any change of the global `random` state during a draw; on a Dask worker
+                # the worker's own event-loop thread uses `random`, so the warning is a false alarm there
+                warnings.filterwarnings("ignore", message="Do not use the `random` module inside strategies")
+                return self.fn(task)
         except DPTheoryError as exc:
             raise DPTheoryError(str(exc)) from None
 
