@@ -151,6 +151,18 @@ def test_sweep_mpmath_points_on_dask(scheduler, capsys):
     assert serial.count("exp(") + serial.count("e+3") >= 2  # the two mpmath points are in it
 
 
+def test_shi26_sweep_on_dask(scheduler, capsys, tmp_path):
+    """Two training pairs (q = 3, 4) of Shi et al.'s sweep, one per task: the same rows in the same order."""
+    argv = ["shi26", "sweep", "--scale", "reduced", "--steps", "40", "--n-test", "100", "--param", "q", "--values",
+            "3,4", "--no-progress", "--json"]
+    assert main([*argv, "--out", str(tmp_path / "a")]) == 0
+    serial = capsys.readouterr().out
+    assert main([*argv, "--out", str(tmp_path / "b"), "--scheduler", scheduler]) == 0
+    assert capsys.readouterr().out == serial
+    assert [r["value"] for r in json.loads(serial)][::3] == [3.0, 4.0]
+    assert (tmp_path / "a" / "reduced_sweep.csv").read_bytes() == (tmp_path / "b" / "reduced_sweep.csv").read_bytes()
+
+
 def test_check_claims_on_dask(scheduler, capsys):
     argv = ["check", "--claim", "lz26.C2", "lz26.C3", "--examples", "20", "--json", "--no-progress"]
     assert main(argv) == 0
