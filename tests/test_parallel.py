@@ -222,6 +222,7 @@ def test_bad_options_are_one_line_usage_errors(argv, capsys):
 
 
 def test_unreachable_scheduler_is_a_one_line_error(capsys, monkeypatch):
+    pytest.importorskip("distributed")
     import socket
 
     import dptheory.core.parallel as P

@@ -203,24 +203,19 @@ def _on_client(client: Any, fn: Callable[[Any], Any], tasks: list[Any], retries:
 
 
 class _Portable:
-    """``fn`` as it runs in process: the caller's warning filters apply on the worker, and package
-    errors are made picklable (a :class:`DPTheoryError` whose constructor takes keywords, such as
-    InvalidParameter, cannot be rebuilt from its pickle, so it travels as a plain DPTheoryError
-    carrying the same one-line message)."""
+    """``fn`` on a worker: no false Hypothesis warning (below), and package errors made picklable (a
+    :class:`DPTheoryError` whose constructor takes keywords, such as InvalidParameter, cannot be rebuilt
+    from its pickle, so it travels as a plain DPTheoryError carrying the same one-line message)."""
 
     def __init__(self, fn: Callable[[Any], Any]) -> None:
-        import warnings
-
         self.fn = fn
         self.__name__ = getattr(fn, "__name__", "task")  # Dask names the task keys after it
-        self.filters = list(warnings.filters)  # the caller's warning filters, applied on the worker too
 
     def __call__(self, task: Any) -> Any:
         import warnings
 
         try:
             with warnings.catch_warnings():
-                warnings.filters[:] = self.filters
                 # Hypothesis flags any change of the global `random` state during a draw; on a Dask worker
                 # the worker's own event-loop thread uses `random`, so the warning is a false alarm there
                 warnings.filterwarnings("ignore", message="Do not use the `random` module inside strategies")
