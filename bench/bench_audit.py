@@ -18,7 +18,8 @@ import time
 
 import numpy as np
 
-from dptheory.audit.empirical import audit_logistic, summarize_gap
+from dptheory.audit.empirical import summarize_gap
+from dptheory.papers.yeshokri22.audits import audit_logistic
 from dptheory.train import load_digits
 
 
