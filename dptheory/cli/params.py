@@ -397,3 +397,37 @@ def check_grid_size(sizes: dict[str, int]) -> None:
         dims = " x ".join(f"{n} ({k})" for k, n in sizes.items())
         raise InvalidParameter(key="grid", name=", ".join(sizes), value=dims,
                                reason=f"{total} points in all; at most {MAX_GRID_POINTS} are evaluated")
+
+
+# ----------------------------------------------------------------------------- Dask scale-out options
+_ADDRESS = re.compile(r"^(?:(?:tcp|tls|ws|wss|ucx|inproc)://)?[\w.\-\[\]:]+:\d{1,5}$|^(?:tcp|tls|ws|wss|ucx)://[\w.\-]+$")
+
+
+def scheduler_address(text: str) -> str:
+    """``--scheduler``: a Dask scheduler address ``[protocol://]host:port`` (checked for form only)."""
+    s = text.strip()
+    if not _ADDRESS.match(s):
+        raise argparse.ArgumentTypeError(f"expected a Dask scheduler address such as tcp://127.0.0.1:8786, "
+                                         f"got {text!r}")
+    return s
+
+
+def add_cluster_options(parser: argparse.ArgumentParser, what: str = "tasks") -> None:
+    """``--workers N`` (a local Dask cluster) and ``--scheduler ADDRESS`` (an existing one); default in process.
+
+    The results do not depend on either (see :mod:`dptheory.core.parallel`); read them back with
+    :func:`cluster_options`.
+    """
+    parser.add_argument("--workers", type=integer(1, 1024, "Dask worker processes"), default=None, metavar="N",
+                        help=f"run the {what} on a local Dask cluster of N worker processes (default: in process; "
+                        "the numbers are the same)")
+    parser.add_argument("--scheduler", type=scheduler_address, default=None, metavar="ADDRESS",
+                        help=f"run the {what} on the existing Dask cluster at ADDRESS (tcp://host:8786)")
+
+
+def cluster_options(args: argparse.Namespace) -> tuple[int | None, str | None]:
+    """``(workers, scheduler)`` from :func:`add_cluster_options`; a usage error when both are given."""
+    workers, scheduler = getattr(args, "workers", None), getattr(args, "scheduler", None)
+    if workers is not None and scheduler is not None:
+        raise UsageError("give --workers (a local Dask cluster) or --scheduler (an existing one), not both")
+    return workers, scheduler
