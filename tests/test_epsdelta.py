@@ -202,3 +202,22 @@ def test_c5_epsdelta_verified_exhaustively(key: str) -> None:
 
     res = check_claim(dptheory.get(key))
     assert res.verdict is Verdict.VERIFIED and res.examples_tried == 126
+
+
+@pytest.mark.slow
+def test_epsdelta_figure_and_csv(tmp_path) -> None:
+    """The report figure: written with its CSV; the crossovers it marks are the ones of crossover_epochs."""
+    import csv
+
+    from dptheory.papers.yeshokri22.figures import figure_epsdelta
+
+    info = figure_epsdelta(str(tmp_path / "f.png"), csv_path=str(tmp_path / "f.csv"))
+    assert (tmp_path / "f.png").stat().st_size > 1000
+    rows = list(csv.DictReader(open(tmp_path / "f.csv")))
+    assert len(rows) == 200 and set(rows[0]) == {
+        "K", "thm4_2", "thm4_3", "rdp_composition", "pld_lower", "pld_upper", "wor_composition"
+    }
+    for r in rows:
+        assert float(r["pld_lower"]) <= float(r["pld_upper"]) < float(r["rdp_composition"])
+    assert any("yeshokri22.thm4_2: rdp: below from K = 18 on" in line for line in info)
+    assert any("yeshokri22.thm4_2: pld: below from K = 22 on" in line for line in info)
