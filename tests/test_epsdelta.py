@@ -195,6 +195,17 @@ def test_c7_epsdelta_counterexample_values() -> None:
         assert 0.68 < float(out.lhs) < 0.69 and float(out.rhs) < 0.56
 
 
+def test_c7_epsdelta_pld_bracketed_point_is_a_tie() -> None:
+    """Around Thm 4.3's PLD crossing: K = 88 fails (above the upper end), K = 89 is bracketed by
+    dp-accounting's bracket at the point cap (the checker must see an exact tie at 50 digits, not a float
+    round-off of the bound), K = 90 holds (below the lower end)."""
+    from dptheory.verify.checking import evaluate_point
+
+    claim = dptheory.get("yeshokri22.C7_epsdelta_pld")
+    got = {K: evaluate_point(claim, {**FIG2, "K": K}, dps=50).holds for K in (88, 89, 90)}
+    assert got == {88: False, 89: None, 90: True}
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("key", ["yeshokri22.C5_epsdelta_rdp", "yeshokri22.C5_epsdelta_pld"])
 def test_c5_epsdelta_verified_exhaustively(key: str) -> None:
@@ -215,9 +226,12 @@ def test_epsdelta_figure_and_csv(tmp_path) -> None:
     assert (tmp_path / "f.png").stat().st_size > 1000
     rows = list(csv.DictReader(open(tmp_path / "f.csv")))
     assert len(rows) == 200 and set(rows[0]) == {
-        "K", "thm4_2", "thm4_3", "rdp_composition", "pld_lower", "pld_upper", "wor_composition"
+        "K", "thm4_2", "thm4_3", "rdp_composition", "wor_composition",
+        "pld_lower_thm4_2", "pld_upper_thm4_2", "pld_lower_thm4_3", "pld_upper_thm4_3",
     }
     for r in rows:
-        assert float(r["pld_lower"]) <= float(r["pld_upper"]) < float(r["rdp_composition"])
+        for t in ("thm4_2", "thm4_3"):
+            assert float(r[f"pld_lower_{t}"]) <= float(r[f"pld_upper_{t}"]) < float(r["rdp_composition"])
     assert any("yeshokri22.thm4_2: rdp: below from K = 18 on" in line for line in info)
     assert any("yeshokri22.thm4_2: pld: below from K = 22 on" in line for line in info)
+    assert any("thm4_3: pld: below from K = 90 on (K = 1..200); undecided at K = 89" in line for line in info)

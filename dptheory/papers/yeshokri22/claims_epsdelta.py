@@ -47,7 +47,8 @@ C7_K_FROM = 50
 """The paper's 'after 50 epochs'."""
 _BASE = ("eta", "lam", "beta", "S_g", "sigma", "n", "b")
 _PARAMS = (*_BASE, "K")
-_HIDDEN_DPS = 40  # digits of the hidden-state conversion (>= the 30 digits a counterexample record prints)
+_HIDDEN_DPS = 40  # digits of the mp path (>= the 30 digits a counterexample record prints)
+_SCREEN_DPS = 20  # digits of the float64 path the checker screens every point with (the cost is ~linear in it)
 C = PAPER.item
 
 
@@ -56,11 +57,11 @@ def _key(exact: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
 
 
 @functools.lru_cache(maxsize=4096)
-def _hidden(thm: str, point: tuple[tuple[str, str], ...], delta: float) -> mpmath.mpf:
-    """The hidden-state RDP bound ``thm`` in (epsilon, delta), order optimised, at ``_HIDDEN_DPS`` digits."""
+def _hidden(thm: str, point: tuple[tuple[str, str], ...], delta: float, dps: int = _HIDDEN_DPS) -> mpmath.mpf:
+    """The hidden-state RDP bound ``thm`` in (epsilon, delta), order optimised, at ``dps`` digits."""
     from dptheory.privacy.pld import theorem_epsilon
 
-    return theorem_epsilon(thm, dict(point), delta, dps=_HIDDEN_DPS).epsilon
+    return theorem_epsilon(thm, dict(point), delta, dps=dps).epsilon
 
 
 def _mechanism(point: tuple[tuple[str, str], ...]) -> tuple[float, float, int]:
@@ -72,21 +73,21 @@ def _mechanism(point: tuple[tuple[str, str], ...]) -> tuple[float, float, int]:
 
 
 @functools.lru_cache(maxsize=4096)
-def _rdp(point: tuple[tuple[str, str], ...], delta: float) -> mpmath.mpf:
+def _rdp(point: tuple[tuple[str, str], ...], delta: float, dps: int = _HIDDEN_DPS) -> mpmath.mpf:
     from dptheory.privacy.pld import rdp_epsilon_best
 
     q, z, steps = _mechanism(point)
-    return rdp_epsilon_best(q, z, steps, delta, dps=_HIDDEN_DPS).epsilon
+    return rdp_epsilon_best(q, z, steps, delta, dps=dps).epsilon
 
 
 @functools.lru_cache(maxsize=4096)
-def _wor(point: tuple[tuple[str, str], ...], delta: float) -> mpmath.mpf:
+def _wor(point: tuple[tuple[str, str], ...], delta: float, dps: int = _HIDDEN_DPS) -> mpmath.mpf:
     from dptheory.privacy.pld import theorem_epsilon
 
     p = dict(point)
     _q, z, steps = _mechanism(point)
     wp = {"q": f"{p['b']}/{p['n']}", "z": z, "T": steps}
-    return theorem_epsilon("rdp.sampled_wor_gaussian", wp, delta, dps=_HIDDEN_DPS).epsilon
+    return theorem_epsilon("rdp.sampled_wor_gaussian", wp, delta, dps=dps).epsilon
 
 
 def pld_decided(hidden: float, lower: float, upper: float) -> float:
@@ -101,14 +102,15 @@ def pld_decided(hidden: float, lower: float, upper: float) -> float:
 
 
 @functools.lru_cache(maxsize=4096)
-def _pld(thm: str, point: tuple[tuple[str, str], ...], delta: float) -> tuple[float, float, float]:
-    """(hidden as float, PLD lower, PLD upper), the bracket refined against the hidden-state value."""
+def _pld(thm: str, point: tuple[tuple[str, str], ...], delta: float) -> tuple[float, float]:
+    """The PLD bracket (lower, upper), refined against the hidden-state value until it decides (or reaches
+    0.1 % relative width / the point cap)."""
     from dptheory.papers.yeshokri22.epsdelta import pld_against
 
-    hidden = float(_hidden(thm, point, delta))
+    hidden = float(_hidden(thm, point, delta, _SCREEN_DPS))
     q, z, steps = _mechanism(point)
     r = pld_against(hidden, q, z, steps, delta)
-    return hidden, r.epsilon_lower, r.epsilon_upper
+    return r.epsilon_lower, r.epsilon_upper
 
 
 def _validity(thm: str) -> tuple[Quantity, ...]:
@@ -121,7 +123,7 @@ def hidden_quantity(thm: str, label: str, delta: float = DELTA) -> Quantity:
     return Quantity(
         label=f"{label} in (epsilon, delta = {delta:g}), order optimised",
         mp=lambda e, d: _hidden(key, _key(e), delta),
-        np=lambda e: float(_hidden(key, _key(e), delta)),
+        np=lambda e: float(_hidden(key, _key(e), delta, _SCREEN_DPS)),
         params=_PARAMS,
         parts=_validity(thm),
     )
@@ -131,7 +133,7 @@ def rdp_quantity(delta: float = DELTA) -> Quantity:
     return Quantity(
         label=f"RDP composition (MTZ19, Poisson) in (epsilon, delta = {delta:g}), order optimised",
         mp=lambda e, d: _rdp(_key(e), delta),
-        np=lambda e: float(_rdp(_key(e), delta)),
+        np=lambda e: float(_rdp(_key(e), delta, _SCREEN_DPS)),
         params=_PARAMS,
     )
 
@@ -140,23 +142,32 @@ def wor_quantity(delta: float = DELTA) -> Quantity:
     return Quantity(
         label=f"RDP composition without replacement (WBK19 Thm 9) in (epsilon, delta = {delta:g}), order optimised",
         mp=lambda e, d: _wor(_key(e), delta),
-        np=lambda e: float(_wor(_key(e), delta)),
+        np=lambda e: float(_wor(_key(e), delta, _SCREEN_DPS)),
         params=_PARAMS,
     )
 
 
 def pld_quantity(thm: str, delta: float = DELTA) -> Quantity:
+    """The PLD side of "bound < PLD": the bracket end that decides (:func:`pld_decided`). When the point is
+    bracketed it returns the hidden-state value of the other side exactly (same digits, same path), so the
+    checker sees a tie and cannot decide; never a float round-off of it."""
     key = f"yeshokri22.{thm}"
 
-    def value(e: Mapping[str, Any]) -> float:
-        hidden, lo, up = _pld(key, _key(e), delta)
-        return pld_decided(hidden, lo, up)
+    def np_value(e: Mapping[str, Any]) -> float:
+        lo, up = _pld(key, _key(e), delta)
+        return pld_decided(float(_hidden(key, _key(e), delta, _SCREEN_DPS)), lo, up)
+
+    def mp_value(e: Mapping[str, Any], _dps: int) -> mpmath.mpf:
+        lo, up = _pld(key, _key(e), delta)
+        h = _hidden(key, _key(e), delta)
+        d = pld_decided(float(h), lo, up)
+        return h if d == float(h) and lo <= d < up else mpmath.mpf(d)
 
     return Quantity(
         label=f"PLD composition (dp-accounting) at delta = {delta:g}: the bracket end that decides (lower end if "
         "the bound is below it, upper end if at or above it; the bound itself when bracketed)",
-        mp=lambda e, d: mpmath.mpf(value(e)),
-        np=value,
+        mp=mp_value,
+        np=np_value,
         params=_PARAMS,
     )
 

@@ -131,17 +131,23 @@ def figure_epsdelta(out: str, *, csv_path: str | None = None) -> list[str]:
     x = np.array(K_RANGE)
 
     def col(curve: Any, name: str) -> np.ndarray:
-        return np.array([getattr(p, name) if name != "pld_lower" else p.pld.epsilon_lower for p in curve.points])
+        return np.array([getattr(p, name) for p in curve.points])
+
+    def band(curve: Any) -> tuple[np.ndarray, np.ndarray]:
+        # each curve's own bracket: it is refined where it has to decide that curve's bound
+        return (np.array([p.pld.epsilon_lower for p in curve.points]),
+                np.array([p.pld.epsilon_upper for p in curve.points]))
 
     rdp, wor = col(c43, "rdp"), col(c43, "wor")
-    pld_lo = col(c43, "pld_lower")
-    pld_up = np.array([p.pld.epsilon_upper for p in c43.points])
     h42, h43 = col(c42, "hidden"), col(c43, "hidden")
+    (lo42, up42), (lo43, up43) = band(c42), band(c43)
     fig, (ax1, ax2) = new_figure(2)
     info = []
     styles = {"rdp": ("tab:orange", "o"), "pld": ("tab:green", "s"), "wor": ("tab:purple", "^")}
-    for ax, curve, h, label in ((ax1, c42, h42, "Thm 4.2 (shuffle & partition)"),
-                                (ax2, c43, h43, "Thm 4.3 (without replacement)")):
+    for ax, curve, h, (pld_lo, pld_up), label in (
+        (ax1, c42, h42, (lo42, up42), "Thm 4.2 (shuffle & partition)"),
+        (ax2, c43, h43, (lo43, up43), "Thm 4.3 (without replacement)"),
+    ):
         ax.plot(x, h, color="black", lw=2.2, label=f"{label}, order optimised")
         ax.plot(x, rdp, color="tab:orange", lw=1.2, label="RDP composition (Poisson), best conversion")
         ax.fill_between(x, pld_lo, pld_up, color="tab:green", alpha=0.35, lw=0)
@@ -151,14 +157,17 @@ def figure_epsdelta(out: str, *, csv_path: str | None = None) -> list[str]:
                     label="RDP composition without replacement (WBK19), best conversion")
         for b, cr in crossovers(curve).items():
             color, mk = styles[b]
+            info.append(f"{curve.key}: {cr.describe()}")
+            if cr.undecided:
+                idx = [K_RANGE.index(k) for k in cr.undecided]
+                ax.plot([K_RANGE[i] for i in idx], h[idx], marker=mk, mfc="none", color=color, ms=8, ls="none",
+                        label=f"inside the {b.upper()} bracket at K = {', '.join(map(str, cr.undecided))}")
             if cr.first_win is None:
-                info.append(f"{curve.key}: {cr.describe()}")
                 continue
             i = K_RANGE.index(cr.first_win)
             ax.axvline(cr.first_win, color=color, lw=0.8, ls=":")
             ax.plot([cr.first_win], [h[i]], marker=mk, color=color, ms=6, ls="none",
                     label=f"below {b.upper()} from K = {cr.first_win}")
-            info.append(f"{curve.key}: {cr.describe()}")
         ax.set_yscale("log")
         ax.set_xlabel("epochs K")
         ax.set_ylabel(rf"$\varepsilon$ at $\delta$ = {d:g} (nats)")
@@ -166,8 +175,8 @@ def figure_epsdelta(out: str, *, csv_path: str | None = None) -> list[str]:
         _legend_below(ax, ncol=1)
     ax1.set_title("(a) shuffle and partition", fontsize=9)
     ax2.set_title("(b) (re)sample without replacement", fontsize=9)
-    cols = {"thm4_2": h42, "thm4_3": h43, "rdp_composition": rdp, "pld_lower": pld_lo, "pld_upper": pld_up,
-            "wor_composition": wor}
+    cols = {"thm4_2": h42, "thm4_3": h43, "rdp_composition": rdp, "pld_lower_thm4_2": lo42,
+            "pld_upper_thm4_2": up42, "pld_lower_thm4_3": lo43, "pld_upper_thm4_3": up43, "wor_composition": wor}
     with AtomicGroup() as group:
         save(fig, group.path(out))
         if csv_path:
