@@ -182,6 +182,7 @@ def test_epsdelta_claims_are_ours_and_registered() -> None:
         assert "ours" in c.tags and c.region.fixed == FIG2
     assert dptheory.get("yeshokri22.C5_epsdelta_pld").region.choices["K"] == list(range(75, 201))
     assert dptheory.get("yeshokri22.C7_epsdelta_pld").region.choices["K"] == list(range(50, 201))
+    assert dptheory.get("yeshokri22.C7_epsdelta_wor").region.choices["K"] == list(range(50, 201, 10))
 
 
 def test_c7_epsdelta_counterexample_values() -> None:
