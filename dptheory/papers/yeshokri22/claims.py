@@ -711,3 +711,4 @@ _add(
 )
 
 __all__ = ["NOTATION"]
+from dptheory.papers.yeshokri22 import claims_epsdelta as _claims_epsdelta  # noqa: E402, F401  (our (epsilon, delta) restatements of C5, C7)

@@ -29,6 +29,10 @@ from dptheory.privacy.pld import (
 )
 
 _KEY = "yeshokri22.epsdelta"
+BASELINES = ("rdp", "pld", "wor")
+"""``rdp``: RDP composition of the paper's Poisson baseline, best conversion; ``pld``: its tight PLD
+composition (bracketed); ``wor``: WBK19's without-replacement RDP composition (``rdp.sampled_wor_gaussian``,
+replace-one, the scheme of Thm 4.3), best conversion."""
 _BASELINE_PARAMS = ("eta", "sigma", "S_g", "b", "n")
 
 
@@ -71,6 +75,7 @@ class CurvePoint:
     rdp: float
     rdp_order: float
     pld: PLDResult
+    wor: float | None = None
 
     @property
     def vs_rdp(self) -> str:
@@ -82,6 +87,13 @@ class CurvePoint:
         """Against the PLD bracket: ``"below"`` (below its lower end), ``"above"`` (at or above its upper
         end) or ``"undecided"``."""
         return self.pld.compare(self.hidden)
+
+    @property
+    def vs_wor(self) -> str | None:
+        """Against the without-replacement RDP baseline (None when not computed): "below" or "above"."""
+        if self.wor is None:
+            return None
+        return "below" if self.hidden < self.wor else "above"
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -97,6 +109,8 @@ class CurvePoint:
             "pld_rel_width": self.pld.rel_width,
             "vs_rdp": self.vs_rdp,
             "vs_pld": self.vs_pld,
+            "wor": self.wor,
+            "vs_wor": self.vs_wor,
         }
 
 
@@ -120,6 +134,11 @@ class EpsilonDeltaCurve:
         attr = _baseline_attr(baseline)
         return [p.K for p in self.points if getattr(p, attr) == "below"]
 
+    def baselines(self) -> tuple[str, ...]:
+        """The baselines computed: "rdp", "pld" and, when asked for, "wor"."""
+        has_wor = bool(self.points) and all(p.wor is not None for p in self.points)
+        return ("rdp", "pld", "wor") if has_wor else ("rdp", "pld")
+
     def undecided(self) -> list[int]:
         """The K at which the PLD bracket could not decide the comparison."""
         return [p.K for p in self.points if p.vs_pld == "undecided"]
@@ -130,7 +149,7 @@ class EpsilonDeltaCurve:
 
     def summary(self) -> dict[str, Any]:
         out: dict[str, Any] = {"key": self.key, "K_range": [self.points[0].K, self.points[-1].K] if self.points else []}
-        for b in ("rdp", "pld"):
+        for b in self.baselines():
             w = self.wins(b)
             ks = [p.K for p in self.points]
             contiguous_tail = bool(w) and w == ks[ks.index(w[0]) :]
@@ -156,8 +175,8 @@ class EpsilonDeltaCurve:
 
 
 def _baseline_attr(baseline: str) -> str:
-    if baseline not in ("rdp", "pld"):
-        raise DPTheoryError(f"baseline must be 'rdp' or 'pld'; got {baseline!r}")
+    if baseline not in BASELINES:
+        raise DPTheoryError(f"baseline must be one of {', '.join(repr(b) for b in BASELINES)}; got {baseline!r}")
     return f"vs_{baseline}"
 
 
@@ -184,6 +203,7 @@ def epsilon_delta_curve(
     rel_width: float = 5e-2,
     refine_to: float = 1e-3,
     dps: int = 30,
+    wor: bool = False,
 ) -> EpsilonDeltaCurve:
     """Per epoch count K: a hidden-state RDP bound in (epsilon, delta) and the two composition baselines.
 
@@ -203,6 +223,9 @@ def epsilon_delta_curve(
             ``refine_to`` (or the point cap), and a K left undecided is reported as such.
         dps: digits of the final evaluation of both RDP quantities (the Thm 4.3 recurrence costs about
             linearly in it).
+        wor: also compute the without-replacement baseline (``rdp.sampled_wor_gaussian`` at ``q = b/n``
+            exactly, noise multiplier ``z``, ``K floor(n/b)`` steps; replace-one, the batch scheme of
+            Thm 4.3) with the order optimised (``theorem_epsilon``).
 
     Returns:
         An :class:`EpsilonDeltaCurve` (``wins("pld")``, ``first_win("rdp")``, ``summary()``).
@@ -215,6 +238,7 @@ def epsilon_delta_curve(
     rw0, rw_min = _check_rel_width(rel_width), _check_rel_width(refine_to, "refine_to")
     q, z, per_epoch = baseline_mechanism(params)
     z_pld = 2.0 * z if rel == "replace_one" else z
+    q_exact = f"{params['b']}/{params['n']}"
     points: list[CurvePoint] = []
     conv = None
     for K in ks:
@@ -222,14 +246,14 @@ def epsilon_delta_curve(
         steps = K * per_epoch
         rdp = rdp_epsilon_best(q, z, steps, d, method=method, dps=dps)
         hidden = float(conv.epsilon)
-        rw = rw0
-        pld = pld_epsilon(q, z_pld, steps, d, rel_width=rw, neighbouring=rel)
-        while pld.compare(hidden) == "undecided" and rw > rw_min * (1 + 1e-12):
-            rw = max(rw / 10.0, rw_min)
-            finer = pld_epsilon(q, z_pld, steps, d, rel_width=rw, neighbouring=rel)
-            if finer.lower_interval >= pld.lower_interval:  # the point cap stops refinement
-                break
-            pld = finer
+        pld = pld_against(hidden, q, z_pld, steps, d, neighbouring=rel, rel_width=rw0, refine_to=rw_min)
+        wor_eps = None
+        if wor:
+            wor_eps = float(
+                theorem_epsilon(
+                    "rdp.sampled_wor_gaussian", {"q": q_exact, "z": z, "T": steps}, delta, method=method, dps=dps
+                ).epsilon
+            )
         points.append(
             CurvePoint(
                 K=K,
@@ -240,6 +264,7 @@ def epsilon_delta_curve(
                 rdp=float(rdp.epsilon),
                 rdp_order=float(rdp.order),
                 pld=pld,
+                wor=wor_eps,
             )
         )
     assert conv is not None
@@ -255,3 +280,118 @@ def epsilon_delta_curve(
         steps_per_epoch=per_epoch,
         points=tuple(points),
     )
+
+
+def pld_against(
+    value: float,
+    q: float,
+    z: float,
+    steps: int,
+    delta: float,
+    *,
+    neighbouring: str = DEFAULT_NEIGHBOURING,
+    rel_width: float = 5e-2,
+    refine_to: float = 1e-3,
+) -> PLDResult:
+    """The PLD bracket of the composition, refined until it decides ``value`` against the true epsilon.
+
+    Starts at ``rel_width`` and refines tenfold at a time down to ``refine_to`` while ``value`` lies
+    inside the bracket (``PLDResult.compare(value) == "undecided"``); stops early when the point cap
+    (``MAX_LOWER_POINTS``) stops the lower grid from getting finer. The result may still be undecided.
+    """
+    rw, rw_min = _check_rel_width(rel_width), _check_rel_width(refine_to, "refine_to")
+    pld = pld_epsilon(q, z, steps, delta, rel_width=rw, neighbouring=neighbouring)
+    while pld.compare(value) == "undecided" and rw > rw_min * (1 + 1e-12):
+        rw = max(rw / 10.0, rw_min)
+        finer = pld_epsilon(q, z, steps, delta, rel_width=rw, neighbouring=neighbouring)
+        if finer.lower_interval >= pld.lower_interval:  # the point cap stops refinement
+            break
+        pld = finer
+    return pld
+
+
+@dataclass(frozen=True)
+class Crossover:
+    """Where a hidden-state bound wins against one baseline on a range of epochs.
+
+    Attributes:
+        baseline: "rdp", "pld" or "wor" (:data:`BASELINES`).
+        first_win: the first K of the range from which the bound is below the baseline at every later K
+            of the range (against "pld": certainly below, i.e. below the bracket's lower end); None when it
+            is not below at the last K ("never" from some epoch on within the range).
+        first_any: the first K at which it is below at all (None: never within the range).
+        undecided: the K at which the PLD bracket could not decide (always empty for the RDP baselines).
+        last_not_win: the largest K before ``first_win`` at which the bound is not certainly below (None
+            when it wins from the start of the range).
+        K_range: (first, last) K of the range.
+    """
+
+    baseline: str
+    first_win: int | None
+    first_any: int | None
+    undecided: tuple[int, ...]
+    last_not_win: int | None
+    K_range: tuple[int, int]
+
+    @property
+    def never(self) -> bool:
+        return self.first_any is None
+
+    def describe(self) -> str:
+        lo, hi = self.K_range
+        if self.first_win is None:
+            tail = "never" if self.never else f"not from some epoch on (first below at K = {self.first_any})"
+            return f"{self.baseline}: {tail} within K = {lo}..{hi}"
+        und = f"; undecided at K = {', '.join(map(str, self.undecided))}" if self.undecided else ""
+        return f"{self.baseline}: below from K = {self.first_win} on (K = {lo}..{hi}){und}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "baseline": self.baseline,
+            "first_win": self.first_win,
+            "first_any": self.first_any,
+            "never": self.never,
+            "undecided": list(self.undecided),
+            "last_not_win": self.last_not_win,
+            "K_range": list(self.K_range),
+        }
+
+
+def crossovers(curve: EpsilonDeltaCurve) -> dict[str, Crossover]:
+    """The crossover epochs of a curve against every baseline it holds (:class:`Crossover`).
+
+    A K counts as a win only when the comparison is decided: below the RDP value, below the PLD
+    bracket's lower end, below the WOR value. "First win" is the start of the winning tail of the range.
+    """
+    out: dict[str, Crossover] = {}
+    if not curve.points:
+        raise DPTheoryError("the curve has no points")
+    ks = [p.K for p in curve.points]
+    for b in curve.baselines():
+        attr = _baseline_attr(b)
+        won = [getattr(p, attr) == "below" for p in curve.points]
+        first_any = next((k for k, w in zip(ks, won, strict=True) if w), None)
+        first_win = None
+        last_not = None
+        if won[-1]:
+            i = len(won) - 1
+            while i > 0 and won[i - 1]:
+                i -= 1
+            first_win = ks[i]
+            last_not = ks[i - 1] if i > 0 else None
+        undecided = tuple(p.K for p in curve.points if getattr(p, attr) == "undecided")
+        out[b] = Crossover(b, first_win, first_any, undecided, last_not, (ks[0], ks[-1]))
+    return out
+
+
+def crossover_epochs(
+    thm_key: str,
+    params: Mapping[str, Any],
+    K_values: Sequence[Any] | Iterable[Any],
+    delta: Any,
+    **kwargs: Any,
+) -> dict[str, Crossover]:
+    """First epoch at which a hidden-state bound (in (epsilon, delta), order optimised) wins against each
+    composition baseline, on the epochs ``K_values``: :func:`crossovers` of :func:`epsilon_delta_curve`
+    (``kwargs`` go to it, e.g. ``wor=True``)."""
+    return crossovers(epsilon_delta_curve(thm_key, params, K_values, delta, **kwargs))
