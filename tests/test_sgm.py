@@ -694,3 +694,13 @@ def test_huge_noise_mp_series_matches_the_general_mp_kernels(alpha: float, q: fl
         n = int(alpha) if float(alpha).is_integer() else None
         ref = sgm._log_a_int_mp(n, qm, zm, 50) if n is not None else sgm._log_a_frac_mp(a, qm, zm, 50)
     assert abs(got - ref) <= mpmath.mpf(10) ** -45 * abs(ref)
+
+
+def test_large_log_a_near_order_one_is_recomputed() -> None:
+    """Found by the API fuzzer: at alpha - 1 = 5.9e-8 and z = 1.4e-79 the float64 fractional path lost 1.2e-9
+    (rounding amplified by alpha / (alpha - 1)) without flagging it. Oracle: rdp_mp at 40 digits; 1e-12 relative."""
+    a, q, z = 2251799946541437 / 2251799813685248, 0.5, 1.4129419146499102e-79
+    got = sgm.rdp_np(a, q, z, 1)
+    with mpmath.workdps(40):
+        ref = sgm.rdp_mp(a, q, z, 1)
+    assert abs(got - float(ref)) <= 1e-12 * float(ref)
