@@ -934,8 +934,18 @@ def _arb_namespace() -> dict[str, Any]:
 _SPLIT = 134217729.0  # 2**27 + 1, Veltkamp splitting
 
 
+class _LazySpecial:
+    """``scipy.special``, imported on first use: most compiled float64 kernels need none of it, and a
+    closed-form ``dptheory eval`` should not pay for importing scipy (tests/test_cli_startup.py)."""
+
+    def __getattr__(self, name: str) -> Any:
+        import scipy.special
+
+        return getattr(scipy.special, name)
+
+
 def _np_namespace() -> dict[str, Any]:
-    import scipy.special as sps
+    sps = _LazySpecial()
 
     def _one_minus_prod(a: np.ndarray, b: np.ndarray) -> np.ndarray:
         # Dekker: p + e == a*b exactly; 1 - p is exact for p in [1/2, 2] (Sterbenz)

@@ -185,6 +185,13 @@ class Theorem:
         if overrides and not self.kernel_reason.strip():
             raise ValueError(f"{self.key}: hand-written kernels ({', '.join(overrides)}) are declared overrides of "
                              "the statement: say why in kernel_reason")
+        senses = {}
+        for k, v in self.monotone.items():
+            try:
+                senses[k] = Monotone(v)  # the enum, or its plain name ("increasing", ...)
+            except ValueError:
+                senses[k] = v
+        object.__setattr__(self, "monotone", senses)
         bad = {k: v for k, v in self.monotone.items() if not isinstance(v, Monotone) or k not in self.params}
         if bad:
             raise ValueError(f"{self.key}: monotone needs Monotone senses of its own parameters; got {bad}")
