@@ -90,14 +90,17 @@ PAPERS = papers_with_defaults()
 
 
 @pytest.mark.parametrize("paper", PAPERS)
-def test_committed_report_is_current(paper, tmp_path):
-    """Regenerate the committed example report; report.tex and the figures' data must be identical."""
+def test_committed_report_is_current(paper, tmp_path, monkeypatch):
+    """Regenerate the committed example report as the documented command does (``dptheory report --paper P
+    --out reports/P`` from the repository root, which the report prints); report.tex and the figures' data must be
+    identical."""
     committed = ROOT / "reports" / paper
     assert (committed / "report.tex").exists(), f"no committed report for {paper}: run dptheory report"
-    res = build(defaults(paper), tmp_path, compile_pdf=False)
+    monkeypatch.chdir(tmp_path)
+    res = build(defaults(paper), Path("reports") / paper, compile_pdf=False)
     assert res.tex.read_text() == (committed / "report.tex").read_text(), (
         f"reports/{paper}/report.tex is stale: run `dptheory report --paper {paper} --out reports/{paper}`")
-    for csv in sorted(tmp_path.glob("*.csv")):
+    for csv in sorted((tmp_path / "reports" / paper).glob("*.csv")):
         assert csv.read_bytes() == (committed / csv.name).read_bytes(), f"reports/{paper}/{csv.name} is stale"
 
 
