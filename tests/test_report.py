@@ -54,11 +54,15 @@ def test_config_validation(tmp_path):
     assert "yeshokri22" in papers_with_defaults()
 
 
-def test_small_report_is_deterministic_and_escaped(tmp_path):
+def test_small_report_is_deterministic_and_escaped(tmp_path, monkeypatch):
     cfg = from_dict(SMALL, source="small")
-    a = build(cfg, tmp_path / "a", compile_pdf=False)
-    b = build(cfg, tmp_path / "b", compile_pdf=False)
-    ta, tb = a.tex.read_text(), b.tex.read_text()
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    monkeypatch.chdir(tmp_path / "a")
+    a = build(cfg, "r", compile_pdf=False)  # the same command (the report prints it) in two folders
+    monkeypatch.chdir(tmp_path / "b")
+    b = build(cfg, "r", compile_pdf=False)
+    ta, tb = (tmp_path / "a" / a.tex).read_text(), (tmp_path / "b" / b.tex).read_text()
     assert ta == tb
     assert r"T\&st\_\#1 50\% \{x\} \textasciitilde{}y\textasciicircum{}z -{}-paper '{}'q'{}'" in ta
     assert r"\section{Bound values}" in ta and r"\section{Crossovers}" in ta

@@ -248,6 +248,8 @@ def test_summary_has_verdicts_and_key_numbers():
     v = thms[1].value({k: SET_OK[k] for k in thms[1].params})
     assert row.split(" & ")[2].startswith("$" + mpmath.nstr(v, 6, strip_zeros=False))
     assert r"\texttt{composition}" not in s  # only the headline theorems
+    several = _summary_section(thms, claims, results, _cfg(SET_OK, include=["maxinfo"]))
+    assert r"\texttt{yeshokri22.C4} & proved" in several  # reported with other papers: keys keep their prefix
 
 
 @NEED_TEX

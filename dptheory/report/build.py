@@ -383,7 +383,8 @@ def _summary_section(thms: list[Theorem], claims: list[Claim], results: list[Any
         for c, r in zip(claims, results, strict=True):
             word = verdict_word(r)
             shown = rf"\textbf{{{escape(word)}}}" if word == "falsified" else escape(word)
-            lines.append(rf"\texttt{{{escape(c.key.split('.', 1)[1])}}} & {shown} & {text_tex(c.title)} \\")
+            label = c.key if cfg.include else c.key.split(".", 1)[1]  # keys of several papers: keep the prefix
+            lines.append(rf"\texttt{{{escape(label)}}} & {shown} & {text_tex(c.title)} \\")
         lines += [r"\hline", r"\end{longtable}", "}", ""]
     by_key = {t.key: t for t in thms}
     heads = [by_key[k] for k in cfg.headline if k in by_key]
