@@ -72,6 +72,8 @@ def test_titles_are_latex_not_ascii():
     assert text_tex("Thm 3.3 converges as K -> infinity") == r"Thm 3.3 converges as K $\to$ $\infty$"
     assert text_tex("For K >= 2, sigma_p, sigma^2") == r"For K $\ge$ 2, $\sigma_{p}$, $\sigma^{2}$"
     assert text_tex("beta-smooth, eps0, 1e-5, a_b & 50%") == r"$\beta$-smooth, eps0, 1e-5, a\_b \& 50\%"
+    assert text_tex("36 n m^2/d, 2^(q-1)") == r"36 n m$^{2}$/d, 2\textasciicircum{}(q-1)"
+    assert text_tex("I^beta_inf(S; A)") == r"I$^{\beta}_{inf}$(S; A)"
     # the sections of a report use it
     cfg = _cfg(SET_OK)
     thm = REGISTRY.get("yeshokri22.thm4_3")
@@ -118,6 +120,7 @@ def test_regeneration_command_of_the_paper_defaults(tmp_path, monkeypatch):
     assert report_command(defaults("yeshokri22"), Path("reports/yeshokri22")) == (
         "dptheory report --paper yeshokri22 --out reports/yeshokri22")
     assert report_command(defaults("shi26"), tmp_path / "out") == "dptheory report --paper shi26 --out out"
+    assert report_command(defaults("maxinfo"), Path("o")) == "dptheory report --paper maxinfo --out o"  # no toml
     cfg = _cfg(SET_OK)
     assert report_command(cfg, Path("/elsewhere/x")) == "dptheory report --params t.toml --out /elsewhere/x"
 

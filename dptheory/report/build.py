@@ -40,7 +40,7 @@ _GREEK = {
 _TEXT_MATH = re.compile(
     r"(?<![\w\\])(?P<g>" + "|".join(sorted(_GREEK, key=len, reverse=True)) + r")"
     r"(?:_(?P<sub>[A-Za-z0-9]+))?(?:\^(?P<sup>[A-Za-z0-9]+))?(?!\w)"
-    r"|(?P<arrow>->)|(?P<ge>>=)|(?P<le><=)|(?<=\d)(?P<range>-)(?=\d)"
+    r"|(?P<arrow>->)|(?P<ge>>=)|(?P<le><=)|(?<=\d)(?P<range>-)(?=\d)|\^(?P<power>[A-Za-z0-9]+)(?:_(?P<psub>[A-Za-z0-9]+))?(?!\w)"
 )
 
 
@@ -86,7 +86,8 @@ def _num(x: mpmath.mpf, digits: int) -> str:
 
 def text_tex(text: str) -> str:
     """Plain text of a title or a quantity as LaTeX: Greek names (``epsilon`` -> $\\varepsilon$, ``sigma_p`` ->
-    $\\sigma_{p}$), ``->``, ``>=``, ``<=`` as symbols, number ranges (``1-2``) with an en dash; the rest escaped."""
+    $\\sigma_{p}$), ``->``, ``>=``, ``<=`` as symbols, powers (``m^2``) as superscripts, number ranges (``1-2``) with
+    an en dash; the rest escaped."""
     out, pos = [], 0
     for m in _TEXT_MATH.finditer(text):
         out.append(escape(text[pos : m.start()]))
@@ -97,6 +98,10 @@ def text_tex(text: str) -> str:
             out.append(f"${_GREEK[m.group('g')]}{sub}$")
         elif m.group("range"):
             out.append("--")
+        elif m.group("power"):
+            power = _GREEK.get(m.group("power"), m.group("power"))
+            psub = f"_{{{m.group('psub')}}}" if m.group("psub") else ""
+            out.append(f"$^{{{power}}}{psub}$")
         else:
             out.append({"arrow": r"$\to$", "ge": r"$\ge$", "le": r"$\le$"}[m.lastgroup or ""])
     out.append(escape(text[pos:]))
@@ -637,7 +642,7 @@ def report_command(cfg: ReportConfig, out: Path) -> str:
         shown = out.resolve().relative_to(Path.cwd().resolve())
     except ValueError:
         shown = out
-    if cfg.source == f"{cfg.paper}.toml":  # config.defaults(paper)
+    if cfg.source in (f"{cfg.paper}.toml", "no defaults for this paper"):  # config.defaults(paper)
         how = f"--paper {shlex.quote(cfg.paper)}"
     else:
         how = f"--params {shlex.quote(cfg.source)}"
