@@ -335,3 +335,23 @@ def test_sweep_cli_plot_uses_the_fixed_parameters(tmp_path, monkeypatch):
     assert main(argv) == 0
     assert seen["title"] == "yeshokri22.thm4_2 vs yeshokri22.composition"
     assert "alpha = 10" in seen["note"] and "sigma = 2" in seen["note"] and "n = 50" in seen["note"]
+
+
+# ----------------------------------------------------------------------------- the new report.toml keys
+@pytest.mark.parametrize("key, value", [("delta", "0"), ("delta", 1), ("delta", "nan"), ("delta", True),
+                                        ("delta", [1]), ("headline", "yeshokri22.thm4_2"), ("headline", [3]),
+                                        ("full_batch", "yeshokri22.thmD_6"), ("full_batch", [None])])
+def test_new_keys_are_validated(key, value):
+    with pytest.raises(DPTheoryError) as ei:
+        from_dict({"report": {"paper": "yeshokri22", key: value}}, source="p.toml")
+    msg = str(ei.value)
+    assert "\n" not in msg and "p.toml" in msg and key in msg
+
+
+def test_new_keys_defaults_and_values():
+    cfg = from_dict({"report": {"paper": "yeshokri22"}}, source="p.toml")
+    assert (cfg.delta, cfg.headline, cfg.full_batch) == ("1e-5", (), ())
+    cfg = from_dict({"report": {"paper": "yeshokri22", "delta": "1e-6", "headline": ["yeshokri22.thm4_2"]}},
+                    source="p.toml")
+    assert cfg.delta == "1e-6" and cfg.headline == ("yeshokri22.thm4_2",)
+    assert defaults("yeshokri22").full_batch == ("yeshokri22.thmD_6", "yeshokri22.thmD_7")
