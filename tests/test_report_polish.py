@@ -156,7 +156,7 @@ def test_footnote_only_when_something_is_marked():
     clean = _values_section(thms, _cfg(SET_OK))
     assert r"$^{\dagger}$" not in clean and r"$^{\ddagger}$" not in clean
     marked = _values_section(thms, _cfg(SET_OK, SET_VIOLATED))
-    assert marked.count(r"$^{\dagger}$") == 2  # the marked value and its footnote
+    assert marked.count(r"$^{\dagger}$") == 3  # the marked value, its (eps, delta) epsilon and the footnote
     assert "a condition of the theorem is violated" in marked
 
 
@@ -166,6 +166,7 @@ def test_full_batch_theorems_are_flagged_at_minibatch_sets():
     rows = [ln for ln in sec.splitlines() if " & " in ln and "theorem & quantity" not in ln]
     d6_b2, d6_bn, t42_b2, t42_bn = rows
     assert d6_b2.startswith(r"\texttt{thmD\_6}$^{\ddagger}$") and r"$^{\ddagger}$ &" in d6_b2
+    assert d6_b2.endswith(r"$^{\ddagger}$ \\")  # the (eps, delta) epsilon is the full-batch one too
     assert r"\ddagger" not in d6_bn and r"\ddagger" not in t42_b2 and r"\ddagger" not in t42_bn
     assert "stated for full-batch" in sec and "$b = n$" in sec
     # not listed: no flag, no footnote

@@ -309,7 +309,8 @@ def _values_section(thms: list[Theorem], cfg: ReportConfig) -> str:
         mark = r"$^{\ddagger}$" if any(c.full_batch for c in row) else ""
         for i, c in enumerate(row):
             first = rf"\texttt{{{escape(label)}}}{mark} & {quantity_tex(thm)}" if i == 0 else " & "
-            lines.append(f"{first} & {i + 1} & {c.value}{_marks(c)} & {c.eps}" + r" \\")
+            eps = c.eps + (_marks(c) if c.eps.startswith("$") else "")  # the epsilon inherits the value's marks
+            lines.append(f"{first} & {i + 1} & {c.value}{_marks(c)} & {eps}" + r" \\")
         lines.append(r"\hline")
     lines += [r"\end{longtable}", "}", ""]
     lines += _footnotes(cells)
