@@ -54,11 +54,15 @@ def test_config_validation(tmp_path):
     assert "yeshokri22" in papers_with_defaults()
 
 
-def test_small_report_is_deterministic_and_escaped(tmp_path):
+def test_small_report_is_deterministic_and_escaped(tmp_path, monkeypatch):
     cfg = from_dict(SMALL, source="small")
-    a = build(cfg, tmp_path / "a", compile_pdf=False)
-    b = build(cfg, tmp_path / "b", compile_pdf=False)
-    ta, tb = a.tex.read_text(), b.tex.read_text()
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    monkeypatch.chdir(tmp_path / "a")
+    a = build(cfg, "r", compile_pdf=False)  # the same command (the report prints it) in two folders
+    monkeypatch.chdir(tmp_path / "b")
+    b = build(cfg, "r", compile_pdf=False)
+    ta, tb = (tmp_path / "a" / a.tex).read_text(), (tmp_path / "b" / b.tex).read_text()
     assert ta == tb
     assert r"T\&st\_\#1 50\% \{x\} \textasciitilde{}y\textasciicircum{}z -{}-paper '{}'q'{}'" in ta
     assert r"\section{Bound values}" in ta and r"\section{Crossovers}" in ta
@@ -90,14 +94,17 @@ PAPERS = papers_with_defaults()
 
 
 @pytest.mark.parametrize("paper", PAPERS)
-def test_committed_report_is_current(paper, tmp_path):
-    """Regenerate the committed example report; report.tex and the figures' data must be identical."""
+def test_committed_report_is_current(paper, tmp_path, monkeypatch):
+    """Regenerate the committed example report as the documented command does (``dptheory report --paper P
+    --out reports/P`` from the repository root, which the report prints); report.tex and the figures' data must be
+    identical."""
     committed = ROOT / "reports" / paper
     assert (committed / "report.tex").exists(), f"no committed report for {paper}: run dptheory report"
-    res = build(defaults(paper), tmp_path, compile_pdf=False)
+    monkeypatch.chdir(tmp_path)
+    res = build(defaults(paper), Path("reports") / paper, compile_pdf=False)
     assert res.tex.read_text() == (committed / "report.tex").read_text(), (
         f"reports/{paper}/report.tex is stale: run `dptheory report --paper {paper} --out reports/{paper}`")
-    for csv in sorted(tmp_path.glob("*.csv")):
+    for csv in sorted((tmp_path / "reports" / paper).glob("*.csv")):
         assert csv.read_bytes() == (committed / csv.name).read_bytes(), f"reports/{paper}/{csv.name} is stale"
 
 

@@ -590,6 +590,7 @@ def cmd_report(args: argparse.Namespace) -> int:
         cfg = dataclasses.replace(cfg, claims=args.claims)
     if args.claim_examples is not None:
         cfg = dataclasses.replace(cfg, claim_examples=args.claim_examples)
+    cfg = dataclasses.replace(cfg, command=_report_command(args))
     bar = progress_bar(0, "report", args.progress)
 
     def tick(key: str) -> None:
@@ -610,6 +611,24 @@ def cmd_report(args: argparse.Namespace) -> int:
     for note in res.notes:
         print(f"  note: {note}")
     return 0
+
+
+def _report_command(args: argparse.Namespace) -> str:
+    """The command line that regenerates the report (printed in it): the options that change its content, paths
+    as given."""
+    import shlex
+
+    words = ["dptheory", "report"]
+    if args.paper:
+        words += ["--paper", args.paper]
+    if args.params:
+        words += ["--params", str(args.params)]
+    if args.claims is not None:
+        words.append("--claims" if args.claims else "--no-claims")
+    if args.claim_examples is not None:
+        words += ["--claim-examples", str(args.claim_examples)]
+    words += ["--out", str(args.out)]
+    return shlex.join(words)
 
 
 def _validate_report(cfg: Any, source: str) -> None:

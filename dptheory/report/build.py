@@ -29,7 +29,19 @@ from dptheory.core.registry import REGISTRY
 from dptheory.core.theorem import Theorem
 from dptheory.report.config import ReportConfig
 
-LONG_FORMULA = 160  # characters of LaTeX above which a display is scaled to the text width
+_GREEK = {
+    "alpha": r"\alpha", "beta": r"\beta", "gamma": r"\gamma", "delta": r"\delta", "epsilon": r"\varepsilon",
+    "eps": r"\varepsilon", "zeta": r"\zeta", "eta": r"\eta", "theta": r"\theta", "kappa": r"\kappa",
+    "lambda": r"\lambda", "mu": r"\mu", "xi": r"\xi", "rho": r"\rho", "sigma": r"\sigma", "tau": r"\tau",
+    "phi": r"\phi", "psi": r"\psi", "omega": r"\omega", "Gamma": r"\Gamma", "Delta": r"\Delta",
+    "Theta": r"\Theta", "Lambda": r"\Lambda", "Sigma": r"\Sigma", "Phi": r"\Phi", "Psi": r"\Psi",
+    "Omega": r"\Omega", "infinity": r"\infty",
+}
+_TEXT_MATH = re.compile(
+    r"(?<![\w\\])(?P<g>" + "|".join(sorted(_GREEK, key=len, reverse=True)) + r")"
+    r"(?:_(?P<sub>[A-Za-z0-9]+))?(?:\^(?P<sup>[A-Za-z0-9]+))?(?!\w)"
+    r"|(?P<arrow>->)|(?P<ge>>=)|(?P<le><=)|(?<=\d)(?P<range>-)(?=\d)|\^(?P<power>[A-Za-z0-9]+)(?:_(?P<psub>[A-Za-z0-9]+))?(?!\w)"
+)
 
 
 class ReportCompileError(DPTheoryError):
@@ -72,11 +84,33 @@ def _num(x: mpmath.mpf, digits: int) -> str:
     return f"${s}$"
 
 
+def text_tex(text: str) -> str:
+    """Plain text of a title or a quantity as LaTeX: Greek names (``epsilon`` -> $\\varepsilon$, ``sigma_p`` ->
+    $\\sigma_{p}$), ``->``, ``>=``, ``<=`` as symbols, powers (``m^2``) as superscripts, number ranges (``1-2``) with
+    an en dash; the rest escaped."""
+    out, pos = [], 0
+    for m in _TEXT_MATH.finditer(text):
+        out.append(escape(text[pos : m.start()]))
+        pos = m.end()
+        if m.group("g"):
+            sub = f"_{{{m.group('sub')}}}" if m.group("sub") else ""
+            sub += f"^{{{m.group('sup')}}}" if m.group("sup") else ""
+            out.append(f"${_GREEK[m.group('g')]}{sub}$")
+        elif m.group("range"):
+            out.append("--")
+        elif m.group("power"):
+            power = _GREEK.get(m.group("power"), m.group("power"))
+            psub = f"_{{{m.group('psub')}}}" if m.group("psub") else ""
+            out.append(f"$^{{{power}}}{psub}$")
+        else:
+            out.append({"arrow": r"$\to$", "ge": r"$\ge$", "le": r"$\le$"}[m.lastgroup or ""])
+    out.append(escape(text[pos:]))
+    return "".join(out)
+
+
 def _display(tex: str) -> str:
-    body = rf"\displaystyle {tex}"
-    if len(tex) > LONG_FORMULA:
-        return "\\[\n\\resizebox{\\linewidth}{!}{$" + body + "$}\n\\]\n"
-    return "\\[\n" + tex + "\n\\]\n"
+    """A displayed formula; ``\\dptfit`` (see the preamble) scales it down only if it is wider than the text."""
+    return "\\[\n\\dptfit{" + tex + "}\n\\]\n"
 
 
 def _params_for(thm: Theorem, params: dict[str, Any]) -> dict[str, Any] | None:
@@ -99,16 +133,36 @@ def _status_cell(thm: Theorem, params: dict[str, Any] | None) -> list[str]:
     return out
 
 
+def _conditions_table(thm: Theorem, cfg: ReportConfig) -> str:
+    """Conditions with their status at each parameter set, or "no conditions" (never an empty table)."""
+    names = thm.symbol_names()
+    conds = [(i, c) for i, c in enumerate(thm.all_conditions) if c.kind != "domain"]
+    if not conds:
+        return r"\noindent\textbf{Conditions:} no conditions beyond the parameters' domains." + "\n"
+    sets = cfg.sets
+    if not sets:
+        return (r"\noindent\textbf{Conditions:} " + "; ".join(f"${c.render_latex(names)}$" for _, c in conds)
+                + ".\n")
+    lines = [r"\noindent\textbf{Conditions} and their status at the parameter sets:",
+             "\\begin{longtable}{l" + "c" * len(sets) + "}", "\\hline",
+             "condition" + "".join(f" & {i + 1}" for i in range(len(sets))) + r" \\", "\\hline"]
+    statuses = [_status_cell(thm, _params_for(thm, s.params)) for s in sets]
+    for i, c in conds:
+        lines.append(f"${c.render_latex(names)}$" + "".join(f" & {st[i]}" for st in statuses) + r" \\")
+    lines += ["\\hline", "\\end{longtable}"]
+    return "\n".join(lines)
+
+
 def _theorem_section(thm: Theorem, cfg: ReportConfig) -> str:
     names = thm.symbol_names()
     lines = [
-        rf"\subsection{{\texttt{{{escape(thm.key)}}}: {escape(thm.title)}}}",
+        rf"\subsection{{\texttt{{{escape(thm.key)}}}: {text_tex(thm.title)}}}",
         rf"\noindent\textbf{{Source.}} {escape(thm.citation.short())}.",
     ]
     if thm.citation.note:
         lines.append(rf" {escape(thm.citation.note)}.")
     lines.append("")
-    lines.append(rf"\noindent\textbf{{Bounds}} {escape(thm.quantity)} ({thm.direction} bound, {thm.unit}).")
+    lines.append(rf"\noindent\textbf{{Bounds}} {text_tex(thm.quantity)} ({thm.direction} bound, {thm.unit}).")
     if thm.bound is not None:
         rel = {"upper": r"\le", "lower": r"\ge", "exact": "=", "asymptotic": r"\approx"}[thm.direction.value]
         lhs = r"\varepsilon" if "RDP" in thm.quantity else r"\mathrm{value}"
@@ -126,28 +180,11 @@ def _theorem_section(thm: Theorem, cfg: ReportConfig) -> str:
     if thm.assumptions:
         lines.append(
             r"\noindent\textbf{Assumptions} (not checkable at a point): "
-            + "; ".join(escape(a) for a in thm.assumptions)
+            + "; ".join(text_tex(a) for a in thm.assumptions)
             + "."
         )
         lines.append("")
-    # conditions table: one status column per parameter set
-    sets = cfg.sets
-    cols = "l" + "c" * len(sets)
-    lines.append(r"\noindent\textbf{Conditions} and their status at the parameter sets:")
-    lines.append("\\begin{longtable}{" + cols + "}")
-    lines.append("\\hline")
-    lines.append("condition" + "".join(f" & {i + 1}" for i in range(len(sets))) + r" \\")
-    lines.append("\\hline")
-    statuses = [_status_cell(thm, _params_for(thm, s.params)) for s in sets]
-    for i, c in enumerate(thm.all_conditions):
-        if c.kind == "domain":
-            continue
-        row = f"${c.render_latex(names)}$"
-        for st in statuses:
-            row += f" & {st[i]}"
-        lines.append(row + r" \\")
-    lines.append("\\hline")
-    lines.append("\\end{longtable}")
+    lines.append(_conditions_table(thm, cfg))
     if thm.limits:
         for lim in thm.limits.values():
             cond = ""
@@ -167,42 +204,116 @@ def _theorem_section(thm: Theorem, cfg: ReportConfig) -> str:
     return "\n".join(lines) + "\n"
 
 
+def quantity_tex(thm: Theorem) -> str:
+    """What a theorem's number is (its quantity, and its unit unless dimensionless)."""
+    unit = "" if str(thm.unit) == "dimensionless" else f" [{thm.unit}]"
+    return text_tex(thm.quantity) + unit
+
+
+def is_rdp(thm: Theorem) -> bool:
+    """An RDP epsilon as a function of the order alpha that is a guarantee: convertible to (epsilon, delta)."""
+    return "alpha" in thm.params and thm.quantity.startswith("RDP epsilon") and thm.direction.is_guarantee
+
+
+def _full_batch_at_minibatch(thm: Theorem, cfg: ReportConfig, params: dict[str, Any]) -> bool:
+    """A theorem stated for full batch (b = n; report.toml ``full_batch``) at a set whose batch size b < n."""
+    if thm.key not in cfg.full_batch or "b" not in params or "n" not in params:
+        return False
+    from dptheory.core.notation import parse_value
+
+    return bool(parse_value(params["b"], key="set", name="b") < parse_value(params["n"], key="set", name="n"))
+
+
+@dataclass
+class _Cell:
+    value: str  # the formatted bound, "n/a" or "undefined"
+    eps: str  # the (epsilon, delta) epsilon, or "n/a"
+    violated: bool = False
+    full_batch: bool = False
+
+
+def _cell(thm: Theorem, cfg: ReportConfig, params: dict[str, Any], digits: int) -> _Cell:
+    """A theorem's value at a set and, for an RDP theorem, the (epsilon, delta)-DP epsilon at the report's delta
+    (:func:`dptheory.privacy.conversion.convert`, improved conversion of Balle et al. 2020, Thm 21, which is never
+    above the classic one, optimised over the order alpha)."""
+    p = _params_for(thm, params)
+    if p is None:
+        return _Cell("n/a", "n/a")
+    fb = _full_batch_at_minibatch(thm, cfg, params)
+    try:
+        v = thm.evaluate(p, dps=cfg.dps, check=False)
+    except DPTheoryError:
+        return _Cell("undefined", "n/a", full_batch=fb)
+    eps = "n/a"
+    if is_rdp(thm):
+        from dptheory.privacy.conversion import convert
+
+        try:
+            conv = convert(thm, {k: x for k, x in p.items() if k != "alpha"}, delta=cfg.delta, method="improved",
+                           dps=cfg.dps)
+            eps = _num(conv.epsilon, digits)
+        except DPTheoryError:
+            eps = "undefined"
+    return _Cell(_num(v.value, digits), eps, violated=bool(v.violated), full_batch=fb)
+
+
+def _delta_tex(delta: str) -> str:
+    """The report's delta in math mode, as given (``1e-5`` -> ``10^{-5}``, ``2.5e-6`` -> ``2.5 \\times 10^{-6}``)."""
+    m = re.fullmatch(r"\s*([0-9.]+)[eE]([-+]?\d+)\s*", delta)
+    if m is None:
+        return escape(delta)
+    mant, exp = m.group(1), int(m.group(2))
+    return (f"{mant} \\times " if mant not in ("1", "1.0") else "") + f"10^{{{exp}}}"
+
+
+def _marks(c: _Cell) -> str:
+    return (r"$^{\dagger}$" if c.violated else "") + (r"$^{\ddagger}$" if c.full_batch else "")
+
+
+def _footnotes(cells: list[_Cell]) -> list[str]:
+    """Footnotes for the marks that occur (none for a mark that marks nothing)."""
+    out = []
+    if any(c.violated for c in cells):
+        out.append(r"\noindent$^{\dagger}$ a condition of the theorem is violated at this set: the number is not a "
+                   "guarantee.")
+        out.append("")
+    if any(c.full_batch for c in cells):
+        out.append(r"\noindent$^{\ddagger}$ the theorem is stated for full-batch gradient descent ($b = n$); the set "
+                   "has $b < n$, so the number is the full-batch bound on $n$ records, not a guarantee for the set's "
+                   "mini-batch training.")
+        out.append("")
+    return out
+
+
 def _values_section(thms: list[Theorem], cfg: ReportConfig) -> str:
     lines = [
         r"\section{Bound values}",
         f"Each value is evaluated with mpmath at {cfg.dps} significant digits and shown to {cfg.digits}; "
-        "n/a: the set does not give every parameter of the theorem; a violated condition is marked.",
+        "n/a: the set does not give every parameter of the theorem. The last column is the $\\varepsilon$ of "
+        f"$(\\varepsilon, \\delta)$-DP at $\\delta = {_delta_tex(cfg.delta)}$ for RDP bounds (the improved "
+        "conversion of Balle et al. 2020, Thm 21, optimised over the order $\\alpha$, so it does "
+        "not use the set's $\\alpha$); n/a for the other quantities.",
         "",
-        "\\begin{longtable}{l" + "r" * len(cfg.sets) + "}",
-        "\\hline",
-        "theorem" + "".join(f" & {i + 1}" for i in range(len(cfg.sets))) + r" \\",
-        "\\hline",
+        "{\\small",
+        r"\begin{longtable}{lp{6.4cm}crr}",
+        r"\hline",
+        r"theorem & quantity & set & value & $(\varepsilon, \delta)$: $\varepsilon$ \\",
+        r"\hline",
+        r"\endhead",
     ]
+    cells: list[_Cell] = []
     for thm in thms:
         label = thm.key if cfg.include else thm.key.split(".", 1)[1]
-        row = rf"\texttt{{{escape(label)}}}"
-        for s in cfg.sets:
-            p = _params_for(thm, s.params)
-            if p is None:
-                row += " & n/a"
-                continue
-            try:
-                v = thm.evaluate(p, dps=cfg.dps, check=False)
-            except DPTheoryError:
-                row += " & undefined"
-                continue
-            cell = _num(v.value, cfg.digits)
-            if v.violated:
-                cell += r"$^{\dagger}$"
-            row += f" & {cell}"
-        lines.append(row + r" \\")
-    lines += [
-        "\\hline",
-        "\\end{longtable}",
-        r"\noindent$^{\dagger}$ a condition of the theorem is violated at this set: the number is not a "
-        "guarantee.",
-        "",
-    ]
+        row = [_cell(thm, cfg, s.params, cfg.digits) for s in cfg.sets]
+        cells += row
+        mark = r"$^{\ddagger}$" if any(c.full_batch for c in row) else ""
+        for i, c in enumerate(row):
+            first = rf"\texttt{{{escape(label)}}}{mark} & {quantity_tex(thm)}" if i == 0 else " & "
+            eps = c.eps + (_marks(c) if c.eps.startswith("$") else "")  # the epsilon inherits the value's marks
+            lines.append(f"{first} & {i + 1} & {c.value}{_marks(c)} & {eps}" + r" \\")
+        lines.append(r"\hline")
+    lines += [r"\end{longtable}", "}", ""]
+    lines += _footnotes(cells)
     return "\n".join(lines) + "\n"
 
 
@@ -231,7 +342,7 @@ def _crossover_section(cfg: ReportConfig) -> str:
             val = "always"
         else:
             val = f"{res.value}"
-        label = escape(c.label) if c.label else rf"\texttt{{{escape(c.lower)}}} $<$ \texttt{{{escape(c.upper)}}}"
+        label = text_tex(c.label) if c.label else rf"\texttt{{{escape(c.lower)}}} $<$ \texttt{{{escape(c.upper)}}}"
         lines.append(
             f"{label} & ${escape(c.over)}$ & {escape(str(c.start))}--{escape(str(c.stop))} & {val} & "
             f"{res.changes}" + r" \\"
@@ -240,27 +351,94 @@ def _crossover_section(cfg: ReportConfig) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _claims_section(claims: list[Claim], cfg: ReportConfig, progress: Callable[[str], None] | None) -> str:
+def _check_claims(claims: list[Claim], cfg: ReportConfig, progress: Callable[[str], None] | None) -> list[Any]:
     from dptheory.verify.checking import check_claim
 
+    out = []
+    for c in claims:
+        if progress is not None:
+            progress(c.key)
+        out.append(check_claim(c, examples=cfg.claim_examples, seed=cfg.seed, dps=max(cfg.dps, 50)))
+    return out
+
+
+def verdict_word(res: Any) -> str:
+    """The verdict's word, whichever enum the checker uses (``.value`` of a StrEnum, else ``str``)."""
+    v = res.verdict
+    return str(getattr(v, "value", v))
+
+
+def _summary_section(thms: list[Theorem], claims: list[Claim], results: list[Any], cfg: ReportConfig) -> str:
+    """Page 1: the claims' verdicts (claim, verdict, one-line statement) and the key numbers (the headline theorems
+    at every parameter set); a page break follows."""
+    lines = [r"\section*{Summary}"]
+    if results:
+        counts: dict[str, int] = {}
+        for r in results:
+            counts[verdict_word(r)] = counts.get(verdict_word(r), 0) + 1
+        tally = ", ".join(f"{n} {w}" for w, n in sorted(counts.items()))
+        lines += [
+            f"{len(results)} claims checked ({tally}); details in Section~\\ref{{sec:claims}}.",
+            "",
+            r"{\footnotesize",
+            r"\begin{longtable}{@{}llp{12.2cm}@{}}",
+            r"\hline",
+            r"claim & verdict & statement \\",
+            r"\hline",
+        ]
+        for c, r in zip(claims, results, strict=True):
+            word = verdict_word(r)
+            shown = rf"\textbf{{{escape(word)}}}" if word == "falsified" else escape(word)
+            label = c.key if cfg.include else c.key.split(".", 1)[1]  # keys of several papers: keep the prefix
+            lines.append(rf"\texttt{{{escape(label)}}} & {shown} & {text_tex(c.title)} \\")
+        lines += [r"\hline", r"\end{longtable}", "}", ""]
+    by_key = {t.key: t for t in thms}
+    heads = [by_key[k] for k in cfg.headline if k in by_key]
+    if heads and cfg.sets:
+        digits = min(cfg.digits, 6)
+        lines += [
+            r"\noindent\textbf{Key numbers} at the parameter sets (Section~\ref{sec:sets}; " + f"{digits} digits):",
+            "",
+            r"{\footnotesize",
+            r"\begin{longtable}{@{}lp{5.6cm}" + "r" * len(cfg.sets) + "@{}}",
+            r"\hline",
+            "theorem & quantity" + "".join(f" & set {i + 1}" for i in range(len(cfg.sets))) + r" \\",
+            r"\hline",
+        ]
+        cells: list[_Cell] = []
+        for t in heads:
+            label = t.key if cfg.include else t.key.split(".", 1)[1]
+            row = rf"\texttt{{{escape(label)}}} & {quantity_tex(t)}"
+            for st in cfg.sets:
+                cell = _cell(t, cfg, st.params, digits)
+                cells.append(cell)
+                row += f" & {cell.value}{_marks(cell)}"
+            lines.append(row + r" \\")
+        lines += [r"\hline", r"\end{longtable}", "}", ""]
+        lines += _footnotes(cells)
+        lines.append(r"{\footnotesize\noindent Sets: " + "; ".join(
+            f"{i + 1}: {text_tex(st.name)}" for i, st in enumerate(cfg.sets)) + ".}")
+        lines.append("")
+    lines += [r"\clearpage", ""]
+    return "\n".join(lines) + "\n"
+
+
+def _claims_section(claims: list[Claim], results: list[Any], cfg: ReportConfig) -> str:
     lines = [
-        r"\section{Claims}",
+        r"\section{Claims}\label{sec:claims}",
         f"Each claim is decided by \\texttt{{dptheory check}} (seed {cfg.seed}, {cfg.claim_examples} examples "
         "per property search): symbolically, exhaustively on a finite region, or by property-based search; a "
         "counterexample is re-verified at 50 digits. A falsified claim is a finding.",
         "",
     ]
-    for c in claims:
-        if progress is not None:
-            progress(c.key)
-        res = check_claim(c, examples=cfg.claim_examples, seed=cfg.seed, dps=max(cfg.dps, 50))
-        lines.append(rf"\subsection*{{\texttt{{{escape(c.key)}}}: {escape(c.title)}}}")
+    for c, res in zip(claims, results, strict=True):
+        lines.append(rf"\subsection*{{\texttt{{{escape(c.key)}}}: {text_tex(c.title)}}}")
         lines.append(rf"\noindent\textbf{{Paper}} ({escape(c.citation.short())}): ``{escape(c.statement)}''")
         lines.append("")
         lines.append(rf"\noindent\textbf{{Reading.}} {escape(c.reading)}")
         lines.append("")
         tried = f", {res.examples_tried} points" if res.examples_tried and "points" not in res.method else ""
-        lines.append(rf"\noindent\textbf{{Verdict: {res.verdict.value}}} ({escape(res.method)}{tried}).")
+        lines.append(rf"\noindent\textbf{{Verdict: {escape(verdict_word(res))}}} ({escape(res.method)}{tried}).")
         lines.append("")
         if res.counterexample:
             ce = res.counterexample
@@ -304,13 +482,21 @@ def build(
     claims = sorted([c for c in members if isinstance(c, Claim)], key=lambda c: (c.key.split(".")[0], _claim_sort(c)))
     if not thms and not claims:
         raise DPTheoryError(f"no theorems or claims registered under {cfg.paper!r}")
+    known = {t.key for t in thms}
+    for name, keys in (("headline", cfg.headline), ("full_batch", cfg.full_batch)):
+        bad = [k for k in keys if k not in known]
+        if bad:
+            raise DPTheoryError(f"{cfg.source}: [report] {name} names {', '.join(bad)}, not a theorem of this report; "
+                                f"accepted: {', '.join(sorted(known))}")
     result = ReportResult(tex=out / "report.tex", pdf=None)
     with tempfile.TemporaryDirectory(prefix="dptheory-report-") as tmp:
         stage = Path(tmp) / "stage"
         stage.mkdir()
         staged: list[str] = []  # file names in stage, in the order they are committed
+        results = _check_claims(claims, cfg, progress) if cfg.claims and claims else []
         parts = [_preamble(cfg)]
-        parts.append(_provenance(cfg))
+        parts.append(_summary_section(thms, claims if results else [], results, cfg))
+        parts.append(_provenance(cfg, report_command(cfg, out)))
         parts.append(_sets_section(cfg))
         parts.append(r"\section{Theorems}" + "\n")
         for thm in thms:
@@ -320,8 +506,8 @@ def build(
         if cfg.sets:
             parts.append(_values_section(thms, cfg))
         parts.append(_crossover_section(cfg))
-        if cfg.claims and claims:
-            parts.append(_claims_section(claims, cfg, progress))
+        if results:
+            parts.append(_claims_section(claims, results, cfg))
         if cfg.figures:
             parts.append(r"\section{Figures}" + "\n")
             for name in cfg.figures:
@@ -430,6 +616,11 @@ def _preamble(cfg: ReportConfig) -> str:
             r"\usepackage[margin=2cm]{geometry}",
             r"\usepackage[hidelinks]{hyperref}",
             r"\setlength{\parindent}{0pt}",
+            # a displayed formula at its natural size, scaled down to the text width only if it is wider
+            r"\newsavebox{\dptbox}",
+            r"\newcommand{\dptfit}[1]{\sbox{\dptbox}{$\displaystyle #1$}\ifdim\wd\dptbox>\linewidth"
+            r"\typeout{dptheory: formula scaled to the text width}\resizebox{\linewidth}{!}{\usebox{\dptbox}}"
+            r"\else\usebox{\dptbox}\fi}",
             rf"\title{{{escape(cfg.title)}}}",
             r"\author{generated by dptheory}",
             r"\date{}",
@@ -440,14 +631,34 @@ def _preamble(cfg: ReportConfig) -> str:
     )
 
 
-def _provenance(cfg: ReportConfig) -> str:
+def report_command(cfg: ReportConfig, out: Path) -> str:
+    """The command line that regenerates this report: ``cfg.command`` (set by ``dptheory report``), else the
+    command for the paper's own settings or the parameter file, writing to ``out`` (relative to the current folder
+    when inside it)."""
+    import shlex
+
+    if cfg.command:
+        return cfg.command
+    try:
+        shown = out.resolve().relative_to(Path.cwd().resolve())
+    except ValueError:
+        shown = out
+    if cfg.source in (f"{cfg.paper}.toml", "no defaults for this paper"):  # config.defaults(paper)
+        how = f"--paper {shlex.quote(cfg.paper)}"
+    else:
+        how = f"--params {shlex.quote(cfg.source)}"
+    return f"dptheory report {how} --out {shlex.quote(str(shown))}"
+
+
+def _provenance(cfg: ReportConfig, command: str) -> str:
     rows = " \\\\\n".join(f"{escape(k)} & {escape(v)}" for k, v in _versions())
     return (
         r"\section*{Provenance}" + "\n"
         f"Configuration: {escape(cfg.source)}; registry prefixes "
         f"\\texttt{{{escape(', '.join((cfg.paper, *cfg.include)))}}}; values at "
         f"{cfg.dps} digits; claim searches with seed {cfg.seed} and {cfg.claim_examples} examples. Units are nats "
-        "unless stated. Regenerate with \\texttt{dptheory report --paper " + escape(cfg.paper) + "}.\n\n"
+        "unless stated. Regenerate this report with\n\n"
+        "\\begin{center}\\texttt{" + escape(command) + "}\\end{center}\n\n"
         "\\begin{tabular}{ll}\n\\hline\n" + rows + " \\\\\n\\hline\n\\end{tabular}\n"
     )
 
@@ -455,11 +666,12 @@ def _provenance(cfg: ReportConfig) -> str:
 def _sets_section(cfg: ReportConfig) -> str:
     if not cfg.sets:
         return ""
-    lines = [r"\section{Parameter sets}", r"\begin{longtable}{rp{14cm}}", r"\hline", r"set & parameters \\", r"\hline"]
+    lines = [r"\section{Parameter sets}\label{sec:sets}", r"\begin{longtable}{rp{14cm}}", r"\hline",
+             r"set & parameters \\", r"\hline"]
     note = _family_notation(cfg)
     for i, s in enumerate(cfg.sets):
         params = ", ".join(f"{param_tex(k, note)} $=$ {escape(str(v))}" for k, v in s.params.items())
-        lines.append(f"{i + 1} & \\textbf{{{escape(s.name)}}}: {params}" + r" \\")
+        lines.append(f"{i + 1} & \\textbf{{{text_tex(s.name)}}}: {params}" + r" \\")
     lines += [r"\hline", r"\end{longtable}", ""]
     return "\n".join(lines) + "\n"
 

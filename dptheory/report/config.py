@@ -13,6 +13,9 @@ Example (``dptheory/papers/yeshokri22/report.toml`` is the full one)::
     figures = ["yeshokri22-fig1", "yeshokri22-fig2"]
     include = []                         # further registry prefixes reported together (e.g. "maxinfo")
     explore = "Figure 2, alpha = 10, K = 50"  # the set `dptheory explore` starts from (default: the first)
+    delta = "1e-5"                       # delta of the (epsilon, delta) column (RDP theorems; default 1e-5)
+    headline = ["yeshokri22.thm4_2"]     # theorems whose values are the summary's key numbers
+    full_batch = ["yeshokri22.thmD_6"]   # theorems stated for full batch b = n (flagged at sets with b < n)
 
     [[sets]]                             # one column of the value tables per set
     name = "Figure 2, alpha = 10, K = 50"
@@ -69,12 +72,16 @@ class ReportConfig:
     sets: tuple[ParamSet, ...] = ()
     crossovers: tuple[CrossoverSpec, ...] = ()
     explore: str = ""
+    delta: str = "1e-5"
+    headline: tuple[str, ...] = ()
+    full_batch: tuple[str, ...] = ()
     source: str = "built-in defaults"
+    command: str = ""  # the command line that regenerates this report (set by the CLI; not a TOML key)
     extra: dict[str, Any] = field(default_factory=dict)
 
 
 _REPORT_KEYS = {"paper", "title", "digits", "dps", "claims", "claim_examples", "seed", "figures", "include",
-                "explore"}
+                "explore", "delta", "headline", "full_batch"}
 _SET_KEYS = {"name", "params"}
 _CROSSOVER_KEYS = {"lower", "upper", "over", "from", "to", "params", "label"}
 _TOML_TYPE = {str: "a string", int: "an integer", bool: "true or false", list: "a list", dict: "a table"}
@@ -108,6 +115,19 @@ def _strings(source: str, key: str, value: Any) -> tuple[str, ...]:
         if not isinstance(v, str):
             raise DPTheoryError(f"{source}: [report] {key} must be a list of strings, got {_type_name(v)} ({v!r})")
     return tuple(value)
+
+
+def _delta(source: str, value: Any) -> str:
+    """The report's delta (a number in (0, 1), kept as the text given so it is printed as written)."""
+    from dptheory.core.notation import parse_value
+
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+        raise DPTheoryError(f"{source}: [report] delta must be a number in (0, 1) such as \"1e-5\", "
+                            f"got {_type_name(value)} ({value!r})")
+    d = parse_value(value, key=f"{source}: [report]", name="delta")
+    if not 0 < d < 1:
+        raise DPTheoryError(f"{source}: [report] delta must be in (0, 1), got {value!r}")
+    return str(value)
 
 
 def _params(source: str, where: str, value: Any) -> dict[str, Any]:
@@ -156,6 +176,9 @@ def from_dict(data: dict[str, Any], *, source: str) -> ReportConfig:
     figures = _strings(source, "figures", rep.get("figures", []))
     include = _strings(source, "include", rep.get("include", []))
     explore = _need(source, "[report]", "explore", rep.get("explore", ""), str)
+    delta = _delta(source, rep.get("delta", "1e-5"))
+    headline = _strings(source, "headline", rep.get("headline", []))
+    full_batch = _strings(source, "full_batch", rep.get("full_batch", []))
     sets = []
     names: set[str] = set()
     for i, s in enumerate(_tables(source, data, "sets")):
@@ -205,6 +228,9 @@ def from_dict(data: dict[str, Any], *, source: str) -> ReportConfig:
         sets=tuple(sets),
         crossovers=tuple(xs),
         explore=explore,
+        delta=delta,
+        headline=headline,
+        full_batch=full_batch,
         source=source,
     )
 

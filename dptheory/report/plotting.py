@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -54,14 +54,25 @@ def save(fig: Any, path: str | os.PathLike[str]) -> None:
         plt.close(fig)
 
 
-def plot_sweep(results: Sequence[Any], names: Sequence[str], path: str, *, logy: bool = True) -> None:
-    """One line per theorem (and per value of a second swept parameter) against the first swept parameter.
+_LINESTYLES: tuple[Any, ...] = ("-", "--", ":", "-.", (0, (5, 1, 1, 1, 1, 1)), (0, (1, 3)), (0, (8, 3)))
+
+
+def sweep_figure(
+    results: Sequence[Any], names: Sequence[str], *, logy: bool = True, fixed: Mapping[str, Any] | None = None
+) -> Any:
+    """The figure of :func:`plot_sweep` (not saved): one colour per theorem, one line style per value of the
+    other swept parameters, the theorem keys as title, the fixed parameters (default: the results' ``fixed``) in
+    small text under it, and the legend
+    outside the axes (right of them), so it never covers a curve.
 
     Points in the log domain of a sweep (values beyond float64) cannot be drawn on a float axis; when
     there are any, every curve is drawn as log10 of the bound on a linear axis instead, so no point
     is shown at a float64 underflow (0) or overflow.
     """
     import itertools
+    import textwrap
+
+    import matplotlib
 
     fig, (ax,) = new_figure()
     x_name = names[0]
@@ -71,7 +82,8 @@ def plot_sweep(results: Sequence[Any], names: Sequence[str], path: str, *, logy:
         for idx in itertools.product(*(range(len(a)) for a in r.axes))
         if hasattr(r, "beyond_float64")
     )
-    for r in results:
+    colours = matplotlib.colormaps["tab10"].colors  # type: ignore[attr-defined]
+    for k, r in enumerate(results):
         if x_name not in r.names:
             continue
         xi = r.names.index(x_name)
@@ -81,8 +93,9 @@ def plot_sweep(results: Sequence[Any], names: Sequence[str], path: str, *, logy:
         vals = np.moveaxis(ys, xi, 0).reshape(len(x), -1)
         combos = list(itertools.product(*(r.axes[i] for i in others)))
         for j, combo in enumerate(combos):
-            lab = r.key.split(".")[-1] + "".join(f", {r.names[i]}={v:g}" for i, v in zip(others, combo, strict=True))
-            ax.plot(x, vals[:, j], label=lab)
+            lab = r.key + "".join(f", {r.names[i]}={v:g}" for i, v in zip(others, combo, strict=True))
+            ax.plot(x, vals[:, j], label=lab, color=colours[k % len(colours)],
+                    linestyle=_LINESTYLES[j % len(_LINESTYLES)])
     ax.set_xlabel(x_name)
     if beyond:
         ax.set_ylabel(f"log10 of the bound ({results[0].unit})")
@@ -91,5 +104,23 @@ def plot_sweep(results: Sequence[Any], names: Sequence[str], path: str, *, logy:
         if logy:
             ax.set_yscale("log")
     ax.grid(True, alpha=0.3)
-    ax.legend(fontsize=7)
-    save(fig, path)
+    fig.suptitle(textwrap.fill(" vs ".join(r.key for r in results), 70), fontsize=10)
+    if fixed is None:  # the parameters every result held fixed (each theorem's own, merged in order)
+        fixed = {k: v for r in results for k, v in getattr(r, "fixed", {}).items()}
+    if fixed:
+        note = ", ".join(f"{k} = {v}" for k, v in fixed.items())
+        ax.set_title(textwrap.fill("fixed: " + note, 90), fontsize=7)
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0)
+    return fig
+
+
+def plot_sweep(
+    results: Sequence[Any],
+    names: Sequence[str],
+    path: str,
+    *,
+    logy: bool = True,
+    fixed: Mapping[str, Any] | None = None,
+) -> None:
+    """Save :func:`sweep_figure` (format from the extension; written whole or not at all)."""
+    save(sweep_figure(results, names, logy=logy, fixed=fixed), path)
