@@ -215,7 +215,7 @@ OPTION_CASES = [
     (["convert", "rdp.gaussian", "z=1", "T=1", "--delta", "1e-5"], ["--orders", "--alpha-min", "--alpha-max"]),
     (["compare", "rdp.gaussian", "alpha=2", "z=1", "T=1"], ["--dps", "--delta"]),
     (["list"], []),
-    (["yeshokri22", "train", "--help"], ["--eta", "--lam", "--b", "--K", "--runs", "--n", "--t", "--workers",
+    (["yeshokri22", "train", "--help"], ["--eta", "--lam", "--b", "--K", "--runs", "--n", "--t", "--threads",
                                          "--seed", "--scheme", "--dataset"]),
     (["yeshokri22", "audit", "exact", "--help"], ["--alpha", "--eta", "--K", "--dps", "--n", "--b", "--schemes"]),
     (["yeshokri22", "audit", "empirical", "--help"], ["--delta", "--gamma", "--runs", "--K", "--j0"]),

@@ -165,7 +165,7 @@ def cmd_train(args: argparse.Namespace) -> int:
     if args.model == "logistic":
         data = load_dataset(args.dataset, n=args.n, rng=rng)
         res = train_dp_sgd(data, eta=args.eta, lam=args.lam, sigma_mul=args.sigma_mul, S_g=args.S_g, L=args.L,
-                           b=args.b, K=args.K, runs=args.runs, rng=rng, scheme=args.scheme, workers=args.workers,
+                           b=args.b, K=args.K, runs=args.runs, rng=rng, scheme=args.scheme, workers=args.threads,
                            progress=prog)
         acc = accuracy(res.theta, data, args.L)
         summary = {**{k: v for k, v in res.summary().items() if k not in ("theta_mean", "theta_std")},
@@ -178,7 +178,7 @@ def cmd_train(args: argparse.Namespace) -> int:
         D, _ = quadratic_neighbours(args.n, args.dim, args.diameter, t=args.t)
         loss: Any = QuadraticLoss(lam=args.lam, dim=args.dim)
         res = train_noisy_gd(loss, D.X, eta=args.eta, sigma=args.sigma, b=args.b, K=args.K, scheme=args.scheme,
-                             runs=args.runs, rng=rng, workers=args.workers, progress=prog)
+                             runs=args.runs, rng=rng, workers=args.threads, progress=prog)
         summary = {**res.summary(), "model": "quadratic", "S_g": args.lam * args.diameter}
         rows = [{"run": i, **{f"theta_{j}": float(v) for j, v in enumerate(th)}} for i, th in enumerate(res.theta)]
     arrays = {}
@@ -374,7 +374,8 @@ def add_subcommands(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--diameter", type=pos, default=1.0, help="data domain diameter (quadratic; S_g = lam * it)")
     s.add_argument("--t", type=real(0, 1), default=0.0, help="position of the other records on the segment, in [0, 1] "
                    "(quadratic)")
-    s.add_argument("--workers", type=integer(1, 256), default=1, help="worker processes")
+    s.add_argument("--threads", type=integer(1, 256), default=1, help="threads over chunks of runs (one process; the "
+                   "same numbers for any count)")
     s.add_argument("--save-iterates", dest="save_iterates", metavar="PATH.npy", help="also save the last iterates")
     _common(s)
     s.set_defaults(func=cmd_train)
