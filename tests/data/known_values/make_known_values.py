@@ -182,7 +182,6 @@ def gen_yeshokri22() -> None:
             1 - mpmath.exp(-a["lam"] * a["eta"] * a["K"] / 2))
         add(fam, "yeshokri22.thm2_1", p, v, "transcription", f"{YS}, Theorem 2.1 as printed (K = epochs)")
 
-    TH33 = ("alpha", "eta", "lam", "beta", "S_g", "sigma", "n", "b", "K", "j0")
     for base, K, j0 in [(FIG, 1, 0), (FIG, 7, 3), (FIG, 50, 24), (OTHER, 4, 1), (OTHER, 9, 4), (SMALL, 3, 3)]:
         p = {**base, "K": K, "j0": j0}
         a = _ys(p)
@@ -195,7 +194,6 @@ def gen_yeshokri22() -> None:
             add(fam, "yeshokri22.thm3_3", p, t1, "second-derivation", src, term="term1")
         add(fam, "yeshokri22.thm3_3", p, t2, "second-derivation", src, term="term2")
 
-    TH42 = TH33[:-1]
     for base, K in [(FIG, 1), (FIG, 30), (FIG, 200), (OTHER, 1), (OTHER, 50), (SMALL, 5)]:
         p = {**base, "K": K}
         a = _ys(p)
@@ -286,10 +284,11 @@ def gen_yeshokri22() -> None:
         v = steps * sgm_log_a_quad(a["alpha"], q, z) / (a["alpha"] - 1)
         add(fam, "yeshokri22.composition", p, v, "brute-force", src + "; A_alpha by mpmath.quad at 60 digits",
             rel_tol="1e-30")
-        add(fam, "yeshokri22.composition", p,
-            dpacc_poisson_gaussian_rdp(float(a["alpha"]), float(q), float(z), steps), "peer",
-            src + f"; dp-accounting {version('dp-accounting')} RdpAccountant (PoissonSampledDpEvent), float64",
-            rel_tol="1e-9")
+        if a["alpha"] == int(a["alpha"]):  # dp-accounting is not exact at fractional orders (see gen_rdp)
+            add(fam, "yeshokri22.composition", p,
+                dpacc_poisson_gaussian_rdp(float(a["alpha"]), float(q), float(z), steps), "peer",
+                src + f"; dp-accounting {version('dp-accounting')} RdpAccountant (PoissonSampledDpEvent), float64",
+                rel_tol="1e-9")
         add(fam, "yeshokri22.composition_approx", p, q * ys_G(a) * a["K"], "transcription",
             f"{YS}, Figure 2 caption: (b/n) alpha eta S_g^2/(4 sigma^2 b^2) K")
 
@@ -319,6 +318,12 @@ def gen_rdp() -> None:
         add(fam, "rdp.subsampled_gaussian", p, v, "brute-force",
             "Mironov, Talwar, Zhang 2019 (arXiv 1908.10530) Sec. 3.3: A_alpha as the Gaussian integral, mpmath.quad at "
             "60 digits", rel_tol="1e-30")
+        if Fraction(alpha).denominator != 1:
+            # dp-accounting 0.6.0 at a fractional order is NOT the exact RDP: at (alpha, q, z) = (1.5, 0.01, 0.8)
+            # it gives 2.9566e-4 per step against the exact 2.7331e-4 (the quadrature above; B_alpha, the other
+            # direction, is 2.4456e-4), at (2.5, 0.04, 1) 3.6241e-3 against 3.5971e-3; at integer orders it agrees
+            # to 1e-15. It is a valid upper bound there, not a known value: no peer row.
+            continue
         add(fam, "rdp.subsampled_gaussian", p, dpacc_poisson_gaussian_rdp(float(alpha), float(q), float(z), T), "peer",
             f"dp-accounting {version('dp-accounting')} RdpAccountant(PoissonSampledDpEvent(GaussianDpEvent)), float64",
             rel_tol="1e-9")
@@ -420,7 +425,8 @@ def gen_pacbayes() -> None:
         add(fam, "pacbayes.kl_inv_lower", {"q": q, "c": c}, kl_inv(F(q), F(c), upper=False), "brute-force", DEF)
 
     M04 = "Maurer 2004 (arXiv cs/0411099): kl(emp||R) <= (KL + ln(xi(n)/delta))/n, xi(n) summed exactly"
-    for e, KL, n, d in [("0.03", 50, 10000, "0.05"), ("0.1", 5, 1000, "0.01"), ("0", 0, 2, "0.5"), ("0.5", 1, 37, "0.1")]:
+    for e, KL, n, d in [("0.03", 50, 10000, "0.05"), ("0.1", 5, 1000, "0.01"), ("0", 0, 2, "0.5"),
+                        ("0.5", 1, 37, "0.1")]:
         p = {"emp_risk": e, "KL": KL, "n": n, "delta": d}
         c = (F(KL) + mpmath.log(xi(n) / F(d))) / n
         add(fam, "maurer04.kl", p, kl_inv(F(e), c), "brute-force", M04 + "; " + DEF)
@@ -570,7 +576,8 @@ def gen_maxinfo() -> None:
             "bracketed) at 60 digits", rel_tol="1e-30")
 
     # the (eps, delta)-DP route through Rogers et al. (docs/derivations/maxinfo_route.md, section 3)
-    for n, E, zeta, sigma, beta, C, Cb in [(10_000, 1, "1", "100", "0.01", 1, 1), (100, 1, "1", "1000", "0.000001", 1, 1),
+    for n, E, zeta, sigma, beta, C, Cb in [(10_000, 1, "1", "100", "0.01", 1, 1),
+                                           (100, 1, "1", "1000", "0.000001", 1, 1),
                                            (200, 1, "1", "1000", "0.000001", 1, 1),
                                            (100_000, 2, "1", "300", "0.000001", 2, "0.5")]:
         p = {"n": n, "E": E, "zeta": zeta, "sigma": sigma, "beta": beta, "C": C, "C_beta": Cb}
@@ -726,10 +733,48 @@ def gen_shi26() -> None:
         "transcription", f"{SHI}, Theorem 3: T2 = c m/(eta ||mu||^2)")
 
 
+# ============================================================================ constant bounds and Prop 5.1
+SHI_W1 = {"C": 1, "T": 3, "d": "22093898494317162397696", "delta": "0.99", "eta": "3.15655e-10", "kappa": "0.609054",
+          "m": 2, "mu_norm": "0.453437", "n": 1, "q": 3, "sigma_0": "0.000151995", "sigma_p": "1e-08"}
+SHI_W2 = {"C": 1, "T": 3, "c_T1": 1, "d": "397743308376983033872384", "delta": "0.5", "eta": "7.2636e-06",
+          "kappa": "2.38144e-06", "m": 274, "mu_norm": 1000, "n": 238, "sigma_0": "2.02677e-19", "sigma_b": "0.0011628",
+          "sigma_p": "1e-08"}
+SHI_W3 = {"C": 1, "T": 100, "c_T1": 1, "c_T2": 1, "d": "783137182737267291062272", "delta": "0.5", "eta": "3.01876e-05",
+          "kappa": "1.46783e-06", "m": 302, "mu_norm": 1000, "n": 88, "sigma_0": "2.29738e-35",
+          "sigma_b": "1.53761e-05", "sigma_p": "1e-08"}
+
+
+def gen_constants() -> None:
+    """Bounds that are printed constants (Shi et al. Theorems 1-3) and Ye & Shokri's Prop 5.1.
+
+    The Shi et al. points satisfy Condition 1 (GD) or Condition 2 (DP-GD) with C = 1 (points found by a
+    feasibility search and typed in here; the test fails if the theorem refuses them); the value is the
+    constant printed in the theorem. Prop 5.1 by hand: the multi-class logistic loss on x~ = (x, 1),
+    ||x|| <= L, has gradient (p - e_y) (x) x~ with ||p - e_y|| <= sqrt(2) (sup at p -> e_y', y' != y), so
+    Lipschitz constant sqrt(2) sqrt(L^2 + 1); Hessian (diag p - p p^T) (x) x~ x~^T whose first factor has
+    largest eigenvalue <= 1/2 (sup at p = (1/2, 1/2, 0, ...)), so smoothness (L^2 + 1)/2.
+    """
+    fam = "constants"
+    add(fam, "shi26.thm1_test_loss", SHI_W1, F("0.1"), "transcription",
+        f"{SHI}, Theorem 1: test loss L_D >= 0.1 for all t <= T* (constant printed in the theorem)")
+    add(fam, "shi26.thm1_test_error", {**SHI_W1, "C3": "1e19"}, F("0.11"), "transcription",
+        f"{SHI}, Theorem 1: test error R_D >= 0.11 for T2 <= t <= T* (constant printed in the theorem)")
+    add(fam, "shi26.thm2_train_loss", {**SHI_W2, "eps": "0.1"}, F("0.1"), "transcription",
+        f"{SHI}, Theorem 2: L_S(W^(T*)) <= eps (here eps = 0.1) with probability >= 1 - 6 delta")
+    add(fam, "shi26.thm3_test_error", SHI_W3, F("0.01"), "transcription",
+        f"{SHI}, Theorem 3: R_D(W^(T2)) <= 0.01 (constant printed in the theorem)")
+    for L in (1, 3, "0.5"):
+        lf = F(L)
+        add(fam, "yeshokri22.prop5_1_lipschitz", {"L": L}, mpmath.sqrt(2) * mpmath.sqrt(lf**2 + 1), "second-derivation",
+            f"{YS}, Prop 5.1 re-derived by hand: ||(p - e_y) (x) (x, 1)|| <= sqrt(2) sqrt(L^2 + 1)")
+        add(fam, "yeshokri22.prop5_1_smoothness", {"L": L}, (lf**2 + 1) / 2, "second-derivation",
+            f"{YS}, Prop 5.1 re-derived by hand: lambda_max(diag p - p p^T) <= 1/2 times ||(x, 1)||^2 <= L^2 + 1")
+
+
 # ============================================================================ main
 FAMILIES: dict[str, Callable[[], None]] = {
     "yeshokri22": gen_yeshokri22, "rdp": gen_rdp, "pacbayes": gen_pacbayes, "maxinfo": gen_maxinfo,
-    "shi26": gen_shi26,
+    "shi26": gen_shi26, "constants": gen_constants,
 }
 
 
