@@ -33,7 +33,7 @@ import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Any, Protocol
 
 import mpmath
 import numpy as np
@@ -507,7 +507,10 @@ class _Emitter:
         if isinstance(e, sp.Pow):
             return f"({self.emit(e.base, sc, 'int')} ** {int(e.exp)})"
         if isinstance(e, sp.floor):
-            num, den = self.ratio(e.args[0])  # type: ignore[misc]
+            rat = self.ratio(e.args[0])
+            if rat is None:  # pragma: no cover - the integer check that routed e here found a ratio of integers
+                raise CompileError(f"internal: floor({e.args[0]}) is not a ratio of integer expressions")
+            num, den = rat
             nc, dc = self.emit(num, sc, "int"), self.emit(den, sc, "int")
             return f"_fdiv({nc}, {dc})"
         raise CompileError(f"integer expression {e} is not supported")  # pragma: no cover
@@ -1023,6 +1026,16 @@ def _build(backend: str, expr: sp.Expr, params: tuple[str, ...], symbols: Mappin
     return src, ns["kernel"]
 
 
+class ArbKernel(Protocol):
+    """What :func:`enclose` evaluates: a :class:`Compiled` bound or a hand-written arb kernel
+    (:class:`dptheory.core.theorem.ArbEvaluator`)."""
+
+    @property
+    def params(self) -> tuple[str, ...]: ...
+
+    def arb(self, args: Mapping[str, Any]) -> Any: ...
+
+
 @dataclass(frozen=True)
 class Compiled:
     """A bound compiled to three backends (see the module docstring).
@@ -1240,7 +1253,7 @@ def _to_arb(v: Any, name: str) -> Any:
     )
 
 
-def enclose(compiled: Compiled, exact: Mapping[str, Any], *, dps: int, max_prec: int = 1 << 16,
+def enclose(compiled: ArbKernel, exact: Mapping[str, Any], *, dps: int, max_prec: int = 1 << 16,
             zero_prec: int | None = None) -> Enclosure:
     """Certified value of a compiled bound at exact inputs (Ziv loop on the arb backend).
 

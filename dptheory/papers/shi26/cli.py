@@ -207,7 +207,7 @@ def sp26_mpf(x: Any) -> Any:
 def _sigma_ps(text: str) -> list[float]:
     from dptheory.cli.params import float_list
 
-    return float_list(0)(text)  # type: ignore[return-value]
+    return float_list(0)(text)
 
 
 _sigma_ps.__name__ = "numbers"

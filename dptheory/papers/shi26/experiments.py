@@ -247,7 +247,7 @@ def summarise(cfg: Fig1Config, pairs: Sequence[PairResult]) -> dict[str, Any]:
     for pr in pairs:
         row: dict[str, Any] = {"sigma_p": pr.sigma_p, "seed": pr.seed}
         for method in ("GD", "DP-GD"):
-            f = pr.final(method)
+            f: dict[str, Any] = pr.final(method)  # gains a CI pair and the paper's value below
             lo, hi = wilson(f["test_accuracy"], pr.n_test)
             f["test_accuracy_ci95"] = [lo, hi]
             rep = PAPER_REPORTED.get(round(pr.sigma_p, 3), {}).get(method)

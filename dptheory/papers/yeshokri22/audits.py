@@ -12,11 +12,12 @@ from typing import Any
 import numpy as np
 
 from dptheory.audit.empirical import converted_upper_bounds, exact_epsilon, run_audit
+from dptheory.core.units import BatchScheme
 
 
 def audit_quadratic(
     setting: Any,
-    scheme: str,
+    scheme: BatchScheme | str,
     *,
     runs: int,
     rng: np.random.Generator,
@@ -36,45 +37,54 @@ def audit_quadratic(
     the most powerful test). Returns a dict with ``audit`` (:class:`AuditResult`), ``exact_epsilon``
     (of the pair, nats) and ``upper`` (list of (key, epsilon)).
     """
-    from dptheory.papers.yeshokri22.quadratic import QuadraticSetting, last_iterate_law, theorem_point
+    from dptheory.papers.yeshokri22.quadratic import (
+        APPLICABLE,
+        FULL_BATCH,
+        QuadraticSetting,
+        last_iterate_law,
+        parse_scheme,
+        theorem_point,
+    )
     from dptheory.train.data import quadratic_neighbours
     from dptheory.train.noisy_gd import QuadraticLoss, Replacement, train_noisy_gd
 
+    sch = parse_scheme(scheme)
+    # full batch (b = n) trains with the fixed order: with one batch every scheme is the same
+    train_sch = sch if isinstance(sch, BatchScheme) else BatchScheme.FIXED_ORDER
     st = setting if isinstance(setting, QuadraticSetting) else QuadraticSetting(**setting)
     lam = float(st.lam)
     st = QuadraticSetting(alpha=st.alpha, eta=st.eta, lam=st.lam, S_g=st.lam * _frac(diameter), sigma=st.sigma, n=st.n,
                           b=st.b, K=st.K)
     index = 0
     order = None
-    if scheme == "fixed":
+    if sch is BatchScheme.FIXED_ORDER:
         # put the differing record in batch j0
         order = np.arange(st.n)
         order[[0, j0 * st.b]] = order[[j0 * st.b, 0]]
     D, D2 = quadratic_neighbours(st.n, 1, diameter, t=t, index=index)
     mask = np.zeros(runs, dtype=bool)
     mask[runs // 2:] = True
-    sch = "fixed" if scheme in ("fixed", "full_batch") else scheme
     res = train_noisy_gd(QuadraticLoss(lam=lam, dim=1), D.X, eta=float(st.eta), sigma=float(st.sigma), b=st.b, K=st.K,
-                         scheme=sch, runs=runs, rng=rng, order=order,
+                         scheme=train_sch, runs=runs, rng=rng, order=order,
                          replacement=Replacement(index=index, x=D2.X[index], runs=mask), workers=workers,
                          progress=progress, desc="audit (quadratic)")
     score = res.theta[:, 0]
     # mask selects the D' runs (record replaced by x'); scores of D first
     audit = run_audit(score[~mask], score[mask], delta=delta, gamma=gamma, rng=rng,
                       statistic="projection of the last iterate on x - x'")
-    jj = j0 if scheme == "fixed" else 0
-    law_p = last_iterate_law(st, sch, diameter=diameter, t=t, dataset="D", j0=jj)
-    law_q = last_iterate_law(st, sch, diameter=diameter, t=t, dataset="D'", j0=jj)
+    jj = j0 if sch is BatchScheme.FIXED_ORDER else 0
+    law_p = last_iterate_law(st, train_sch, diameter=diameter, t=t, dataset="D", j0=jj)
+    law_q = last_iterate_law(st, train_sch, diameter=diameter, t=t, dataset="D'", j0=jj)
     exact = exact_epsilon(law_p, law_q, delta)
-    from dptheory.papers.yeshokri22.quadratic import APPLICABLE
 
     pts = []
-    for key in APPLICABLE[scheme]:
-        pt = theorem_point(key, st.with_alpha(2), j0 if scheme == "fixed" else (0 if scheme == "full_batch" else None))
+    for key in APPLICABLE[sch]:
+        pt = theorem_point(key, st.with_alpha(2),
+                           j0 if sch is BatchScheme.FIXED_ORDER else (0 if sch == FULL_BATCH else None))
         if pt is not None:
             pts.append((key, pt))
     upper = converted_upper_bounds(pts, delta)
-    return {"audit": audit, "exact_epsilon": exact, "upper": upper, "setting": st.describe(), "scheme": scheme,
+    return {"audit": audit, "exact_epsilon": exact, "upper": upper, "setting": st.describe(), "scheme": str(sch),
             "seconds": res.seconds}
 
 
@@ -119,7 +129,6 @@ def audit_logistic(
     Upper bounds: Cor 5.3 and the composition baseline (sigma = sqrt(eta/2) sigma_mul S_g/(2b)),
     converted at ``delta``.
     """
-    from dptheory.papers.yeshokri22.quadratic import theorem_point  # noqa: F401  (keeps the import graph explicit)
     from dptheory.papers.yeshokri22.theorems import sigma_from_sigma_mul
     from dptheory.train.logistic import Canary, train_dp_sgd
 
