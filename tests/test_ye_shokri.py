@@ -47,6 +47,11 @@ def _statement_value(t, p, dps=60):
     return mpmath.mpf(str(sp.N(val, dps)))
 
 
+# Hand-picked points that lie outside a theorem's conditions (the test asserts the refusal).
+OUTSIDE = {
+    ("cor5_3", 4): "eta = 0.3 >= 2/((L^2 + 1)/2 + 2 lambda) = 2/8.5 at L = 2, lambda = 3 (Cor 5.3's step size)",
+}
+
 CLOSED = [
     "thm2_1",
     "thm3_3",
@@ -69,8 +74,12 @@ CLOSED = [
 def test_kernel_matches_sympy_statement(name, point):
     t = dptheory.get(f"yeshokri22.{name}")
     p = _only(t, POINTS[point])
-    if any(r.status.value == "violated" for r in t.check(p)):
-        pytest.skip("point outside this theorem's conditions")
+    refused = [r for r in t.check(p) if r.status.value == "violated"]
+    if (name, point) in OUTSIDE:
+        # a hand-picked point outside the theorem's conditions must be refused, never silently skipped
+        assert refused, f"{name} at POINTS[{point}] should be refused: {OUTSIDE[(name, point)]}"
+        return
+    assert not refused, f"{name} refuses the hand-picked valid point POINTS[{point}]: {refused}"
     with mpmath.workdps(60):
         ref = _statement_value(t, p)
         got = t.evaluate(p, dps=50).value

@@ -1,0 +1,164 @@
+"""Every registered theorem against values computed independently of its statement and kernels.
+
+The values live in ``tests/data/known_values/*.csv`` (columns ``key, term, params, value, rel_tol, method,
+source``), written by ``tests/data/known_values/make_known_values.py``, which does not import dptheory: each
+value is the paper's printed formula re-typed and evaluated with mpmath at 60 digits (``transcription``), a
+different route to the same number (``second-derivation``: the proof's recursion instead of the closed form,
+a composition of other printed theorems, a root instead of a closed-form infimum), a direct enumeration or
+quadrature of the definition (``brute-force``) or a peer library in float64 (``peer``: dp-accounting,
+autodp). The tests never regenerate these files.
+
+* coverage: every registered theorem has at least one row, so a new theorem without an independent value
+  fails here;
+* agreement: ``Theorem.evaluate`` at the row's point agrees with the row within the row's stated relative
+  tolerance (``rel_tol``: 1e-40 for 60-digit computations, 1e-30 where the independent route is itself a
+  numerical minimisation or quadrature, 1e-12/1e-13 for float64 peers); infinities must be infinities;
+* a hand-picked point is valid by construction: if the theorem refuses it (ConditionViolated) the test
+  FAILS, naming the condition, instead of skipping it;
+* provenance: every row names its method and its source, and the generator imports nothing of dptheory.
+"""
+
+from __future__ import annotations
+
+import ast
+import csv
+import json
+from collections import Counter
+from pathlib import Path
+
+import mpmath
+import pytest
+
+import dptheory  # noqa: F401  (registers the papers)
+from dptheory.core.errors import ConditionViolated
+from dptheory.core.registry import REGISTRY
+
+HERE = Path(__file__).parent / "data" / "known_values"
+GENERATOR = HERE / "make_known_values.py"
+METHODS = {"transcription", "second-derivation", "brute-force", "peer"}
+COLUMNS = ["key", "term", "params", "value", "rel_tol", "method", "source"]
+# The loosest tolerance a row may state, per method (float64 peers lose a few ulps per step; the 60-digit
+# routes are compared at 1e-30 or tighter).
+MAX_TOL = {"transcription": 1e-30, "second-derivation": 1e-20, "brute-force": 1e-20, "peer": 1e-9}
+
+
+def _rows() -> list[dict[str, str]]:
+    out: list[dict[str, str]] = []
+    for path in sorted(HERE.glob("*.csv")):
+        with open(path, newline="") as fh:
+            reader = csv.DictReader(fh)
+            assert reader.fieldnames == COLUMNS, f"{path.name}: columns {reader.fieldnames}, expected {COLUMNS}"
+            for i, row in enumerate(reader, start=2):
+                out.append({**row, "where": f"{path.name}:{i}"})
+    return out
+
+
+ROWS = _rows()
+
+
+def _row_id(row: dict[str, str]) -> str:
+    return f"{row['where']}-{row['key']}{':' + row['term'] if row['term'] else ''}-{row['method']}"
+
+
+def _is_slow(row: dict[str, str]) -> bool:
+    """Terms with xi(n) (Maurer's constant) at n or m >= 5000 take 7 to more than 40 s at 46 digits (measured on
+    2 loaded cores); they run with --run-slow. Every theorem keeps at least one fast row (checked below)."""
+    p = json.loads(row["params"])
+    return row["term"] == "rhs" and max(int(p.get("n", 0)), int(p.get("m", 0))) >= 5000
+
+
+def test_every_registered_theorem_has_an_independent_value():
+    have = Counter(r["key"] for r in ROWS)
+    keys = sorted(t.key for t in REGISTRY.theorems())
+    missing = [k for k in keys if have[k] == 0]
+    assert not missing, f"theorems without an independent known value in tests/data/known_values: {missing}"
+    unknown = sorted(set(have) - set(keys))
+    assert not unknown, f"known-value rows for keys that are not registered: {unknown}"
+
+
+def test_every_theorem_has_a_fast_row():
+    fast = Counter(r["key"] for r in ROWS if not _is_slow(r))
+    keys = sorted(t.key for t in REGISTRY.theorems())
+    assert [k for k in keys if fast[k] == 0] == []
+
+
+def test_rows_state_method_source_and_a_tight_tolerance():
+    for row in ROWS:
+        where = row["where"]
+        assert row["method"] in METHODS, f"{where}: method {row['method']!r} not in {sorted(METHODS)}"
+        assert len(row["source"]) > 10, f"{where}: the source column must say how the value was obtained"
+        tol = float(row["rel_tol"])
+        assert 0 < tol <= MAX_TOL[row["method"]], f"{where}: rel_tol {tol} looser than {MAX_TOL[row['method']]}"
+        params = json.loads(row["params"])
+        assert isinstance(params, dict) and params, where
+        for k, v in params.items():  # exact inputs: integers or decimal strings, never binary floats
+            assert isinstance(v, int | str), f"{where}: parameter {k} = {v!r} must be an int or a decimal string"
+        if row["value"] != "inf":
+            mpmath.mpf(row["value"])
+        if row["method"] == "peer":
+            assert "dp-accounting" in row["source"] or "autodp" in row["source"], where
+
+
+def test_generator_does_not_import_dptheory():
+    tree = ast.parse(GENERATOR.read_text())
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            names = [node.module or ""]
+        elif isinstance(node, ast.Call) and getattr(node.func, "id", "") == "__import__":
+            names = [getattr(a, "value", "") for a in node.args[:1]]
+        else:
+            continue
+        assert not any(str(n).split(".")[0] == "dptheory" for n in names), (
+            f"make_known_values.py line {node.lineno} imports dptheory: the known values must not come from "
+            "the code under test"
+        )
+
+
+def _dps_for(tol: mpmath.mpf) -> int:
+    return min(50, int(-mpmath.log10(tol)) + 6)
+
+
+def _check_row(row: dict[str, str]) -> None:
+    th = REGISTRY.get(row["key"])
+    params = json.loads(row["params"])
+    tol = mpmath.mpf(row["rel_tol"])
+    dps = _dps_for(tol)
+    try:
+        got = th.evaluate(params, dps=dps, term=row["term"] or None).value
+    except ConditionViolated as exc:
+        pytest.fail(f"{row['where']}: the hand-picked valid point {params} of {row['key']} is refused: {exc}")
+    with mpmath.workdps(60):
+        if row["value"] == "inf":
+            assert mpmath.isinf(got) and got > 0, f"{row['where']}: expected +inf, got {got}"
+            return
+        want = mpmath.mpf(row["value"])
+        got = mpmath.mpf(got)
+        assert mpmath.isfinite(got), f"{row['where']}: expected {row['value']}, got {got}"
+        err = abs(got - want)
+        assert err <= tol * abs(want) or (want == 0 and err == 0), (
+            f"{row['where']}: {row['key']}{':' + row['term'] if row['term'] else ''} at {params} = "
+            f"{mpmath.nstr(got, dps)}, independent value ({row['method']}: {row['source']}) {row['value']}, "
+            f"relative error {mpmath.nstr(err / abs(want), 3) if want else err} > {row['rel_tol']}"
+        )
+
+
+@pytest.mark.parametrize(
+    "row",
+    [pytest.param(r, id=_row_id(r), marks=[pytest.mark.slow] if _is_slow(r) else []) for r in ROWS],
+)
+def test_known_value(row):
+    _check_row(row)
+
+
+def test_a_refused_valid_point_fails_instead_of_skipping():
+    """The agreement check itself: a row whose point violates a condition is a failure, not a skip."""
+    row = next(r for r in ROWS if r["key"] == "yeshokri22.thmD_6")
+    bad = {**row, "params": json.dumps({**json.loads(row["params"]), "eta": "1000"})}
+    with pytest.raises(pytest.fail.Exception, match="is refused"):
+        _check_row(bad)
+    wrong = {**row, "value": str(mpmath.mpf(row["value"]) * (1 + 1e-12))}
+    with pytest.raises(AssertionError, match="relative error"):
+        _check_row(wrong)
+
