@@ -477,7 +477,8 @@ class _Emitter:
             if self.is_int(k_) and b != "np":
                 kc = self.emit(k_, sc, "int")
                 if self.is_int(n_):
-                    return f"_R(_comb({self.emit(n_, sc, 'int')}, {kc}))"
+                    fn = "_acomb" if b == "arb" else "_R(_comb"
+                    return f"{fn}({self.emit(n_, sc, 'int')}, {kc})" + (")" if b != "arb" else "")
                 nc = self.emit(n_, sc)
                 return f"_m.binomial({nc}, {kc})" if b == "mp" else f"_abin({nc}, {kc})"
             nc, kc = self.emit(n_, sc), self.emit(k_, sc)
@@ -921,6 +922,12 @@ def _arb_namespace() -> dict[str, Any]:
             return arb(0)
         return _R(x).bin(int(k))
 
+    def _acomb(n: int, k: int) -> Any:
+        # a ball around C(n, k) at the working precision (the exact big integer costs O(n) digits per term)
+        if 0 <= k <= n < 2**62:
+            return arb.bin_uiui(n, k)
+        return _R(math.comb(n, k))
+
     def _abinr(x: Any, k: Any) -> Any:
         x, k = _R(x), _R(k)
         return ((x + 1).lgamma() - (k + 1).lgamma() - (x - k + 1).lgamma()).exp()
@@ -928,7 +935,7 @@ def _arb_namespace() -> dict[str, Any]:
     return {"_arb": arb, "_R": _R, "_lt": _lt, "_le": _le, "_gt": _gt, "_ge": _ge, "_eq": _eq, "_ne": _ne,
             "_as_int": _as_int, "_afloor": _afloor, "_aceil": _aceil, "_fdiv": _fdiv, "_irange": _irange,
             "_pow1p": _pow1p, "_pow1pm1": _pow1pm1, "_amin": _amin, "_amax": _amax, "_abin": _abin,
-            "_abinr": _abinr, "_comb": math.comb, "_NF": NumericalFailure}
+            "_abinr": _abinr, "_acomb": _acomb, "_comb": math.comb, "_NF": NumericalFailure}
 
 
 _SPLIT = 134217729.0  # 2**27 + 1, Veltkamp splitting
