@@ -83,6 +83,8 @@ __all__ = [
 DEFAULT_BUDGET = 1500
 #: float64 margins below this are confirmed with mpmath (float64 never decides)
 SCREEN = 1e-9
+#: budget cost of one side evaluated with mpmath (no float64 kernel, or float64 gave NaN) instead of float64
+MP_COST = 10
 #: relative tolerance of an "==" claim (the same as the checker's at 50 digits)
 EQ_TOL = 1e-42
 
@@ -596,6 +598,7 @@ class _Evaluator:
         self.claim = claim
         self.space = space
         self.tried = 0
+        self.cost = 0  # budget spent: 1 per point, plus MP_COST per side evaluated with mpmath
         self.errors: list[str] = []
         self.best_m = math.inf
         self.best: dict[str, sp.Rational] | None = None
@@ -641,30 +644,41 @@ class _Evaluator:
 
     # ------------------------------------------------------------------ float sides
     def _side_values(self, q: Quantity, pts: list[dict[str, sp.Rational]]) -> np.ndarray:
+        """Float values of one side; a point the float64 path cannot do (no kernel, NaN, an error)
+        is evaluated with mpmath at 20 digits (and costs MP_COST points of the budget)."""
         out = np.full(len(pts), np.nan)
         if q.theorem is not None and q.limit is None:
             arrays = {k: np.array([float(p[k]) for p in pts]) for k in q.needed()}
             try:
                 vals = q.value_np_batch(arrays)
-            except (DPTheoryError, ValueError, ZeroDivisionError, OverflowError, FloatingPointError) as exc:
-                self._err(pts[0], exc)
-                vals = None
+            except (DPTheoryError, ValueError, ZeroDivisionError, OverflowError, FloatingPointError):
+                vals = None  # one bad point spoils the batch: do them one by one
             if vals is not None:
-                return np.asarray(vals, dtype=np.float64).reshape(len(pts))
+                out = np.asarray(vals, dtype=np.float64).reshape(len(pts)).copy()
+                for i in np.flatnonzero(np.isnan(out)):
+                    out[i] = self._side_one(q, pts[i], float64=False)
+                return out
         for i, p in enumerate(pts):
             out[i] = self._side_one(q, p)
         return out
 
-    def _side_one(self, q: Quantity, p: Mapping[str, sp.Rational]) -> float:
+    def _side_one(self, q: Quantity, p: Mapping[str, sp.Rational], *, float64: bool = True) -> float:
         try:
             if q.limit is not None:
                 t = q.thm()
                 assert t is not None
                 pt = q.point(p)
+                self.cost += MP_COST
                 with mpmath.workdps(20):
                     return float(t.limits[q.limit].mp(t.kernel_args(pt)))
-            v = q.value_np(p)
-            if v is None:
+            v = None
+            if float64:
+                try:
+                    v = q.value_np(p)
+                except DPTheoryError:
+                    v = None
+            if v is None or math.isnan(v):
+                self.cost += MP_COST
                 return float(q.value_mp(p, 20))
             return float(v)
         except (DPTheoryError, ValueError, ZeroDivisionError, OverflowError, TypeError, KeyError) as exc:
@@ -695,6 +709,7 @@ class _Evaluator:
         if not todo:
             return ms
         self.tried += len(todo)
+        self.cost += len(todo)
         batch = [pts[i] for i in todo]
         assert all(b is not None for b in batch)
         bb: list[dict[str, sp.Rational]] = [b for b in batch if b is not None]
@@ -810,14 +825,15 @@ def _combine_op(q: Quantity) -> str | None:
         return None
     import operator
 
-    names = {operator.add: "+", operator.sub: "-", operator.mul: "*", operator.truediv: "/"}
+    names = ((operator.add, "+"), (operator.sub, "-"), (operator.mul, "*"), (operator.truediv, "/"))
     for cell in getattr(fn, "__closure__", None) or ():
         try:
             v = cell.cell_contents
         except ValueError:  # pragma: no cover - empty cell
             continue
-        if v in names:
-            return names[v]
+        for f, sym in names:
+            if v is f:
+                return sym
     return None
 
 
@@ -1097,7 +1113,7 @@ def search_counterexample(
 
     def tick() -> None:
         if progress is not None:
-            progress(min(ev.tried, budget), budget)
+            progress(min(ev.cost, budget), budget)
 
     finite = _finite_points(space, budget)
     if finite is not None:
@@ -1168,27 +1184,31 @@ def _closest(claim: Claim, ev: _Evaluator, p: dict[str, sp.Rational]) -> Closest
 
 def _run_phases(space: _Space, ev: _Evaluator, rng: np.random.Generator, budget: int, seed: int,
                 phases: list[str], tick: Callable[[], None]) -> None:
+    """The four phases of the module docstring; ``ev.cost`` is the budget meter."""
     # 1. seeded starts in the transformed space
     n_starts = max(8, int(0.4 * budget))
     T = _draw_starts(space, rng, n_starts)
     start_m = np.full(n_starts, np.nan)
-    for lo in range(0, n_starts, 256):
-        pts = [space.decode(t) for t in T[lo:lo + 256]]
+    drawn = 0
+    for lo in range(0, n_starts, 128):
+        if ev.cost >= 0.4 * budget and lo > 0:
+            break
+        pts = [space.decode(t) for t in T[lo:lo + 128]]
         ms = ev.margins(pts)
-        start_m[lo:lo + 256] = ms
+        start_m[lo:lo + 128] = ms
+        drawn = min(n_starts, lo + 128)
         tick()
         if ev.maybe_confirm(pts, ms):
-            phases.append(f"{n_starts} seeded starts (found)")
+            phases.append(f"{drawn} seeded starts (found)")
             raise _Stop
     valid = int(np.sum(~np.isnan(start_m)))
-    phases.append(f"{n_starts} seeded starts ({valid} in the region)")
+    phases.append(f"{drawn} seeded starts ({valid} in the region)")
     if space.dim == 0:
         return
 
     # 2. hypothesis, targeting the margin
-    n_hyp = max(10, int(0.15 * budget))
     before = ev.tried
-    _hypothesis_phase(space, ev, n_hyp, seed)
+    _hypothesis_phase(space, ev, max(10, int(0.15 * budget)), seed, stop_at=ev.cost + 0.15 * budget)
     phases.append(f"hypothesis with target(-margin) ({ev.tried - before} points)")
     if ev.confirmed is not None:
         raise _Stop
@@ -1205,11 +1225,16 @@ def _run_phases(space: _Space, ev: _Evaluator, rng: np.random.Generator, budget:
             break
         if all(np.max(np.abs(T[i] - p)) > 0.5 for p in picks):
             picks.append(T[i])
-    local_budget = max(20, int(0.35 * budget))
-    per = max(10, local_budget // max(1, len(picks)))
+    local_stop = ev.cost + max(20.0, 0.35 * budget)
+    per = max(10, int(0.35 * budget) // max(1, len(picks)))
     before = ev.tried
 
+    class _Spent(Exception):
+        pass
+
     def f(t: np.ndarray) -> float:
+        if ev.cost >= local_stop:
+            raise _Spent
         p = space.decode(t)
         m = ev.margin_one(p)
         if ev.screen(p, m):
@@ -1219,29 +1244,29 @@ def _run_phases(space: _Space, ev: _Evaluator, rng: np.random.Generator, budget:
             return 1e3
         return max(min(m, 1e3), -1e3)
 
-    for t0 in picks:
-        if ev.tried - before >= local_budget:
-            break
-        simplex = np.vstack([t0] + [t0 + np.eye(space.dim)[k] * 1.5 for k in range(space.dim)])
-        res = minimize(f, t0, method="Nelder-Mead",
-                       options={"maxfev": per // 2, "initial_simplex": simplex, "xatol": 1e-6, "fatol": 1e-14})
-        minimize(f, res.x, method="Powell", options={"maxfev": per // 2, "xtol": 1e-6, "ftol": 1e-14})
+    try:
+        for t0 in picks:
+            simplex = np.vstack([t0] + [t0 + np.eye(space.dim)[k] * 1.5 for k in range(space.dim)])
+            res = minimize(f, t0, method="Nelder-Mead",
+                           options={"maxfev": per // 2, "initial_simplex": simplex, "xatol": 1e-6, "fatol": 1e-14})
+            minimize(f, res.x, method="Powell", options={"maxfev": per // 2, "xtol": 1e-6, "ftol": 1e-14})
+    except _Spent:
+        pass
     phases.append(f"Nelder-Mead + Powell from {len(picks)} starts ({ev.tried - before} points)")
 
     # 4. integer neighbourhood moves around the best point
     before = ev.tried
-    _integer_moves(space, ev, max(10, budget - ev.tried))
+    _integer_moves(space, ev, stop_at=max(ev.cost + 10, budget))
     phases.append(f"integer neighbourhood moves ({ev.tried - before} points)")
 
 
-def _integer_moves(space: _Space, ev: _Evaluator, limit: int) -> None:
+def _integer_moves(space: _Space, ev: _Evaluator, stop_at: float) -> None:
     ints = [c for c in space.coords if c.kind in ("int", "choice")]
     if not ints or ev.best is None:
         return
     cur, cur_m = dict(ev.best), ev.best_m
-    spent = 0
     improved = True
-    while improved and spent < limit:
+    while improved and ev.cost < stop_at:
         improved = False
         for c in ints:
             v = cur[c.name]
@@ -1261,7 +1286,6 @@ def _integer_moves(space: _Space, ev: _Evaluator, limit: int) -> None:
                     cands = [sp.Integer(x) for x in sorted(moves) if 0 < x <= top and x != iv]
             pts: list[dict[str, sp.Rational] | None] = [{**cur, c.name: x} for x in cands]
             ms = ev.margins(pts)
-            spent += len(pts)
             if ev.maybe_confirm(pts, ms):
                 raise _Stop
             j = int(np.nanargmin(ms)) if not np.all(np.isnan(ms)) else -1
@@ -1272,7 +1296,7 @@ def _integer_moves(space: _Space, ev: _Evaluator, limit: int) -> None:
                 improved = True
 
 
-def _hypothesis_phase(space: _Space, ev: _Evaluator, n: int, seed: int) -> None:
+def _hypothesis_phase(space: _Space, ev: _Evaluator, n: int, seed: int, stop_at: float) -> None:
     from hypothesis import HealthCheck, Phase, find, settings, target
     from hypothesis import strategies as st
     from hypothesis.errors import NoSuchExample, Unsatisfiable
@@ -1283,6 +1307,8 @@ def _hypothesis_phase(space: _Space, ev: _Evaluator, n: int, seed: int) -> None:
     strat = st.lists(coord, min_size=space.dim, max_size=space.dim)
 
     def fails(ws: list[float]) -> bool:
+        if ev.cost >= stop_at:
+            return False
         t = [_logit(min(max(w, 1e-15), 1 - 1e-15)) for w in ws]
         p = space.decode(t)
         m = ev.margin_one(p)
