@@ -1022,7 +1022,9 @@ def _simpler_reals(x: sp.Rational) -> list[sp.Rational]:
 def _shrink(ev: _Evaluator, exact: dict[str, sp.Rational], max_tries: int) -> dict[str, sp.Rational]:
     """Simplify a confirmed counterexample one parameter at a time (see the module docstring)."""
     cur = dict(exact)
-    tries = 0
+    tries = 0  # in budget units: the evaluator's cost (mpmath sides count MP_COST) plus MP_COST per confirmation
+    start = ev.cost
+    tries_mp = 0
     for _ in range(4):
         changed = False
         for c in ev.space.coords:
@@ -1038,9 +1040,10 @@ def _shrink(ev: _Evaluator, exact: dict[str, sp.Rational], max_tries: int) -> di
                     return cur
                 trial = {**cur, c.name: cand}
                 m = ev.margin_one(trial)
-                tries += 1
+                tries = ev.cost - start + tries_mp
                 if math.isnan(m) or m > SCREEN:
                     continue
+                tries_mp += MP_COST
                 out = ev.confirm(trial)
                 if out is not None and out.holds is False:
                     cur = trial
