@@ -77,7 +77,7 @@ class Probe:
 
         if self.over is None:
             return []
-        out = []
+        out: list[tuple[str, Any]] = []  # (key, CrossoverResult) or (key, why it failed)
         fixed = {k: v for k, v in self.params.items() if k != self.over}
         for t in self.compare:
             try:

@@ -230,7 +230,7 @@ def test_mgf_steps_of_theorems_a_and_b(cfg):
 @pytest.mark.parametrize("cfg", TOYS)
 def test_chernoff_step(cfg):
     """P[Lambda >= K_B(lambda*)] <= beta: Clopper-Pearson lower bound (99.9 %) of the frequency must not exceed beta."""
-    from dptheory.papers.maxinfo.audit import clopper_pearson_lower
+    from dptheory.numerics.binomial import clopper_pearson_lower
 
     n, m, E, s, beta = cfg
     toy = GaussianToy(n, m, E, s)

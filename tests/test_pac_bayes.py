@@ -124,7 +124,7 @@ def test_g3_holds_empirically_for_an_eps_dp_model_selection():
     Data: x ~ U[0, 1], y = 1{x > 0.5} flipped w.p. 0.2; classifiers h_j(x) = 1{x > j/K}; loss 0-1.
     The violation frequency over 4000 datasets must not exceed delta beyond a 99.9 % Clopper-Pearson margin.
     """
-    from dptheory.papers.maxinfo.audit import clopper_pearson_lower
+    from dptheory.numerics.binomial import clopper_pearson_lower
 
     rng = np.random.default_rng(2026)
     n, K_, eps, delta = 200, 21, 0.05, 0.1

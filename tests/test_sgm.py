@@ -646,3 +646,51 @@ def _regenerate_known_values(path: Path = DATA, dps: int = 50) -> None:
 
 if __name__ == "__main__":
     _regenerate_known_values()
+
+
+@pytest.mark.parametrize(
+    ("alpha", "q", "z"),
+    [(100.5, 0.355, 1e14), (100.0, 0.355, 1e14), (2.5, 0.9, 1e11), (1000.25, 1e-3, 1e11), (7.0, 0.5, 3e12)],
+)
+def test_huge_noise_regime_matches_the_mp_series(alpha: float, q: float, z: float) -> None:
+    """Module docstring item 5: where z >= 1e4 and alpha q <= 1e-10 z the float64 kernel takes the leading term
+    C(alpha, 2) q^2 expm1(1/z^2) of A - 1. Oracle: the mp series (fractional) or exact binomial sum (integer) at
+    40 digits, independent of that shortcut; relative tolerance 1e-13 (the neglected terms are below 2e-20)."""
+    assert z >= sgm.HUGE_NOISE_MIN_Z and alpha * q <= sgm.HUGE_NOISE_RATIO * z  # the points are in the regime
+    got = sgm.rdp_np(alpha, q, z, 1)
+    with mpmath.workdps(40):
+        ref = sgm.log_a_mp(alpha, q, z) / (mpmath.mpf(alpha) - 1)
+    assert abs(got - float(ref)) <= 1e-13 * float(ref)
+
+
+def test_huge_noise_order_search_is_fast() -> None:
+    """An order search at z = 1.2e19 (found by the API fuzzer) evaluated the ~alpha-term mp series at every
+    scanned fractional order (minutes); with the huge-noise regime the scan needs no fallback."""
+    calls = []
+    orig = sgm.log_a_mp
+
+    def counting(*a: object, **k: object) -> mpmath.mpf:
+        calls.append(a)
+        return orig(*a, **k)
+
+    a = np.exp(np.linspace(np.log(1e-4), np.log(1e4), 65)) + 1.0
+    try:
+        sgm.log_a_mp = counting  # type: ignore[assignment]
+        v = sgm.rdp_np(a, 0.355, 1.2e19, 310)
+    finally:
+        sgm.log_a_mp = orig  # type: ignore[assignment]
+    assert not calls and np.all(v > 0) and np.all(np.isfinite(v))
+
+
+@pytest.mark.parametrize(("alpha", "q", "z"), [(100.5, 0.355, 1e14), (2.5, 0.9, 1e11), (37, 0.2, 1e12)])
+def test_huge_noise_mp_series_matches_the_general_mp_kernels(alpha: float, q: float, z: float) -> None:
+    """The mp moment series of the huge-noise regime against the general kernels (two-sided series for a
+    fractional order, exact binomial sum for an integer order), which know nothing of the regime: 1e-45 relative
+    at 50 digits."""
+    with mpmath.workdps(50):
+        a, qm, zm = mpmath.mpf(alpha), mpmath.mpf(q), mpmath.mpf(z)
+        got = sgm.log_a_mp(alpha, q, z)
+    with mpmath.workdps(60):
+        n = int(alpha) if float(alpha).is_integer() else None
+        ref = sgm._log_a_int_mp(n, qm, zm, 50) if n is not None else sgm._log_a_frac_mp(a, qm, zm, 50)
+    assert abs(got - ref) <= mpmath.mpf(10) ** -45 * abs(ref)

@@ -49,6 +49,7 @@ __all__ = [
     "exact_epsilon",
     "gaussian_delta",
     "run_audit",
+    "scores_by_task",
     "summarize_gap",
 ]
 
@@ -296,6 +297,44 @@ def summarize_gap(lower: float, uppers: Sequence[tuple[str, float]]) -> list[dic
         rows.append({"key": key, "epsilon_upper": up, "epsilon_lower": lower, "consistent": bool(up >= lower),
                      "gap_nats": up - lower, "ratio": (up / lower) if lower > 0 else math.inf})
     return rows
+
+
+# ----------------------------------------------------------------------------- training in tasks
+#: models per task when an audit's training is cut into tasks (fixed, so the result never depends on workers)
+TASK_RUNS = 250
+
+
+def scores_by_task(
+    fn: Any,
+    spec: Any,
+    runs: int,
+    rng: np.random.Generator,
+    *,
+    task_runs: int = TASK_RUNS,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    threads: int = 1,
+    progress: bool = False,
+    desc: str = "audit",
+) -> np.ndarray:
+    """The statistic of ``runs`` models trained in tasks of ``task_runs`` models, in model order.
+
+    Task ``i`` is ``fn((spec, lo, hi, generator_i))`` -> the scores of models ``lo..hi-1``, with
+    ``generator_i`` the ``i``-th child spawned from ``rng`` (:func:`dptheory.core.parallel.task_generators`),
+    so the scores depend on ``rng``'s seed and ``task_runs`` only: the same in process, on threads,
+    or on any number of Dask workers (:func:`dptheory.core.parallel.run_tasks`). ``fn`` must be a
+    module-level function (Dask pickles it).
+    """
+    from dptheory.core.parallel import chunk_bounds, run_tasks, task_generators
+
+    bounds = chunk_bounds(runs, task_runs)
+    gens = task_generators(rng, len(bounds))
+    tasks = [(spec, lo, hi, g) for (lo, hi), g in zip(bounds, gens, strict=True)]
+    parts = run_tasks(fn, tasks, workers=workers, scheduler=scheduler, threads=threads, progress=progress, desc=desc)
+    out = np.concatenate([np.asarray(p, dtype=np.float64) for p in parts])
+    if out.shape != (runs,):
+        raise DPTheoryError(f"{KEY}: the tasks returned {out.shape[0]} scores for {runs} models")
+    return out
 
 
 # ----------------------------------------------------------------------------- audits of the two models

@@ -33,7 +33,7 @@ import importlib.util
 import os
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NoReturn
 
 from dptheory import __version__
 from dptheory.cli.params import UsageError
@@ -64,7 +64,7 @@ class Parser(argparse.ArgumentParser):
         kwargs.setdefault("formatter_class", Formatter)
         super().__init__(*args, **kwargs)
 
-    def error(self, message: str) -> Any:  # type: ignore[override]
+    def error(self, message: str) -> NoReturn:
         raise UsageError(f"{self.prog}: {message} (see `{self.prog} --help`)")
 
 
@@ -105,6 +105,7 @@ def build_parser() -> argparse.ArgumentParser:
     from dptheory.cli import commands as C
     from dptheory.cli import compare as X
     from dptheory.cli.params import (
+        add_cluster_options,
         delta_type,
         digits,
         existing_file,
@@ -174,6 +175,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--json", action="store_true", help="print JSON instead of a table")
     s.add_argument("--print", action="store_true", help="print the table even with --csv")
     s.add_argument("--skip-invalid", action="store_true", help="skip points violating a condition instead of failing")
+    add_cluster_options(s, "points beyond float64 (mpmath)")
     s.set_defaults(func=C.cmd_sweep)
 
     s = sub.add_parser("crossover", help="the value after which KEY1 stays below KEY2 (RDP, or (eps, delta))",
@@ -236,6 +238,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--json", action="store_true", help="print JSON instead of text")
     s.add_argument("--fresh", action="store_true", help="ignore pinned counterexamples and search anew")
     s.add_argument("--no-progress", dest="progress", action="store_false", help="no progress bar")
+    add_cluster_options(s, "claims (one task per claim)")
     s.set_defaults(func=C.cmd_check, progress=None)
 
     add_paper_groups(sub)

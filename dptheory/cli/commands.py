@@ -16,7 +16,15 @@ from collections.abc import Sequence
 from typing import Any
 
 from dptheory.cli.output import falsification, out_in_folder, output_files, plural, print_json, progress_bar, table
-from dptheory.cli.params import MAX_GRID_POINTS, PLOT_SUFFIXES, UsageError, check_grid_size, grid_values, parse_params
+from dptheory.cli.params import (
+    MAX_GRID_POINTS,
+    PLOT_SUFFIXES,
+    UsageError,
+    check_grid_size,
+    cluster_options,
+    grid_values,
+    parse_params,
+)
 from dptheory.core.errors import DPTheoryError, UnexpectedParameter
 
 __all__ = ["MAX_GRID_POINTS", "cmd_check", "cmd_convert", "cmd_eval", "cmd_figure", "cmd_list", "cmd_report",
@@ -252,11 +260,12 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     params = list(args.params) + [k for k in args.compare if "=" in k]
     thms = [theorem(args.key)] + [theorem(k) for k in compare]
     grid, fixed = split_grid(thms, params)
+    workers, scheduler = cluster_options(args)
     results = []
     for t in thms:
         g = {k: v for k, v in grid.items() if k in t.params}
         f = {k: v for k, v in fixed.items() if k in t.params}
-        results.append(sweep(t, g, f, skip_invalid=args.skip_invalid))
+        results.append(sweep(t, g, f, skip_invalid=args.skip_invalid, workers=workers, scheduler=scheduler))
     names = list(grid)
     rows = _sweep_rows(results, names)
     if args.csv or args.plot:
@@ -468,15 +477,35 @@ def _prefixes(keys: Sequence[str]) -> list[str]:
     return sorted({k.split(".")[0] + ".*" for k in keys})
 
 
+def _check_task(task: tuple[str, int, int, int, bool]) -> Any:
+    """``check_claim`` of one claim by key (a Dask task of ``dptheory check --workers/--scheduler``)."""
+    from dptheory.core.registry import REGISTRY
+    from dptheory.verify.checking import check_claim
+
+    key, examples, seed, dps, use_pinned = task
+    return check_claim(REGISTRY.get(key), examples=examples, seed=seed, dps=dps, use_pinned=use_pinned)
+
+
 def cmd_check(args: argparse.Namespace) -> int:
+    from dptheory.core.parallel import run_tasks, uses_dask
     from dptheory.verify.checking import Verdict, check_claim
 
     claims = select_claims(args.claim)
+    workers, scheduler = cluster_options(args)
     results = []
     surprises = []
-    outer = progress_bar(len(claims), "claims", args.progress)
-    for c in claims:
-        res = check_claim(c, examples=args.examples, seed=args.seed, dps=args.dps, use_pinned=not args.fresh)
+    done = None
+    if uses_dask(workers, scheduler):
+        # one task per claim, each seeded by --seed alone: the verdicts do not depend on the workers
+        tasks = [(c.key, args.examples, args.seed, args.dps, not args.fresh) for c in claims]
+        done = run_tasks(_check_task, tasks, workers=workers, scheduler=scheduler, progress=bool(args.progress),
+                         desc="claims")
+    outer = None if done is not None else progress_bar(len(claims), "claims", args.progress)
+    for i, c in enumerate(claims):
+        if done is not None:
+            res = done[i]
+        else:
+            res = check_claim(c, examples=args.examples, seed=args.seed, dps=args.dps, use_pinned=not args.fresh)
         results.append(res)
         expected = Verdict.FALSIFIED if c.counterexamples else Verdict.VERIFIED
         # with --fresh a search may miss a pinned finding (it is random); only a new finding surprises

@@ -15,6 +15,7 @@ import re
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from pathlib import Path
+from typing import TypeVar
 
 from dptheory.core.errors import DPTheoryError, InvalidParameter
 
@@ -123,7 +124,10 @@ def parse_params(items: Sequence[str]) -> dict[str, str]:
 
 
 # ----------------------------------------------------------------------------- argparse types
-def _type(name: str, fn: Callable[[str], object]) -> Callable[[str], object]:
+_V = TypeVar("_V")
+
+
+def _type(name: str, fn: Callable[[str], _V]) -> Callable[[str], _V]:
     fn.__name__ = name  # argparse names the type in its messages
     return fn
 
@@ -143,7 +147,7 @@ def integer(lo: int | None = None, hi: int | None = None, what: str = "") -> Cal
             raise argparse.ArgumentTypeError(f"expected {accepted}, got {v}")
         return v
 
-    return _type("integer", parse)  # type: ignore[return-value]
+    return _type("integer", parse)
 
 
 def digits(lo: int, hi: int = 1000) -> Callable[[str], int]:
@@ -173,7 +177,7 @@ def real(lo: float | None = None, hi: float | None = None, *, lo_open: bool = Fa
             raise argparse.ArgumentTypeError(f"expected {accepted}, got {text!r}")
         return v
 
-    return _type("number", parse)  # type: ignore[return-value]
+    return _type("number", parse)
 
 
 def exact(lo: Fraction | int | str | None = None, hi: Fraction | int | str | None = None, *, lo_open: bool = True,
@@ -198,7 +202,7 @@ def exact(lo: Fraction | int | str | None = None, hi: Fraction | int | str | Non
             raise argparse.ArgumentTypeError(f"expected {accepted}; got {text}")
         return text.strip()
 
-    return _type("number", parse)  # type: ignore[return-value]
+    return _type("number", parse)
 
 
 #: ``--delta``: exact, in (0, 1)
@@ -249,7 +253,7 @@ def int_list(lo: int = 1, hi: int | None = None, what: str = "") -> Callable[[st
             out.append(v)
         return out
 
-    return _type("integers", parse)  # type: ignore[return-value]
+    return _type("integers", parse)
 
 
 def float_list(lo: float | None = None, *, lo_open: bool = True, what: str = "") -> Callable[[str], list[float]]:
@@ -261,9 +265,9 @@ def float_list(lo: float | None = None, *, lo_open: bool = True, what: str = "")
         if not text.strip() or any(not x for x in items):
             raise argparse.ArgumentTypeError(
                 f"expected a comma-separated list of numbers; got {text!r} (an empty item)")
-        return [one(x) for x in items]  # type: ignore[misc]
+        return [one(x) for x in items]
 
-    return _type("numbers", parse)  # type: ignore[return-value]
+    return _type("numbers", parse)
 
 
 #: file formats matplotlib writes (the suffix decides the format)
@@ -298,7 +302,7 @@ def out_file(suffixes: tuple[str, ...] = ()) -> Callable[[str], str]:
         _writable(p)
         return text
 
-    return _type("file", parse)  # type: ignore[return-value]
+    return _type("file", parse)
 
 
 def _writable(p: Path) -> None:
@@ -393,3 +397,37 @@ def check_grid_size(sizes: dict[str, int]) -> None:
         dims = " x ".join(f"{n} ({k})" for k, n in sizes.items())
         raise InvalidParameter(key="grid", name=", ".join(sizes), value=dims,
                                reason=f"{total} points in all; at most {MAX_GRID_POINTS} are evaluated")
+
+
+# ----------------------------------------------------------------------------- Dask scale-out options
+_ADDRESS = re.compile(r"^(?:(?:tcp|tls|ws|wss|ucx|inproc)://)?[\w.\-\[\]:]+:\d{1,5}$|^(?:tcp|tls|ws|wss|ucx)://[\w.\-]+$")
+
+
+def scheduler_address(text: str) -> str:
+    """``--scheduler``: a Dask scheduler address ``[protocol://]host:port`` (checked for form only)."""
+    s = text.strip()
+    if not _ADDRESS.match(s):
+        raise argparse.ArgumentTypeError(f"expected a Dask scheduler address such as tcp://127.0.0.1:8786, "
+                                         f"got {text!r}")
+    return s
+
+
+def add_cluster_options(parser: argparse.ArgumentParser, what: str = "tasks") -> None:
+    """``--workers N`` (a local Dask cluster) and ``--scheduler ADDRESS`` (an existing one); default in process.
+
+    The results do not depend on either (see :mod:`dptheory.core.parallel`); read them back with
+    :func:`cluster_options`.
+    """
+    parser.add_argument("--workers", type=integer(1, 1024, "Dask worker processes"), default=None, metavar="N",
+                        help=f"run the {what} on a local Dask cluster of N worker processes (default: in process; "
+                        "the numbers are the same)")
+    parser.add_argument("--scheduler", type=scheduler_address, default=None, metavar="ADDRESS",
+                        help=f"run the {what} on the existing Dask cluster at ADDRESS (tcp://host:8786)")
+
+
+def cluster_options(args: argparse.Namespace) -> tuple[int | None, str | None]:
+    """``(workers, scheduler)`` from :func:`add_cluster_options`; a usage error when both are given."""
+    workers, scheduler = getattr(args, "workers", None), getattr(args, "scheduler", None)
+    if workers is not None and scheduler is not None:
+        raise UsageError("give --workers (a local Dask cluster) or --scheduler (an existing one), not both")
+    return workers, scheduler

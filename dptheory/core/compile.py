@@ -33,7 +33,7 @@ import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Any, Protocol
 
 import mpmath
 import numpy as np
@@ -57,6 +57,20 @@ __all__ = [
 
 class CompileError(DPTheoryError):
     """The expression uses something the compiler does not handle (the message says what)."""
+
+
+MAX_SUM_TERMS = 10**7  # a compiled sum is evaluated term by term: more terms would not finish
+
+
+def _check_sum_terms(lo: Any, hi: Any) -> None:
+    """Refuse a sum of more than MAX_SUM_TERMS terms at once (a Thm 4.2 mean over floor(n/b) = 1e20 batches
+    would otherwise run for ever) with a one-line error."""
+    n = int(hi) - int(lo) + 1
+    if n > MAX_SUM_TERMS:
+        raise DPTheoryError(
+            f"a sum in the statement has {n} terms here, which exceeds the {MAX_SUM_TERMS} terms the compiled "
+            "kernels evaluate one by one; use smaller parameters"
+        )
 
 
 class Undecided(NumericalFailure):
@@ -507,7 +521,10 @@ class _Emitter:
         if isinstance(e, sp.Pow):
             return f"({self.emit(e.base, sc, 'int')} ** {int(e.exp)})"
         if isinstance(e, sp.floor):
-            num, den = self.ratio(e.args[0])  # type: ignore[misc]
+            rat = self.ratio(e.args[0])
+            if rat is None:  # pragma: no cover - the integer check that routed e here found a ratio of integers
+                raise CompileError(f"internal: floor({e.args[0]}) is not a ratio of integer expressions")
+            num, den = rat
             nc, dc = self.emit(num, sc, "int"), self.emit(den, sc, "int")
             return f"_fdiv({nc}, {dc})"
         raise CompileError(f"integer expression {e} is not supported")  # pragma: no cover
@@ -681,7 +698,7 @@ class _Emitter:
         if b == "mp":
             sc.body.append(f"{acc} = []")
             body.body.append(f"{acc}.append({v})")
-            sc.body.append(_Block(f"for {j} in range({loc}, {hic} + 1):", body))
+            sc.body.append(_Block(f"for {j} in _mrange({loc}, {hic}):", body))
             self.loop_vars.pop(var)
             return f"_m.fsum({acc})"
         if b == "arb":
@@ -722,7 +739,7 @@ class _Emitter:
             if b == "mp":
                 sc.body.append(f"{acc} = []")
                 body.body.append(f"{acc}.append(_m.{fn}({gc}))")
-                sc.body.append(_Block(f"for {j} in range({loc}, {hic} + 1):", body))
+                sc.body.append(_Block(f"for {j} in _mrange({loc}, {hic}):", body))
                 total = f"_m.fsum({acc})"
                 if mean:
                     return f"_m.log1p({total} / {cnt})"
@@ -787,7 +804,11 @@ def _mp_namespace() -> dict[str, Any]:
             x = x.real
         return +m.mpf(x)
 
-    return {"_m": m, "_R": _R, "_fdiv": _fdiv, "_pow1p": _pow1p, "_pow1pm1": _pow1pm1, "_out": _out,
+    def _mrange(lo: int, hi: int) -> range:
+        _check_sum_terms(lo, hi)
+        return range(lo, hi + 1)
+
+    return {"_m": m, "_R": _R, "_fdiv": _fdiv, "_mrange": _mrange, "_pow1p": _pow1p, "_pow1pm1": _pow1pm1, "_out": _out,
             "_comb": math.comb, "_NF": NumericalFailure}
 
 
@@ -870,6 +891,7 @@ def _arb_namespace() -> dict[str, Any]:
     def _irange(lo: Any, hi: Any) -> range:
         if not (isinstance(lo, int) and isinstance(hi, int)):
             raise _undecided("a summation limit (not an exact integer)", _R(lo), _R(hi))
+        _check_sum_terms(lo, hi)
         return range(lo, hi + 1)
 
     def _pow1p(t: Any, L: Any, E: Any) -> Any:
@@ -957,6 +979,7 @@ def _np_namespace() -> dict[str, Any]:
         if lo_a.size == 0 or hi_a.size == 0:
             return
         start, stop = int(np.min(lo_a)), int(np.max(hi_a))
+        _check_sum_terms(start, stop)
         width = max(1, (1 << 20) // max(1, math.prod(shape)))
         for c in range(start, stop + 1, width):
             yield np.arange(c, min(stop, c + width - 1) + 1, dtype=np.float64)
@@ -1021,6 +1044,16 @@ def _build(backend: str, expr: sp.Expr, params: tuple[str, ...], symbols: Mappin
     except SyntaxError as exc:  # pragma: no cover - a bug in the emitter
         raise CompileError(f"internal: generated {backend} code does not parse: {exc}\n{src}") from exc
     return src, ns["kernel"]
+
+
+class ArbKernel(Protocol):
+    """What :func:`enclose` evaluates: a :class:`Compiled` bound or a hand-written arb kernel
+    (:class:`dptheory.core.theorem.ArbEvaluator`)."""
+
+    @property
+    def params(self) -> tuple[str, ...]: ...
+
+    def arb(self, args: Mapping[str, Any]) -> Any: ...
 
 
 @dataclass(frozen=True)
@@ -1240,7 +1273,7 @@ def _to_arb(v: Any, name: str) -> Any:
     )
 
 
-def enclose(compiled: Compiled, exact: Mapping[str, Any], *, dps: int, max_prec: int = 1 << 16,
+def enclose(compiled: ArbKernel, exact: Mapping[str, Any], *, dps: int, max_prec: int = 1 << 16,
             zero_prec: int | None = None) -> Enclosure:
     """Certified value of a compiled bound at exact inputs (Ziv loop on the arb backend).
 

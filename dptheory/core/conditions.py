@@ -112,8 +112,9 @@ def _fast_decide(cond: Condition, values: Mapping[sp.Symbol, sp.Rational]) -> Co
     if not isinstance(rel, sp.Rel) or isinstance(rel, (sp.Eq, sp.Ne)):
         return None
     key = id(cond)
-    entry = _FAST_CACHE.get(key, False)
-    if entry is False:
+    if key in _FAST_CACHE:
+        entry = _FAST_CACHE[key]
+    else:
         syms = tuple(sorted(rel.free_symbols, key=lambda x: x.name))
         try:
             entry = (sp.lambdify(syms, rel.lhs, modules="mpmath"), sp.lambdify(syms, rel.rhs, modules="mpmath"), syms)

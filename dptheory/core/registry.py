@@ -38,11 +38,20 @@ import sys
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from types import FrameType
+from typing import Any, Protocol, TypeVar
 
 from dptheory.core.errors import DPTheoryError, DuplicateKey, UnknownKey
 
-T = TypeVar("T")
+
+class _Keyed(Protocol):
+    """What the registry stores: anything with a ``key`` (theorems, claims, figures, baselines)."""
+
+    @property
+    def key(self) -> str: ...
+
+
+T = TypeVar("T", bound=_Keyed)
 
 #: registration modules of a paper package, imported in this order when present
 REGISTRATION_MODULES = ("theorems", "claims", "figures")
@@ -100,7 +109,7 @@ class Registry:
 
     # ------------------------------------------------------------------ adding
     def add(self, obj: T, *, replace: bool = False) -> T:
-        key = obj.key  # type: ignore[attr-defined]
+        key = obj.key
         if key in self._items and not replace:
             raise DuplicateKey(f"key {key!r} is already registered ({type(self._items[key]).__name__})")
         self._items[key] = obj
@@ -265,12 +274,12 @@ def paper_packages() -> list[str]:
 
 def _calling_module() -> str:
     """The first module up the stack outside ``dptheory.core`` (the one registering an object)."""
-    frame = sys._getframe(2)
+    frame: FrameType | None = sys._getframe(2)
     while frame is not None:
         name = str(frame.f_globals.get("__name__", ""))
         if not name.startswith("dptheory.core."):
             return name
-        frame = frame.f_back  # type: ignore[assignment]
+        frame = frame.f_back
     return ""
 
 

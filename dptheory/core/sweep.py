@@ -337,8 +337,15 @@ def sweep(
     *,
     skip_invalid: bool = False,
     check: bool = True,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    progress: bool = False,
 ) -> SweepResult:
     """Evaluate ``thm`` on the Cartesian grid ``grid`` with the other parameters ``fixed``.
+
+    The points beyond float64 (evaluated one by one with mpmath) may run on Dask: a local cluster of
+    ``workers`` processes or the cluster at ``scheduler`` (:func:`dptheory.core.parallel.run_tasks`);
+    each point is computed alone, so the result is the same.
 
     Names in ``grid`` or ``fixed`` that the theorem does not take are ignored (so one set of values
     can serve several theorems). With ``check=False`` no condition is checked and every point is
@@ -402,9 +409,9 @@ def sweep(
     with np.errstate(divide="ignore", invalid="ignore"):
         log_values = np.where(valid & ~need_mp, np.log(values), np.nan)
     mp_text: dict[tuple[int, ...], str] = {}
-    for idx in zip(*np.nonzero(need_mp), strict=True):
-        idx = tuple(int(i) for i in idx)
-        v, text = _mp_point(thm, g.point(idx))
+    mp_idx = [tuple(int(i) for i in idx) for idx in zip(*np.nonzero(need_mp), strict=True)]
+    for idx, (v, text) in zip(mp_idx, _mp_points(thm, [g.point(idx) for idx in mp_idx], workers, scheduler,
+                                                 progress), strict=True):
         values[idx] = float(v)
         log_values[idx] = _mp_log(v)
         log_domain[idx] = True
@@ -447,6 +454,33 @@ def _run_np(thm: Theorem, arrays: Mapping[str, np.ndarray]) -> tuple[np.ndarray,
         vals = np.broadcast_to(np.asarray(raw, dtype=np.float64), (n,)).copy()
         unreliable = np.zeros(n, dtype=bool)
     return vals, unreliable
+
+
+def _mp_points(thm: Theorem, points: list[dict[str, sp.Rational]], workers: int | None, scheduler: str | None,
+               progress: bool) -> list[tuple[mpmath.mpf, str]]:
+    """:func:`_mp_point` at every point, in order: in process, or on Dask (a registered theorem travels by key)."""
+    from dptheory.core.parallel import run_tasks, uses_dask
+
+    ref: Theorem | str = thm
+    if uses_dask(workers, scheduler) and points:
+        from dptheory.core.registry import REGISTRY
+
+        try:
+            if REGISTRY.get(thm.key) is thm:
+                ref = thm.key
+        except DPTheoryError:
+            pass
+    return run_tasks(_mp_task, [(ref, pt) for pt in points], workers=workers if points else None,
+                     scheduler=scheduler if points else None, progress=progress, desc=f"{thm.key} (mpmath)")
+
+
+def _mp_task(task: tuple[Theorem | str, dict[str, sp.Rational]]) -> tuple[mpmath.mpf, str]:
+    ref, pt = task
+    if isinstance(ref, str):
+        from dptheory.core.registry import REGISTRY
+
+        ref = REGISTRY.get(ref)
+    return _mp_point(ref, pt)
 
 
 def _mp_point(thm: Theorem, pt: Mapping[str, sp.Rational]) -> tuple[mpmath.mpf, str]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
 import sympy as sp
 
@@ -51,20 +52,22 @@ def prove_finite_limit(expr: sp.Expr, var: sp.Symbol, what: str) -> SymbolicResu
     return SymbolicResult(SymbolicVerdict.UNDECIDED, f"{what}: limit {sp.sstr(lim)} not shown finite")
 
 
-def symbolic_limit(thm: object, param: str) -> tuple[SymbolicResult, sp.Expr | None]:
+def symbolic_limit(thm: Any, param: str) -> tuple[SymbolicResult, sp.Expr | None]:
     """The limit of a theorem's bound as ``param`` -> oo, computed by sympy where it can.
+
+    ``thm`` is a :class:`~dptheory.core.theorem.Theorem` (not imported here: the theorem module imports this one).
 
     Uses the substitutions declared on the theorem's :class:`~dptheory.core.theorem.Limit` (each
     justified by the theorem's conditions) and maps the result back to the paper's symbols.
     """
-    lim = thm.limits[param]  # type: ignore[attr-defined]
-    bound = thm.bound  # type: ignore[attr-defined]
+    lim = thm.limits[param]
+    bound = thm.bound
     if bound is None:
         return SymbolicResult(SymbolicVerdict.UNDECIDED, "no closed-form bound to take the limit of"), None
     expr = bound.doit() if lim.sympy_doit else bound
     for old, new in lim.sympy_subs:
         expr = expr.subs(old, new)
-    var = thm.notation.sym(param)  # type: ignore[attr-defined]
+    var = thm.notation.sym(param)
     try:
         value = sp.limit(expr, var, sp.oo)
     except (NotImplementedError, ValueError, TypeError) as exc:

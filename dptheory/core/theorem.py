@@ -28,11 +28,12 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeAlias
 
 import mpmath
 import numpy as np
 import sympy as sp
+from numpy.typing import NDArray
 
 from dptheory.core.citation import Citation
 from dptheory.core.conditions import Condition, ConditionResult, Status, integer_condition
@@ -48,11 +49,14 @@ from dptheory.core.units import Direction, Monotone, Unit
 from dptheory.core.values import BoundValue
 
 if TYPE_CHECKING:
-    from dptheory.core.compile import Compiled, Enclosure
+    from dptheory.core.compile import ArbKernel, Compiled, Enclosure
 
 KernelMP = Callable[[Mapping[str, Any]], Any]
 KernelNP = Callable[[Mapping[str, np.ndarray]], Any]
 KernelArb = Callable[[Mapping[str, Any]], Any]
+# module-level: inside Theorem and Kernels the name ``np`` is the float64 kernel field, not numpy
+FloatArray: TypeAlias = NDArray[np.float64]
+BoolArray: TypeAlias = NDArray[np.bool_]
 
 GUARD_DIGITS = 10
 DEFAULT_DPS = 50
@@ -311,12 +315,16 @@ class Theorem:
         np_k: KernelNP | None = self.np
         if np_k is None and c is not None:
             np_k = c.np_flagged if self.np_flagged else c.np
-        arb_k: ArbEvaluator | None = None
+        arb_k: ArbKernel | None = None
         if self.arb is not None:
             arb_k = ArbEvaluator(self.params, self.arb)
         elif c is not None:
             arb_k = c
-        mp_k = self.mp if self.mp is not None else c.mp  # type: ignore[union-attr]  (post_init: bound or mp)
+        if self.mp is not None:
+            mp_k: KernelMP = self.mp
+        else:
+            assert c is not None  # __post_init__: a theorem without a bound declares an mp kernel
+            mp_k = c.mp
         return Kernels(mp=mp_k, np=np_k, arb=arb_k)
 
     def _term_kernels(self, name: str) -> Kernels:
@@ -325,7 +333,12 @@ class Theorem:
         if t.mp is None and c is None:
             raise ValueError(f"{self.key}: term {name} has neither an expression nor an mp kernel")
         np_k = t.np if t.np is not None else (None if c is None else (c.np_flagged if self.np_flagged else c.np))
-        return Kernels(mp=t.mp if t.mp is not None else c.mp, np=np_k, arb=c)  # type: ignore[union-attr]
+        if t.mp is not None:
+            mp_k: KernelMP = t.mp
+        else:
+            assert c is not None  # the check above: a term without an expression has an mp kernel
+            mp_k = c.mp
+        return Kernels(mp=mp_k, np=np_k, arb=c)
 
     @cached_property
     def overrides(self) -> tuple[str, ...]:
@@ -474,7 +487,7 @@ class Theorem:
             raise NumericalFailure(f"{self.key}: evaluation gave NaN at {exact}; this is a bug, please report it")
         return val
 
-    def evaluate_np(self, params: Mapping[str, Any], *, term: str | None = None) -> np.ndarray:
+    def evaluate_np(self, params: Mapping[str, Any], *, term: str | None = None) -> FloatArray:
         """Vectorised float64 evaluation (no condition checks; see :mod:`dptheory.sweep`).
 
         Values that overflow float64 come back as ``inf``; :func:`dptheory.sweep.sweep`
@@ -518,7 +531,7 @@ class Theorem:
             raise NumericalFailure(f"{self.key}: float64 evaluation gave NaN at {point}; check the conditions there")
         return out
 
-    def check_np(self, params: Mapping[str, Any]) -> np.ndarray:
+    def check_np(self, params: Mapping[str, Any]) -> BoolArray:
         """Vectorised float64 check of every condition: True where all hold (approximate at ties)."""
         arrays = {p: np.asarray(params[p], dtype=np.float64) for p in self.params}
         b = np.broadcast_arrays(*arrays.values())
@@ -600,7 +613,7 @@ class Kernels:
 
     mp: KernelMP
     np: KernelNP | None
-    arb: Any | None  # Compiled or ArbEvaluator: ``.params`` and ``.arb(args)``
+    arb: ArbKernel | None  # Compiled or ArbEvaluator
 
 
 _TERM_CACHE: dict[tuple[str, str], tuple[sp.Expr, Compiled]] = {}
@@ -619,7 +632,7 @@ def _compiled_term(thm: Theorem, term: Term) -> Compiled:
     return out
 
 
-def _enclose_digits(evaluator: Any, exact: Mapping[str, sp.Rational], dps: int) -> Enclosure:
+def _enclose_digits(evaluator: ArbKernel, exact: Mapping[str, sp.Rational], dps: int) -> Enclosure:
     """A certified enclosure whose ends round to the same ``dps`` significant digits (Ziv's loop:
     ask for a few more digits each time the ends straddle a rounding boundary)."""
     from dptheory.core.compile import enclose

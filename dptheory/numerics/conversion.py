@@ -26,7 +26,7 @@ import math
 import numbers
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, TypeAlias
 
 import mpmath
 import numpy as np
@@ -34,6 +34,7 @@ from numpy.typing import ArrayLike, NDArray
 from scipy import optimize
 
 from dptheory.core.errors import NumericalFailure
+from dptheory.core.units import ConversionMethod
 
 __all__ = [
     "ConversionResult",
@@ -44,8 +45,7 @@ __all__ = [
     "optimize_order",
 ]
 
-Real = int | float | mpmath.mpf
-Method = Literal["improved", "classic"]
+Real: TypeAlias = int | float | mpmath.mpf
 
 _GUARD = 10
 DEFAULT_ALPHA_MIN = 1 + 1e-4
@@ -183,19 +183,19 @@ class ConversionResult:
     delta: mpmath.mpf
     order: mpmath.mpf
     at_edge: bool
-    method: str
+    method: ConversionMethod
     rdp_at_order: mpmath.mpf
     orders_searched: str
     clamped: bool = False
 
 
-_EPS_MP: dict[str, Callable[[Real, Real, Real], mpmath.mpf]] = {
-    "improved": eps_improved_mp,
-    "classic": eps_classic_mp,
+_EPS_MP: dict[ConversionMethod, Callable[[Real, Real, Real], mpmath.mpf]] = {
+    ConversionMethod.IMPROVED: eps_improved_mp,
+    ConversionMethod.CLASSIC: eps_classic_mp,
 }
-_EPS_NP: dict[str, Callable[[ArrayLike, ArrayLike, ArrayLike], NDArray[np.float64]]] = {
-    "improved": eps_improved_np,
-    "classic": eps_classic_np,
+_EPS_NP: dict[ConversionMethod, Callable[[ArrayLike, ArrayLike, ArrayLike], NDArray[np.float64]]] = {
+    ConversionMethod.IMPROVED: eps_improved_np,
+    ConversionMethod.CLASSIC: eps_classic_np,
 }
 
 
@@ -213,7 +213,7 @@ def _rdp_at(rdp_mp: Callable[[mpmath.mpf], Any], alpha: mpmath.mpf, dps: int) ->
 
 
 def _eps_at(
-    rdp_mp: Callable[[mpmath.mpf], Any], alpha: mpmath.mpf, delta: mpmath.mpf, method: str, dps: int
+    rdp_mp: Callable[[mpmath.mpf], Any], alpha: mpmath.mpf, delta: mpmath.mpf, method: ConversionMethod, dps: int
 ) -> tuple[mpmath.mpf, mpmath.mpf]:
     r = _rdp_at(rdp_mp, alpha, dps)
     with mpmath.workdps(dps):
@@ -223,7 +223,8 @@ def _eps_at(
 
 
 def _finish(
-    eps: mpmath.mpf, r: mpmath.mpf, order: mpmath.mpf, delta: mpmath.mpf, at_edge: bool, method: str, searched: str
+    eps: mpmath.mpf, r: mpmath.mpf, order: mpmath.mpf, delta: mpmath.mpf, at_edge: bool, method: ConversionMethod,
+    searched: str,
 ) -> ConversionResult:
     clamped = bool(eps < 0)
     return ConversionResult(
@@ -249,7 +250,7 @@ def optimize_order(
     rdp_mp: Callable[[mpmath.mpf], Any],
     *,
     delta: Real,
-    method: Method = "improved",
+    method: ConversionMethod | str = ConversionMethod.IMPROVED,
     alpha_min: Real | None = None,
     alpha_max: Real | None = None,
     rdp_np: Callable[[NDArray[np.float64]], NDArray[np.float64]] | None = None,
@@ -293,8 +294,7 @@ def optimize_order(
         ValueError: invalid method, delta, orders or range.
         NumericalFailure: an RDP function returned NaN.
     """
-    if method not in _EPS_MP:
-        raise ValueError(f"optimize_order: method must be 'improved' or 'classic', got {method!r}")
+    m = ConversionMethod.parse(method, key="optimize_order")
     if not isinstance(dps, numbers.Integral) or dps < 5:
         raise ValueError(f"optimize_order: dps must be an integer >= 5, got {dps!r}")
     with mpmath.workdps(dps):
@@ -304,12 +304,12 @@ def optimize_order(
     if orders is not None:
         if alpha_min is not None or alpha_max is not None:
             raise ValueError("optimize_order: give either orders or alpha_min/alpha_max, not both")
-        return _optimize_discrete(rdp_mp, d, method, orders, dps)
-    return _optimize_continuous(rdp_mp, d, method, alpha_min, alpha_max, rdp_np, dps)
+        return _optimize_discrete(rdp_mp, d, m, orders, dps)
+    return _optimize_continuous(rdp_mp, d, m, alpha_min, alpha_max, rdp_np, dps)
 
 
 def _optimize_discrete(
-    rdp_mp: Callable[[mpmath.mpf], Any], d: mpmath.mpf, method: str, orders: Sequence[Real], dps: int
+    rdp_mp: Callable[[mpmath.mpf], Any], d: mpmath.mpf, method: ConversionMethod, orders: Sequence[Real], dps: int
 ) -> ConversionResult:
     with mpmath.workdps(dps):
         parsed = []
@@ -334,7 +334,7 @@ def _optimize_discrete(
 def _optimize_continuous(
     rdp_mp: Callable[[mpmath.mpf], Any],
     d: mpmath.mpf,
-    method: str,
+    method: ConversionMethod,
     alpha_min: Real | None,
     alpha_max: Real | None,
     rdp_np: Callable[[NDArray[np.float64]], NDArray[np.float64]] | None,
@@ -401,6 +401,7 @@ def _optimize_continuous(
         eps, r = _eps_at(rdp_mp, am, d, method, dps)
         if best_eps is None or eps < best_eps:
             best_eps, best_r, best_a = eps, r, am
+    assert best_a is not None  # candidates is never empty
     s_best = math.log(float(best_a) - 1)
     tol = step * (1 + 1e-9)
     at_edge = bool((s_best - s_lo) <= tol or (s_hi - s_best) <= tol)

@@ -24,6 +24,7 @@ import numpy as np
 from dptheory.core.errors import DPTheoryError, RegimeNotSupported
 from dptheory.core.notation import format_rational, parse_value
 from dptheory.core.theorem import Theorem
+from dptheory.core.units import ConversionMethod
 
 
 @dataclass(frozen=True)
@@ -33,7 +34,7 @@ class DPConversion:
     key: str
     params: dict[str, str]
     delta: float
-    method: str
+    method: ConversionMethod
     epsilon: mpmath.mpf
     order: mpmath.mpf
     at_edge: bool
@@ -46,7 +47,7 @@ class DPConversion:
             "key": self.key,
             "params": self.params,
             "delta": self.delta,
-            "method": self.method,
+            "method": str(self.method),
             "epsilon": mpmath.nstr(self.epsilon, min(self.dps, 20)),
             "order": mpmath.nstr(self.order, 12),
             "at_edge": self.at_edge,
@@ -70,7 +71,7 @@ def convert(
     params: Mapping[str, Any],
     *,
     delta: float | str,
-    method: str = "improved",
+    method: ConversionMethod | str = ConversionMethod.IMPROVED,
     orders: Sequence[Any] | None = None,
     alpha_min: Any = None,
     alpha_max: Any = None,
@@ -81,6 +82,7 @@ def convert(
 
     if "alpha" not in thm.params:
         raise DPTheoryError(f"{thm.key} has no Renyi order alpha; it is not an RDP bound")
+    method = ConversionMethod.parse(method, key=thm.key)
     if not thm.direction.is_guarantee:
         raise RegimeNotSupported(
             f"{thm.key} is {thm.direction}: not a guarantee, so it cannot be converted "

@@ -82,6 +82,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from dptheory.core.errors import InvalidParameter, NumericalFailure
+from dptheory.core.units import ConversionMethod
 from dptheory.numerics.conversion import ConversionResult
 
 __all__ = [
@@ -577,7 +578,7 @@ def rdp_epsilon_best(
     steps: Any,
     delta: Any,
     *,
-    method: str = "improved",
+    method: ConversionMethod | str = ConversionMethod.IMPROVED,
     alpha_min: Any = None,
     alpha_max: Any = None,
     dps: int = 30,
@@ -594,18 +595,18 @@ def rdp_epsilon_best(
     Results are cached on the exact inputs.
     """
     qf, zf, t, d = _check_q(q), _check_z(z), _check_steps(steps), _check_delta(delta)
-    if method not in ("improved", "classic"):
-        raise InvalidParameter(key=_KEY, name="method", value=method, reason="must be 'improved' or 'classic'")
+    m = ConversionMethod.parse(method, key=_KEY)
     if isinstance(dps, bool) or not isinstance(dps, numbers.Integral) or dps < 15:
         raise InvalidParameter(key=_KEY, name="dps", value=dps, reason="must be an integer >= 15 (decimal digits)")
     amin = None if alpha_min is None else _real("alpha_min", alpha_min, "> 1")
     amax = None if alpha_max is None else _real("alpha_max", alpha_max, "> alpha_min")
-    return _rdp_epsilon_cached(qf, zf, t, d, method, amin, amax, int(dps))
+    return _rdp_epsilon_cached(qf, zf, t, d, m, amin, amax, int(dps))
 
 
 @functools.lru_cache(maxsize=4096)
 def _rdp_epsilon_cached(
-    qf: float, zf: float, t: int, d: float, method: str, alpha_min: float | None, alpha_max: float | None, dps: int
+    qf: float, zf: float, t: int, d: float, method: ConversionMethod, alpha_min: float | None, alpha_max: float | None,
+    dps: int,
 ) -> ConversionResult:
     from dptheory.numerics import sgm
     from dptheory.numerics.conversion import optimize_order
@@ -635,7 +636,7 @@ def _rdp_epsilon_cached(
             return optimize_order(
                 rdp_mp,
                 delta=d_mp,
-                method="classic" if method == "classic" else "improved",
+                method=method,
                 alpha_min=amin,
                 alpha_max=amax,
                 rdp_np=rdp_np,
@@ -658,7 +659,8 @@ def _rdp_epsilon_cached(
 
 
 def theorem_epsilon(
-    thm_key: str, params: Mapping[str, Any], delta: Any, *, method: str = "improved", dps: int = 50
+    thm_key: str, params: Mapping[str, Any], delta: Any, *, method: ConversionMethod | str = ConversionMethod.IMPROVED,
+    dps: int = 50,
 ) -> Any:
     """(epsilon, delta) of a registered RDP theorem with the order optimised per theorem.
 

@@ -4,6 +4,7 @@ Ye & Shokri 2022 (arXiv 2203.05363), Algorithms 1 and 2. Vectorised over indepen
 explicit ``numpy.random.Generator``; results are dataclasses. See ``docs/trained_models.md``.
 """
 
+from dptheory.core.units import BatchScheme
 from dptheory.train.data import (
     Dataset,
     MissingOptionalDependency,
@@ -16,7 +17,6 @@ from dptheory.train.data import (
 )
 from dptheory.train.logistic import Canary, ClippedLogisticLoss, accuracy, add_bias, logistic_noise_std, train_dp_sgd
 from dptheory.train.noisy_gd import (
-    BatchScheme,
     FunctionLoss,
     Loss,
     QuadraticLoss,

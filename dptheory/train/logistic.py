@@ -30,10 +30,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from dptheory.core.errors import DPTheoryError, InvalidParameter
+from dptheory.core.units import BatchScheme
 from dptheory.core.validate import check_int, check_positive
 from dptheory.train.data import Dataset, clip_features
 from dptheory.train.noisy_gd import (
-    BatchScheme,
     Replacement,
     Theta0,
     TrainResult,

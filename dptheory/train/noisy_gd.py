@@ -35,16 +35,15 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from enum import StrEnum
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, TypeGuard, runtime_checkable
 
 import numpy as np
 
 from dptheory.core.errors import DPTheoryError, InvalidParameter
+from dptheory.core.units import BatchScheme
 from dptheory.core.validate import check_generator, check_int, check_positive
 
 __all__ = [
-    "BatchScheme",
     "FunctionLoss",
     "Loss",
     "QuadraticLoss",
@@ -56,32 +55,6 @@ __all__ = [
 
 KEY = "train.noisy_gd"
 CITE = "Ye & Shokri 2022, Algorithm 1"
-
-
-class BatchScheme(StrEnum):
-    """How Algorithm 1 forms its mini-batches (Ye & Shokri 2022, Algorithm 1, line 2)."""
-
-    SHUFFLE_PARTITION = "shuffle"
-    WITHOUT_REPLACEMENT = "without_replacement"
-    FIXED_ORDER = "fixed"
-
-    def __str__(self) -> str:
-        return self.value
-
-    @classmethod
-    def parse(cls, value: BatchScheme | str) -> BatchScheme:
-        if isinstance(value, BatchScheme):
-            return value
-        aliases = {"shuffle": cls.SHUFFLE_PARTITION, "shuffle_partition": cls.SHUFFLE_PARTITION,
-                   "shuffle-and-partition": cls.SHUFFLE_PARTITION, "without_replacement": cls.WITHOUT_REPLACEMENT,
-                   "without-replacement": cls.WITHOUT_REPLACEMENT, "wor": cls.WITHOUT_REPLACEMENT,
-                   "fixed": cls.FIXED_ORDER, "fixed_order": cls.FIXED_ORDER, "fixed-order": cls.FIXED_ORDER}
-        try:
-            return aliases[str(value).lower()]
-        except KeyError:
-            raise InvalidParameter(key=KEY, name="scheme", value=value,
-                                   reason=f"unknown batch scheme; use one of {sorted(set(aliases))}",
-                                   citation=CITE) from None
 
 
 def batches_per_epoch(n: int, b: int) -> int:
@@ -104,9 +77,25 @@ class Loss(Protocol):
     ``(1/b) sum_i grad l(theta; x_i)`` of shape ``(R, d)``.
     """
 
-    dim: int
+    @property
+    def dim(self) -> int: ...
 
     def mean_grad(self, theta: np.ndarray, X: np.ndarray, y: np.ndarray | None) -> np.ndarray: ...
+
+
+class AuxLoss(Loss, Protocol):
+    """A :class:`Loss` that also reads a per-record array (``record_aux(X)``, shape ``(n, ...)``), which the
+    trainer gathers with each batch and passes to ``mean_grad`` as ``aux`` (e.g. squared feature norms)."""
+
+    def record_aux(self, X: np.ndarray) -> np.ndarray: ...
+
+    def mean_grad(
+        self, theta: np.ndarray, X: np.ndarray, y: np.ndarray | None, aux: np.ndarray | None = None
+    ) -> np.ndarray: ...
+
+
+def _has_aux(loss: Loss) -> TypeGuard[AuxLoss]:
+    return hasattr(loss, "record_aux")
 
 
 @dataclass(frozen=True)
@@ -293,7 +282,7 @@ def train_noisy_gd(
     chunk_size = check_int("chunk_size", chunk_size, key=KEY, citation=CITE)
     workers = check_int("workers", workers, key=KEY, citation=CITE)
     N = batches_per_epoch(n, b)
-    sch = BatchScheme.parse(scheme)
+    sch = BatchScheme.parse(scheme, key=KEY, citation=CITE)
     if noise_std is None:
         sigma = check_positive("sigma", sigma, key=KEY, citation=CITE)
         std = math.sqrt(2.0 * eta * sigma * sigma)
@@ -363,10 +352,11 @@ def train_noisy_gd(
 
         bar = tqdm(total=n_chunks * K, desc=desc, unit="chunk-epoch", file=sys.stderr, leave=False)
 
-    aux_full = np.asarray(loss.record_aux(X)) if hasattr(loss, "record_aux") else None
+    aux_loss = loss if _has_aux(loss) else None
+    aux_full = np.asarray(aux_loss.record_aux(X)) if aux_loss is not None else None
     rep_aux = None
-    if aux_full is not None and rep_x is not None:
-        rep_aux = np.asarray(loss.record_aux(rep_x[None, :]))[0]
+    if aux_loss is not None and rep_x is not None:
+        rep_aux = np.asarray(aux_loss.record_aux(rep_x[None, :]))[0]
 
     def run_chunk(ci: int) -> None:
         lo, hi = ci * chunk_size, min(R, (ci + 1) * chunk_size)
@@ -399,7 +389,10 @@ def train_noisy_gd(
                     Xb = Xp[:, sl]
                     yb = None if yp is None else yp[:, sl]
                     ab = None if ap is None else ap[:, sl]
-                grad = loss.mean_grad(th, Xb, yb) if ab is None else loss.mean_grad(th, Xb, yb, aux=ab)
+                if ab is None or aux_loss is None:
+                    grad = loss.mean_grad(th, Xb, yb)
+                else:
+                    grad = aux_loss.mean_grad(th, Xb, yb, aux=ab)
                 g.standard_normal(out=noise)
                 th -= eta * grad
                 noise *= std
@@ -409,10 +402,10 @@ def train_noisy_gd(
                 if inclusion is not None:
                     inclusion[lo:hi, t] = (idx == track).any(axis=1)
                 t += 1
-                if record == "step":
-                    traj[lo:hi, t] = th  # type: ignore[index]
-            if record == "epoch":
-                traj[lo:hi, k + 1] = th  # type: ignore[index]
+                if traj is not None and record == "step":
+                    traj[lo:hi, t] = th
+            if traj is not None and record == "epoch":
+                traj[lo:hi, k + 1] = th
             if bar is not None:
                 bar.update(1)
             if not np.isfinite(th).all():

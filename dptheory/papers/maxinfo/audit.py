@@ -42,7 +42,7 @@ from dptheory.papers.maxinfo import kernels as mx
 
 __all__ = [
     "CertifiedLowerBound", "DirectLowerBound", "GaussianToy", "LaplaceCountToy", "ToyAudit", "audit_toy",
-    "certified_lower_bound", "clopper_pearson_lower", "clopper_pearson_upper", "direct_lower_bound",
+    "certified_lower_bound", "direct_lower_bound",
     "plugin_d_beta",
 ]
 

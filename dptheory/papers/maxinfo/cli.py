@@ -150,7 +150,7 @@ def _plot_maxinfo(args: argparse.Namespace, which: Sequence[str], scale: float, 
         "sigma": [float(x) for x in np.geomspace(max(args.zeta, 0.1), 1000 * args.zeta, 25)],
     }[args.vs]
     fig, (ax,) = new_figure()
-    series: dict[str, list[float]] = {}
+    series: dict[str, list[tuple[float, float]]] = {}
     for x in xs:
         kw = {"n": args.n, "m": args.m, "E": args.E, "sigma": args.sigma}
         kw[args.vs] = round(x) if args.vs in ("n", "E") else x
@@ -159,7 +159,7 @@ def _plot_maxinfo(args: argparse.Namespace, which: Sequence[str], scale: float, 
         rows, _ = _theorem_values(kw["n"], kw["m"], kw["E"], args.zeta, kw["sigma"], args.beta, args.C, args.C_beta,
                                   which, args.theta_independent)
         for r in rows:
-            series.setdefault(r["key"], []).append((x, r["value_nats"] * scale))  # type: ignore[arg-type]
+            series.setdefault(r["key"], []).append((x, r["value_nats"] * scale))
     for key, pts in series.items():
         p = np.array(pts)
         style = "--" if ("lz26" in key or "route" in key) else "-"
@@ -173,7 +173,7 @@ def _plot_maxinfo(args: argparse.Namespace, which: Sequence[str], scale: float, 
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize=7)
     save(fig, path)
-    curves = {k: [[float(c) for c in t] for t in v] for k, v in series.items()}  # type: ignore[attr-defined]
+    curves = {k: [[float(c) for c in t] for t in v] for k, v in series.items()}
     return {"path": args.plot, "vs": args.vs, "series": curves}
 
 

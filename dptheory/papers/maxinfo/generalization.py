@@ -121,6 +121,7 @@ def load_task(rng: np.random.Generator, n_train: int, shift: float = 0.3) -> tup
 
     ds = load_digits()
     X = np.concatenate([ds.X - shift, np.ones((ds.n, 1))], axis=1)
+    assert ds.y is not None  # the digits are labelled
     y = np.where(ds.y >= 5, 1.0, -1.0)
     if not (10 <= n_train < ds.n - 10):
         raise DPTheoryError(f"experiments.generalization: n_train must be in [10, {ds.n - 10}); got {n_train}")

@@ -24,13 +24,11 @@ import mpmath
 import numpy as np
 
 from dptheory.core.errors import NumericalFailure
-from dptheory.numerics.gaussian_dp import gdp_delta_mp, gdp_delta_np, gdp_eps_for_delta
+from dptheory.numerics.gaussian_dp import gdp_delta_mp, gdp_delta_np
 
 __all__ = [
     "dwork_product",
     "dwork_pure",
-    "gdp_delta_np",
-    "gdp_eps_for_delta",
     "k_b_mp",
     "k_b_np",
     "lemma_m_mp",

@@ -49,6 +49,7 @@ from dptheory.core.notation import Domain, NotationTable
 from dptheory.core.registry import REGISTRY
 from dptheory.core.theorem import Term, Theorem
 from dptheory.core.units import Direction, Monotone, Unit
+from dptheory.numerics.gaussian_dp import gdp_delta_mp, gdp_delta_np
 from dptheory.papers.maxinfo import kernels as mx
 
 DWORK15 = Paper(
@@ -379,10 +380,10 @@ def _route_parts(p: Mapping[str, Any], hp: bool) -> tuple[Any, Any, Any]:
     mu = 2 * p["zeta"] * (mpmath.sqrt(p["E"]) if hp else np.sqrt(p["E"])) / p["sigma"]
     if hp:
         e = mx.dp_route_eps_mp(p["n"], mu, p["C_beta"], p["beta"])
-        d = mx.gdp_delta_mp(e, mu)
+        d = gdp_delta_mp(e, mu)
     else:
         e = mx.dp_route_eps(float(p["n"]), float(mu), float(p["C_beta"]), float(p["beta"]))
-        d = float(mx.gdp_delta_np(e, mu))
+        d = float(gdp_delta_np(e, mu))
     if e > 0.5 or not (0 < d < e):
         raise RegimeNotSupported(f"maxinfo.dp_route_rogers_asymptotic: Rogers et al. need eps <= 1/2 and "
                                  f"0 < delta < eps; the route gives eps = {float(e):.4g}, delta = {float(d):.3g} "

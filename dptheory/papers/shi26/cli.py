@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from dptheory.cli.output import output_files, table
-from dptheory.cli.params import integer, real
+from dptheory.cli.params import add_cluster_options, cluster_options, integer, real
 
 
 def _point(items: list[str]) -> dict[str, str]:
@@ -59,7 +59,9 @@ def cmd_fig1(args: argparse.Namespace) -> int:
 
     cfg = _config(args)
     sps = args.sigma_p
-    res, _moved = _staged(Path(args.out), lambda tmp: E.run_fig1(cfg, tmp, progress=args.progress, sigma_ps=sps))
+    workers, scheduler = cluster_options(args)
+    res, _moved = _staged(Path(args.out), lambda tmp: E.run_fig1(cfg, tmp, progress=args.progress, sigma_ps=sps,
+                                                                 workers=workers, scheduler=scheduler))
     files = {k: str(Path(args.out) / Path(v).name) for k, v in res.files.items()}
     if args.json:
         print(json.dumps({"files": files, "seconds": res.seconds, "summary": res.summary}, indent=1, default=str))
@@ -92,7 +94,9 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     if args.param:
         grid = {args.param: tuple(args.values)}
     seeds = tuple(range(args.seeds))
-    rows = E.sweep(cfg, grid, sigma_p=args.sigma_p_value, seeds=seeds, progress=args.progress)
+    workers, scheduler = cluster_options(args)
+    rows = E.sweep(cfg, grid, sigma_p=args.sigma_p_value, seeds=seeds, progress=args.progress, workers=workers,
+                   scheduler=scheduler)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     with output_files() as group:
@@ -207,7 +211,7 @@ def sp26_mpf(x: Any) -> Any:
 def _sigma_ps(text: str) -> list[float]:
     from dptheory.cli.params import float_list
 
-    return float_list(0)(text)  # type: ignore[return-value]
+    return float_list(0)(text)
 
 
 _sigma_ps.__name__ = "numbers"
@@ -238,6 +242,7 @@ def add_subcommands(sub: Any) -> None:
     s = g.add_parser("fig1", help="reproduce Figure 1 (PNG, CSV, JSON with (eps, delta) of every DP-GD run)")
     scale_args(s)
     s.add_argument("--sigma-p", dest="sigma_p", type=_sigma_ps, help="comma-separated subset of 0.1,0.3,0.5")
+    add_cluster_options(s, "training pairs")
     s.set_defaults(func=cmd_fig1)
 
     s = g.add_parser("sweep", help="sensitivity of the GD-vs-DP-GD gap to q, kappa, sigma_0 and the horizon")
@@ -246,6 +251,7 @@ def add_subcommands(sub: Any) -> None:
     s.add_argument("--values", type=_sigma_ps, help="comma-separated values for --param")
     s.add_argument("--sigma-p-value", type=pos, default=0.5, help="sigma_p of the runs")
     s.add_argument("--seeds", type=integer(1, 1000), default=1, help="seeds per value")
+    add_cluster_options(s, "training pairs")
     s.set_defaults(func=cmd_sweep)
 
     s = g.add_parser("regime", help="every inequality of Condition 1 or 2 at a point: both sides, slack")

@@ -371,7 +371,7 @@ class Decomposer:
         rhs = self.P @ delta_W  # (n+1, 2m)
         c = scipy.linalg.cho_solve(self.chol, rhs)
         fit = self.P.T @ c
-        res = float(np.linalg.norm(delta_W - fit) / max(np.linalg.norm(delta_W), 1e-300))
+        res = float(np.linalg.norm(delta_W - fit) / max(float(np.linalg.norm(delta_W)), 1e-300))
         coef = c * self.scale[:, None]  # gamma (up to j) and rho
         j = np.concatenate([np.ones(m), -np.ones(m)])
         gamma = (coef[0] * j).reshape(2, m)
@@ -574,8 +574,10 @@ def _train(train_data: PatchData, test_data: PatchData, cnn: CNNConfig, cfg: Tra
         if t == T:
             break
         if max_g is not None:
+            assert gram is not None  # both are set when cfg.track_sensitivity
             max_g[t] = float(per_record_grad_norms(train_data, ws.dS, gram).max())
         if cfg.private:
+            assert noise_rng is not None and buf is not None and noise_sum is not None  # set above when cfg.private
             noise_rng.standard_normal(out=buf)
             buf *= sb
             grad += buf

@@ -247,7 +247,7 @@ def summarise(cfg: Fig1Config, pairs: Sequence[PairResult]) -> dict[str, Any]:
     for pr in pairs:
         row: dict[str, Any] = {"sigma_p": pr.sigma_p, "seed": pr.seed}
         for method in ("GD", "DP-GD"):
-            f = pr.final(method)
+            f: dict[str, Any] = pr.final(method)  # gains a CI pair and the paper's value below
             lo, hi = wilson(f["test_accuracy"], pr.n_test)
             f["test_accuracy_ci95"] = [lo, hi]
             rep = PAPER_REPORTED.get(round(pr.sigma_p, 3), {}).get(method)
@@ -286,13 +286,30 @@ def plot_fig1(pairs: Sequence[PairResult], path: str) -> None:
     save(fig, path)
 
 
+def _pair_task(task: tuple[Fig1Config, float, bool]) -> PairResult:
+    """One (GD, DP-GD) pair of Figure 1 (a Dask task: everything it draws comes from its seed)."""
+    cfg, sigma_p, progress = task
+    return run_pair(cfg, sigma_p, progress=progress)
+
+
 def run_fig1(cfg: Fig1Config, out_dir: str | Path, *, progress: bool = False,
-             sigma_ps: Sequence[float] | None = None) -> Fig1Result:
-    """Train all pairs and write ``<name>_fig1.png``, ``<name>_fig1.csv``, ``<name>_fig1.json`` to ``out_dir``."""
+             sigma_ps: Sequence[float] | None = None, workers: int | None = None,
+             scheduler: str | None = None) -> Fig1Result:
+    """Train all pairs and write ``<name>_fig1.png``, ``<name>_fig1.csv``, ``<name>_fig1.json`` to ``out_dir``.
+
+    The pairs run in process, on a local Dask cluster of ``workers`` processes or on the Dask
+    ``scheduler`` (:func:`dptheory.core.parallel.run_tasks`); each pair draws from its own seeds, so
+    the results are the same in every case.
+    """
+    from dptheory.core.parallel import run_tasks, uses_dask
+
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     t0 = time.perf_counter()
-    pairs = [run_pair(cfg, sp_, progress=progress) for sp_ in (sigma_ps or cfg.sigma_ps)]
+    remote = uses_dask(workers, scheduler)
+    tasks = [(cfg, sp_, progress and not remote) for sp_ in (sigma_ps or cfg.sigma_ps)]
+    pairs = run_tasks(_pair_task, tasks, workers=workers, scheduler=scheduler, progress=progress and remote,
+                      desc="Figure 1 pairs")
     seconds = time.perf_counter() - t0
     stem = out / f"{cfg.name}_fig1"
     with open(f"{stem}.csv", "w", newline="") as fh:
@@ -335,41 +352,39 @@ SWEEP_GRID: dict[str, tuple[float, ...]] = {
 
 def sweep(base: Fig1Config, grid: Mapping[str, Sequence[float]] | None = None, *, sigma_p: float = 0.5,
           seeds: Sequence[int] = (0,), checkpoints: Sequence[float] = (0.25, 0.5, 1.0),
-          progress: bool = False) -> list[SweepRow]:
+          progress: bool = False, workers: int | None = None, scheduler: str | None = None) -> list[SweepRow]:
     """One-at-a-time sweep around ``base``: the final GD-vs-DP-GD accuracy gap per value.
+
+    Every (value, seed) is a task of :func:`dptheory.core.parallel.run_tasks` (in process, or on Dask
+    with ``workers``/``scheduler``); the rows come back in grid order whatever ran them.
 
     The horizon (number of iterations) is swept for free by reading every run at the fractions
     ``checkpoints`` of ``base.steps``; the test-set size only changes the confidence intervals.
     """
+    from dptheory.core.parallel import run_tasks
+
     grid = SWEEP_GRID if grid is None else grid
-    rows: list[SweepRow] = []
-    bar = None
-    total = sum(len(v) for v in grid.values()) * len(seeds)
-    if progress:
-        import sys
+    tasks = [(replace(base, **{param: type(getattr(base, param))(v)}), param, float(v), s, sigma_p, tuple(checkpoints))
+             for param, values in grid.items() for v in values for s in seeds]
+    parts = run_tasks(_sweep_task, tasks, workers=workers, scheduler=scheduler, progress=progress, desc="sweep")
+    return [row for part in parts for row in part]
 
-        from tqdm import tqdm
 
-        bar = tqdm(total=total, desc="sweep", file=sys.stderr, leave=False)
-    for param, values in grid.items():
-        for v in values:
-            cfg = replace(base, **{param: type(getattr(base, param))(v)})
-            for s in seeds:
-                pr = run_pair(cfg, sigma_p, seed=s, privacy=False)
-                for frac in checkpoints:
-                    t = round(frac * cfg.steps)
-                    hg, hd = pr.gd.history, pr.dp.history
-                    k = int(np.searchsorted(hg.eval_steps, t))
-                    k = min(k, len(hg.eval_steps) - 1)
-                    t = int(hg.eval_steps[k])
-                    rows.append(SweepRow(param, float(v), s, sigma_p, t, float(1 - hg.test_error[k]),
-                                         float(1 - hd.test_error[k]), float(hg.test_error[k] - hd.test_error[k]),
-                                         float(hg.train_loss[t]), float(hd.train_loss[t]),
-                                         float(hg.gamma_mean[:, k].mean()), float(hd.gamma_mean[:, k].mean())))
-                if bar is not None:
-                    bar.update(1)
-    if bar is not None:
-        bar.close()
+def _sweep_task(task: tuple[Fig1Config, str, float, int, float, tuple[float, ...]]) -> list[SweepRow]:
+    """The rows of one (value, seed) of :func:`sweep` (a Dask task: everything it draws comes from its seed)."""
+    cfg, param, v, s, sigma_p, checkpoints = task
+    pr = run_pair(cfg, sigma_p, seed=s, privacy=False)
+    rows = []
+    for frac in checkpoints:
+        t = round(frac * cfg.steps)
+        hg, hd = pr.gd.history, pr.dp.history
+        k = int(np.searchsorted(hg.eval_steps, t))
+        k = min(k, len(hg.eval_steps) - 1)
+        t = int(hg.eval_steps[k])
+        rows.append(SweepRow(param, float(v), s, sigma_p, t, float(1 - hg.test_error[k]),
+                             float(1 - hd.test_error[k]), float(hg.test_error[k] - hd.test_error[k]),
+                             float(hg.train_loss[t]), float(hd.train_loss[t]),
+                             float(hg.gamma_mean[:, k].mean()), float(hd.gamma_mean[:, k].mean())))
     return rows
 
 

@@ -159,7 +159,8 @@ def search(
         t0 = float(np.min(f(x0)))
         z0 = np.concatenate([x0, [t0]])
         try:
-            res = scipy.optimize.minimize(
+            # (the ignore below: scipy-stubs' overloads do not infer the old-style constraint dict as their TypedDict)
+            res = scipy.optimize.minimize(  # type: ignore[call-overload]
                 neg_t, z0, method="SLSQP", constraints=[{"type": "ineq", "fun": cons}],
                 bounds=[*zip(lo, hi, strict=True), (None, None)], options={"maxiter": 500, "ftol": 1e-10},
             )
@@ -181,7 +182,8 @@ def search(
             binding.append(f"box: {v} at its lower end {bx[v][0]:g}")
         elif x[i] >= hi[i] - 1e-6:
             binding.append(f"box: {v} at its upper end {bx[v][1]:g}")
-    witness, failures = None, []
+    witness: dict[str, str] | None = None
+    failures: list[str] = []
     if best_val > 0:
         witness, failures = _witness(conditions, point, fixed)
     return FeasibilityResult(level=level, C=float(C), min_slack=best_val, point=point, slacks=slacks,

@@ -202,8 +202,9 @@ def measure_assumptions(
     rng = check_generator(rng, key=KEY)
     if data.y is None:
         raise DPTheoryError(f"{KEY}: Algorithm 2 needs a labelled dataset")
-    params = {"eta": eta, "lam": lam, "sigma_mul": sigma_mul, "S_g": S_g, "L": L, "b": b, "K": K}
-    res = train_dp_sgd(data, rng=rng, runs=runs, record="step", record_batches=True, **params)
+    params: dict[str, Any] = {"eta": eta, "lam": lam, "sigma_mul": sigma_mul, "S_g": S_g, "L": L, "b": b, "K": K}
+    res = train_dp_sgd(data, rng=rng, runs=runs, record="step", record_batches=True, eta=eta, lam=lam,
+                       sigma_mul=sigma_mul, S_g=S_g, L=L, b=b, K=K)
     if res.trajectory is None or res.batches is None:  # pragma: no cover - requested above
         raise DPTheoryError(f"{KEY}: the trainer returned no trajectory")
     loss = ClippedLogisticLoss(n_features=data.d, n_classes=data.n_classes, lam=float(lam), clip=S_g / 2)
@@ -326,11 +327,11 @@ def measure_assumptions(
         _u, sv, vt = np.linalg.svd(np.eye(d) - eta * J)
         v = vt[0]
         eps = 1e-5
-        pair = np.stack([th - eps * v, th + eps * v])
+        ends = np.stack([th - eps * v, th + eps * v])
         Xb = np.broadcast_to(Xc[idx], (2, *Xc[idx].shape))
         yb = np.broadcast_to(y[idx], (2, len(idx)))
-        mapped = pair - eta * loss.mean_grad(pair, Xb, yb)
-        one_step = float(np.linalg.norm(mapped[1] - mapped[0]) / np.linalg.norm(pair[1] - pair[0]))
+        mapped = ends - eta * loss.mean_grad(ends, Xb, yb)
+        one_step = float(np.linalg.norm(mapped[1] - mapped[0]) / np.linalg.norm(ends[1] - ends[0]))
         ce = {**(ce or {}), "targeted_pair": {"run": r, "step": t, "spectral_norm": float(sv[0]),
                                                "one_step_ratio": one_step, "offset": 2 * eps}}
         if one_step > a * (1 + COUPLED_TOL):

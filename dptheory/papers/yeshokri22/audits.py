@@ -11,12 +11,13 @@ from typing import Any
 
 import numpy as np
 
-from dptheory.audit.empirical import converted_upper_bounds, exact_epsilon, run_audit
+from dptheory.audit.empirical import TASK_RUNS, converted_upper_bounds, exact_epsilon, run_audit, scores_by_task
+from dptheory.core.units import BatchScheme
 
 
 def audit_quadratic(
     setting: Any,
-    scheme: str,
+    scheme: BatchScheme | str,
     *,
     runs: int,
     rng: np.random.Generator,
@@ -25,7 +26,10 @@ def audit_quadratic(
     j0: int = 0,
     t: float = 0.0,
     diameter: float = 1.0,
-    workers: int = 1,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    threads: int = 1,
+    task_runs: int = TASK_RUNS,
     progress: bool = False,
 ) -> dict[str, Any]:
     """Audit Algorithm 1 on the quadratic loss: lower bound, exact epsilon(delta), converted upper bounds.
@@ -35,47 +39,74 @@ def audit_quadratic(
     projection of the last iterate on ``x - x'`` (the likelihood ratio is monotone in it, so this is
     the most powerful test). Returns a dict with ``audit`` (:class:`AuditResult`), ``exact_epsilon``
     (of the pair, nats) and ``upper`` (list of (key, epsilon)).
-    """
-    from dptheory.papers.yeshokri22.quadratic import QuadraticSetting, last_iterate_law, theorem_point
-    from dptheory.train.data import quadratic_neighbours
-    from dptheory.train.noisy_gd import QuadraticLoss, Replacement, train_noisy_gd
 
+    The models are trained in tasks of ``task_runs`` (:func:`~dptheory.audit.empirical.scores_by_task`):
+    in process (``threads`` threads), on a local Dask cluster of ``workers`` processes or on the
+    Dask ``scheduler``; the numbers are the same in every case.
+    """
+    from dptheory.papers.yeshokri22.quadratic import (
+        APPLICABLE,
+        FULL_BATCH,
+        QuadraticSetting,
+        last_iterate_law,
+        parse_scheme,
+        theorem_point,
+    )
+    from dptheory.train.data import quadratic_neighbours
+
+    sch = parse_scheme(scheme)
+    # full batch (b = n) trains with the fixed order: with one batch every scheme is the same
+    train_sch = sch if isinstance(sch, BatchScheme) else BatchScheme.FIXED_ORDER
     st = setting if isinstance(setting, QuadraticSetting) else QuadraticSetting(**setting)
     lam = float(st.lam)
     st = QuadraticSetting(alpha=st.alpha, eta=st.eta, lam=st.lam, S_g=st.lam * _frac(diameter), sigma=st.sigma, n=st.n,
                           b=st.b, K=st.K)
     index = 0
     order = None
-    if scheme == "fixed":
+    if sch is BatchScheme.FIXED_ORDER:
         # put the differing record in batch j0
         order = np.arange(st.n)
         order[[0, j0 * st.b]] = order[[j0 * st.b, 0]]
     D, D2 = quadratic_neighbours(st.n, 1, diameter, t=t, index=index)
     mask = np.zeros(runs, dtype=bool)
     mask[runs // 2:] = True
-    sch = "fixed" if scheme in ("fixed", "full_batch") else scheme
-    res = train_noisy_gd(QuadraticLoss(lam=lam, dim=1), D.X, eta=float(st.eta), sigma=float(st.sigma), b=st.b, K=st.K,
-                         scheme=sch, runs=runs, rng=rng, order=order,
-                         replacement=Replacement(index=index, x=D2.X[index], runs=mask), workers=workers,
-                         progress=progress, desc="audit (quadratic)")
-    score = res.theta[:, 0]
+    import time
+
+    t0 = time.perf_counter()
+    spec = {"X": D.X, "x2": D2.X[index], "index": index, "lam": lam, "eta": float(st.eta), "sigma": float(st.sigma),
+            "b": st.b, "K": st.K, "scheme": train_sch, "order": order, "mask": mask}
+    score = scores_by_task(_quadratic_task, spec, runs, rng, task_runs=task_runs, workers=workers,
+                           scheduler=scheduler, threads=threads, progress=progress, desc="audit (quadratic)")
+    seconds = time.perf_counter() - t0
     # mask selects the D' runs (record replaced by x'); scores of D first
     audit = run_audit(score[~mask], score[mask], delta=delta, gamma=gamma, rng=rng,
                       statistic="projection of the last iterate on x - x'")
-    jj = j0 if scheme == "fixed" else 0
-    law_p = last_iterate_law(st, sch, diameter=diameter, t=t, dataset="D", j0=jj)
-    law_q = last_iterate_law(st, sch, diameter=diameter, t=t, dataset="D'", j0=jj)
+    jj = j0 if sch is BatchScheme.FIXED_ORDER else 0
+    law_p = last_iterate_law(st, train_sch, diameter=diameter, t=t, dataset="D", j0=jj)
+    law_q = last_iterate_law(st, train_sch, diameter=diameter, t=t, dataset="D'", j0=jj)
     exact = exact_epsilon(law_p, law_q, delta)
-    from dptheory.papers.yeshokri22.quadratic import APPLICABLE
 
     pts = []
-    for key in APPLICABLE[scheme]:
-        pt = theorem_point(key, st.with_alpha(2), j0 if scheme == "fixed" else (0 if scheme == "full_batch" else None))
+    for key in APPLICABLE[sch]:
+        pt = theorem_point(key, st.with_alpha(2),
+                           j0 if sch is BatchScheme.FIXED_ORDER else (0 if sch == FULL_BATCH else None))
         if pt is not None:
             pts.append((key, pt))
     upper = converted_upper_bounds(pts, delta)
-    return {"audit": audit, "exact_epsilon": exact, "upper": upper, "setting": st.describe(), "scheme": scheme,
-            "seconds": res.seconds}
+    return {"audit": audit, "exact_epsilon": exact, "upper": upper, "setting": st.describe(), "scheme": str(sch),
+            "seconds": seconds}
+
+
+def _quadratic_task(task: tuple[dict[str, Any], int, int, np.random.Generator]) -> np.ndarray:
+    """Scores (projection on x - x') of models ``lo..hi-1`` of :func:`audit_quadratic` (one Dask task)."""
+    from dptheory.train.noisy_gd import QuadraticLoss, Replacement, train_noisy_gd
+
+    sp, lo, hi, g = task
+    res = train_noisy_gd(QuadraticLoss(lam=sp["lam"], dim=1), sp["X"], eta=sp["eta"], sigma=sp["sigma"], b=sp["b"],
+                         K=sp["K"], scheme=sp["scheme"], runs=hi - lo, rng=g, order=sp["order"],
+                         replacement=Replacement(index=sp["index"], x=sp["x2"], runs=sp["mask"][lo:hi]),
+                         chunk_size=hi - lo)
+    return res.theta[:, 0]
 
 
 def _frac(x: Any) -> Any:
@@ -107,8 +138,10 @@ def audit_logistic(
     delta: float,
     gamma: float = 0.05,
     canary_label: int = 0,
-    workers: int = 1,
-    chunk_size: int = 256,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    threads: int = 1,
+    task_runs: int = TASK_RUNS,
     progress: bool = False,
 ) -> dict[str, Any]:
     """Audit Algorithm 2 (DP-SGD on regularized logistic regression, shuffle and partition).
@@ -118,21 +151,24 @@ def audit_logistic(
     canary's logit margin from its own features; its clipped gradient pushes exactly along it).
     Upper bounds: Cor 5.3 and the composition baseline (sigma = sqrt(eta/2) sigma_mul S_g/(2b)),
     converted at ``delta``.
+
+    The models are trained in tasks of ``task_runs`` (:func:`~dptheory.audit.empirical.scores_by_task`):
+    in process (``threads`` threads), on a local Dask cluster of ``workers`` processes or on the
+    Dask ``scheduler``; the numbers are the same in every case.
     """
-    from dptheory.papers.yeshokri22.quadratic import theorem_point  # noqa: F401  (keeps the import graph explicit)
     from dptheory.papers.yeshokri22.theorems import sigma_from_sigma_mul
-    from dptheory.train.logistic import Canary, train_dp_sgd
 
     x_c, k = pick_canary(data.X, L)
     mask = np.zeros(runs, dtype=bool)
     mask[runs // 2:] = True
-    res = train_dp_sgd(data, eta=eta, lam=lam, sigma_mul=sigma_mul, S_g=S_g, L=L, b=b, K=K, runs=runs, rng=rng,
-                       canary=Canary(index=0, x=x_c, y=canary_label), canary_runs=mask, workers=workers,
-                       chunk_size=chunk_size, progress=progress)
-    c = data.n_classes
-    W = res.theta.reshape(runs, c, data.d + 1)
-    col = W[:, :, k] * L
-    score = col[:, canary_label] - col.mean(axis=1)
+    import time
+
+    t0 = time.perf_counter()
+    spec = {"data": data, "eta": eta, "lam": lam, "sigma_mul": sigma_mul, "S_g": S_g, "L": L, "b": b, "K": K,
+            "canary_x": x_c, "canary_feature": k, "canary_label": canary_label, "mask": mask}
+    score = scores_by_task(_logistic_task, spec, runs, rng, task_runs=task_runs, workers=workers,
+                           scheduler=scheduler, threads=threads, progress=progress, desc="audit (Algorithm 2)")
+    seconds = time.perf_counter() - t0
     # mask selects the D' runs (with the canary); scores of D first
     audit = run_audit(score[~mask], score[mask], delta=delta, gamma=gamma, rng=rng,
                       statistic=f"canary logit margin from feature {k}")
@@ -148,6 +184,19 @@ def audit_logistic(
     comp = {"eta": eta, "S_g": S_g, "sigma": sigma, "n": n, "b": b, "K": K}
     pts.append(("yeshokri22.composition", comp))
     upper = converted_upper_bounds(pts, delta)
-    return {"audit": audit, "upper": upper, "seconds": res.seconds, "canary_feature": k,
+    return {"audit": audit, "upper": upper, "seconds": seconds, "canary_feature": k,
             "setting": {"eta": eta, "lam": lam, "sigma_mul": sigma_mul, "S_g": S_g, "L": L, "b": b, "K": K, "n": n,
                         "runs": runs, "dataset": data.name}}
+
+
+def _logistic_task(task: tuple[dict[str, Any], int, int, np.random.Generator]) -> np.ndarray:
+    """Scores (canary logit margin) of models ``lo..hi-1`` of :func:`audit_logistic` (one Dask task)."""
+    from dptheory.train.logistic import Canary, train_dp_sgd
+
+    sp, lo, hi, g = task
+    data, k, L, y = sp["data"], sp["canary_feature"], sp["L"], sp["canary_label"]
+    res = train_dp_sgd(data, eta=sp["eta"], lam=sp["lam"], sigma_mul=sp["sigma_mul"], S_g=sp["S_g"], L=L, b=sp["b"],
+                       K=sp["K"], runs=hi - lo, rng=g, canary=Canary(index=0, x=sp["canary_x"], y=y),
+                       canary_runs=sp["mask"][lo:hi], chunk_size=hi - lo)
+    col = res.theta.reshape(hi - lo, data.n_classes, data.d + 1)[:, :, k] * L
+    return col[:, y] - col.mean(axis=1)

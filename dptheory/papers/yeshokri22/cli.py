@@ -31,7 +31,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from dptheory.cli.output import fmt, output_files, table
-from dptheory.cli.params import exact, int_list, integer, real
+from dptheory.cli.params import add_cluster_options, exact, int_list, integer, real
 from dptheory.core.errors import DPTheoryError
 from dptheory.core.registry import REGISTRY, Baseline
 
@@ -248,9 +248,11 @@ def cmd_audit_empirical(args: argparse.Namespace) -> int:
     import numpy as np
 
     from dptheory.audit import empirical as E
+    from dptheory.cli.params import cluster_options
     from dptheory.papers.yeshokri22 import audits as A
 
     _check_paths(args)
+    workers, scheduler = cluster_options(args)
     results = []
     rows = []
     for K in args.K:
@@ -261,15 +263,16 @@ def cmd_audit_empirical(args: argparse.Namespace) -> int:
             data = load_dataset(args.dataset, n=args.n or 500, rng=np.random.default_rng(args.seed))
             r = A.audit_logistic(data, eta=args.eta, lam=args.lam, sigma_mul=args.sigma_mul, S_g=args.S_g, L=args.L,
                                  b=args.b, K=K, runs=args.runs, rng=rng, delta=args.delta, gamma=args.gamma,
-                                 workers=args.workers, progress=_progress(args))
+                                 workers=workers, scheduler=scheduler, threads=args.threads,
+                                 progress=_progress(args))
         else:
             from dptheory.papers.yeshokri22.quadratic import QuadraticSetting
 
             st = QuadraticSetting(alpha=2, eta=args.eta, lam=args.lam, S_g=args.S_g, sigma=args.sigma,
                                   n=args.n or 10, b=args.b, K=K)
             r = A.audit_quadratic(st, args.scheme, runs=args.runs, rng=rng, delta=args.delta, gamma=args.gamma,
-                                  j0=args.j0, diameter=float(args.S_g) / float(args.lam), workers=args.workers,
-                                  progress=_progress(args))
+                                  j0=args.j0, diameter=float(args.S_g) / float(args.lam), workers=workers,
+                                  scheduler=scheduler, threads=args.threads, progress=_progress(args))
         low = r["audit"].epsilon_lower
         gaps = E.summarize_gap(low, r["upper"])
         for g in gaps:
@@ -420,7 +423,9 @@ def add_subcommands(sub: argparse._SubParsersAction) -> None:
     m.add_argument("--runs", type=integer(4, 10**9), default=10_000, help="models in total (half on D, half on D')")
     m.add_argument("--delta", type=prob, default=1e-5, help="delta of the (epsilon, delta) compared")
     m.add_argument("--gamma", type=prob, default=0.05, help="the lower bound fails with probability <= gamma")
-    m.add_argument("--workers", type=integer(1, 256), default=2, help="worker processes")
+    m.add_argument("--threads", type=integer(1, 256), default=2,
+                   help="in process: threads training the models (the numbers do not depend on it)")
+    add_cluster_options(m, "trainings")
     _common(m, plot=True)
     m.set_defaults(func=cmd_audit_empirical)
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from dptheory.core.errors import DPTheoryError, InvalidParameter
+from dptheory.core.units import ConversionMethod
 from dptheory.privacy.pld import (
     DEFAULT_NEIGHBOURING,
     PLDResult,
@@ -106,7 +107,7 @@ class EpsilonDeltaCurve:
     key: str
     params: dict[str, str]
     delta: float
-    method: str
+    method: ConversionMethod
     neighbouring: str
     q: float
     z: float
@@ -142,7 +143,7 @@ class EpsilonDeltaCurve:
             "key": self.key,
             "params": self.params,
             "delta": self.delta,
-            "method": self.method,
+            "method": str(self.method),
             "neighbouring": self.neighbouring,
             "q": self.q,
             "z": self.z,
@@ -178,7 +179,7 @@ def epsilon_delta_curve(
     K_values: Sequence[Any] | Iterable[Any],
     delta: Any,
     *,
-    method: str = "improved",
+    method: ConversionMethod | str = ConversionMethod.IMPROVED,
     neighbouring: str = DEFAULT_NEIGHBOURING,
     rel_width: float = 5e-2,
     refine_to: float = 1e-3,
@@ -246,7 +247,7 @@ def epsilon_delta_curve(
         key=thm_key,
         params={k: v for k, v in conv.params.items() if k != "K"},
         delta=d,
-        method=method,
+        method=ConversionMethod.parse(method, key=thm_key),
         neighbouring=rel,
         q=q,
         z=z,

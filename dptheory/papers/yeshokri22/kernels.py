@@ -14,7 +14,7 @@ broadcast float64 arrays. Neither ever sets global precision.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol, TypeAlias
 
 import mpmath
 import numpy as np
@@ -48,15 +48,6 @@ def eps0_mp(j: int, G: Any, eta: Any, lam: Any) -> mpmath.mpf:
     return G * x * (2 - x) * mpmath.exp((j - 1) * lr) / one_minus_r_pow_mp(j, lr)
 
 
-def first_term_mp(K: int, N: int, G: Any, eta: Any, lam: Any) -> mpmath.mpf:
-    """First term of Thm 3.3 / 4.2: eps0^h (1 - r^((K-1)(N-h))) / (1 - r^(N-h)), h = floor(N/2)."""
-    h = N // 2
-    if K == 1:
-        return mpmath.mpf(0)
-    lr = log_r_mp(eta, lam)
-    return eps0_mp(h, G, eta, lam) * one_minus_r_pow_mp((K - 1) * (N - h), lr) / one_minus_r_pow_mp(N - h, lr)
-
-
 def first_term_limit_mp(N: int, G: Any, eta: Any, lam: Any) -> mpmath.mpf:
     """K -> infinity limit of the first term: eps0^h / (1 - r^(N-h))."""
     h = N // 2
@@ -87,8 +78,11 @@ def log_mean_exp_term_mp(N: int, alpha: Any, G: Any, eta: Any, lam: Any) -> mpma
 
 _SPLIT = 134217729.0  # 2**27 + 1 (Veltkamp splitting of a double into two 26-bit halves)
 
+#: the float64 kernels are elementwise: a Python float is a 0-d array to them
+FloatOrArray: TypeAlias = float | np.ndarray
 
-def one_minus_product_np(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+
+def one_minus_product_np(a: FloatOrArray, b: FloatOrArray) -> np.ndarray:
     """1 - a*b in float64 without losing the digits of a*b when a*b is close to 1.
 
     Dekker's TwoProduct gives p + e == a*b exactly; then 1 - p is exact (Sterbenz, p in [1/2, 2])
@@ -107,14 +101,14 @@ def one_minus_product_np(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return (1.0 - p) - e
 
 
-def log_r_np(eta: np.ndarray, lam: np.ndarray) -> np.ndarray:
+def log_r_np(eta: FloatOrArray, lam: FloatOrArray) -> np.ndarray:
     """log r = 2 log(1 - eta lam), accurate for eta lam near 0 (log1p) and near 1 (exact 1 - eta lam)."""
     x = eta * lam
     with np.errstate(divide="ignore", invalid="ignore"):
         return 2.0 * np.where(x < 0.5, np.log1p(-x), np.log(one_minus_product_np(eta, lam)))
 
 
-def one_minus_r_np(eta: np.ndarray, lam: np.ndarray) -> np.ndarray:
+def one_minus_r_np(eta: FloatOrArray, lam: FloatOrArray) -> np.ndarray:
     """1 - r = eta lam (2 - eta lam) = 1 - (1 - eta lam)^2."""
     x = eta * lam
     omx = one_minus_product_np(eta, lam)
@@ -123,20 +117,14 @@ def one_minus_r_np(eta: np.ndarray, lam: np.ndarray) -> np.ndarray:
 
 
 def gaussian_step_rdp_np(
-    alpha: np.ndarray, eta: np.ndarray, S_g: np.ndarray, sigma: np.ndarray, b: np.ndarray
-) -> np.ndarray:
+    alpha: FloatOrArray, eta: FloatOrArray, S_g: FloatOrArray, sigma: FloatOrArray, b: FloatOrArray
+) -> FloatOrArray:
     return alpha * eta * S_g**2 / (4.0 * sigma**2 * b**2)
 
 
-def eps0_np(j: np.ndarray, G: np.ndarray, eta: np.ndarray, lam: np.ndarray) -> np.ndarray:
+def eps0_np(j: FloatOrArray, G: FloatOrArray, eta: FloatOrArray, lam: FloatOrArray) -> np.ndarray:
     lr = log_r_np(eta, lam)
     return G * one_minus_r_np(eta, lam) * np.exp((j - 1.0) * lr) / (-np.expm1(j * lr))
-
-
-def first_term_np(K: np.ndarray, N: np.ndarray, G: np.ndarray, eta: np.ndarray, lam: np.ndarray) -> np.ndarray:
-    h = np.floor(N / 2.0)
-    lr = log_r_np(eta, lam)
-    return eps0_np(h, G, eta, lam) * np.expm1((K - 1.0) * (N - h) * lr) / np.expm1((N - h) * lr)
 
 
 # ----------------------------------------------------------------------------- Thm 4.3 recurrence
@@ -356,6 +344,13 @@ def thm43_log_S_np_epochs(
     return out
 
 
+class _Thm43Extension(Protocol):
+    """What this module uses of the C extension (its interface is declared in ``_thm43.pyi``)."""
+
+    def epochs(self, out: np.ndarray, N: int, q: float, c: float, one_minus_r: float, /) -> None: ...
+
+
+_thm43_c: _Thm43Extension | None
 try:  # optional compiled loop (setup.py); the pure-Python loop below is the reference
     from dptheory.papers.yeshokri22 import _thm43 as _thm43_c
 except ImportError:  # pragma: no cover - depends on the build

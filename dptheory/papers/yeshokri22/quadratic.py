@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final, Literal, TypeAlias
 
 import mpmath
 import numpy as np
@@ -40,12 +40,14 @@ import numpy as np
 from dptheory.audit.mixture import MixtureLaw, mixture_renyi_1d, mixture_renyi_1d_np
 from dptheory.core.errors import DPTheoryError, InvalidParameter
 from dptheory.core.notation import format_rational, parse_value, rational_to_mpf
-from dptheory.core.units import Direction, Unit
+from dptheory.core.units import BatchScheme, Direction, Unit
 
 __all__ = [
     "APPLICABLE",
+    "FULL_BATCH",
     "BoundCheck",
     "ExactDivergence",
+    "QuadraticScheme",
     "QuadraticSetting",
     "compare_bounds",
     "conditioned_divergence",
@@ -53,6 +55,7 @@ __all__ = [
     "fixed_order_weights",
     "last_iterate_law",
     "noise_variance",
+    "parse_scheme",
     "plot_tightness",
     "shuffle_divergence",
     "theorem_point",
@@ -64,6 +67,32 @@ __all__ = [
 
 KEY = "audit.quadratic"
 CITE = "Ye & Shokri 2022, Algorithm 1 (quadratic loss; docs/derivations/quadratic_exact_divergence.md)"
+
+#: full-batch GD (b = n: one batch holding every record, where the three batch schemes coincide)
+FULL_BATCH: Final = "full_batch"
+#: the settings with an exact divergence on the quadratic loss: a batch scheme of Algorithm 1, or full batch
+QuadraticScheme: TypeAlias = BatchScheme | Literal["full_batch"]
+
+
+def parse_scheme(value: BatchScheme | str, accepted: Sequence[QuadraticScheme] | None = None) -> QuadraticScheme:
+    """``value`` as a :class:`~dptheory.core.units.BatchScheme` (any of its spellings) or ``"full_batch"``.
+
+    Raises:
+        InvalidParameter: an unknown name, or one outside ``accepted`` (default: all four).
+    """
+    allowed: Sequence[QuadraticScheme] = (*BatchScheme, FULL_BATCH) if accepted is None else accepted
+    parsed: QuadraticScheme | None = None
+    if value == FULL_BATCH:
+        parsed = FULL_BATCH
+    else:
+        try:
+            parsed = BatchScheme.parse(value, key=KEY, citation=CITE)
+        except InvalidParameter:
+            parsed = None
+    if parsed is None or parsed not in allowed:
+        raise InvalidParameter(key=KEY, name="scheme", value=value,
+                               reason=f"use one of {', '.join(sorted(str(a) for a in allowed))}", citation=CITE)
+    return parsed
 
 
 # ----------------------------------------------------------------------------- setting
@@ -178,7 +207,7 @@ class ExactDivergence:
 
     value: mpmath.mpf
     error: mpmath.mpf
-    scheme: str
+    scheme: QuadraticScheme
     method: str
     setting: Mapping[str, str]
     dps: int
@@ -196,7 +225,7 @@ class ExactDivergence:
         d = min(self.dps, 20)
         return {"value": mpmath.nstr(self.value, d), "error": mpmath.nstr(self.error, 3), "unit": str(self.unit),
                 "direction": str(self.direction), "upper": None if self.upper is None else mpmath.nstr(self.upper, d),
-                "scheme": self.scheme, "method": self.method, "setting": dict(self.setting),
+                "scheme": str(self.scheme), "method": self.method, "setting": dict(self.setting),
                 "by_t": {k: mpmath.nstr(v, d) for k, v in self.by_t.items()},
                 "conditioned": None if self.conditioned is None else mpmath.nstr(self.conditioned, d),
                 **{k: v for k, v in self.extra.items()}}
@@ -242,7 +271,7 @@ def fixed_order_divergence(setting: QuadraticSetting | Mapping[str, Any], j0: in
         val = st.mp("alpha") * (st.u() * W) ** 2 / (2 * s2)
     with mpmath.workdps(dps):
         val = +val
-    return ExactDivergence(value=val, error=mpmath.mpf(0), scheme="fixed" if st.N > 1 else "full_batch",
+    return ExactDivergence(value=val, error=mpmath.mpf(0), scheme=BatchScheme.FIXED_ORDER if st.N > 1 else FULL_BATCH,
                            method="closed form", setting={**st.describe(), "j0": str(j0)}, dps=dps,
                            by_t={"any": val}, extra={"j0": j0})
 
@@ -267,7 +296,7 @@ def conditioned_divergence(setting: QuadraticSetting | Mapping[str, Any], *, dps
 
 def last_iterate_law(
     setting: QuadraticSetting | Mapping[str, Any],
-    scheme: str,
+    scheme: BatchScheme | str,
     *,
     diameter: float,
     t: float = 0.0,
@@ -283,6 +312,7 @@ def last_iterate_law(
     coordinates are ``N(a^T theta0_perp, s^2)``. Float64 (for statistical tests against the simulator).
     """
     st = _setting(setting)
+    sch = parse_scheme(scheme, tuple(BatchScheme))
     if dataset not in ("D", "D'"):
         raise InvalidParameter(key=KEY, name="dataset", value=dataset, reason="use 'D' or \"D'\"", citation=CITE)
     with mpmath.workdps(30):
@@ -294,21 +324,18 @@ def last_iterate_law(
         xi = diameter if dataset == "D" else 0.0
         center = float(a**T) * theta0 + float(1 - a**T) * z
         step = float(eta_lam / st.b) * (xi - z)
-        if scheme == "fixed":
+        if sch is BatchScheme.FIXED_ORDER:
             if j0 is None:
                 raise DPTheoryError(f"{KEY}: the fixed-order law needs j0")
             Ws = np.array([float(fixed_order_weights(st)[int(j0)])])
             ws = np.array([1.0])
-        elif scheme == "shuffle":
+        elif sch is BatchScheme.SHUFFLE_PARTITION:
             Ws = np.array([float(w) for w in fixed_order_weights(st)] + [0.0])
             ws = np.array([st.b / st.n] * st.N + [1.0 - st.N * st.b / st.n])
-        elif scheme == "without_replacement":
+        else:  # BatchScheme.WITHOUT_REPLACEMENT
             if T > max_steps:
                 raise DPTheoryError(f"{KEY}: exact enumeration of 2^{T} inclusion patterns refused (T > {max_steps})")
             Ws, ws = _wor_atoms(float(a), T, st.b / st.n)
-        else:
-            raise InvalidParameter(key=KEY, name="scheme", value=scheme,
-                                   reason="use fixed, shuffle or without_replacement", citation=CITE)
     keep = ws > 0
     return MixtureLaw(weights=ws[keep], means=center + step * Ws[keep], s=s)
 
@@ -371,7 +398,7 @@ def shuffle_divergence(
         cond = conditioned_divergence(st, dps=dps)
     best = max(by_t, key=lambda k: by_t[k])
     with mpmath.workdps(dps):
-        return ExactDivergence(value=+by_t[best], error=+errs[best], scheme="shuffle",
+        return ExactDivergence(value=+by_t[best], error=+errs[best], scheme=BatchScheme.SHUFFLE_PARTITION,
                                method="Gauss-Legendre quadrature",
                                setting=st.describe(), dps=dps, by_t=by_t, conditioned=cond,
                                extra={"argmax_t": best, "evaluations": evals})
@@ -428,7 +455,7 @@ def without_replacement_enumerated(
             v, e = mixture_renyi_1d_np(float(al), wf, gf * (1 - tt) * Wf, wf, -gf * tt * Wf)
             by_t[str(t)], errs[str(t)] = mpmath.mpf(v), mpmath.mpf(e)
     best = max(by_t, key=lambda k: by_t[k])
-    return ExactDivergence(value=by_t[best], error=errs[best], scheme="without_replacement",
+    return ExactDivergence(value=by_t[best], error=errs[best], scheme=BatchScheme.WITHOUT_REPLACEMENT,
                            method="enumeration of inclusion patterns + " + ("mpmath" if use_mp else "float64")
                            + " quadrature", setting=st.describe(), dps=dps if use_mp else 13, by_t=by_t,
                            extra={"argmax_t": best, "atoms": len(Ws)})
@@ -438,7 +465,7 @@ def _wor_grid_distribution(a: float, T: int, q: float, grid: int, up: bool) -> t
     """Law of W rounded down (up) to a grid at every step of W <- a W + B; pathwise below (above) W."""
     w_max = (1 - a**T) / (1 - a) if a != 1 else float(T)
     h = w_max / grid
-    prob = np.zeros(grid + 1)
+    prob: np.ndarray = np.zeros(grid + 1)
     prob[0] = 1.0
     idx = np.arange(grid + 1)
     # float rounding may only move a value further in the safe direction (down for W_lo, up for W_hi)
@@ -485,7 +512,7 @@ def without_replacement_bracket(
         errs.append(e)
     lo = max(0.0, ends[0] - errs[0])
     hi = ends[1] + errs[1]
-    return ExactDivergence(value=mpmath.mpf(lo), error=mpmath.mpf(hi - lo), scheme="without_replacement",
+    return ExactDivergence(value=mpmath.mpf(lo), error=mpmath.mpf(hi - lo), scheme=BatchScheme.WITHOUT_REPLACEMENT,
                            method=f"grid bracket ({grid} cells) + float64 quadrature", setting=st.describe(), dps=13,
                            direction=Direction.LOWER, upper=mpmath.mpf(hi), by_t={"0": mpmath.mpf(lo)},
                            extra={"grid": grid, "lower": lo, "upper": hi})
@@ -503,11 +530,12 @@ def without_replacement_divergence(
 
 # ----------------------------------------------------------------------------- bounds vs the exact divergence
 #: Ye & Shokri upper bounds (and the paper's baselines) that apply to each batch scheme on the quadratic loss.
-APPLICABLE: dict[str, tuple[str, ...]] = {
-    "fixed": ("yeshokri22.thm3_3", "yeshokri22.thmD_4", "yeshokri22.balle_first", "yeshokri22.balle_last"),
-    "shuffle": ("yeshokri22.thm4_2", "yeshokri22.thm2_1", "yeshokri22.composition"),
-    "without_replacement": ("yeshokri22.thm4_3", "yeshokri22.composition"),
-    "full_batch": ("yeshokri22.thmD_6", "yeshokri22.thmD_7", "yeshokri22.thmD_4", "yeshokri22.thm4_3",
+APPLICABLE: dict[QuadraticScheme, tuple[str, ...]] = {
+    BatchScheme.FIXED_ORDER: ("yeshokri22.thm3_3", "yeshokri22.thmD_4", "yeshokri22.balle_first",
+                              "yeshokri22.balle_last"),
+    BatchScheme.SHUFFLE_PARTITION: ("yeshokri22.thm4_2", "yeshokri22.thm2_1", "yeshokri22.composition"),
+    BatchScheme.WITHOUT_REPLACEMENT: ("yeshokri22.thm4_3", "yeshokri22.composition"),
+    FULL_BATCH: ("yeshokri22.thmD_6", "yeshokri22.thmD_7", "yeshokri22.thmD_4", "yeshokri22.thm4_3",
                    "yeshokri22.composition"),
 }
 
@@ -521,7 +549,7 @@ class BoundCheck:
     """
 
     key: str
-    scheme: str
+    scheme: QuadraticScheme
     bound: mpmath.mpf
     exact: mpmath.mpf
     exact_error: mpmath.mpf
@@ -530,7 +558,7 @@ class BoundCheck:
     setting: Mapping[str, str]
 
     def to_dict(self) -> dict[str, Any]:
-        return {"key": self.key, "scheme": self.scheme, "bound": mpmath.nstr(self.bound, 15),
+        return {"key": self.key, "scheme": str(self.scheme), "bound": mpmath.nstr(self.bound, 15),
                 "exact": mpmath.nstr(self.exact, 15), "exact_error": mpmath.nstr(self.exact_error, 3),
                 "ratio": mpmath.nstr(self.ratio, 10), "holds": self.holds, **dict(self.setting)}
 
@@ -561,8 +589,8 @@ def theorem_point(key: str, setting: QuadraticSetting, j0: int | None = None) ->
 
 
 def compare_bounds(
-    setting: QuadraticSetting | Mapping[str, Any], scheme: str, *, j0: int | None = None, dps: int = 20,
-    keys: Sequence[str] | None = None, grid: int = 4096,
+    setting: QuadraticSetting | Mapping[str, Any], scheme: BatchScheme | str, *, j0: int | None = None,
+    dps: int = 20, keys: Sequence[str] | None = None, grid: int = 4096,
 ) -> tuple[ExactDivergence, list[BoundCheck]]:
     """The exact divergence for ``scheme`` and every applicable bound whose conditions hold, compared.
 
@@ -571,40 +599,39 @@ def compare_bounds(
     from dptheory.core.registry import REGISTRY
 
     st = _setting(setting)
-    if scheme == "fixed":
+    sch = parse_scheme(scheme)
+    if sch is BatchScheme.FIXED_ORDER:
         if j0 is None:
             raise DPTheoryError(f"{KEY}: the fixed-order comparison needs j0")
         ex = fixed_order_divergence(st, j0, dps=dps)
-    elif scheme == "full_batch":
+    elif sch == FULL_BATCH:
         if st.b != st.n:
             raise DPTheoryError(f"{KEY}: full-batch GD needs b = n (got b = {st.b}, n = {st.n})")
         ex = fixed_order_divergence(st, 0, dps=dps)
-    elif scheme == "shuffle":
+    elif sch is BatchScheme.SHUFFLE_PARTITION:
         ex = shuffle_divergence(st, dps=dps)
-    elif scheme == "without_replacement":
+    else:  # BatchScheme.WITHOUT_REPLACEMENT
         ex = without_replacement_divergence(st, dps=dps, grid=grid)
-    else:
-        raise InvalidParameter(key=KEY, name="scheme", value=scheme,
-                               reason=f"use one of {sorted(APPLICABLE)}", citation=CITE)
     out: list[BoundCheck] = []
     with mpmath.workdps(dps + 10):
         tol = ex.error + abs(ex.value) * mpmath.mpf(10) ** (-(min(dps, ex.dps) - 2))
-    for key in keys or APPLICABLE[scheme]:
-        pt = theorem_point(key, st, j0 if scheme == "fixed" else (0 if scheme == "full_batch" else None))
+    for key in keys or APPLICABLE[sch]:
+        pt = theorem_point(key, st, j0 if sch is BatchScheme.FIXED_ORDER else (0 if sch == FULL_BATCH else None))
         if pt is None:
             continue
         bound = REGISTRY.get(key).value(pt, dps=dps)
         with mpmath.workdps(dps + 10):
             ratio = bound / ex.value if ex.value > 0 else mpmath.inf
             holds = bool(bound >= ex.value - tol)
-        out.append(BoundCheck(key=key, scheme=scheme, bound=bound, exact=ex.value, exact_error=ex.error, ratio=ratio,
+        out.append(BoundCheck(key=key, scheme=sch, bound=bound, exact=ex.value, exact_error=ex.error, ratio=ratio,
                               holds=holds, setting={**st.describe(), **({"j0": str(j0)} if j0 is not None else {})}))
     return ex, out
 
 
 def tightness_table(
-    base: QuadraticSetting | Mapping[str, Any], Ks: Sequence[int], *, schemes: Sequence[str] = ("fixed", "shuffle",
-                                                                                                  "without_replacement"),
+    base: QuadraticSetting | Mapping[str, Any], Ks: Sequence[int], *,
+    schemes: Sequence[BatchScheme | str] = (BatchScheme.FIXED_ORDER, BatchScheme.SHUFFLE_PARTITION,
+                                            BatchScheme.WITHOUT_REPLACEMENT),
     dps: int = 20, progress: Any = None,
 ) -> list[dict[str, Any]]:
     """Bound / exact for every applicable bound, scheme and K (fixed order: first and last batch).
@@ -617,16 +644,16 @@ def tightness_table(
     for K in Ks:
         st = QuadraticSetting(alpha=st0.alpha, eta=st0.eta, lam=st0.lam, S_g=st0.S_g, sigma=st0.sigma, n=st0.n, b=st0.b,
                               K=int(K))
-        jobs: list[tuple[str, int | None]] = []
-        for sch in schemes:
-            if sch == "fixed":
-                jobs += [("fixed", 0), ("fixed", st.N - 1)]
+        jobs: list[tuple[QuadraticScheme, int | None]] = []
+        for sch in (parse_scheme(x) for x in schemes):
+            if sch is BatchScheme.FIXED_ORDER:
+                jobs += [(sch, 0), (sch, st.N - 1)]
             else:
                 jobs.append((sch, None))
         for sch, j0 in jobs:
             ex, checks = compare_bounds(st, sch, j0=j0, dps=dps)
             for c in checks:
-                rows.append({"K": int(K), "scheme": sch, "j0": "" if j0 is None else j0, "key": c.key,
+                rows.append({"K": int(K), "scheme": str(sch), "j0": "" if j0 is None else j0, "key": c.key,
                              "bound": float(c.bound), "exact": float(c.exact),
                              "exact_upper": float(ex.upper) if ex.upper is not None else float(c.exact),
                              "ratio": float(c.ratio), "holds": c.holds, "method": ex.method})

@@ -114,7 +114,7 @@ class Eps0(sp.Function):
 
     nargs = 3
 
-    def doit(self, **hints: Any) -> sp.Expr:  # type: ignore[override]
+    def doit(self, **hints: Any) -> sp.Expr:
         jj, GG, x = (a.doit(**hints) if hints.get("deep", True) else a for a in self.args)
         rr = (1 - x) ** 2
         return GG * rr ** (jj - 1) / sp.Sum(rr**_s, (_s, 0, jj - 1)).doit()
@@ -169,10 +169,6 @@ def _cite(locator: str, eq: str | int | None = None, note: str = "") -> Any:
 
 def _G_mp(p: Mapping[str, Any]) -> mpmath.mpf:
     return ys.gaussian_step_rdp_mp(p["alpha"], p["eta"], p["S_g"], p["sigma"], p["b"])
-
-
-def _G_np(p: Mapping[str, np.ndarray]) -> np.ndarray:
-    return ys.gaussian_step_rdp_np(p["alpha"], p["eta"], p["S_g"], p["sigma"], p["b"])
 
 
 def _N(p: Mapping[str, Any]) -> int:

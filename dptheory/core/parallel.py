@@ -1,0 +1,258 @@
+"""Run independent tasks in process, or on a Dask cluster (``dask.distributed``), with identical results.
+
+One entry point, :func:`run_tasks`: ``fn`` is applied to every task and the results come back in task
+order, whatever ran them:
+
+* in process (the default: ``workers`` None or 1 and no ``scheduler``): a plain loop; Dask is not
+  imported;
+* ``workers=N``: a local Dask cluster of N single-threaded worker processes, started and shut down
+  around the call;
+* ``scheduler="tcp://host:8786"``: an existing Dask cluster.
+
+Results do not depend on the number of workers because every task is self-contained: its inputs,
+including its random generator, are fixed before anything runs (:func:`task_generators` spawns one
+child per task *index*, so neither the workers nor the order in which tasks finish enter a result),
+and the caller reduces the results in task order. A task that raises is retried ``retries`` times
+(``Client.map(..., retries=)``); a task whose worker dies is rescheduled by the Dask scheduler on
+another worker (``distributed.scheduler.allowed-failures`` times), so a lost worker loses no task.
+
+Dask is an existing engine (https://distributed.dask.org); nothing here schedules anything itself.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, TypeVar
+
+import numpy as np
+
+from dptheory.core.errors import DPTheoryError, InvalidParameter
+
+__all__ = ["chunk_bounds", "dask_client", "run_tasks", "task_generators", "validate_cluster"]
+
+KEY = "parallel"
+T = TypeVar("T")
+R = TypeVar("R")
+
+#: local-cluster settings: no sampling profiler, event-loop housekeeping once a second (see dask_client)
+_QUIET_WORKERS = {"distributed.worker.profile.enabled": False, "distributed.admin.tick.interval": "1s",
+                  "distributed.worker.memory.monitor-interval": "1s", "distributed.admin.system-monitor.interval": "2s",
+                  # Dask sets MALLOC_TRIM_THRESHOLD_, which turns off glibc's adaptive mmap threshold: every
+                  # temporary array above 128 kB is then mmap'ed and faulted in anew (measured: ~1.7x the CPU
+                  # time per training task); one BLAS thread per worker as Dask does by default
+                  "distributed.nanny.pre-spawn-environ": {"OMP_NUM_THREADS": 1, "MKL_NUM_THREADS": 1,
+                                                          "OPENBLAS_NUM_THREADS": 1}}
+
+#: seconds to wait for a scheduler given by address (``Client(address, timeout=)``)
+CONNECT_TIMEOUT = 10.0
+
+
+def validate_cluster(workers: Any = None, scheduler: Any = None) -> tuple[int | None, str | None]:
+    """``(workers, scheduler)`` checked: workers None or an integer >= 1, scheduler None or a non-empty address.
+
+    Raises :class:`InvalidParameter` (a one-line message naming what is accepted).
+    """
+    if workers is not None:
+        if isinstance(workers, bool) or not isinstance(workers, (int, np.integer)) or workers < 1:
+            raise InvalidParameter(key=KEY, name="workers", value=workers,
+                                   reason="must be a whole number >= 1 (Dask worker processes)")
+        workers = int(workers)
+    if scheduler is not None:
+        if not isinstance(scheduler, str) or not scheduler.strip():
+            raise InvalidParameter(key=KEY, name="scheduler", value=scheduler,
+                                   reason="must be a Dask scheduler address such as tcp://127.0.0.1:8786")
+        if workers is not None:
+            raise InvalidParameter(key=KEY, name="workers", value=workers,
+                                   reason="give either workers (a local cluster) or a scheduler address, not both")
+        scheduler = scheduler.strip()
+    return workers, scheduler
+
+
+def uses_dask(workers: int | None, scheduler: str | None) -> bool:
+    """True when :func:`run_tasks` would go to Dask (more than one worker, or a scheduler address)."""
+    return scheduler is not None or (workers is not None and workers > 1)
+
+
+def chunk_bounds(n: int, size: int) -> list[tuple[int, int]]:
+    """``[(lo, hi), ...]`` cutting ``range(n)`` into consecutive pieces of ``size`` (the last may be shorter)."""
+    if n < 0 or size < 1:
+        raise DPTheoryError(f"{KEY}: cannot cut {n} items into chunks of {size}")
+    return [(lo, min(n, lo + size)) for lo in range(0, n, size)]
+
+
+def task_generators(rng: np.random.Generator | int, n: int) -> list[np.random.Generator]:
+    """One independent generator per task index: ``SeedSequence(seed).spawn(n)`` (or ``rng.spawn(n)``).
+
+    The child of task ``i`` depends on the seed and on ``i`` only, so how tasks are spread over
+    workers never changes a result. Spawning does not advance ``rng``'s own stream.
+    """
+    if isinstance(rng, np.random.Generator):
+        return rng.spawn(n)
+    return [np.random.default_rng(s) for s in np.random.SeedSequence(rng).spawn(n)]
+
+
+@contextlib.contextmanager
+def dask_client(workers: int | None = None, scheduler: str | None = None, *,
+                timeout: float | None = None) -> Iterator[Any]:
+    """A ``distributed.Client``: on a new local cluster of ``workers`` processes, or on ``scheduler``.
+
+    The local cluster (single-threaded worker processes, no dashboard) is closed on exit; a client
+    of an existing cluster is closed, the cluster is left running. Errors are one line
+    (:class:`DPTheoryError`): Dask missing, a scheduler that cannot be reached within ``timeout`` s.
+    """
+    workers, scheduler = validate_cluster(workers, scheduler)
+    timeout = CONNECT_TIMEOUT if timeout is None else timeout
+    try:
+        import logging
+
+        from distributed import Client, LocalCluster
+    except ImportError as exc:  # pragma: no cover - dask is a declared extra
+        raise DPTheoryError(f"--workers/--scheduler need dask.distributed ({exc}); install it with "
+                            "pip install 'dask[distributed]'") from None
+    if scheduler is not None:
+        try:
+            client = Client(scheduler, timeout=timeout, set_as_default=False)
+        except (OSError, TimeoutError, ValueError, TypeError) as exc:
+            reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            raise DPTheoryError(f"cannot reach the Dask scheduler at {scheduler!r} within {timeout:g} s: {reason} "
+                                "(give an address such as tcp://127.0.0.1:8786 of a running `dask scheduler`)"
+                                ) from None
+        try:
+            yield client
+        finally:
+            client.close()
+        return
+    n = workers or 1
+    import dask
+
+    try:
+        # a worker's event-loop thread wakes every 10-100 ms by default (sampling profiler, tick monitor,
+        # memory and system monitors) and takes the GIL from the task each time; on a busy machine that
+        # made our training tasks (many small numpy calls) ~1.5x slower, so the local cluster wakes rarely
+        with dask.config.set(_QUIET_WORKERS):
+            cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None,
+                                   silence_logs=logging.ERROR)
+    except (OSError, RuntimeError, TimeoutError) as exc:
+        raise DPTheoryError(f"could not start a local Dask cluster of {n} worker processes: {exc} (a script that "
+                            "asks for workers must start from `if __name__ == '__main__':`)") from None
+    try:
+        client = Client(cluster, set_as_default=False)
+        try:
+            yield client
+        finally:
+            client.close()
+    finally:
+        cluster.close()
+
+
+def run_tasks(
+    fn: Callable[[T], R],
+    tasks: Sequence[T],
+    *,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    progress: bool = False,
+    retries: int = 2,
+    desc: str = "tasks",
+    client: Any = None,
+    threads: int = 1,
+) -> list[R]:
+    """``[fn(t) for t in tasks]``, in process or on Dask (see the module docstring); results in task order.
+
+    Args:
+        fn: a module-level function (it is pickled to the workers) that depends only on its task.
+        tasks: the tasks (picklable); each carries its own seed or generator (:func:`task_generators`).
+        workers: None or 1: in process, no Dask import; N > 1: a local cluster of N processes.
+        scheduler: address of an existing Dask scheduler (instead of ``workers``).
+        progress: a tqdm bar on stderr counting finished tasks.
+        retries: how many times Dask reruns a task that raised before giving up (its error is then
+            raised here, as the task raised it).
+        desc: the progress bar's label.
+        client: an open ``distributed.Client`` to use (overrides ``workers`` and ``scheduler``).
+        threads: in process only: run the tasks on this many threads (for numpy-heavy tasks, which
+            release the GIL); the results are the same as with one.
+    """
+    workers, scheduler = validate_cluster(workers, scheduler)
+    if isinstance(retries, bool) or not isinstance(retries, int) or retries < 0:
+        raise InvalidParameter(key=KEY, name="retries", value=retries, reason="must be a whole number >= 0")
+    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
+        raise InvalidParameter(key=KEY, name="threads", value=threads, reason="must be a whole number >= 1")
+    tasks = list(tasks)
+    bar = _bar(len(tasks), desc) if progress and tasks else None
+    try:
+        if client is None and not uses_dask(workers, scheduler):
+            if threads > 1 and len(tasks) > 1:
+                return _on_threads(fn, tasks, threads, bar)
+            out = []
+            for t in tasks:
+                out.append(fn(t))
+                if bar is not None:
+                    bar.update(1)
+            return out
+        if not tasks:
+            return []
+        if client is not None:
+            return _on_client(client, fn, tasks, retries, bar)
+        with dask_client(workers, scheduler) as cl:
+            return _on_client(cl, fn, tasks, retries, bar)
+    finally:
+        if bar is not None:
+            bar.close()
+
+
+def _on_client(client: Any, fn: Callable[[Any], Any], tasks: list[Any], retries: int, bar: Any) -> list[Any]:
+    from distributed import as_completed
+
+    futures = client.map(_Portable(fn), tasks, pure=False, retries=retries)
+    try:
+        for fut in as_completed(futures, loop=client.loop):
+            if fut.status == "error":
+                break  # gather raises the task's own exception below
+            if bar is not None:
+                bar.update(1)
+        return list(client.gather(futures))
+    finally:
+        client.cancel(futures)
+
+
+class _Portable:
+    """``fn`` on a worker: no false Hypothesis warning (below), and package errors made picklable (a
+    :class:`DPTheoryError` whose constructor takes keywords, such as InvalidParameter, cannot be rebuilt
+    from its pickle, so it travels as a plain DPTheoryError carrying the same one-line message)."""
+
+    def __init__(self, fn: Callable[[Any], Any]) -> None:
+        self.fn = fn
+        self.__name__ = getattr(fn, "__name__", "task")  # Dask names the task keys after it
+
+    def __call__(self, task: Any) -> Any:
+        import warnings
+
+        try:
+            with warnings.catch_warnings():
+                # Hypothesis flags any change of the global `random` state during a draw; on a Dask worker
+                # the worker's own event-loop thread uses `random`, so the warning is a false alarm there
+                warnings.filterwarnings("ignore", message="Do not use the `random` module inside strategies")
+                return self.fn(task)
+        except DPTheoryError as exc:
+            raise DPTheoryError(str(exc)) from None
+
+
+def _on_threads(fn: Callable[[Any], Any], tasks: list[Any], threads: int, bar: Any) -> list[Any]:
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=threads) as ex:
+        futures = [ex.submit(fn, t) for t in tasks]
+        out = []
+        for f in futures:  # in task order; the first error is raised as the task raised it
+            out.append(f.result())
+            if bar is not None:
+                bar.update(1)
+        return out
+
+
+def _bar(total: int, desc: str) -> Any:
+    from tqdm import tqdm
+
+    return tqdm(total=total, desc=desc, unit="task", file=sys.stderr, leave=False)
