@@ -223,8 +223,10 @@ class Theorem:
     def symbol_names(self) -> dict[sp.Symbol, str]:
         return self.notation.symbol_names()
 
-    @property
+    @cached_property
     def domain_conditions(self) -> tuple[Condition, ...]:
+        """The conditions implied by the parameters' domains (built once: the fast condition decider caches
+        its compiled checks by the condition objects, so new objects on every call would recompile them)."""
         out: list[Condition] = []
         for p in self.param_objects:
             s = p.symbol
