@@ -15,7 +15,7 @@ from typing import Any
 import mpmath
 import sympy as sp
 
-from dptheory.core.claims import Claim, Quantity, Region, Relation, combine
+from dptheory.core.claims import Box, Claim, Verdict, Quantity, Region, Relation, combine
 from dptheory.core.conditions import Condition
 from dptheory.core.notation import rational_to_mpf
 from dptheory.core.registry import REGISTRY
@@ -54,7 +54,8 @@ for _suffix, _key, _name in (("a", "maxinfo.thmB_derived", "Theorem B"), ("b", "
         lhs=T(_key, f"{_name} at 2n", set={"n": 2 * nO}),
         rhs=_times2(T(_key, f"{_name} at n"), f"2 x {_name} at n"),
         relation=Relation.LE,
-        region=Region(constraints=_DIV, ranges={"n": (1, 200_000, True), "m": (1, 200, True)},
+        verdict=Verdict.NOT_FALSIFIED,
+    region=Region(constraints=_DIV, ranges={"n": (1, 200_000, True), "m": (1, 200, True)},
                       description="valid points with m | n"),
     ))
 
@@ -95,6 +96,7 @@ ROUTE_SUPERLINEAR_B = _add(Claim(
     lhs=T("maxinfo.dp_route_rogers_asymptotic", "route at 2n", set={"n": 2 * nR}),
     rhs=_times2(T("maxinfo.dp_route_rogers_asymptotic", "route at n"), "2 x route at n"),
     relation=Relation.GT,
+    verdict=Verdict.NOT_FALSIFIED,
     region=Region(fixed={"C": 1, "C_beta": 1, "zeta": 1},
                   ranges={"n": (10_000, 1_000_000, True), "E": (1, 4, True), "sigma": (60.0, 300.0, True),
                           "beta": (1e-6, 0.1, True)},
@@ -131,6 +133,7 @@ CALIBRATION = _add(Claim(
     rhs=Quantity(label="delta", mp=lambda e, d: rational_to_mpf(sp.Rational(e["delta"])),
                  np=lambda e: float(e["delta"]), params=("delta",)),
     relation=Relation.LE,
+    verdict=Verdict.NOT_FALSIFIED,
     region=Region(description="valid points of lz26.gaussian_calibration (calibrated eps < 1)"),
 ))
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from dptheory.core.claims import Claim, Quantity, Region, Relation
+from dptheory.core.claims import Box, Claim, Verdict, Quantity, Region, Relation
 from dptheory.core.registry import REGISTRY
 from dptheory.core.symbolic import prove_zero
 from dptheory.papers.maxinfo import theorems as M
@@ -43,6 +43,7 @@ C21 = _add(Claim(
     lhs=T("dwork15.cor21_route", "Thm 13 + McDiarmid at k = tau^2/(c^2 n)", set={"k": _X}),
     rhs=T("dwork15.cor21", "Cor 21"),
     relation=Relation.EQ,
+    verdict=Verdict.NOT_FALSIFIED,
     region=Region(description="all tau, c, n, beta in (0, 1)"),
     symbolic=_c21_symbolic,
 ))
@@ -79,6 +80,7 @@ C22 = _add(Claim(
     lhs=T("dwork15.cor22_route", "Thm 20 + Thm 13 + McDiarmid"),
     rhs=T("dwork15.cor22", "exp(-3x/4)"),
     relation=Relation.LE,
+    verdict=Verdict.NOT_FALSIFIED,
     region=Region(fixed={"c": 1, "n": 1}, choices={"tau": _TAUS}, description="x = tau^2 from 7.90 to 10^4"),
 ))
 

@@ -17,7 +17,7 @@ from typing import Any
 import mpmath
 import sympy as sp
 
-from dptheory.core.claims import Claim, Quantity, Region, Relation
+from dptheory.core.claims import Box, Claim, Verdict, Quantity, Region, Relation
 from dptheory.core.conditions import Condition
 from dptheory.core.notation import rational_to_mpf
 from dptheory.core.registry import REGISTRY
@@ -59,6 +59,7 @@ DR18_C1 = _add(Claim(
     rhs=Quantity(label="2 eps^2", mp=lambda e, d: 2 * rational_to_mpf(sp.Rational(e["eps"])) ** 2,
                  np=lambda e: 2 * float(e["eps"]) ** 2, params=("eps",)),
     relation=Relation.EQ,
+    verdict=Verdict.NOT_FALSIFIED,
     region=Region(constraints=(Condition(mD * epsD**2 >= sp.log(3 / deltaD), "m eps^2 >= ln(3/delta)"),),
                   ranges={"eps": (0.05, 2.0, True), "m": (100, 1_000_000, True)},
                   description="m eps^2 >= ln(3/delta)"),
@@ -95,6 +96,7 @@ MCA_GE_PINSKER = _add(Claim(
     lhs=T("mcallester99", "McAllester (recalled form)"),
     rhs=T("pacbayes.pinsker_derived", "Maurer + Pinsker"),
     relation=Relation.GT,
+    verdict=Verdict.NOT_FALSIFIED,
     region=Region(description="all valid points"),
 ))
 
@@ -107,6 +109,7 @@ XI_LE_2SQRT = _add(Claim(
     lhs=T("maurer04.kl", "kl budget with xi(n)", term="rhs"),
     rhs=T("maurer04.kl_2sqrtn", "kl budget with 2 sqrt(n)", term="rhs"),
     relation=Relation.LE,
+    verdict=Verdict.NOT_FALSIFIED,
     region=Region(ranges={"n": (1, 100_000, True)}, description="all valid points, n <= 10^5"),
 ))
 
@@ -119,6 +122,7 @@ KL_LE_PINSKER = _add(Claim(
     lhs=T("maurer04.kl_2sqrtn", "kl bound"),
     rhs=T("pacbayes.pinsker_derived", "Pinsker form"),
     relation=Relation.LE,
+    verdict=Verdict.NOT_FALSIFIED,
     region=Region(description="all valid points"),
 ))
 

@@ -14,7 +14,7 @@ from typing import Any
 import mpmath
 import sympy as sp
 
-from dptheory.core.claims import Claim, Quantity, Region, Relation, combine, constant
+from dptheory.core.claims import Box, Claim, Quantity, Region, Relation, Verdict, combine, constant, formula
 from dptheory.core.conditions import Condition
 from dptheory.core.registry import REGISTRY
 from dptheory.core.symbolic import SymbolicResult, SymbolicVerdict, prove_finite_limit, prove_zero
@@ -138,6 +138,7 @@ _add(
         lhs=T("thm3_3", "Thm 3.3"),
         rhs=T("thm2_1", "Thm 2.1"),
         relation=Relation.LT,
+        verdict=Verdict.CERTIFIED,
         region=Region(description="all valid points of both theorems"),
     )
 )
@@ -179,6 +180,7 @@ _add(
         lhs=T("thm3_3", "lim_K Thm 3.3", limit="K"),
         rhs=INF,
         relation=Relation.LT,
+        verdict=Verdict.PROVED,
         region=Region(description="all valid points"),
         symbolic=_first_term_converges,
     )
@@ -195,6 +197,7 @@ _add(
         lhs=T("thm4_2", "lim_K Thm 4.2", limit="K"),
         rhs=INF,
         relation=Relation.LT,
+        verdict=Verdict.PROVED,
         region=Region(description="all valid points"),
         symbolic=_thm42_converges,
     )
@@ -246,6 +249,7 @@ _add(
         rhs=T("balle_first", "Balle et al. (first batch)"),
         relation=Relation.EQ,
         factor=10.0,
+        verdict=Verdict.EXHAUSTIVE,
         region=Region(fixed={**FIG, "K": 1}, choices={"alpha": [10, 15]}, description="Figure 1a, K = 1"),
     )
 )
@@ -262,6 +266,7 @@ _add(
         rhs=T("balle_last", "Balle et al. (last batch)"),
         relation=Relation.EQ,
         factor=10.0,
+        verdict=Verdict.PROVED,
         region=Region(fixed={**FIG, "K": 1}, choices={"alpha": [10, 15]}, description="Figure 1b, K = 1"),
     )
 )
@@ -316,6 +321,7 @@ _add(
         lhs=T("thm4_2", "Thm 4.2"),
         rhs=T("thm3_3", "Thm 3.3 (last batch)", set=LAST),
         relation=Relation.LT,
+        verdict=Verdict.CERTIFIED,
         region=Region(description="all valid points"),
     )
 )
@@ -431,6 +437,7 @@ for suffix, lhs, rhs, region, what, ces, finding in [
             region=region,
             counterexamples=ces,
             finding=finding,
+            verdict=None if ces else Verdict.NOT_FALSIFIED,
         )
     )
 
@@ -479,6 +486,7 @@ _add(
         lhs=T("composition", "composition (exact)"),
         rhs=T("composition_approx", "(b/n) G K"),
         relation=Relation.GT,
+        verdict=Verdict.NOT_FALSIFIED,
         region=Region(constraints=(_DIVIDES,), ranges={"K": (1, 20, False)}, description="valid points with b | n"),
     )
 )
@@ -530,6 +538,7 @@ _add(
         lhs=T("thm4_3", "Thm 4.3"),
         rhs=T("thm4_2", "Thm 4.2"),
         relation=Relation.GT,
+        verdict=Verdict.NOT_FALSIFIED,
         region=Region(fixed=FIG, choices={"alpha": [10, 15, 20], "K": FIG1_K}, description="Figure 2 setting"),
     )
 )
@@ -571,6 +580,7 @@ _add(
         lhs=T("thmD_6", "Thm D.6"),
         rhs=T("thmD_7", "Thm D.7"),
         relation=Relation.LT,
+        verdict=Verdict.CERTIFIED,
         region=Region(description="all valid points (eta < 1/beta)"),
     )
 )
@@ -585,6 +595,7 @@ _add(
         lhs=T("thm4_2", "Thm 4.2 term 2 at K", term="term2"),
         rhs=T("thm4_2", "Thm 4.2 term 2 at K+1", term="term2", set={"K": K + 1}),
         relation=Relation.EQ,
+        verdict=Verdict.PROVED,
         region=Region(description="all valid points"),
         symbolic=_second_term_constant_in_K,
     )
@@ -689,6 +700,7 @@ _add(
         lhs=EPS0_N,
         rhs=Quantity(label="(b/n) G", theorem="yeshokri22.composition_approx", set={"K": sp.Integer(1)}),
         relation=Relation.LT,
+        verdict=Verdict.CERTIFIED,
         region=Region(constraints=(_DIVIDES,), description="valid points of Thm 4.2 with b | n"),
     )
 )
@@ -705,6 +717,7 @@ _add(
         lhs=T("thmD_4", "Thm D.4 (K=1, b=1)"),
         rhs=FELDMAN18_THM23,
         relation=Relation.EQ,
+        verdict=Verdict.PROVED,
         region=Region(fixed={"K": 1, "b": 1}, description="K = 1, b = 1"),
         symbolic=_c10_symbolic,
     )
