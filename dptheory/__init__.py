@@ -1,28 +1,35 @@
 """dptheory: a symbolic and numeric verifier of differential-privacy theory.
 
-The registry discovers the papers (``dptheory/papers/*``) the first time it is asked for a key::
+The registry finds the papers (``dptheory/papers/*``) when it is asked for a key, and imports only the
+paper that registers it (``dptheory/papers/index.json``)::
 
     >>> import dptheory
     >>> v = dptheory.get("yeshokri22.thm4_2").evaluate(alpha=10, eta="0.02", lam=1, beta=4, S_g=4, sigma=2,
     ...                                                n=50, b=2, K=50, dps=20)
     >>> v.decimal()
     '0.015459046162146385695'
+
+``import dptheory`` is light (no sympy, numpy or scipy): the names below are imported on first use
+(PEP 562 module ``__getattr__``), so ``dptheory --help`` and ``dptheory list`` start fast.
 """
 
 from __future__ import annotations
 
-from dptheory.core import (
-    REGISTRY,
-    BoundValue,
-    ConditionViolated,
-    Direction,
-    DPTheoryError,
-    Theorem,
-    Unit,
-    get,
-)
+import importlib
+from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
+
+_LAZY = {
+    "REGISTRY": "dptheory.core.registry",
+    "get": "dptheory.core.registry",
+    "BoundValue": "dptheory.core.values",
+    "ConditionViolated": "dptheory.core.errors",
+    "DPTheoryError": "dptheory.core.errors",
+    "Direction": "dptheory.core.units",
+    "Unit": "dptheory.core.units",
+    "Theorem": "dptheory.core.theorem",
+}
 
 __all__ = [
     "REGISTRY",
@@ -35,3 +42,23 @@ __all__ = [
     "__version__",
     "get",
 ]
+
+if TYPE_CHECKING:
+    from dptheory.core.errors import ConditionViolated, DPTheoryError
+    from dptheory.core.registry import REGISTRY, get
+    from dptheory.core.theorem import Theorem
+    from dptheory.core.units import Direction, Unit
+    from dptheory.core.values import BoundValue
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'dptheory' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))

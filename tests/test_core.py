@@ -239,3 +239,11 @@ def test_float_path_never_returns_nan():
     out = t.evaluate_np({**{k: float(parse_value(v, key="k", name=k)) for k, v in FIG.items()}, "K": np.arange(1, 5)})
     assert np.all(np.isfinite(out))
     assert not math.isnan(float(out[0]))
+
+
+def test_format_rational_renders_huge_numbers_without_pythons_int_str_limit():
+    from dptheory.core.notation import format_rational
+
+    huge = format_rational(sp.Integer(10) ** 5000 + 1)
+    assert huge.startswith("~1") and huge.endswith("e+5000")
+    assert format_rational(sp.Rational(3, 4)) == "0.75" and format_rational(sp.Integer(-12)) == "-12"

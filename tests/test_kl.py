@@ -190,6 +190,40 @@ def test_xi_at_most_two_sqrt_n_everywhere_checked():
     assert abs(xs[-1] / math.sqrt(20000) - math.sqrt(math.pi / 2)) < 0.01
 
 
+def _q_series_mp(n):
+    """Ramanujan's Q(n) by its defining series, no stopping shortcuts beyond the terms' size (oracle)."""
+    total, t, k = mpmath.mpf(0), mpmath.mpf(1), 1
+    while t > mpmath.mpf(10) ** -(mpmath.mp.dps + 10) * (total + 1):
+        total += t
+        t *= 1 - mpmath.mpf(k) / n
+        k += 1
+    return total
+
+
+@pytest.mark.parametrize("n", [K.XI_SERIES_MAX + 1, 300_000, 10**6])
+def test_xi_integral_form_equals_the_q_series(n):
+    """Above XI_SERIES_MAX, xi_mp integrates Q(n) = int_0^inf e^-x (1 + x/n)^(n-1) dx: equal to the series."""
+    with mpmath.workdps(40):
+        got = K.xi_mp(n)
+        ref = 1 + _q_series_mp(n)
+        assert abs(got - ref) <= ref * mpmath.mpf(10) ** -36
+
+
+@pytest.mark.parametrize("n", [10**9, 10**20, 10**300], ids=["1e9", "1e20", "1e300"])
+def test_xi_at_huge_n_matches_ramanujans_expansion(n):
+    """Q(n) = sqrt(pi n/2) - 1/3 + (1/12) sqrt(pi/(2n)) - 4/(135 n) + O(n^-3/2) (Ramanujan; Knuth, TAOCP 1.2.11.3):
+    the series would need ~16 sqrt(n) terms (it hung at n = 1e20, issue 12); the integral takes 0.1 s at any n."""
+    with mpmath.workdps(40):
+        nn = mpmath.mpf(n)
+        ref = 1 + mpmath.sqrt(mpmath.pi * nn / 2) - mpmath.mpf(1) / 3 + mpmath.sqrt(mpmath.pi / (2 * nn)) / 12 - 4 / (
+            135 * nn)
+        got = K.xi_mp(n)
+        # the next term is (1/288) sqrt(pi/2) n^-3/2, relative ~n^-2; and 40 digits of rounding
+        assert abs(got - ref) <= ref * max(10 * nn**-2, mpmath.mpf(10) ** -38)
+    assert abs(K.xi(n) - float(ref)) <= 1e-15 * float(ref)
+    assert K.xi_np(np.array([float(n)]))[0] == K.xi(int(float(n)))
+
+
 def test_xi_rejects_bad_n():
     with pytest.raises(Exception, match="whole number n >= 1"):
         K.xi(0)

@@ -61,3 +61,11 @@ def test_main_job_runs_as_written(tmp_path):
     proc = subprocess.run([*cmd, "check", "--no-progress"], cwd=tmp_path, capture_output=True, text=True, timeout=900)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert "claims:" in proc.stdout and "undecided" in proc.stdout
+
+
+def test_registry_index_is_current():
+    from dptheory.core.registry import INDEX_PATH
+    from dptheory.docs_gen import index_text
+
+    stale = "dptheory/papers/index.json is stale: run `python -m dptheory.docs_gen`"
+    assert INDEX_PATH.read_text() == index_text(), stale

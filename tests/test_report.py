@@ -132,3 +132,172 @@ def test_report_config_defaults_are_the_papers_settings():
     assert isinstance(cfg, ReportConfig) and cfg.sets and cfg.figures
     fig = cfg.sets[0].params
     assert (fig["eta"], fig["sigma"], fig["n"], fig["b"]) == ("0.02", 2, 50, 2)
+
+
+# ----------------------------------------------------------------------------- issue 12: bad input, atomic output
+
+
+def _one_line(exc: BaseException) -> str:
+    msg = str(exc)
+    assert "\n" not in msg and "Traceback" not in msg
+    return msg
+
+
+@pytest.mark.parametrize("value", ["nan", float("nan"), "inf", float("inf"), "abc", "", True, [1], {"x": 1}])
+def test_set_values_are_numbers_named_in_the_error(value):
+    """alpha = "nan" in a set wrote "undefined" everywhere and exited 0; now a one-line error names the set and
+    the parameter before anything is computed."""
+    data = {"report": {"paper": "yeshokri22"}, "sets": [{"name": "my run", "params": {"alpha": value, "K": 3}}]}
+    with pytest.raises(DPTheoryError) as ei:
+        from_dict(data, source="p.toml")
+    msg = _one_line(ei.value)
+    assert "p.toml" in msg and "'my run'" in msg and "alpha" in msg
+
+
+@pytest.mark.parametrize(
+    "data, where",
+    [
+        ({"report": {"paper": 3}}, "paper"),
+        ({"report": {"paper": "p", "digits": "12"}}, "digits"),
+        ({"report": {"paper": "p", "digits": 12.5}}, "digits"),
+        ({"report": {"paper": "p", "digits": True}}, "digits"),
+        ({"report": {"paper": "p", "digits": 0}}, "digits"),
+        ({"report": {"paper": "p", "digits": 60, "dps": 50}}, "digits"),
+        ({"report": {"paper": "p", "dps": 5}}, "dps"),
+        ({"report": {"paper": "p", "claims": "yes"}}, "claims"),
+        ({"report": {"paper": "p", "claim_examples": -1}}, "claim_examples"),
+        ({"report": {"paper": "p", "seed": "0"}}, "seed"),
+        ({"report": {"paper": "p", "figures": "fig1"}}, "figures"),
+        ({"report": {"paper": "p", "figures": [1]}}, "figures"),
+        ({"report": {"paper": "p", "include": [None]}}, "include"),
+        ({"report": {"paper": "p", "title": 5}}, "title"),
+        ({"report": "p"}, "report"),
+        ({"report": {"paper": "p"}, "sets": 3}, "sets"),
+        ({"report": {"paper": "p"}, "sets": [3]}, "sets"),
+        ({"report": {"paper": "p"}, "sets": [{"name": 1, "params": {}}]}, "name"),
+        ({"report": {"paper": "p"}, "sets": [{"name": "a", "params": 5}]}, "params"),
+        ({"report": {"paper": "p"}, "sets": [{"name": "a", "params": {}, "parms": {}}]}, "parms"),
+        ({"report": {"paper": "p"}, "sets": [{"name": "a", "params": {}}, {"name": "a", "params": {}}]}, "'a'"),
+        ({"report": {"paper": "p"}, "crossovers": {"lower": "a"}}, "crossovers"),
+        ({"report": {"paper": "p"}, "crossovers": [{"lower": 1, "upper": "b", "over": "K", "params": {}}]}, "lower"),
+        ({"report": {"paper": "p"}, "crossovers": [{"lower": "a", "upper": "b", "over": "K", "params": {},
+                                                     "from": "x"}]}, "from"),
+        ({"report": {"paper": "p"}, "crossovers": [{"lower": "a", "upper": "b", "over": "K",
+                                                     "params": {"eta": "nan"}}]}, "eta"),
+    ],
+)
+def test_wrong_types_are_one_line_errors(data, where):
+    with pytest.raises(DPTheoryError) as ei:
+        from_dict(data, source="p.toml")
+    msg = _one_line(ei.value)
+    assert where in msg and "p.toml" in msg
+
+
+def test_cli_report_with_nan_is_an_error(tmp_path, capsys):
+    params = tmp_path / "p.toml"
+    params.write_text('[report]\npaper = "yeshokri22"\nclaims = false\n\n[[sets]]\nname = "s1"\n'
+                      'params = { alpha = "nan", eta = "0.02", lam = 1, beta = 4, S_g = 4, sigma = 2, n = 50, '
+                      'b = 2, K = 3 }\n')
+    out = tmp_path / "r"
+    assert main(["report", "--params", str(params), "--out", str(out), "--no-pdf", "--no-progress"]) == 1
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "'s1'" in err and "alpha" in err and "NaN" in err
+    assert not out.exists()
+
+
+def _failing_figure(out, *, csv_path=None):
+    from dptheory.report.plotting import new_figure, save
+
+    fig, (ax,) = new_figure()
+    ax.plot([1, 2], [1, 2])
+    save(fig, out)  # written, then the figure fails: nothing of the report may remain
+    raise DPTheoryError("the figure failed")
+
+
+def test_failed_report_leaves_nothing(tmp_path, monkeypatch):
+    from dptheory.core.registry import REGISTRY, Figure
+
+    REGISTRY.add_figure(Figure("test-failing", "fails", _failing_figure, paper="yeshokri22"), replace=True)
+    cfg = from_dict({"report": {"paper": "yeshokri22", "claims": False, "figures": ["test-failing"]},
+                     "sets": SMALL["sets"][:1]}, source="small")
+    out = tmp_path / "new" / "deeper"
+    with pytest.raises(DPTheoryError, match="the figure failed"):
+        build(cfg, out, compile_pdf=False)
+    assert list(tmp_path.iterdir()) == []  # no folder it created, no temporary file
+    old = tmp_path / "old"
+    old.mkdir()
+    (old / "report.tex").write_text("the previous report")
+    with pytest.raises(DPTheoryError):
+        build(cfg, old, compile_pdf=False)
+    assert [p.name for p in old.iterdir()] == ["report.tex"]
+    assert (old / "report.tex").read_text() == "the previous report"
+
+
+def test_report_files_are_written_together(tmp_path):
+    cfg = from_dict({**SMALL, "report": {**SMALL["report"], "figures": ["yeshokri22-fig2"]}}, source="small")
+    out = tmp_path / "a" / "b"
+    res = build(cfg, out, compile_pdf=False)
+    assert sorted(p.name for p in out.iterdir()) == ["report.tex", "yeshokri22-fig2.csv", "yeshokri22-fig2.pdf"]
+    assert res.tex == out / "report.tex" and res.figures == [out / "yeshokri22-fig2.pdf"]
+    assert (out / "report.tex").stat().st_mode & 0o777 == (tmp_path / "a").stat().st_mode & 0o666
+
+
+@NEED_TEX
+def test_compiled_report_keeps_tex_auxiliary_files_out(tmp_path):
+    cfg = from_dict(SMALL, source="small")
+    build(cfg, tmp_path / "r", compile_pdf=True)
+    assert sorted(p.name for p in (tmp_path / "r").iterdir()) == ["report.json", "report.pdf", "report.tex"]
+
+
+def test_figure_writers_are_atomic(tmp_path, monkeypatch):
+    """A figure whose CSV cannot be written leaves neither the figure nor the CSV."""
+    import csv as csv_mod
+
+    from dptheory.core.registry import REGISTRY
+
+    class Boom(Exception):
+        pass
+
+    def broken_writer(*a, **k):
+        raise Boom("disk full")
+
+    monkeypatch.setattr(csv_mod, "writer", broken_writer)
+    with pytest.raises(Boom):
+        REGISTRY.figure("lz26-maxinfo-vs-n").make(str(tmp_path / "f.pdf"), csv_path=str(tmp_path / "f.csv"))
+    assert list(tmp_path.iterdir()) == []
+    from dptheory.report.plotting import new_figure, save
+
+    fig, _ = new_figure()
+    with pytest.raises(DPTheoryError, match="unknown format"):
+        save(fig, str(tmp_path / "f.xyz"))
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_report_failing_while_moved_into_place_leaves_nothing(tmp_path, monkeypatch):
+    """A failure while the staged files are moved into the output folder (disk full, permissions) rolls back:
+    the files already placed are discarded and the folders this call created are removed."""
+    import importlib
+
+    B = importlib.import_module("dptheory.report.build")  # the package attribute `build` is the function
+    real = shutil.copyfile
+    calls = []
+
+    def flaky(src, dst, *a, **k):
+        calls.append(dst)
+        if len(calls) == 2:
+            raise OSError("no space left on device")
+        return real(src, dst, *a, **k)
+
+    cfg = from_dict({**SMALL, "report": {**SMALL["report"], "figures": ["yeshokri22-fig2"]}}, source="small")
+    monkeypatch.setattr(B.shutil, "copyfile", flaky)
+    with pytest.raises(OSError, match="no space"):
+        build(cfg, tmp_path / "new" / "deeper", compile_pdf=False)
+    assert list(tmp_path.iterdir()) == []
+    calls.clear()
+    old = tmp_path / "old"
+    old.mkdir()
+    (old / "report.tex").write_text("the previous report")
+    with pytest.raises(OSError):
+        build(cfg, old, compile_pdf=False)
+    assert [p.name for p in old.iterdir()] == ["report.tex"]
+    assert (old / "report.tex").read_text() == "the previous report"

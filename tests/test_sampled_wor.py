@@ -171,6 +171,27 @@ def test_q0_is_zero() -> None:
     assert rdp_np(10, 0.5, 1.0, 0) == 0.0
 
 
+def test_q0_through_the_registry_is_zero_like_the_peers() -> None:
+    """q = 0 (no record sampled) is accepted by rdp.sampled_wor_gaussian (issue 12, item 4) and gives 0, as
+    dp-accounting's SampledWithoutReplacementDpEvent does with sample size 0."""
+    import dp_accounting
+
+    import dptheory
+    from dptheory.core import ConditionViolated
+
+    t = dptheory.get("rdp.sampled_wor_gaussian")
+    orders = [2.0, 2.5, 10.0, 64.0]
+    acc = dp_accounting.rdp.RdpAccountant(orders=orders,
+                                          neighboring_relation=dp_accounting.NeighboringRelation.REPLACE_ONE)
+    acc.compose(dp_accounting.SampledWithoutReplacementDpEvent(50, 0, dp_accounting.GaussianDpEvent(1.0)), 10)
+    np.testing.assert_array_equal(acc._rdp, 0.0)
+    for a in orders:
+        assert t.evaluate(alpha=a, q=0, z=1, T=10).value == 0
+        assert t.evaluate_np({"alpha": a, "q": 0.0, "z": 1.0, "T": 10.0}) == 0.0
+    with pytest.raises(ConditionViolated, match="q >= 0"):
+        t.evaluate(alpha=2, q="-1/50", z=1, T=1)
+
+
 def test_small_q_leading_term() -> None:
     """As q -> 0 the bound is q^2 C(alpha, 2) min{4(e^{1/z^2} - 1), 2 e^{1/z^2}} / (alpha - 1) + O(q^3): closed form,
     1e-20 relative at q = 1e-25."""
@@ -356,17 +377,24 @@ def test_infinity_only_on_true_overflow() -> None:
 def test_fallback_used_where_float_cannot_decide(monkeypatch: pytest.MonkeyPatch) -> None:
     """Non-finite float64 terms (tiny z) go to the mp kernel; ordinary points do not."""
     calls: list[tuple] = []
-    real = sampled_wor.rdp_mp
+    real = sampled_wor._cgf_mp
 
     def spy(*args: object) -> mpmath.mpf:
         calls.append(args)
         return real(*args)
 
-    monkeypatch.setattr(sampled_wor, "rdp_mp", spy)
+    monkeypatch.setattr(sampled_wor, "_cgf_mp", spy)
     rdp_np(np.arange(2, 200), 0.04, 10.0, 1)
     assert calls == []
     rdp_np(3, 0.5, 1e-160, 1)
     assert len(calls) == 1
+    # the mp fallback runs once per (alpha, q, z), not once per point (a sweep over T repeats the triple)
+    calls.clear()
+    vals = rdp_np(3, 1e-150, 1.0, np.arange(1, 50))  # K ~ 1e-300: below the float path's range, finite
+    assert len(calls) == 1
+    with mpmath.workdps(30):
+        assert all(vals[t - 1] == float(rdp_mp(3, 1e-150, 1.0, t)) for t in (1, 2, 49))
+    assert 0 < vals[0] < 1e-290
 
 
 def test_precision_is_read_and_scoped() -> None:

@@ -225,6 +225,53 @@ def test_q0_is_zero() -> None:
     np.testing.assert_array_equal(rdp_np([1.5, 2.0, 100.0], 0.0, 1.0, 10), 0.0)
 
 
+def test_q0_through_the_registry_is_zero_like_the_peers() -> None:
+    """q = 0 is accepted by rdp.subsampled_gaussian (issue 12, item 4): dp-accounting gives 0 there too."""
+    import dptheory
+    from dptheory.core import ConditionViolated
+
+    t = dptheory.get("rdp.subsampled_gaussian")
+    orders = [1.5, 2.0, 10.0, 64.0]
+    np.testing.assert_array_equal(_dp_accounting_rdp(orders, 0.0, 1.0, 10), 0.0)
+    for a in orders:
+        assert t.evaluate(alpha=a, q=0, z=1, T=10).value == 0
+        assert t.evaluate_np({"alpha": a, "q": 0.0, "z": 1.0, "T": 10.0}) == 0.0
+    with pytest.raises(ConditionViolated, match="q >= 0"):
+        t.evaluate(alpha=2, q="-1e-30", z=1, T=1)
+
+
+def _small_q_series(a: mpmath.mpf, q: mpmath.mpf, z: mpmath.mpf, kmax: int) -> mpmath.mpf:
+    """log(1 + sum_{k=2}^{kmax} C(a, k) q^k E[w^k]), ``w = e^Y - 1`` with ``E[e^{jY}] = e^{j(j-1)/(2 z^2)}``.
+
+    The binomial expansion of ``E[(1 + q w)^a]`` (``E[w] = 0``); asymptotic as ``q -> 0`` with an error of the
+    size of the first left-out term (the region ``q w > 1`` has probability ``exp(-z^2 log(1/q)^2/2)``). An
+    oracle independent of the series and of the quadrature, for q far below what the quadrature can take.
+    """
+    total = mpmath.mpf(0)
+    for k in range(2, kmax + 1):
+        # sum_j C(k, j) (-1)^(k-j) = 0, so expm1 in place of exp keeps the digits of E[w^2] = expm1(1/z^2)
+        moment = mpmath.fsum(mpmath.binomial(k, j) * (-1) ** (k - j) * mpmath.expm1(j * (j - 1) / (2 * z * z))
+                             for j in range(k + 1))
+        total += mpmath.binomial(a, k) * q**k * moment
+    return mpmath.log1p(total)
+
+
+@pytest.mark.parametrize("alpha", ["1.0000001", "1.5", "2.5", "7.3", "40.5"])
+@pytest.mark.parametrize("q, z", [("1e-40", "0.5"), ("1e-300", "1"), ("1e-400", "0.3"), ("1e-700", "2"),
+                                  ("0.04", "1e150"), ("1e-300", "1e100")])
+def test_fractional_orders_at_tiny_q_and_huge_z(alpha: str, q: str, z: str) -> None:
+    """Where A - 1 is below 1e-80 the quadrature oracle fails and the old mp kernel needed log10(1/(A - 1))
+    extra digits (8 s and more at q = 1e-400); the kernel sums A - 1 (module docstring, item 4): 30 digits
+    against the small-q series (first left-out term below 1e-37 relative at these points)."""
+    with mpmath.workdps(30):
+        am, qm, zm = mpmath.mpf(alpha), mpmath.mpf(q), mpmath.mpf(z)  # the oracle uses the same (rounded) inputs
+        got = log_a_mp(am, qm, zm)
+    with mpmath.workdps(60):
+        # for huge z the k-th term is (q/z)^(k-2) smaller than the second: the second alone is exact to 1e-150
+        ref = _small_q_series(am, qm, zm, 2 if zm > 1e10 else 8)
+        assert abs(got - ref) <= mpmath.mpf(10) ** -29 * ref
+
+
 @pytest.mark.parametrize("q,z", [(0.04, 1.0), (2048 / 60000, 3.08), (1e-5, 50.0), (0.6, 0.35)])
 def test_monotone_in_alpha(q: float, z: float) -> None:
     """RDP is nondecreasing in alpha (van Erven and Harremoes 2014, Thm 3), across both paths."""

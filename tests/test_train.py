@@ -336,7 +336,7 @@ def test_cli_train_logistic(capsys) -> None:
 
     pytest.importorskip("sklearn")
     assert _cli(["train", "--model", "logistic", "--n", "60", "--runs", "4", "--K", "1", "--b", "10",
-                 "--no-progress"]) == 0
+                 "--no-progress", "--json"]) == 0
     res = json.loads(capsys.readouterr().out)
     assert res["dim"] == 650 and 0 <= res["accuracy_min"] <= res["accuracy_max"] <= 1
 

@@ -1,15 +1,28 @@
 """The ``dptheory`` command line.
 
-``main(argv) -> int`` so tests call it in-process. Generic commands (:mod:`dptheory.cli.commands`):
-list, show, eval, sweep, crossover, convert, check, figure, report. Every paper package with a
-``cli`` module contributes its commands under its own name, ``dptheory <paper> <command>``
-(``dptheory yeshokri22 train``, ``dptheory shi26 fig1``, ``dptheory maxinfo bounds``): the package's
-``add_subcommands(group)`` receives the paper's sub-parser collection.
+``main(argv) -> int`` so tests call it in-process. Generic commands (:mod:`dptheory.cli.commands`,
+:mod:`dptheory.cli.compare`): list, show, eval, sweep, crossover, convert, compare, check, figure, report,
+explore. Every paper package with a ``cli`` module contributes its commands under its own name,
+``dptheory <paper> <command>`` (``dptheory yeshokri22 train``, ``dptheory shi26 fig1``, ``dptheory maxinfo
+bounds``): the package's ``add_subcommands(group)`` receives the paper's sub-parser collection.
 
-Errors print one clear line on stderr (theorem, condition, values, citation) and exit 1; usage
-errors exit 2; ``check`` exits 3 when a verdict differs from what the registry records (a new finding
-to pin, or a pinned counterexample that no longer falsifies); audits exit 3 when a measured
-assumption or an upper bound is violated by a trained model (a finding).
+**Start-up.** Building the parser imports no sympy, numpy or scipy (the paper ``cli`` modules and the
+command modules import them inside their handlers), and a command imports only the paper it needs (the
+registry's index, ``dptheory/papers/index.json``): ``dptheory --help``, ``--version`` and ``list`` are
+fast. ``bench/bench_startup.py`` measures it.
+
+**Errors and exit status.** Every failure is one line on stderr naming what was wrong and what is
+accepted; a traceback only with the global ``--debug`` (given anywhere on the line).
+
+* 0: success;
+* 1: a bad value (a parameter outside its domain, a file that cannot be read or written), a violated
+  condition of a theorem, or a computation that failed;
+* 2: a malformed command line (unknown command or option, an option value of the wrong kind or outside its
+  accepted range, ``name=value`` given twice or without ``=``);
+* 3: a finding: ``check`` got a verdict that differs from the one on record, an audit found a bound
+  violated by a trained model;
+* 130: interrupted (Ctrl-C); the message says which output files were kept (outputs are written whole or
+  not at all: :func:`dptheory.cli.output.output_files`).
 """
 
 from __future__ import annotations
@@ -17,35 +30,54 @@ from __future__ import annotations
 import argparse
 import importlib
 import importlib.util
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any
 
 from dptheory import __version__
-from dptheory.cli.commands import (
-    cmd_check,
-    cmd_convert,
-    cmd_crossover,
-    cmd_eval,
-    cmd_figure,
-    cmd_list,
-    cmd_report,
-    cmd_show,
-    cmd_sweep,
-)
 from dptheory.cli.params import UsageError
 from dptheory.core.errors import ConditionViolated, DPTheoryError
 
+EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_FINDING, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
+#: Python's int <-> str limit while a command runs (inputs are capped at 4000 digits; see ``main``)
+INT_STR_DIGITS = 100_000
 
-class _FigureParser(argparse.ArgumentParser):
-    """The ``figure`` sub-parser: its help lists every registered figure (papers are loaded only for this help)."""
+
+class Formatter(argparse.RawDescriptionHelpFormatter):
+    """Keeps descriptions as written and appends ``(default: X)`` to every option that has a default."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        text = action.help or ""
+        d = action.default
+        if ("%(default)" not in text and action.option_strings and d not in (None, False, True, argparse.SUPPRESS)
+                and not isinstance(action, argparse._VersionAction)):
+            shown = ",".join(map(str, d)) if isinstance(d, (list, tuple)) else "%(default)s"
+            text += f" (default: {shown})"
+        return text
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse with one-line usage errors (exit status 2, no usage dump) and the help formatter above."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", Formatter)
+        super().__init__(*args, **kwargs)
+
+    def error(self, message: str) -> Any:  # type: ignore[override]
+        raise UsageError(f"{self.prog}: {message} (see `{self.prog} --help`)")
+
+
+class _FigureParser(Parser):
+    """The ``figure`` sub-parser: its help lists every registered figure (from the index: no paper is loaded)."""
 
     def format_help(self) -> str:
         from dptheory.core.registry import REGISTRY
 
-        lines = ["figures:"] + [f"  {f.name:<22} {f.title}" for f in REGISTRY.figures()]
-        self.epilog = "\n".join(lines)
-        self.formatter_class = argparse.RawDescriptionHelpFormatter
+        rows = REGISTRY.index().get("figures", [])
+        if not rows:
+            rows = [{"name": f.name, "title": f.title} for f in REGISTRY.figures()]
+        self.epilog = "\n".join(["figures:"] + [f"  {f['name']:<22} {f['title']}" for f in rows])
         return super().format_help()
 
 
@@ -55,90 +87,156 @@ def add_paper_groups(sub: Any) -> None:
 
     for pkg in paper_packages():
         name = f"{pkg}.cli"
-        if importlib.util.find_spec(name) is None:
+        try:
+            if importlib.util.find_spec(name) is None:
+                continue
+        except ModuleNotFoundError:
             continue
         mod = importlib.import_module(name)
         paper = pkg.rsplit(".", 1)[-1]
         doc = (importlib.import_module(pkg).__doc__ or paper).strip().splitlines()[0]
-        top = sub.add_parser(paper, help=getattr(mod, "GROUP_HELP", doc), description=mod.__doc__,
-                             formatter_class=argparse.RawDescriptionHelpFormatter)
-        group = top.add_subparsers(dest=f"{paper}_command", required=True, metavar="COMMAND")
+        top = sub.add_parser(paper, help=getattr(mod, "GROUP_HELP", doc), description=mod.__doc__)
+        group = top.add_subparsers(dest=f"{paper}_command", required=True, metavar="COMMAND", parser_class=Parser)
         mod.add_subcommands(group)
+
+
 # ----------------------------------------------------------------------------- parser
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    from dptheory.cli import commands as C
+    from dptheory.cli import compare as X
+    from dptheory.cli.params import (
+        delta_type,
+        digits,
+        existing_file,
+        integer,
+        order_list,
+        order_type,
+        out_file,
+        plot_path,
+    )
+
+    p = Parser(
         prog="dptheory",
-        description="Symbolic and numeric verifier of differential-privacy "
-        "theory: evaluate bounds, check conditions and claimed orderings.",
+        description="Symbolic and numeric verifier of differential-privacy theory: evaluate bounds, check "
+        "conditions and claimed orderings.\n\nExit status: 0 success; 1 bad value, violated condition or failed "
+        "computation; 2 malformed command line;\n3 a finding (check, audits); 130 interrupted. Add --debug "
+        "anywhere for a traceback.",
     )
     p.add_argument("--version", action="version", version=f"dptheory {__version__}")
-    sub = p.add_subparsers(dest="command", required=True)
+    p.add_argument("--debug", action="store_true", help="show the Python traceback of an error")
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=Parser)
 
-    s = sub.add_parser("list", help="list encoded theorems (and claims)")
-    s.add_argument("--claims", action="store_true", help="list claims instead of theorems")
-    s.add_argument("--all", action="store_true", help="list theorems and claims")
-    s.add_argument("--json", action="store_true")
-    s.set_defaults(func=cmd_list)
+    s = sub.add_parser("list", help="list encoded theorems, claims (with their verdict on record) and figures",
+                       description="List theorems (default), claims (--claims) or everything (--all), optionally "
+                       "only the keys starting with PREFIX (e.g. `dptheory list yeshokri22`).")
+    s.add_argument("prefix", nargs="?", default="", metavar="PREFIX",
+                   help="only keys starting with it (e.g. yeshokri22), or matching a glob ('yeshokri22.C5*')")
+    s.add_argument("--claims", action="store_true", help="list claims, with their verdict on record")
+    s.add_argument("--figures", action="store_true", help="list the figures `dptheory figure` reproduces")
+    s.add_argument("--all", action="store_true", help="list theorems, claims and figures")
+    s.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    s.set_defaults(func=C.cmd_list)
 
-    s = sub.add_parser("show", help="statement, conditions and citation of a theorem or claim")
-    s.add_argument("key")
-    s.add_argument("--latex", action="store_true", help="print the bound and conditions in LaTeX")
-    s.set_defaults(func=cmd_show)
+    s = sub.add_parser("show", help="statement, conditions and citation of a theorem or claim",
+                       description="Statement (formulas in the paper's notation), parameters, conditions, limits "
+                       "and citation of a theorem; the statement, reading, region and finding of a claim.")
+    s.add_argument("key", help="a theorem or claim key (see `dptheory list`)")
+    s.add_argument("--latex", action="store_true", help="print the bound, its definitions and conditions in LaTeX")
+    s.add_argument("--json", action="store_true", help="print the description as JSON")
+    s.set_defaults(func=C.cmd_show)
 
-    s = sub.add_parser("eval", help="evaluate a bound at a point (mpmath, default 50 digits)")
-    s.add_argument("key")
-    s.add_argument("params", nargs="*", metavar="name=value")
-    s.add_argument("--dps", type=int, default=50, help="significant digits (default 50)")
-    s.add_argument("--json", action="store_true")
+    s = sub.add_parser("eval", help="evaluate a bound at a point (mpmath, 50 digits by default)",
+                       description="Evaluate a theorem's bound at one point with mpmath; every condition is "
+                       "checked exactly first (a violated one exits 1 unless --no-check).")
+    s.add_argument("key", help="a theorem key (see `dptheory list`)")
+    s.add_argument("params", nargs="*", metavar="name=value", help="every parameter of the theorem, e.g. alpha=10")
+    s.add_argument("--dps", type=digits(1), default=50, help="significant digits of the value, 1 to 1000")
+    s.add_argument("--json", action="store_true", help="print JSON instead of text")
     s.add_argument("--no-check", action="store_true", help="evaluate even if a condition is violated (listed)")
-    s.add_argument("--term", help="evaluate one named term of the bound")
-    s.add_argument("--unit", choices=["nats", "bits"], default="nats")
-    s.set_defaults(func=cmd_eval)
+    s.add_argument("--term", help="evaluate one named term of the bound (see `dptheory show KEY`)")
+    s.add_argument("--unit", choices=["nats", "bits"], default="nats", help="unit of the value")
+    s.add_argument("--certify", action="store_true",
+                   help="also print a certified enclosure [lo, hi] (arb balls, rounded outward); exit 1 where the "
+                   "theorem has no rigorous evaluator")
+    s.set_defaults(func=C.cmd_eval)
 
-    s = sub.add_parser("sweep", help="evaluate on a grid (float64; mpmath where float64 overflows)")
-    s.add_argument("key")
+    s = sub.add_parser("sweep", help="evaluate on a grid (float64; mpmath where float64 overflows)",
+                       description="Evaluate one or several theorems on a grid: each name=spec is a value, a "
+                       "list a,b,c, or a range lo..hi (integers step 1, reals 50 points), lo..hi:STEP (integer "
+                       f"parameters) or lo..hi:POINTS (real ones; log-spaced when lo > 0 and hi/lo > 10); at most "
+                       f"{C.MAX_GRID_POINTS} points in all. --csv and --plot are written together or not at all.")
+    s.add_argument("key", help="a theorem key")
     s.add_argument("params", nargs="*", metavar="name=spec", help="K=1..200, alpha=10,15, eta=0.01..0.1:20, n=50")
     s.add_argument("--compare", nargs="*", default=[], metavar="KEY", help="other theorems on the same grid")
-    s.add_argument("--csv", help="write the table to a CSV file")
-    s.add_argument("--plot", help="write a plot (PNG/PDF)")
-    s.add_argument("--linear", action="store_true", help="linear y axis in the plot")
-    s.add_argument("--json", action="store_true")
+    s.add_argument("--csv", type=out_file(), help="write the table to this CSV file")
+    s.add_argument("--plot", type=plot_path, help="write a plot (.png, .pdf, .svg)")
+    s.add_argument("--linear", action="store_true", help="linear y axis in the plot (default: log)")
+    s.add_argument("--json", action="store_true", help="print JSON instead of a table")
     s.add_argument("--print", action="store_true", help="print the table even with --csv")
     s.add_argument("--skip-invalid", action="store_true", help="skip points violating a condition instead of failing")
-    s.set_defaults(func=cmd_sweep)
+    s.set_defaults(func=C.cmd_sweep)
 
-    s = sub.add_parser("crossover", help="the value after which KEY1 stays below KEY2")
-    s.add_argument("key1")
-    s.add_argument("key2")
-    s.add_argument("params", nargs="*", metavar="name=value")
-    s.add_argument("--over", required=True, help="parameter to move (e.g. K)")
-    s.add_argument("--from", dest="start", default="1")
-    s.add_argument("--to", dest="stop", default="1000")
-    s.add_argument("--dps", type=int, default=50)
-    s.add_argument("--json", action="store_true")
-    s.set_defaults(func=cmd_crossover)
+    s = sub.add_parser("crossover", help="the value after which KEY1 stays below KEY2 (RDP, or (eps, delta))",
+                       description="The smallest value of --over from which KEY1 stays below KEY2 up to --to. "
+                       "RDP at the given order alpha by default; with --delta, both are converted to (epsilon, "
+                       "delta)-DP with the order optimised per theorem and per point (then do not give alpha).")
+    s.add_argument("key1", help="the theorem expected to end below")
+    s.add_argument("key2", help="the theorem it is compared with")
+    s.add_argument("params", nargs="*", metavar="name=value", help="every other parameter of both theorems")
+    s.add_argument("--over", required=True, help="the parameter to move (e.g. K)")
+    s.add_argument("--from", dest="start", default="1", help="start of the range")
+    s.add_argument("--to", dest="stop", default="1000", help="end of the range")
+    s.add_argument("--dps", type=digits(5), default=50, help="digits of the confirmation, 5 to 1000")
+    s.add_argument("--delta", type=delta_type, help="compare in (epsilon, delta)-DP at this delta, 0 < delta < 1")
+    s.add_argument("--method", choices=["improved", "classic"], default="improved",
+                   help="RDP -> (epsilon, delta) conversion with --delta")
+    s.add_argument("--json", action="store_true", help="print JSON instead of text")
+    s.set_defaults(func=X.cmd_crossover)
 
-    s = sub.add_parser("convert", help="RDP bound -> (epsilon, delta), optimised over the order alpha")
-    s.add_argument("key")
+    s = sub.add_parser("convert", help="RDP bound -> (epsilon, delta), optimised over the order alpha",
+                       description="Convert an RDP bound into (epsilon, delta)-DP, optimising the Renyi order over "
+                       "a continuous range (default [1.0001, 10000]) or a list of orders (--orders). Methods: "
+                       "improved (Balle et al. 2020, Thm 21) or classic (Mironov 2017, Prop. 3).")
+    s.add_argument("key", help="an RDP theorem key (it has a parameter alpha)")
     s.add_argument("params", nargs="*", metavar="name=value", help="every parameter except alpha")
-    s.add_argument("--delta", type=float, required=True)
-    s.add_argument("--method", choices=["improved", "classic", "both"], default="improved")
-    s.add_argument("--orders", help="comma-separated orders instead of a continuous search")
-    s.add_argument("--alpha-min", default=None)
-    s.add_argument("--alpha-max", default=None)
-    s.add_argument("--dps", type=int, default=50)
-    s.add_argument("--json", action="store_true")
-    s.set_defaults(func=cmd_convert)
+    s.add_argument("--delta", type=delta_type, required=True, help="delta, 0 < delta < 1 (exact: 1e-400 is kept)")
+    s.add_argument("--method", choices=["improved", "classic", "both"], default="improved", help="conversion")
+    s.add_argument("--orders", type=order_list, help="comma-separated orders > 1 instead of a continuous search")
+    s.add_argument("--alpha-min", type=order_type, default=None, help="smallest order searched (> 1; default 1.0001)")
+    s.add_argument("--alpha-max", type=order_type, default=None, help="largest order searched (default 10000)")
+    s.add_argument("--dps", type=digits(5), default=50, help="digits of the final evaluation, 5 to 1000")
+    s.add_argument("--json", action="store_true", help="print JSON instead of text")
+    s.set_defaults(func=C.cmd_convert)
 
-    s = sub.add_parser("check", help="check the papers' claims (symbolic, exhaustive or property-based)")
-    s.add_argument("--claim", nargs="*", default=[], metavar="KEY")
-    s.add_argument("--examples", type=int, default=100, help="examples per property search (default 100)")
-    s.add_argument("--seed", type=int, default=0)
-    s.add_argument("--dps", type=int, default=50, help="digits for re-verification (at least 50)")
-    s.add_argument("--json", action="store_true")
+    s = sub.add_parser("compare", help="several theorems side by side at one parameter set (RDP and (eps, delta))",
+                       description="Evaluate several theorems at one parameter set: each takes the parameters it "
+                       "needs (the unused ones are listed). With alpha=A: RDP at that order. With --delta D: "
+                       "(epsilon, delta)-DP with the order optimised per theorem, and, when the parameters define a "
+                       "paper's composition baseline, the tight PLD epsilon (a [lower, upper] bracket, "
+                       "dp-accounting) beside the RDP-based composition. One parameter may be a list or range "
+                       "(e.g. K=10,20,50): one row per value, and --plot draws the curves.")
+    s.add_argument("items", nargs="+", metavar="KEY|name=value", help="theorem keys, then name=value parameters")
+    s.add_argument("--delta", type=delta_type, help="compare in (epsilon, delta)-DP at this delta")
+    s.add_argument("--method", choices=["improved", "classic"], default="improved", help="RDP -> (eps, delta)")
+    s.add_argument("--no-baseline", dest="baseline", action="store_false",
+                   help="do not compute the PLD and RDP composition baselines")
+    s.add_argument("--dps", type=digits(5), default=30, help="digits of the values, 5 to 1000")
+    s.add_argument("--csv", type=out_file(), help="also write the table as CSV")
+    s.add_argument("--plot", type=plot_path, help="also write a plot (.png, .pdf, .svg)")
+    s.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    s.set_defaults(func=X.cmd_compare)
+
+    s = sub.add_parser("check", help="check the papers' claims (symbolic, exhaustive or property-based)",
+                       description="Decide claims (all of them by default). --claim takes keys or glob patterns "
+                       "('yeshokri22.C5*'). Exit 3 when a verdict differs from the one on record.")
+    s.add_argument("--claim", nargs="*", default=[], metavar="KEY", help="claim keys or glob patterns")
+    s.add_argument("--examples", type=integer(1, 10**7), default=100, help="examples per property search, >= 1")
+    s.add_argument("--seed", type=integer(0, 2**63 - 1), default=0, help="seed of the searches")
+    s.add_argument("--dps", type=digits(50), default=50, help="digits for re-verification, 50 to 1000")
+    s.add_argument("--json", action="store_true", help="print JSON instead of text")
     s.add_argument("--fresh", action="store_true", help="ignore pinned counterexamples and search anew")
-    s.add_argument("--no-progress", dest="progress", action="store_false")
-    s.set_defaults(func=cmd_check, progress=None)
+    s.add_argument("--no-progress", dest="progress", action="store_false", help="no progress bar")
+    s.set_defaults(func=C.cmd_check, progress=None)
 
     add_paper_groups(sub)
 
@@ -148,46 +246,118 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("report", help="LaTeX report of a paper's theorems, values, crossovers, claims, figures")
     s.add_argument("--paper", help="registry prefix, e.g. yeshokri22 (its own settings are the default)")
-    s.add_argument("--params", help="TOML file of named parameter sets (schema: reports/README.md)")
+    s.add_argument("--params", type=existing_file, help="TOML file of named parameter sets (schema: reports/README.md)")
     s.add_argument("--claims", dest="claims", action="store_true", default=None, help="check and report the claims")
-    s.add_argument("--no-claims", dest="claims", action="store_false")
-    s.add_argument("--claim-examples", type=int, default=None)
+    s.add_argument("--no-claims", dest="claims", action="store_false", help="leave the claims out")
+    s.add_argument("--claim-examples", type=integer(1, 10**7), default=None,
+                   help="examples per property search (default: the report's setting)")
     s.add_argument("--out", required=True, help="output directory (report.tex, figures, report.pdf)")
     s.add_argument("--no-pdf", action="store_true", help="do not run pdflatex even if it is installed")
-    s.add_argument("--no-progress", dest="progress", action="store_false")
-    s.set_defaults(func=cmd_report, progress=None)
+    s.add_argument("--no-progress", dest="progress", action="store_false", help="no progress bar")
+    s.add_argument("--json", action="store_true", help="print what was written as JSON")
+    s.set_defaults(func=C.cmd_report, progress=None)
 
-    s = sub.add_parser("figure", help="reproduce a paper figure from the encoded theorems")
-    s.__class__ = _FigureParser  # lists the registered figures in its help, discovering papers only then
+    s = sub.add_parser("figure", help="reproduce a paper figure from the encoded theorems",
+                       description="Reproduce a paper figure; --out and --csv are written together or not at all.")
+    s.__class__ = _FigureParser  # lists the registered figures in its help (from the index)
     s.add_argument("name", help="figure name (listed below)")
-    s.add_argument("--out", required=True)
-    s.add_argument("--csv", help="also write the plotted values")
-    s.set_defaults(func=cmd_figure)
+    s.add_argument("--out", required=True, help="image file (.png, .pdf, .svg), or an existing folder (NAME.png in it)")
+    s.add_argument("--csv", type=out_file(), help="also write the plotted values")
+    s.add_argument("--json", action="store_true", help="print what was written as JSON")
+    s.set_defaults(func=C.cmd_figure)
     return p
 
 
+def _split_debug(argv: Sequence[str]) -> tuple[list[str], bool]:
+    args = list(argv)
+    if "--" in args:
+        head, tail = args[: args.index("--")], args[args.index("--"):]
+    else:
+        head, tail = args, []
+    debug = "--debug" in head
+    return [a for a in head if a != "--debug"] + tail, debug
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    from dptheory.cli.output import kept_files, reset_kept
+
+    args_list, debug = _split_debug(sys.argv[1:] if argv is None else argv)
+    reset_kept()
+    # inputs have at most MAX_DIGITS digits (dptheory.cli.params), but exact values derived from them (a square in
+    # a condition, a product in a message) may exceed Python's default int <-> str limit of 4300 digits; numbers of
+    # a few 10^4 digits convert in milliseconds, so the limit is raised for the duration of the command
+    old_limit = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0 if old_limit == 0 else max(old_limit, INT_STR_DIGITS))
+    try:
+        return _run(args_list)
+    except SystemExit as exc:  # --help, --version
+        return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else _fail(str(exc.code)))
+    except KeyboardInterrupt:
+        if debug:
+            raise
+        kept = kept_files()
+        note = f"; kept (complete): {', '.join(kept)}" if kept else "; no output file was written"
+        print(f"dptheory: interrupted{note}", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except UsageError as exc:
+        if debug:
+            raise
+        print(f"dptheory: usage error: {_one_line(exc)}", file=sys.stderr)
+        return EXIT_USAGE
+    except ConditionViolated as exc:
+        if debug:
+            raise
+        print(f"dptheory: condition violated: {_one_line(exc)}", file=sys.stderr)
+        return EXIT_ERROR
+    except DPTheoryError as exc:
+        if debug:
+            raise
+        print(f"dptheory: error: {_one_line(exc)}", file=sys.stderr)
+        return EXIT_ERROR
+    except BrokenPipeError:
+        # the reader went away (e.g. `| head`): stop quietly
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_ERROR
+    except OSError as exc:
+        if debug:
+            raise
+        print(f"dptheory: error: {_one_line(exc)}", file=sys.stderr)
+        return EXIT_ERROR
+    except MemoryError:
+        if debug:
+            raise
+        print("dptheory: error: out of memory (use a smaller grid or range)", file=sys.stderr)
+        return EXIT_ERROR
+    except Exception as exc:
+        if debug:
+            raise
+        print(f"dptheory: internal error: {type(exc).__name__}: {_one_line(exc)} (this is a bug; rerun with "
+              "--debug for the traceback and please report it)", file=sys.stderr)
+        return EXIT_ERROR
+    finally:
+        sys.set_int_max_str_digits(old_limit)
+
+
+def _fail(message: str) -> int:
+    print(f"dptheory: error: {_one_line(message)}", file=sys.stderr)
+    return EXIT_ERROR
+
+
+def _one_line(exc: object) -> str:
+    return " ".join(str(exc).split())
+
+
+def _run(argv: list[str]) -> int:
     parser = build_parser()
     args, extra = parser.parse_known_args(argv)
     if extra:
         # name=value parameters may come after options (argparse cannot intermix them with subcommands)
-        if hasattr(args, "params") and all("=" in x and not x.startswith("-") for x in extra):
-            args.params = list(args.params) + list(extra)
+        dest = "params" if hasattr(args, "params") else "items" if hasattr(args, "items") else None
+        if dest and all("=" in x and not x.startswith("-") for x in extra):
+            setattr(args, dest, list(getattr(args, dest)) + list(extra))
         else:
             parser.error(f"unrecognized arguments: {' '.join(extra)}")
     if getattr(args, "progress", False) is None:
         args.progress = sys.stderr.isatty()
-    try:
-        return int(args.func(args))
-    except UsageError as exc:
-        print(f"dptheory: usage error: {exc}", file=sys.stderr)
-        return 2
-    except ConditionViolated as exc:
-        print(f"dptheory: condition violated: {exc}", file=sys.stderr)
-        return 1
-    except DPTheoryError as exc:
-        print(f"dptheory: error: {exc}", file=sys.stderr)
-        return 1
-    except OSError as exc:
-        print(f"dptheory: error: {exc}", file=sys.stderr)
-        return 1
+    return int(args.func(args))

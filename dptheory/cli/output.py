@@ -1,14 +1,39 @@
-"""The one output layer of the command line: JSON for programs, aligned text for people, progress on stderr."""
+"""The one output layer of the command line: tables for people, JSON for programs, files written whole.
+
+* :func:`table` prints rows as plain aligned text (no dependency; the default of every command);
+  :func:`print_json` is what ``--json`` prints (the same data, for programs).
+* :func:`output_files` is the one way a command writes files: an :class:`dptheory.core.io.AtomicGroup`
+  (every file appears, or none), with the paths kept recorded so that an interrupted command can say
+  which it kept (:func:`kept_files`).
+* :func:`falsification` is the one sentence that says why a claim fails at a counterexample ("Thm 4.3 =
+  0.359 is not below composition (exact) = 0.202 at alpha=20, ..."); ``dptheory check`` prints it.
+* :func:`progress_bar`: tqdm on stderr, only when stderr is a terminal (or ``--progress``).
+
+Light: no sympy, numpy or scipy at import.
+"""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
 from typing import Any
+
+_KEPT: list[str] = []
 
 
 def print_json(obj: Any) -> None:
-    print(json.dumps(obj, indent=1))
+    print(json.dumps(obj, indent=1, default=_json_default))
+
+
+def _json_default(o: Any) -> Any:
+    if hasattr(o, "to_dict"):
+        return o.to_dict()
+    if hasattr(o, "tolist"):  # numpy arrays and scalars
+        return o.tolist()
+    return str(o)
 
 
 def progress_bar(total: int, desc: str, enabled: bool) -> Any:
@@ -20,7 +45,133 @@ def progress_bar(total: int, desc: str, enabled: bool) -> Any:
     return tqdm(total=total, desc=desc, file=sys.stderr, leave=False)
 
 
-def fmt(x: Any) -> str:
+def fmt(x: Any, digits: int = 8) -> str:
+    """A number for a table: ``digits`` significant digits; ``None`` (a skipped point) as ``-``."""
+    if x is None:
+        return "-"
+    if isinstance(x, bool):
+        return "yes" if x else "no"
     if isinstance(x, float):
-        return f"{x:.8g}"
+        if x != x:  # never show NaN as a number
+            return "undefined"
+        if x in (float("inf"), float("-inf")):
+            return "+infinity" if x > 0 else "-infinity"
+        return f"{x:.{digits}g}"
     return str(x)
+
+
+def table(rows: Sequence[Mapping[str, Any]], columns: Sequence[str] | None = None, *,
+          headers: Mapping[str, str] | None = None, right: Sequence[str] = (), indent: str = "",
+          digits: int = 8, file: Any = None) -> None:
+    """Print ``rows`` as an aligned text table (numbers right-aligned; the last column is not padded)."""
+    out = file or sys.stdout
+    if not rows:
+        print(indent + "(nothing to show)", file=out)
+        return
+    cols = list(columns or rows[0].keys())
+    heads = {c: (headers or {}).get(c, c) for c in cols}
+    cells = [[fmt(r.get(c), digits) for c in cols] for r in rows]
+    numeric = {c for i, c in enumerate(cols)
+               if c in right or all(isinstance(r.get(c), (int, float)) and not isinstance(r.get(c), bool)
+                                    for r in rows if r.get(c) is not None)}
+    widths = [max(len(heads[c]), *(len(row[i]) for row in cells)) for i, c in enumerate(cols)]
+
+    def line(values: Sequence[str]) -> str:
+        parts = []
+        for i, (c, v) in enumerate(zip(cols, values, strict=True)):
+            last = i == len(cols) - 1
+            if c in numeric:
+                parts.append(v.rjust(widths[i]))
+            else:
+                parts.append(v if last else v.ljust(widths[i]))
+        return (indent + "  ".join(parts)).rstrip()
+
+    print(line([heads[c] for c in cols]), file=out)
+    for row in cells:
+        print(line(row), file=out)
+
+
+# ----------------------------------------------------------------------------- files
+@contextlib.contextmanager
+def output_files() -> Iterator[Any]:
+    """Several output files of one command: all of them are written, or none (and the kept ones are
+    recorded for the interrupt message). Yields an :class:`~dptheory.core.io.AtomicGroup`."""
+    from dptheory.core.io import AtomicGroup
+
+    group = AtomicGroup()
+    try:
+        yield group
+    except BaseException:
+        group.discard()
+        raise
+    done = group.commit()
+    _KEPT.extend(str(p) for p in done)
+
+
+def kept_files() -> list[str]:
+    """Files a command has written completely so far (for the message of an interrupted command)."""
+    return list(_KEPT)
+
+
+def reset_kept() -> None:
+    _KEPT.clear()
+
+
+def out_in_folder(path: str, default_name: str) -> str:
+    """``--out DIR`` (an existing folder) means ``DIR/default_name``; any other path is kept as given."""
+    p = Path(path)
+    return str(p / default_name) if p.is_dir() else path
+
+
+# ----------------------------------------------------------------------------- claims
+_NOT = {
+    "<": "is not below",
+    "<=": "is above",
+    ">": "is not above",
+    ">=": "is below",
+    "==": "is not equal to",
+}
+
+
+def _shown(value: str) -> str:
+    v = str(value).strip()
+    return {"+inf": "+infinity", "inf": "+infinity", "-inf": "-infinity"}.get(v, v)
+
+
+def _distinct(a: str, b: str, start: int = 6) -> tuple[str, str]:
+    """Both values rounded to the fewest significant digits (at least ``start``) that tell them apart."""
+    try:
+        import mpmath
+
+        x, y = mpmath.mpf(a), mpmath.mpf(b)
+    except (ValueError, TypeError):
+        return a, b
+    if mpmath.isinf(x) or mpmath.isinf(y):
+        return _shown(a), _shown(b)
+    full = max(len(a), len(b))
+    for d in range(start, full + 1):
+        sa, sb = mpmath.nstr(x, d), mpmath.nstr(y, d)
+        if sa != sb or x == y:
+            return sa, sb
+    return a, b
+
+
+def falsification(ce: Mapping[str, Any]) -> str:
+    """Why a claim fails at a counterexample, as one sentence (from a counterexample record of
+    :func:`dptheory.verify.checking.counterexample_record`): ``Thm 4.3 = 0.359 is not below composition
+    (exact) = 0.202 at lam=1, ..., alpha=20, K=50``."""
+    lhs, rhs = ce["lhs"], ce["rhs"]
+    a, b = _distinct(str(lhs["value"]), str(rhs["value"]))
+    rel = str(ce.get("relation", ""))
+    verb = _NOT.get(rel, f"is not {rel} of" if rel.startswith("within") else f"does not satisfy {rel}")
+
+    def side(label: str, value: str) -> str:
+        return label if _shown(label) == _shown(value) else f"{label} = {value}"
+
+    where = ", ".join(f"{k}={v}" for k, v in ce.get("params", {}).items())
+    return f"{side(lhs['label'], a)} {verb} {side(rhs['label'], b)}" + (f" at {where}" if where else "")
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """``1 point``, ``2 points``."""
+    return f"{n} {word if n == 1 else (many or word + 's')}"

@@ -1,14 +1,106 @@
-"""The one parameter parser of the command line: ``name=value`` items (values stay strings, parsed exactly later)."""
+"""The one parameter parser of the command line: ``name=value`` items and the validated option types.
+
+Every option value is parsed by a type below *before* any work starts, so a bad value is a one-line usage
+error (exit status 2) naming the option, the value and what is accepted. ``name=value`` items stay strings
+(they are parsed exactly, as rationals, by the theorem that takes them), but a number too large to handle
+(more than :data:`MAX_DIGITS` digits or a decimal exponent beyond +-:data:`MAX_EXPONENT`) is refused at once
+instead of stalling on Python's int-to-str limit. This module is light: no sympy, numpy or scipy.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import argparse
+import math
+import re
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+from pathlib import Path
 
-from dptheory.core.errors import DPTheoryError
+from dptheory.core.errors import DPTheoryError, InvalidParameter
 
 
 class UsageError(DPTheoryError):
     """A malformed command line (exit status 2)."""
+
+
+#: a number given on the command line may have at most this many digits ...
+MAX_DIGITS = 4000
+#: ... and a decimal exponent in [-MAX_EXPONENT, MAX_EXPONENT] (Python refuses int <-> str beyond 4300 digits)
+MAX_EXPONENT = 4000
+#: the largest grid a sweep, crossover or compare evaluates (points in total)
+MAX_GRID_POINTS = 1_000_000
+
+_DECIMAL = re.compile(r"^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$")
+_FRACTION = re.compile(r"^([+-]?\d+)\s*/\s*(\d+)$")
+NUMBER_FORMS = "a decimal such as 0.02 or 1e-5, or a fraction such as 1/3"
+
+
+def exact_number(text: str) -> Fraction:
+    """``"0.02"`` -> Fraction(1, 50), ``"1/3"``, ``"1e-400"`` exactly; ValueError (one sentence) otherwise.
+
+    Refuses NaN, infinities, text, and numbers beyond :data:`MAX_DIGITS` digits or exponent
+    :data:`MAX_EXPONENT` (so nothing ever builds a 10^(10^6) integer)."""
+    s = str(text).strip()
+    if len(s) > MAX_DIGITS + 20:
+        raise ValueError(f"more than {MAX_DIGITS} digits")
+    low = s.lower().lstrip("+-")
+    if low in ("nan",):
+        raise ValueError("NaN is not a number")
+    if low in ("inf", "infinity", "oo"):
+        raise ValueError("infinity is not allowed here")
+    m = _FRACTION.match(s)
+    if m:
+        num, den = m.group(1), m.group(2)
+        if len(num.lstrip("+-")) > MAX_DIGITS or len(den) > MAX_DIGITS:
+            raise ValueError(f"more than {MAX_DIGITS} digits")
+        if int(den) == 0:
+            raise ValueError("division by zero")
+        return Fraction(int(num), int(den))
+    m = _DECIMAL.match(s)
+    if not m or not (m.group(2) or m.group(3)):
+        raise ValueError(f"not a number (write {NUMBER_FORMS})")
+    sign, whole, frac, exp = m.group(1), m.group(2), m.group(3) or "", m.group(4)
+    digits = (whole + frac).lstrip("0")
+    if len(digits) > MAX_DIGITS:
+        raise ValueError(f"more than {MAX_DIGITS} digits")
+    e = 0
+    if exp is not None:
+        if len(exp.lstrip("+-").lstrip("0")) > 6:
+            raise ValueError(f"the magnitude is beyond 1e+-{MAX_EXPONENT}")
+        e = int(exp)
+    if digits:
+        lead = whole.lstrip("0")
+        magnitude = e + len(lead) if lead else e - (len(frac) - len(frac.lstrip("0")))
+        if abs(magnitude) > MAX_EXPONENT:
+            raise ValueError(f"the magnitude is beyond 1e+-{MAX_EXPONENT}")
+    else:
+        return Fraction(0)
+    value = Fraction(int(whole + frac or "0"), 10 ** len(frac))
+    if e:
+        value *= Fraction(10) ** e
+    return -value if sign == "-" else value
+
+
+def check_magnitude(name: str, value: str) -> None:
+    """Refuse at once a ``name=value`` whose numbers are too large to handle (exit status 1).
+
+    Only the size is checked here; whether the value is a valid number for the theorem is decided by the
+    theorem (``dptheory.core.notation.parse_value``)."""
+    for tok in re.split(r"\.\.|[,:]", value):
+        tok = tok.strip()
+        if not tok:
+            continue
+        if len(tok) > MAX_DIGITS + 10:
+            raise InvalidParameter(key="command line", name=name, value=tok[:20] + "...",
+                                   reason=f"more than {MAX_DIGITS} characters; numbers may have at most {MAX_DIGITS} "
+                                   f"digits and a magnitude between 1e-{MAX_EXPONENT} and 1e{MAX_EXPONENT}")
+        try:
+            exact_number(tok)
+        except ValueError as exc:
+            if "digits" in str(exc) or "magnitude" in str(exc):
+                raise InvalidParameter(key="command line", name=name, value=tok if len(tok) < 40 else tok[:20] + "...",
+                                       reason=f"{exc}; numbers may have at most {MAX_DIGITS} digits and a magnitude "
+                                       f"between 1e-{MAX_EXPONENT} and 1e{MAX_EXPONENT}") from None
 
 
 def parse_params(items: Sequence[str]) -> dict[str, str]:
@@ -23,5 +115,281 @@ def parse_params(items: Sequence[str]) -> dict[str, str]:
             raise UsageError(f"expected name=value, got {it!r} (the name is empty)")
         if k in out:
             raise UsageError(f"parameter {k!r} is given twice ({k}={out[k]} and {k}={v.strip()}); give it once")
+        if not v.strip():
+            raise UsageError(f"parameter {k!r} has no value ({it!r}); write {k}=VALUE")
+        check_magnitude(k, v.strip())
         out[k] = v.strip()
     return out
+
+
+# ----------------------------------------------------------------------------- argparse types
+def _type(name: str, fn: Callable[[str], object]) -> Callable[[str], object]:
+    fn.__name__ = name  # argparse names the type in its messages
+    return fn
+
+
+def integer(lo: int | None = None, hi: int | None = None, what: str = "") -> Callable[[str], int]:
+    """An integer in [lo, hi] (either end optional)."""
+    rng = (f"from {lo} to {hi}" if lo is not None and hi is not None
+           else f">= {lo}" if lo is not None else f"<= {hi}" if hi is not None else "")
+    accepted = f"an integer {rng}".strip() + (f" ({what})" if what else "")
+
+    def parse(text: str) -> int:
+        s = text.strip()
+        if not re.fullmatch(r"[+-]?\d{1,18}", s):
+            raise argparse.ArgumentTypeError(f"expected {accepted}, got {text!r}")
+        v = int(s)
+        if (lo is not None and v < lo) or (hi is not None and v > hi):
+            raise argparse.ArgumentTypeError(f"expected {accepted}, got {v}")
+        return v
+
+    return _type("integer", parse)  # type: ignore[return-value]
+
+
+def digits(lo: int, hi: int = 1000) -> Callable[[str], int]:
+    """``--dps``: significant decimal digits in [lo, hi]."""
+    return integer(lo, hi, "significant digits")
+
+
+def real(lo: float | None = None, hi: float | None = None, *, lo_open: bool = False, hi_open: bool = False,
+         what: str = "") -> Callable[[str], float]:
+    """A finite float in the stated interval (for options of the training and audit commands)."""
+    left = "" if lo is None else (f"> {lo:g}" if lo_open else f">= {lo:g}")
+    right = "" if hi is None else (f"< {hi:g}" if hi_open else f"<= {hi:g}")
+    rng = " and ".join(x for x in (left, right) if x)
+    accepted = "a finite number" + (f" {rng}" if rng else "") + (f" ({what})" if what else "")
+
+    def parse(text: str) -> float:
+        try:
+            q = exact_number(text)
+            v = float(q)
+        except (ValueError, OverflowError, ZeroDivisionError):
+            raise argparse.ArgumentTypeError(f"expected {accepted}, got {text!r}") from None
+        if not math.isfinite(v) or (v == 0 and q != 0):
+            raise argparse.ArgumentTypeError(f"expected {accepted} representable in float64, got {text!r}")
+        bad = ((lo is not None and (v <= lo if lo_open else v < lo))
+               or (hi is not None and (v >= hi if hi_open else v > hi)))
+        if bad:
+            raise argparse.ArgumentTypeError(f"expected {accepted}, got {text!r}")
+        return v
+
+    return _type("number", parse)  # type: ignore[return-value]
+
+
+def exact(lo: Fraction | int | str | None = None, hi: Fraction | int | str | None = None, *, lo_open: bool = True,
+          hi_open: bool = True, what: str = "") -> Callable[[str], str]:
+    """An exact decimal or fraction in the stated interval (ends given as numbers or decimal strings), returned as
+    the string given (parsed exactly later, so ``1e-400`` stays 1e-400 and ``0.1`` stays 1/10)."""
+    lo_v = exact_number(lo) if isinstance(lo, str) else lo
+    hi_v = exact_number(hi) if isinstance(hi, str) else hi
+    left = "" if lo is None else (f"> {lo}" if lo_open else f">= {lo}")
+    right = "" if hi is None else (f"< {hi}" if hi_open else f"<= {hi}")
+    rng = " and ".join(x for x in (left, right) if x)
+    accepted = f"a number {rng}".strip() + f" ({NUMBER_FORMS})" + (f"; {what}" if what else "")
+
+    def parse(text: str) -> str:
+        try:
+            v = exact_number(text)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(f"expected {accepted}; got {text!r}: {exc}") from None
+        bad = ((lo_v is not None and (v <= lo_v if lo_open else v < lo_v))
+               or (hi_v is not None and (v >= hi_v if hi_open else v > hi_v)))
+        if bad:
+            raise argparse.ArgumentTypeError(f"expected {accepted}; got {text}")
+        return text.strip()
+
+    return _type("number", parse)  # type: ignore[return-value]
+
+
+#: ``--delta``: exact, in (0, 1)
+delta_type = exact(0, 1, what="the delta of (epsilon, delta)-DP")
+#: a Renyi order bound (``--alpha-min``/``--alpha-max``): exact, in (1, 1e100] (the order search runs in float64)
+order_type = exact(1, "1e100", hi_open=False, what="a Renyi order")
+
+
+def order_list(text: str) -> list[str]:
+    """``--orders``: a comma-separated list of Renyi orders, each a number > 1 (exact)."""
+    accepted = "a comma-separated list of Renyi orders, each a number > 1 (e.g. 1.5,2,10,32)"
+    if ".." in text:
+        raise argparse.ArgumentTypeError(f"expected {accepted}; ranges are not accepted here, got {text!r}")
+    items = [x.strip() for x in text.split(",")]
+    if not text.strip() or any(not x for x in items):
+        raise argparse.ArgumentTypeError(f"expected {accepted}; got {text!r} (an empty item)")
+    if len(items) > 10_000:
+        raise argparse.ArgumentTypeError(f"expected {accepted} of at most 10000 orders; got {len(items)}")
+    for x in items:
+        try:
+            v = exact_number(x)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(f"expected {accepted}; {x!r}: {exc}") from None
+        if v <= 1:
+            raise argparse.ArgumentTypeError(f"expected {accepted}; got the order {x}")
+    return items
+
+
+order_list.__name__ = "orders"
+
+
+def int_list(lo: int = 1, hi: int | None = None, what: str = "") -> Callable[[str], list[int]]:
+    """A comma-separated list of integers in [lo, hi] (``--K 1,5,20``)."""
+    rng = f">= {lo}" if hi is None else f"from {lo} to {hi}"
+    accepted = f"a comma-separated list of integers {rng}" + (f" ({what})" if what else "")
+
+    def parse(text: str) -> list[int]:
+        items = [x.strip() for x in text.split(",")]
+        if not text.strip() or any(not x for x in items):
+            raise argparse.ArgumentTypeError(f"expected {accepted}; got {text!r} (an empty item)")
+        out = []
+        for x in items:
+            if not re.fullmatch(r"[+-]?\d{1,18}", x):
+                raise argparse.ArgumentTypeError(f"expected {accepted}; got {x!r}")
+            v = int(x)
+            if v < lo or (hi is not None and v > hi):
+                raise argparse.ArgumentTypeError(f"expected {accepted}; got {v}")
+            out.append(v)
+        return out
+
+    return _type("integers", parse)  # type: ignore[return-value]
+
+
+def float_list(lo: float | None = None, *, lo_open: bool = True, what: str = "") -> Callable[[str], list[float]]:
+    """A comma-separated list of finite numbers (each > lo)."""
+    one = real(lo, None, lo_open=lo_open, what=what)
+
+    def parse(text: str) -> list[float]:
+        items = [x.strip() for x in text.split(",")]
+        if not text.strip() or any(not x for x in items):
+            raise argparse.ArgumentTypeError(
+                f"expected a comma-separated list of numbers; got {text!r} (an empty item)")
+        return [one(x) for x in items]  # type: ignore[misc]
+
+    return _type("numbers", parse)  # type: ignore[return-value]
+
+
+#: file formats matplotlib writes (the suffix decides the format)
+PLOT_SUFFIXES = (".png", ".pdf", ".svg", ".eps", ".ps", ".jpg", ".jpeg", ".tif", ".tiff", ".webp", ".pgf")
+
+
+def plot_path(text: str) -> str:
+    """``--plot``: a file name ending in an image suffix, in a folder that exists."""
+    p = Path(text)
+    if not text.strip():
+        raise argparse.ArgumentTypeError("expected a file name ending in .png, .pdf or .svg; got ''")
+    if p.suffix.lower() not in PLOT_SUFFIXES:
+        raise argparse.ArgumentTypeError(
+            f"expected a file name ending in {', '.join(PLOT_SUFFIXES[:3])} (or {', '.join(PLOT_SUFFIXES[3:])}); "
+            f"got {text!r}")
+    _writable(p)
+    return text
+
+
+plot_path.__name__ = "plot file"
+
+
+def out_file(suffixes: tuple[str, ...] = ()) -> Callable[[str], str]:
+    """An output file in a folder that exists (and, with ``suffixes``, one of those suffixes)."""
+
+    def parse(text: str) -> str:
+        p = Path(text)
+        if not text.strip():
+            raise argparse.ArgumentTypeError("expected a file name; got ''")
+        if suffixes and p.suffix.lower() not in suffixes:
+            raise argparse.ArgumentTypeError(f"expected a file name ending in {' or '.join(suffixes)}; got {text!r}")
+        _writable(p)
+        return text
+
+    return _type("file", parse)  # type: ignore[return-value]
+
+
+def _writable(p: Path) -> None:
+    if p.is_dir():
+        example = p / ("out" + (p.suffix or ".png"))
+        raise argparse.ArgumentTypeError(f"{p} is a folder; give a file name (e.g. {example})")
+    if not p.parent.exists():
+        raise argparse.ArgumentTypeError(f"cannot write {p}: the folder {p.parent} does not exist")
+
+
+def existing_file(text: str) -> str:
+    """An input file that exists."""
+    p = Path(text)
+    if not p.is_file():
+        raise argparse.ArgumentTypeError(f"{text!r} is not a file that exists")
+    return text
+
+
+existing_file.__name__ = "file"
+
+
+# ----------------------------------------------------------------------------- grids (sweep, compare)
+_RANGE = re.compile(r"^\s*(.+?)\s*\.\.\s*([^:]+?)\s*(?::\s*(\S+))?\s*$")
+GRID_FORMS = "a value, a list a,b,c, a range lo..hi (integers: step 1; reals: 50 points), lo..hi:STEP for integer " \
+             "parameters or lo..hi:POINTS for real ones"
+
+
+def grid_values(name: str, spec: str, *, integer: bool) -> list[object]:
+    """Validate a sweep specification and return its values (exact strings/ints, as ``core.sweep.parse_values``
+    returns them). Errors are one line naming the parameter, the specification and what is accepted."""
+    from dptheory.core.sweep import parse_values
+
+    def bad(reason: str) -> InvalidParameter:
+        return InvalidParameter(key="grid", name=name, value=spec, reason=f"{reason}; accepted: {GRID_FORMS}")
+
+    s = spec.strip()
+    if "," in s:
+        items = [x.strip() for x in s.split(",")]
+        if any(not x for x in items):
+            raise bad("an empty item in the list")
+        if any(".." in x for x in items):
+            raise bad("a list cannot contain ranges")
+        if len(items) > MAX_GRID_POINTS:
+            raise bad(f"more than {MAX_GRID_POINTS} values")
+        for x in items:
+            _number_or_bad(x, bad)
+        return parse_values(name, s, integer=integer)
+    m = _RANGE.match(s)
+    if not m:
+        _number_or_bad(s, bad)
+        return [s]
+    lo = _number_or_bad(m.group(1), bad)
+    hi = _number_or_bad(m.group(2), bad)
+    step = m.group(3)
+    if hi < lo:
+        raise bad(f"the range is empty (the end {m.group(2)} is below the start {m.group(1)})")
+    if integer:
+        if lo.denominator != 1 or hi.denominator != 1:
+            raise bad(f"{name} is an integer parameter: the ends of its range must be integers")
+        st = 1
+        if step is not None:
+            if not re.fullmatch(r"\d{1,18}", step) or int(step) < 1:
+                raise bad(f"the step of an integer range must be a positive integer, got {step!r}")
+            st = int(step)
+        count = (int(hi) - int(lo)) // st + 1
+    else:
+        count = 50
+        if step is not None:
+            if not re.fullmatch(r"\d{1,18}", step) or int(step) < 2:
+                raise bad(f"the number of points of a real range must be an integer >= 2, got {step!r}")
+            count = int(step)
+        if lo == hi:
+            raise bad("a real range needs two different ends (give a single value instead)")
+    if count > MAX_GRID_POINTS:
+        raise bad(f"{count} points; at most {MAX_GRID_POINTS} are evaluated")
+    return parse_values(name, s, integer=integer)
+
+
+def _number_or_bad(text: str, bad: Callable[[str], InvalidParameter]) -> Fraction:
+    try:
+        return exact_number(text)
+    except ValueError as exc:
+        raise bad(f"{text.strip()!r}: {exc}") from None
+
+
+def check_grid_size(sizes: dict[str, int]) -> None:
+    """The whole grid (product of the axes) stays below :data:`MAX_GRID_POINTS`."""
+    total = 1
+    for n in sizes.values():
+        total *= max(n, 1)
+    if total > MAX_GRID_POINTS:
+        dims = " x ".join(f"{n} ({k})" for k, n in sizes.items())
+        raise InvalidParameter(key="grid", name=", ".join(sizes), value=dims,
+                               reason=f"{total} points in all; at most {MAX_GRID_POINTS} are evaluated")

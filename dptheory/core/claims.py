@@ -652,3 +652,8 @@ class Claim:
     def describe(self) -> str:
         rel = f"within a factor {self.factor} of" if self.factor else self.relation.value
         return f"{self.lhs.label} {rel} {self.rhs.label}"
+
+    def __repr__(self) -> str:
+        from dptheory.core import describe
+
+        return describe.claim_repr(self)

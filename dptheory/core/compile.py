@@ -1177,7 +1177,10 @@ def _decimal_bound(v: Any, digits: int, down: bool) -> str:
         return "0"
     negative = bool(v < 0)
     a = abs(v)
-    with flint.ctx.workprec(int(digits * 3.33) + 96):
+    # the exponent's own size costs bits: 10^k with |k| ~ 10^40 carries a relative error ~ k 2^-prec, so
+    # the working precision grows with the bit length of k (else the digits come out correct but loose)
+    mag = abs(int(a.mid().man_exp()[1])).bit_length() if a.is_finite() else 0
+    with flint.ctx.workprec(int(digits * 3.33) + 96 + 2 * mag):
         e10 = int(a.log_base(10).mid().floor().unique_fmpz())
         k = digits - 1 - e10
         y = a * flint.arb(10) ** k if k >= 0 else a / flint.arb(10) ** (-k)

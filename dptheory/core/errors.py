@@ -25,7 +25,8 @@ class UnknownKey(DPTheoryError, KeyError):
         import difflib
 
         hint = ""
-        close = difflib.get_close_matches(key, self.known, n=5, cutoff=0.6)
+        close = [k for k in self.known if k.endswith("." + key)][:5]  # an unqualified key: thm4_2
+        close += [k for k in difflib.get_close_matches(key, self.known, n=5, cutoff=0.6) if k not in close]
         close += [k for k in self.known if k.startswith(key + ".") and k not in close][:5]
         if close:
             hint = f"; did you mean {', '.join(close)}"

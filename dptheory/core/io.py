@@ -39,8 +39,22 @@ def _target(path: str | os.PathLike[str]) -> Path:
 
 def _tmp_name(p: Path) -> Path:
     fd, name = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".part", dir=p.parent)
-    os.close(fd)
+    try:
+        # mkstemp creates the file private (0600); the output gets the mode a plain open() would give it
+        # (the existing file's, else 0666 less the umask)
+        os.fchmod(fd, _mode_for(p))
+    finally:
+        os.close(fd)
     return Path(name)
+
+
+def _mode_for(p: Path) -> int:
+    try:
+        return p.stat().st_mode & 0o7777
+    except FileNotFoundError:
+        mask = os.umask(0)
+        os.umask(mask)
+        return 0o666 & ~mask
 
 
 @contextlib.contextmanager

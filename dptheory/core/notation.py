@@ -190,8 +190,20 @@ def rational_to_mpf(x: sp.Rational) -> mpmath.mpf:
     return mpmath.mpf(p) / q
 
 
+#: integers longer than this many decimal digits are rendered in scientific notation (exact digits would
+#: be unreadable, and Python refuses int -> str beyond 4300 digits by default)
+MAX_EXACT_DIGITS = 4000
+
+
 def format_rational(x: sp.Rational) -> str:
-    """A short, exact-if-possible decimal rendering of a rational for messages and JSON."""
+    """A short, exact-if-possible decimal rendering of a rational for messages and JSON.
+
+    Numbers whose numerator or denominator has more than ``MAX_EXACT_DIGITS`` digits are rendered to
+    30 significant digits (``~1.23...e+5000``, marked with ``~``: not exact)."""
+    if max(abs(int(x.p)), int(x.q)).bit_length() > MAX_EXACT_DIGITS * 3.32:
+        with mpmath.workdps(40):
+            v = mpmath.mpf(int(x.p)) / int(x.q)
+            return "~" + mpmath.nstr(v, 30)
     if x.q == 1:
         return str(int(x.p))
     # terminating decimal?

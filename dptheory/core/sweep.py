@@ -1,19 +1,29 @@
 """Sweeps and crossovers: many points at once in float64, with mpmath where float64 cannot go.
 
-* :func:`sweep` evaluates a theorem on a grid with its vectorised float64 kernel. Points whose
-  float64 value overflows (``inf``) are recomputed with mpmath and carried in the log domain
-  (``log_values`` is always finite where the bound is finite). Every point is checked against the
-  theorem's conditions first; invalid points raise (naming the condition) unless ``skip_invalid``.
+* :func:`sweep` evaluates a theorem on a grid with its vectorised float64 kernel. The conditions are
+  screened first, vectorised in float64: each side of each condition is evaluated on the whole grid
+  and only points where the two sides are within ``TIE_RTOL`` of each other (or not finite) are
+  decided exactly (integrality exactly per axis value). Invalid points raise (naming the condition)
+  unless ``skip_invalid``, and they are never evaluated. Among the valid points, every one the
+  float64 kernel cannot carry is recomputed with mpmath from the exact parameters and carried in
+  the log domain: the value overflows (``inf``), underflows (``0``: true zeros come back as 0 from
+  mpmath too), is subnormal (fewer than 53 significant bits), is NaN, is flagged unreliable by the
+  kernel, or one of its parameters is not a normal float64 (``1e-400`` would be read as 0). Those
+  points are marked in ``SweepResult.log_domain``; their ``log_values`` (natural log at 20 digits)
+  are authoritative, so a positive bound always has a finite log and is never reported as 0.
 * :func:`crossover` finds the value of one parameter after which theorem A stays below theorem B
   on a stated range (e.g. the epoch after which the hidden-state bound stays below composition),
-  screening in float64 and confirming both neighbours of the crossover at 50 digits.
+  screening in float64 (values, or logs where a point is in the log domain) and confirming ties and
+  both neighbours of the crossover at 50 digits.
 """
 
 from __future__ import annotations
 
 import itertools
+import math
+import operator
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,20 +31,44 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from dptheory.core.errors import ConditionViolated, DPTheoryError
+from dptheory.core.conditions import Condition, Status
+from dptheory.core.errors import ConditionViolated, DPTheoryError, NumericalFailure
 from dptheory.core.notation import format_rational, parse_value
-from dptheory.core.theorem import Theorem
+from dptheory.core.theorem import GUARD_DIGITS, Theorem
 
 _RANGE = re.compile(r"^\s*(.+?)\s*\.\.\s*([^:]+?)\s*(?::\s*(\S+))?\s*$")
+_TINY = float(np.finfo(np.float64).tiny)  # smallest normal float64; below it digits are lost
+#: float64 condition screen: sides closer than this (relative) are decided exactly
+TIE_RTOL = 1e-7
+#: digits of the mpmath recomputation of points float64 cannot carry
+LOG_DPS = 20
+#: most digits spent on a value e^X with a huge |X| (its mantissa needs log10 |X| extra digits)
+MAX_LOG_DPS = 1000
+#: most points a range may expand to (a typo such as 1..1e9 is refused rather than allocated)
+MAX_RANGE_POINTS = 1_000_000
+_OPS: dict[type, Callable[[Any, Any], Any]] = {
+    sp.StrictLessThan: operator.lt,
+    sp.LessThan: operator.le,
+    sp.StrictGreaterThan: operator.gt,
+    sp.GreaterThan: operator.ge,
+    sp.Equality: operator.eq,
+    sp.Unequality: operator.ne,
+}
 
 
-def parse_values(name: str, spec: str, *, integer: bool) -> list[Any]:
+def parse_values(name: str, spec: Any, *, integer: bool) -> list[Any]:
     """Parse ``1..200`` (integers, step 1), ``1..200:5`` (step 5), ``0.01..0.1:10`` (10 points,
     log-spaced when both ends are positive and span a factor > 10, else linear), ``10,15,20``, or a
-    single value. Returns exact values (int or str) so nothing is rounded before parsing."""
+    single value. Returns exact values (int or str) so nothing is rounded before parsing. An integer
+    range covers the integers in ``[lo, hi]`` (``1.5..3`` is 2, 3)."""
+    if not isinstance(spec, str):
+        return [spec]
     spec = spec.strip()
     if "," in spec:
-        return [v.strip() for v in spec.split(",") if v.strip()]
+        vals = [v.strip() for v in spec.split(",") if v.strip()]
+        if not vals:
+            raise DPTheoryError(f"no values for {name} in {spec!r} (write e.g. {name}=10,15,20)")
+        return vals
     m = _RANGE.match(spec)
     if not m:
         return [spec]
@@ -43,11 +77,30 @@ def parse_values(name: str, spec: str, *, integer: bool) -> list[Any]:
     hi = parse_value(hi_s, key="sweep", name=name)
     if hi < lo:
         raise DPTheoryError(f"sweep range for {name} is empty: {spec}")
+    st = None
+    if step is not None:
+        if not re.fullmatch(r"\d+", step) or int(step) < 1:
+            what = "the step" if integer else "the number of points"
+            raise DPTheoryError(
+                f"sweep range for {name}: {what} after ':' must be a whole number >= 1, got {step!r} "
+                f"(e.g. {name}=1..200:5)"
+            )
+        st = int(step)
     if integer:
-        st = int(step) if step else 1
-        return list(range(int(lo), int(hi) + 1, st))
-    npts = int(step) if step else 50
+        a, b = int(sp.ceiling(lo)), int(sp.floor(hi))
+        st = st or 1
+        count = (b - a) // st + 1 if b >= a else 0
+        if count <= 0:
+            raise DPTheoryError(f"sweep range for {name} holds no whole number: {spec}")
+        if count > MAX_RANGE_POINTS:
+            raise DPTheoryError(f"sweep range for {name} has {count} points (at most {MAX_RANGE_POINTS}): {spec}")
+        return list(range(a, b + 1, st))
+    npts = st or 50
+    if npts > MAX_RANGE_POINTS:
+        raise DPTheoryError(f"sweep range for {name} asks for {npts} points (at most {MAX_RANGE_POINTS}): {spec}")
     lo_f, hi_f = float(lo), float(hi)
+    if not (math.isfinite(lo_f) and math.isfinite(hi_f)):
+        raise DPTheoryError(f"sweep range for {name} is beyond float64 ({spec}); list the values instead")
     if lo_f > 0 and hi_f / lo_f > 10:
         xs = np.geomspace(lo_f, hi_f, npts)
     else:
@@ -64,9 +117,18 @@ class SweepResult:
         names: swept parameter names (grid axes, in order).
         axes: the values along each axis (floats).
         fixed: parameters held fixed.
-        values: float64 array of shape ``[len(axis) for axis in axes]`` (``inf`` where float64 overflows).
-        log_values: natural log of the values, finite wherever the bound is finite.
+        values: float64 array of shape ``[len(axis) for axis in axes]``; NaN at invalid points. Where
+            ``log_domain`` is set this is the float64 rounding of the mpmath value, which is ``inf``,
+            ``0`` or subnormal when the value is beyond float64: read ``log_values`` (or
+            :meth:`text`) there.
+        log_values: natural log of the values: finite wherever the bound is positive and finite (unless
+            the log itself is beyond float64, as for ``exp(-1e400)``: then ``-inf`` or ``inf``, and
+            :meth:`text` still shows the value), ``-inf`` where the value is exactly 0, NaN where it is
+            negative or the point invalid.
         valid: True where every condition holds (always all True unless ``skip_invalid``).
+        log_domain: True where the point was recomputed with mpmath (at 20 digits) because float64
+            could not carry it (overflow, underflow, subnormal, NaN, a kernel flag, or a parameter
+            that is not a normal float64); False where the float64 kernel's value is used.
         mp_points: number of points recomputed with mpmath.
     """
 
@@ -81,6 +143,35 @@ class SweepResult:
     direction: str = "upper"
     mp_points: int = 0
     notes: list[str] = field(default_factory=list)
+    log_domain: np.ndarray | None = None
+    mp_text: dict[tuple[int, ...], str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.log_domain is None:
+            self.log_domain = np.zeros(np.shape(self.values), dtype=bool)
+
+    def computed(self, idx: tuple[int, ...]) -> str:
+        """``"float64"`` or ``"log"`` (recomputed with mpmath; see ``log_domain``) at a grid index."""
+        assert self.log_domain is not None
+        return "log" if bool(self.log_domain[idx]) else "float64"
+
+    def text(self, idx: tuple[int, ...], digits: int = 8) -> str:
+        """The value at a grid index as a decimal string (never 0 for a positive value beyond float64).
+
+        Float64 points print their float; log-domain points print the mpmath value, so
+        ``1.7182818e-340`` is shown as such rather than as the float64 underflow ``0``. Invalid
+        points give ``""``.
+        """
+        idx = tuple(idx)
+        if not bool(self.valid[idx]):
+            return ""
+        if idx in self.mp_text:
+            text = self.mp_text[idx]
+            with mpmath.workdps(max(digits, 15)):
+                if text.startswith("exp("):  # only the log is known to these digits
+                    return f"exp({mpmath.nstr(mpmath.mpf(text[4:-1]), digits)})"
+                return mpmath.nstr(mpmath.mpf(text), digits)
+        return f"{float(self.values[idx]):.{digits}g}"
 
     def _repr_html_(self) -> str:
         rows = self.rows()
@@ -98,15 +189,145 @@ class SweepResult:
             f"<p><b>{self.key}</b> ({self.direction} bound, {self.unit})</p><table><tr>{head}</tr>{body}</table>{more}"
         )
 
+    def beyond_float64(self, idx: tuple[int, ...]) -> bool:
+        """True where the value is not held by ``values`` (overflow, underflow to 0, subnormal)."""
+        assert self.log_domain is not None
+        if not bool(self.log_domain[idx]):
+            return False
+        v, lv = float(self.values[idx]), float(self.log_values[idx])
+        if v == 0.0:
+            return lv != -math.inf
+        return not (math.isfinite(v) and abs(v) >= _TINY) and not math.isnan(v)
+
     def rows(self) -> list[dict[str, Any]]:
+        """One dict per grid point: the swept values, ``value`` (a float where float64 holds it, else the
+        decimal string of :meth:`text` at 17 digits), ``log_value``, ``valid`` and ``computed``."""
         out = []
         for idx in itertools.product(*(range(len(a)) for a in self.axes)):
-            row = {n: float(self.axes[i][idx[i]]) for i, n in enumerate(self.names)}
-            row["value"] = float(self.values[idx])
+            row: dict[str, Any] = {n: float(self.axes[i][idx[i]]) for i, n in enumerate(self.names)}
+            row["value"] = self.text(idx, 17) if self.beyond_float64(idx) else float(self.values[idx])
             row["log_value"] = float(self.log_values[idx])
             row["valid"] = bool(self.valid[idx])
+            row["computed"] = self.computed(idx)
             out.append(row)
         return out
+
+
+# ----------------------------------------------------------------------------- conditions, vectorised
+
+
+_SIDE_CACHE: dict[tuple[Condition, tuple[sp.Symbol, ...]], tuple[Callable[..., Any], Callable[..., Any]]] = {}
+
+
+def _sides_np(cond: Condition, syms: tuple[sp.Symbol, ...]) -> tuple[Callable[..., Any], Callable[..., Any]]:
+    key = (cond, syms)
+    f = _SIDE_CACHE.get(key)
+    if f is None:
+        rel = cond.relation
+        f = (sp.lambdify(syms, rel.lhs, modules="numpy"), sp.lambdify(syms, rel.rhs, modules="numpy"))
+        _SIDE_CACHE[key] = f
+    return f
+
+
+def _is_integrality(cond: Condition) -> sp.Symbol | None:
+    rel = cond.relation
+    if isinstance(rel, sp.Eq) and isinstance(rel.rhs, sp.floor) and rel.rhs.args[0] == rel.lhs and rel.lhs.is_Symbol:
+        return rel.lhs
+    return None
+
+
+class _Grid:
+    """Exact and float64 values of a Cartesian grid, and the exact point at an index."""
+
+    def __init__(self, thm: Theorem, names: list[str], exact_axes: list[list[sp.Rational]],
+                 exact_fixed: dict[str, sp.Rational]) -> None:
+        self.thm = thm
+        self.names = names
+        self.exact_axes = exact_axes
+        self.exact_fixed = exact_fixed
+        self.shape = tuple(len(a) for a in exact_axes)
+        self.axes = [np.array([float(v) for v in a]) for a in exact_axes]
+        mesh = np.meshgrid(*self.axes, indexing="ij") if names else []
+        self.arrays: dict[str, np.ndarray] = dict(zip(names, mesh, strict=True))
+        for p, v in exact_fixed.items():
+            self.arrays[p] = np.full(self.shape, float(v))
+        # a parameter float64 cannot hold to full precision (0 for 1e-400, inf for 1e400, subnormal)
+        self.float_ok = np.ones(self.shape, dtype=bool)
+        for i, a in enumerate(exact_axes):
+            ok = np.array([_normal_float(v) for v in a], dtype=bool)
+            self.float_ok &= ok.reshape([-1 if j == i else 1 for j in range(len(self.shape))])
+        if not all(_normal_float(v) for v in exact_fixed.values()):
+            self.float_ok[...] = False
+
+    def point(self, idx: tuple[int, ...]) -> dict[str, sp.Rational]:
+        return {**self.exact_fixed, **{n: self.exact_axes[i][idx[i]] for i, n in enumerate(self.names)}}
+
+    def exact_of(self, name: str) -> list[sp.Rational] | sp.Rational:
+        if name in self.exact_fixed:
+            return self.exact_fixed[name]
+        return self.exact_axes[self.names.index(name)]
+
+
+def _normal_float(v: sp.Rational) -> bool:
+    f = float(v)
+    return (f == 0.0 and v == 0) or (math.isfinite(f) and abs(f) >= _TINY)
+
+
+def _screen(grid: _Grid) -> np.ndarray:
+    """Validity of every grid point: float64 where the sides of a condition are well apart, exact otherwise."""
+    thm = grid.thm
+    syms = tuple(thm.symbols)
+    args = [grid.arrays[p] for p in thm.params]
+    valid = np.ones(grid.shape, dtype=bool)
+    for cond in thm.all_conditions:
+        s = _is_integrality(cond)
+        if s is not None:
+            name = s.name
+            vals = grid.exact_of(name)
+            if isinstance(vals, list):
+                ok = np.array([v.q == 1 for v in vals], dtype=bool)
+                i = grid.names.index(name)
+                valid &= ok.reshape([-1 if j == i else 1 for j in range(len(grid.shape))])
+            elif vals.q != 1:
+                valid[...] = False
+            continue
+        f_l, f_r = _sides_np(cond, syms)
+        with np.errstate(all="ignore"):
+            lhs = np.broadcast_to(np.asarray(f_l(*args), dtype=np.float64), grid.shape)
+            rhs = np.broadcast_to(np.asarray(f_r(*args), dtype=np.float64), grid.shape)
+            holds = np.asarray(_OPS[type(cond.relation)](lhs, rhs), dtype=bool)
+            tie = ~(np.abs(lhs - rhs) > TIE_RTOL * np.maximum(np.abs(lhs), np.abs(rhs)))  # NaN/inf: a tie
+        tie &= valid  # a point already invalid needs no further decision
+        tie |= valid & ~grid.float_ok  # a parameter float64 cannot hold: decide exactly
+        holds = np.where(tie, True, holds)
+        if tie.any():
+            # decide once per distinct combination of the swept values the condition involves
+            names = [p for p in thm.params if thm.notation.sym(p) in cond.symbols]
+            axes = [i for i, n in enumerate(grid.names) if n in names]
+            sub_shape = tuple(grid.shape[i] for i in axes)
+            decided = np.ones(sub_shape, dtype=bool)
+            combos = np.unique(np.stack([np.nonzero(tie)[i] for i in axes], axis=1), axis=0) if axes else [()]
+            for combo in combos:
+                pt = dict(grid.exact_fixed)
+                for i, c in zip(axes, combo, strict=True):
+                    pt[grid.names[i]] = grid.exact_axes[i][int(c)]
+                r = cond.evaluate({thm.notation.sym(n): pt[n] for n in names})
+                decided[tuple(int(c) for c in combo)] = r.status is not Status.VIOLATED  # undecided: no violation
+            full = decided.reshape([grid.shape[i] if i in axes else 1 for i in range(len(grid.shape))])
+            holds = np.where(tie, np.broadcast_to(full, grid.shape), holds)
+        valid &= holds
+    return valid
+
+
+def _exact_valid(thm: Theorem, pt: Mapping[str, sp.Rational]) -> bool:
+    subs = {thm.notation.sym(p): v for p, v in pt.items()}
+    for cond in thm.all_conditions:
+        if cond.evaluate({s: subs[s] for s in cond.symbols}).status is Status.VIOLATED:
+            return False
+    return True
+
+
+# ----------------------------------------------------------------------------- sweep
 
 
 def sweep(
@@ -117,66 +338,88 @@ def sweep(
     skip_invalid: bool = False,
     check: bool = True,
 ) -> SweepResult:
-    """Evaluate ``thm`` on the Cartesian grid ``grid`` with the other parameters ``fixed``."""
+    """Evaluate ``thm`` on the Cartesian grid ``grid`` with the other parameters ``fixed``.
+
+    Names in ``grid`` or ``fixed`` that the theorem does not take are ignored (so one set of values
+    can serve several theorems). With ``check=False`` no condition is checked and every point is
+    evaluated (the domain must still hold for the kernels to be defined).
+    """
     names = [n for n in grid if n in thm.params]
     missing = [p for p in thm.params if p not in grid and p not in fixed]
     if missing:
         raise DPTheoryError(f"{thm.key}: sweep needs values for {', '.join(missing)}")
-    exact_axes = [[parse_value(v, key=thm.key, name=n) for v in grid[n]] for n in names]
+    lists = {}
+    for n in names:
+        try:
+            lists[n] = [] if isinstance(grid[n], (str, bytes)) else list(grid[n])
+        except TypeError:
+            lists[n] = []
+        if not lists[n]:
+            raise DPTheoryError(f"{thm.key}: the grid of {n} must be a non-empty list of values, got {grid[n]!r}")
+    exact_axes = [[parse_value(v, key=thm.key, name=n) for v in lists[n]] for n in names]
     exact_fixed = {p: parse_value(fixed[p], key=thm.key, name=p) for p in thm.params if p not in names}
-    shape = tuple(len(a) for a in exact_axes)
-    axes = [np.array([float(v) for v in a]) for a in exact_axes]
-    mesh = np.meshgrid(*axes, indexing="ij") if names else []
-    arrays: dict[str, Any] = {n: m for n, m in zip(names, mesh, strict=True)}
-    for p, v in exact_fixed.items():
-        arrays[p] = np.full(shape, float(v))
-    valid = thm.check_np(arrays) if check else np.ones(shape, dtype=bool)
-    # exact re-check of the points float64 calls invalid or borderline: the vectorised check is only a screen
-    if check and not valid.all():
-        for idx in zip(*np.nonzero(~valid), strict=True):
-            pt = {**exact_fixed, **{n: exact_axes[i][idx[i]] for i, n in enumerate(names)}}
-            res = thm.check(pt)
-            if not any(r.status.value == "violated" for r in res):
-                valid[idx] = True
-                continue
-            if not skip_invalid:
-                thm.check(pt, raise_on_violation=True)
-    if check and valid.all():
-        # one exact check per distinct combination of the parameters appearing in conditions
-        # would be ideal; the corners of the grid catch ties the float screen may miss
-        for corner in itertools.product(*[(0, len(a) - 1) for a in exact_axes]):
-            pt = {**exact_fixed, **{n: exact_axes[i][corner[i]] for i, n in enumerate(names)}}
-            thm.check(pt, raise_on_violation=not skip_invalid)
-    values = thm.evaluate_np(arrays) if thm.kernels().np is not None else None
-    mp_points = 0
-    if values is None:
-        values = np.empty(shape)
-        for idx in itertools.product(*(range(s) for s in shape)):
-            pt = {**exact_fixed, **{n: exact_axes[i][idx[i]] for i, n in enumerate(names)}}
-            values[idx] = float(thm.evaluate(pt, dps=20, check=False).value) if valid[idx] else np.nan
-            mp_points += 1
-    values = np.where(valid, values, np.nan)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        log_values = np.log(values)
-    overflow = valid & ~np.isfinite(values)
-    for idx in zip(*np.nonzero(overflow), strict=True):
-        pt = {**exact_fixed, **{n: exact_axes[i][idx[i]] for i, n in enumerate(names)}}
-        v = thm.evaluate(pt, dps=20).value
-        mp_points += 1
-        if mpmath.isinf(v):
-            log_values[idx] = np.inf
+    g = _Grid(thm, names, exact_axes, exact_fixed)
+    shape = g.shape
+    if check:
+        valid = _screen(g)
+        if not valid.all() and not skip_invalid:
+            for idx in zip(*np.nonzero(~valid), strict=True):
+                thm.check(g.point(idx), raise_on_violation=True)  # raises, naming the condition
+                valid[idx] = True  # pragma: no cover - the exact check contradicts a decided float64 screen
+        # the corners of the grid, exactly (a last guard against a float64 screen that errs away from ties)
+        for corner in set(itertools.product(*[(0, len(a) - 1) for a in exact_axes])):
+            if valid[corner]:
+                pt = g.point(corner)
+                if skip_invalid:
+                    valid[corner] = _exact_valid(thm, pt)
+                else:
+                    thm.check(pt, raise_on_violation=True)
+    else:
+        valid = np.ones(shape, dtype=bool)
+
+    values = np.full(shape, np.nan)
+    log_values = np.full(shape, np.nan)
+    log_domain = np.zeros(shape, dtype=bool)
+    need_mp = np.zeros(shape, dtype=bool)
+    notes: list[str] = []
+    sel = np.nonzero(valid & g.float_ok)
+    need_mp |= valid & ~g.float_ok
+    if sel[0].size and thm.kernels().np is not None:
+        sub = {p: g.arrays[p][sel] for p in thm.params}
+        try:
+            vals, unreliable = _run_np(thm, sub)
+        except (ArithmeticError, ValueError, TypeError, IndexError, NotImplementedError) as exc:
+            # a float64 kernel that refuses a valid point is a kernel bug; the mpmath kernel still decides
+            notes.append(f"float64 kernel failed ({type(exc).__name__}: {exc}); every point computed with mpmath")
+            need_mp[sel] = True
         else:
-            with mpmath.workdps(20):
-                log_values[idx] = float(mpmath.log(v))
-    notes = []
-    if mp_points:
-        notes.append(f"{mp_points} points beyond float64 recomputed with mpmath (see log_values)")
+            with np.errstate(all="ignore"):
+                beyond = ~np.isfinite(vals) | (np.abs(vals) < _TINY) | unreliable
+            values[sel] = vals
+            need_mp[sel] |= beyond
+    elif sel[0].size:
+        need_mp[sel] = True
+    with np.errstate(divide="ignore", invalid="ignore"):
+        log_values = np.where(valid & ~need_mp, np.log(values), np.nan)
+    mp_text: dict[tuple[int, ...], str] = {}
+    for idx in zip(*np.nonzero(need_mp), strict=True):
+        idx = tuple(int(i) for i in idx)
+        v, text = _mp_point(thm, g.point(idx))
+        values[idx] = float(v)
+        log_values[idx] = _mp_log(v)
+        log_domain[idx] = True
+        mp_text[idx] = text
+    mp_points = int(need_mp.sum())
+    if mp_points and thm.kernels().np is None:
+        notes.append(f"no float64 kernel: {mp_points} points computed with mpmath")
+    elif mp_points:
+        notes.append(f"{mp_points} points beyond float64 recomputed with mpmath (see log_domain and log_values)")
     if not valid.all():
         notes.append(f"{int((~valid).sum())} points violate a condition and were skipped")
     return SweepResult(
         thm.key,
         names,
-        axes,
+        g.axes,
         {p: format_rational(v) for p, v in exact_fixed.items()},
         values,
         log_values,
@@ -185,7 +428,64 @@ def sweep(
         str(thm.direction),
         mp_points,
         notes,
+        log_domain,
+        mp_text,
     )
+
+
+def _run_np(thm: Theorem, arrays: Mapping[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """The float64 kernel on 1-D arrays: (values, unreliable) without raising on NaN (NaN is recomputed)."""
+    kernel = thm.kernels().np
+    assert kernel is not None
+    with np.errstate(over="ignore", under="ignore", divide="ignore", invalid="ignore"):
+        raw = kernel(arrays)
+    n = len(next(iter(arrays.values())))
+    if isinstance(raw, tuple):
+        vals = np.broadcast_to(np.asarray(raw[0], dtype=np.float64), (n,)).copy()
+        unreliable = np.broadcast_to(np.asarray(raw[1], dtype=bool), (n,)).copy()
+    else:
+        vals = np.broadcast_to(np.asarray(raw, dtype=np.float64), (n,)).copy()
+        unreliable = np.zeros(n, dtype=bool)
+    return vals, unreliable
+
+
+def _mp_point(thm: Theorem, pt: Mapping[str, sp.Rational]) -> tuple[mpmath.mpf, str]:
+    """The value at an exact point with mpmath, and its text (:meth:`SweepResult.text`).
+
+    A value ``e^X`` has an exponent whose rounding (relative ``10^-dps``) moves the mantissa by
+    ``|X| 10^-dps``: when ``|X|`` is large the point is recomputed with ``log10 |X|`` more digits, so the
+    digits shown are correct. Beyond ``MAX_LOG_DPS`` digits only the log is kept (text ``exp(X)``).
+    The conditions are decided already (or not asked for), so the kernel runs directly.
+    """
+    v = thm._run_mp(thm.kernels().mp, pt, LOG_DPS)
+    if not mpmath.isfinite(v) or v == 0:
+        return v, mpmath.nstr(v, LOG_DPS)
+    with mpmath.workdps(15):
+        size = abs(mpmath.log(abs(v)))
+    # the kernel ran with GUARD_DIGITS guard digits: they cover an exponent of up to ~10^(GUARD_DIGITS - 3)
+    extra = math.ceil(float(mpmath.log10(size))) - GUARD_DIGITS + 3 if size > 10 else 0
+    if extra <= 0:
+        return v, mpmath.nstr(v, LOG_DPS)
+    if LOG_DPS + extra > MAX_LOG_DPS:
+        with mpmath.workdps(LOG_DPS):
+            return v, f"exp({mpmath.nstr(mpmath.log(v), LOG_DPS)})"
+    v = thm._run_mp(thm.kernels().mp, pt, LOG_DPS + extra)
+    with mpmath.workdps(LOG_DPS):
+        return +v, mpmath.nstr(v, LOG_DPS)
+
+
+def _mp_log(v: mpmath.mpf) -> float:
+    if mpmath.isnan(v) or v < 0:
+        return math.nan
+    if v == 0:
+        return -math.inf
+    if mpmath.isinf(v):
+        return math.inf
+    with mpmath.workdps(LOG_DPS):
+        return float(mpmath.log(v))
+
+
+# ----------------------------------------------------------------------------- crossover
 
 
 @dataclass
@@ -217,6 +517,11 @@ class CrossoverResult:
         )
 
 
+#: crossover: float64 comparisons closer than this (relative, or absolute in log) are decided at ``dps`` digits
+CROSS_TIE = 1e-9
+_CROSS_REAL_POINTS = 2000
+
+
 def crossover(
     a: Theorem,
     b: Theorem,
@@ -230,36 +535,46 @@ def crossover(
     """The smallest value v in [start, stop] such that A < B at every grid value in [v, stop].
 
     Integer parameters are scanned at every integer; real ones on a 2000-point grid, then the
-    crossover is refined by bisection at ``dps`` digits.
+    crossover is refined by bisection at ``dps`` digits. Both sides are screened in float64 (by value,
+    or by log where a point is in the log domain, see :func:`sweep`); near-ties are decided at ``dps``.
     """
+    if param not in a.params and param not in b.params:
+        raise DPTheoryError(
+            f"crossover: neither {a.key} nor {b.key} takes {param!r}; "
+            f"parameters: {', '.join(dict.fromkeys((*a.params, *b.params)))}"
+        )
     integer = a.notation[param].domain.is_integer if param in a.params else b.notation[param].domain.is_integer
     lo = parse_value(start, key="crossover", name=param)
     hi = parse_value(stop, key="crossover", name=param)
+    if hi < lo:
+        raise DPTheoryError(f"crossover: the range of {param} is empty ({format_rational(lo)} > {format_rational(hi)})")
     if integer:
-        grid: list[Any] = list(range(int(lo), int(hi) + 1))
+        i0, i1 = int(sp.ceiling(lo)), int(sp.floor(hi))
+        if i1 < i0:
+            raise DPTheoryError(f"crossover: no whole number {param} in [{format_rational(lo)}, {format_rational(hi)}]")
+        if i1 - i0 + 1 > MAX_RANGE_POINTS:
+            raise DPTheoryError(f"crossover: {param} in [{i0}, {i1}] has more than {MAX_RANGE_POINTS} integers")
+        grid: list[Any] = list(range(i0, i1 + 1))
     else:
         lo_f, hi_f = float(lo), float(hi)
-        xs = np.geomspace(lo_f, hi_f, 2000) if lo_f > 0 and hi_f / lo_f > 10 else np.linspace(lo_f, hi_f, 2000)
+        if not (math.isfinite(lo_f) and math.isfinite(hi_f)):
+            raise DPTheoryError(f"crossover: the range of {param} is beyond float64")
+        xs = (np.geomspace(lo_f, hi_f, _CROSS_REAL_POINTS) if lo_f > 0 and hi_f / lo_f > 10
+              else np.linspace(lo_f, hi_f, _CROSS_REAL_POINTS))
         grid = [f"{x:.15g}" for x in xs]
-    fa = {p: v for p, v in fixed.items() if p in a.params}
-    fb = {p: v for p, v in fixed.items() if p in b.params}
-    ra = sweep(a, {param: grid}, fa) if param in a.params else None
-    rb = sweep(b, {param: grid}, fb) if param in b.params else None
-    va = ra.log_values if ra is not None else np.full(len(grid), np.log(float(a.evaluate(fa, dps=20).value)))
-    vb = rb.log_values if rb is not None else np.full(len(grid), np.log(float(b.evaluate(fb, dps=20).value)))
-    below = va < vb
+        grid = list(dict.fromkeys(grid))  # lo == hi (or a range narrower than 15 digits): no repeated points
+    fa = {p: v for p, v in fixed.items() if p in a.params and p != param}
+    fb = {p: v for p, v in fixed.items() if p in b.params and p != param}
+    va, la, ma = _line(a, param, grid, fa)
+    vb, lb, mb = _line(b, param, grid, fb)
+    below, tie = _compare(va, la, ma, vb, lb, mb)
     changes = int(np.count_nonzero(below[1:] != below[:-1]))
-    # confirm at high precision near ties
-    close = np.abs(va - vb) < 1e-9
-    for i in np.flatnonzero(close):
+    for i in np.flatnonzero(tie):
         below[i] = _below_mp(a, b, param, grid[i], fa, fb, dps)
     if not below[-1]:
         return CrossoverResult(a.key, b.key, param, float(lo), float(hi), None, False, dps, changes=changes)
     not_below = np.flatnonzero(~below)
-    if not_below.size == 0:
-        idx = 0
-    else:
-        idx = int(not_below[-1]) + 1
+    idx = 0 if not_below.size == 0 else int(not_below[-1]) + 1
     # confirm the two neighbours at dps digits
     if not _below_mp(a, b, param, grid[idx], fa, fb, dps):
         raise DPTheoryError(
@@ -289,6 +604,32 @@ def crossover(
         before,
         changes,
     )
+
+
+def _line(t: Theorem, param: str, grid: list[Any], f: Mapping[str, Any]) -> tuple[np.ndarray, ...]:
+    """(values, logs, log-domain mask) of ``t`` along the grid (constant if ``t`` does not take ``param``)."""
+    if param in t.params:
+        r = sweep(t, {param: grid}, f)
+        assert r.log_domain is not None
+        return r.values, r.log_values, r.log_domain
+    v = t.evaluate(f, dps=LOG_DPS).value
+    fv = float(v)
+    in_log = not ((fv == 0.0 and v == 0) or (math.isfinite(fv) and abs(fv) >= _TINY))
+    n = len(grid)
+    return np.full(n, fv), np.full(n, _mp_log(v)), np.full(n, in_log)
+
+
+def _compare(va: np.ndarray, la: np.ndarray, ma: np.ndarray, vb: np.ndarray, lb: np.ndarray,
+             mb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A < B along the line, and where float64 cannot tell (ties, values beyond float64 that logs cannot order)."""
+    with np.errstate(all="ignore"):
+        by_value = ~ma & ~mb
+        below_v = va < vb
+        tie_v = ~(np.abs(va - vb) > CROSS_TIE * np.maximum(np.abs(va), np.abs(vb)))
+        below_l = la < lb
+        tie_l = ~(np.abs(la - lb) > CROSS_TIE) | np.isnan(la) | np.isnan(lb)
+        tie_l &= ~((la == -np.inf) & (lb > -np.inf)) & ~((lb == -np.inf) & (la > -np.inf))
+    return np.where(by_value, below_v, below_l), np.where(by_value, tie_v, tie_l)
 
 
 def _val(t: Theorem, param: str, x: Any, f: Mapping[str, Any], dps: int) -> mpmath.mpf:
@@ -327,4 +668,12 @@ def _bisect(
     return format_rational(hi) if hi.q < 10**20 else f"{float(hi):.17g}"
 
 
-__all__ = ["ConditionViolated", "CrossoverResult", "SweepResult", "crossover", "parse_values", "sweep"]
+__all__ = [
+    "ConditionViolated",
+    "CrossoverResult",
+    "NumericalFailure",
+    "SweepResult",
+    "crossover",
+    "parse_values",
+    "sweep",
+]

@@ -44,7 +44,7 @@ from dptheory.core.errors import (
     UnexpectedParameter,
 )
 from dptheory.core.notation import Domain, NotationTable, Param, format_rational, parse_value, rational_to_mpf
-from dptheory.core.units import Direction, Unit
+from dptheory.core.units import Direction, Monotone, Unit
 from dptheory.core.values import BoundValue
 
 if TYPE_CHECKING:
@@ -132,7 +132,7 @@ class Theorem:
             ill-conditioned are recomputed with mpmath; see ``Compiled.np_flagged``).
         terms: named parts of the bound.
         monotone: parameters in which the bound is stated (or proved) monotone, with the sense
-            (``"nondecreasing"``, ``"nonincreasing"``, ``"increasing"``, ``"decreasing"``).
+            (a :class:`~dptheory.core.units.Monotone`).
         limits: limits as a parameter tends to infinity.
         reading: our reading decisions where the text is ambiguous.
         notes: anything else a user should know (known typos, what is derived here).
@@ -165,7 +165,7 @@ class Theorem:
     kernel_reason: str = ""
     np_flagged: bool = False
     terms: Mapping[str, Term] = field(default_factory=dict)
-    monotone: Mapping[str, str] = field(default_factory=dict)
+    monotone: Mapping[str, Monotone] = field(default_factory=dict)
     limits: Mapping[str, Limit] = field(default_factory=dict)
     reading: str = ""
     notes: str = ""
@@ -181,6 +181,9 @@ class Theorem:
         if overrides and not self.kernel_reason.strip():
             raise ValueError(f"{self.key}: hand-written kernels ({', '.join(overrides)}) are declared overrides of "
                              "the statement: say why in kernel_reason")
+        bad = {k: v for k, v in self.monotone.items() if not isinstance(v, Monotone) or k not in self.params}
+        if bad:
+            raise ValueError(f"{self.key}: monotone needs Monotone senses of its own parameters; got {bad}")
         missing = [p for p in self.params if p not in self.notation]
         if missing:
             raise ValueError(
@@ -544,54 +547,20 @@ class Theorem:
         return [c.render_latex(names) for c in self.all_conditions]
 
     def explain(self) -> str:
-        """Statement, conditions and citation, as text."""
-        lines = [f"{self.key}: {self.title}", f"  source: {self.citation.short()}"]
-        if self.citation.note:
-            lines.append(f"  note on source: {self.citation.note}")
-        lines.append(f"  bounds: {self.quantity} [{self.direction} bound, {self.unit}]")
-        lines.append("  parameters:")
-        for p in self.param_objects:
-            lines.append(f"    {p.name:<9} {p.meaning} ({p.domain.value})")
-        if self.bound is not None:
-            lines.append("  bound:")
-            lines.append("    " + sp.sstr(self.bound))
-        elif self.statement:
-            lines.append("  defined by:")
-            for s in self.statement:
-                lines.append("    " + sp.sstr(s))
-        if self.definitions:
-            lines.append("  where:")
-            for d in self.definitions:
-                lines.append("    " + sp.sstr(d))
-        if self.assumptions:
-            lines.append("  assumptions (not checkable at a point):")
-            lines.extend(f"    - {a}" for a in self.assumptions)
-        lines.append("  conditions:")
-        for c in self.all_conditions:
-            lines.append(f"    - {c.render():<32} {c.gloss}")
-        if self.terms:
-            lines.append("  terms: " + ", ".join(f"{t.name} ({t.description})" for t in self.terms.values()))
-        if self.monotone:
-            lines.append("  monotone: " + ", ".join(f"{k}: {v}" for k, v in self.monotone.items()))
-        for lim in self.limits.values():
-            cond = f" (finite iff {lim.exists_when.render()})" if lim.exists_when else ""
-            if lim.expr is not None:
-                lines.append(f"  limit as {lim.param} -> oo{cond}: {sp.sstr(lim.expr)}")
-            else:
-                lines.append(f"  limit as {lim.param} -> oo: available{cond}")
-            if self.bound is not None:
-                from dptheory.core.symbolic import symbolic_limit
+        """Statement, conditions and citation, as text (rendered by :mod:`dptheory.core.describe`)."""
+        from dptheory.core import describe
 
-                res, _value = symbolic_limit(self, lim.param)
-                lines.append(f"    sympy: {res.verdict.value}: {res.detail}")
-        if self.reading:
-            lines.append("  reading decisions: " + self.reading)
-        if self.notes:
-            lines.append("  notes: " + self.notes)
-        return "\n".join(lines)
+        return describe.explain(self)
+
+    def __repr__(self) -> str:
+        from dptheory.core import describe
+
+        return describe.theorem_repr(self)
 
     def _repr_latex_(self) -> str:
-        return f"$\\varepsilon \\le {self.latex()}$" if self.bound is not None else f"${self.latex()}$"
+        from dptheory.core import describe
+
+        return describe.theorem_latex(self)
 
 
 def _all_rational(params: Mapping[str, Any], names: tuple[str, ...]) -> bool:

@@ -43,3 +43,21 @@ class Direction(StrEnum):
         return self in (Direction.UPPER, Direction.EXACT)
 
 
+class Monotone(StrEnum):
+    """The sense in which a bound is stated (or proved) monotone in a parameter."""
+
+    INCREASING = "increasing"
+    DECREASING = "decreasing"
+    NONDECREASING = "nondecreasing"
+    NONINCREASING = "nonincreasing"
+
+    def __str__(self) -> str:
+        return self.value
+
+    @property
+    def strict(self) -> bool:
+        return self in (Monotone.INCREASING, Monotone.DECREASING)
+
+    @property
+    def up(self) -> bool:
+        return self in (Monotone.INCREASING, Monotone.NONDECREASING)

@@ -57,6 +57,11 @@ class BoundValue:
     def __str__(self) -> str:
         return f"{self.decimal()} {self.unit} ({self.direction} bound, {self.key})"
 
+    def __repr__(self) -> str:
+        from dptheory.core import describe
+
+        return describe.value_repr(self)
+
     def decimal(self, digits: int | None = None) -> str:
         """The value as a decimal string with ``digits`` (default: dps) significant digits."""
         return mpmath.nstr(self.value, digits or self.dps, strip_zeros=False, min_fixed=-5, max_fixed=25)

@@ -26,8 +26,9 @@ independent of the float64 Newton, used as its oracle), returning the safe end.
 
 ``xi(n) = sum_k C(n,k) (k/n)^k (1-k/n)^(n-k)`` (Maurer 2004) equals ``1 + Q(n)`` with Ramanujan's
 ``Q(n) = sum_{k>=1} prod_{i<k} (1 - i/n)`` (Abel's identity; checked against the direct sum in
-``tests/test_kl.py``). The Q series has ``O(sqrt(n))`` significant terms, so ``xi`` is cheap at any
-``n``; the direct binomial sum is kept as an oracle.
+``tests/test_kl.py``). The Q series has ``O(sqrt(n))`` significant terms; above ``n = 10^5`` (mpmath)
+or ``10^7`` (float64) the integral form ``Q(n) = int_0^inf e^-x (1 + x/n)^(n-1) dx`` is used instead,
+so ``xi`` is cheap at any ``n``; the direct binomial sum is kept as an oracle.
 """
 
 from __future__ import annotations
@@ -404,14 +405,25 @@ def _check_n(n: int) -> int:
     return int(n)
 
 
-def xi_mp(n: int) -> mpmath.mpf:
-    """Maurer's xi(n) = 1 + Q(n) at the current precision (Ramanujan's Q series, rigorous tail stop).
+#: above this n, xi_mp uses the integral form (the Q series needs O(sqrt(n) * digits) terms)
+XI_SERIES_MAX = 10**5
+#: above this n, the float64 xi uses xi_mp's integral form at 20 digits (one quadrature per distinct n)
+XI_FLOAT_SERIES_MAX = 10**7
 
-    The terms ``t_k = prod_{i<k} (1 - i/n)`` decrease and ``t_{k+j} <= t_k (1 - k/n)^j``, so the
-    tail after term k is at most ``t_k n / k``; the sum stops once that is below ``2^-(prec+8)``
-    times the partial sum.
+
+def xi_mp(n: int) -> mpmath.mpf:
+    """Maurer's xi(n) = 1 + Q(n) at the current precision.
+
+    Up to ``XI_SERIES_MAX``: Ramanujan's Q series with a rigorous tail stop. The terms
+    ``t_k = prod_{i<k} (1 - i/n)`` decrease and ``t_{k+j} <= t_k (1 - k/n)^j``, so the tail after term
+    k is at most ``t_k n / k``; the sum stops once that is below ``2^-(prec+8)`` times the partial sum.
+    Above (the series would need about ``16 sqrt(n)`` terms at 50 digits, unbounded in ``n``): the
+    integral ``Q(n) = int_0^inf e^-x (1 + x/n)^(n-1) dx`` (Flajolet, Grabner, Kirschenhofer and
+    Prodinger, "On Ramanujan's Q-function", J. Comput. Appl. Math. 58 (1995)), see :func:`_q_integral_mp`.
     """
     n = _check_n(n)
+    if n > XI_SERIES_MAX:
+        return 1 + _q_integral_mp(n)
     eps = mpmath.ldexp(1, -(mpmath.mp.prec + 8))
     total = mpmath.mpf(1)
     t = mpmath.mpf(1)
@@ -422,6 +434,43 @@ def xi_mp(n: int) -> mpmath.mpf:
         if t == 0 or t * nn / k < eps * total:
             break
     return total
+
+
+def _q_integral_mp(n: int) -> mpmath.mpf:
+    """``Q(n) = int_0^inf exp(n log1pmx(x/n) - log1p(x/n)) dx`` by tanh-sinh quadrature at the current precision.
+
+    The exponent is ``(n-1) log1p(x/n) - x`` written with ``log1pmx(u) = log1p(u) - u`` (a series for
+    small ``u``), so the two large parts never cancel. The integrand is log-concave with its maximum at
+    0 and decays like ``exp(-x^2/(2n))``: the interval is split at ``s, 2s, 4s, ..., 64s`` with
+    ``s = sqrt(n)`` (beyond ``64 s`` it is below ``e^-2000``). The result is accepted when mpmath's
+    error estimate is below ``10^-(dps+3)`` of it (else more digits and a higher degree, twice); it
+    agrees with the Q series where both run (tests/test_kl.py).
+    """
+    dps = mpmath.mp.dps
+    err = mpmath.inf
+    for extra, degree in ((10, 8), (25, 10), (45, 12)):
+        with mpmath.workdps(dps + extra):
+            nn = mpmath.mpf(n)
+            s = mpmath.sqrt(nn)
+            pts = [mpmath.mpf(0)] + [s * 2**k for k in range(7)] + [mpmath.inf]
+
+            def f(x: mpmath.mpf, nn: mpmath.mpf = nn) -> mpmath.mpf:
+                u = x / nn
+                return mpmath.exp(nn * _log1pmx_mp(u) - mpmath.log1p(u))
+
+            val, err = mpmath.quad(f, pts, error=True, maxdegree=degree)
+            if mpmath.isfinite(val) and val > 0 and err <= mpmath.mpf(10) ** (-(dps + 3)) * val:
+                return +val
+    raise NumericalFailure(f"xi(n): the quadrature of Q({n}) did not reach {dps} digits (error estimate {err})")
+
+
+def _log1pmx_mp(u: mpmath.mpf) -> mpmath.mpf:
+    """``log1p(u) - u`` for ``u >= 0`` at the current precision: the difference of two numbers of size
+    ``u`` that agree to about ``log2(1/u)`` bits, so it is formed with that many extra bits."""
+    extra = max(0, -int(mpmath.mag(u))) + 16 if u != 0 else 0
+    with mpmath.workprec(mpmath.mp.prec + extra):
+        d = mpmath.log1p(u) - u
+    return +d
 
 
 def xi_direct_mp(n: int) -> mpmath.mpf:
@@ -457,7 +506,11 @@ def _xi_float(n: int) -> float:
 
 def xi(n: int) -> float:
     """Maurer's xi(n) in float64 (relative error ~1e-15)."""
-    return _xi_float(_check_n(n))
+    n = _check_n(n)
+    if n > XI_FLOAT_SERIES_MAX:
+        with mpmath.workdps(20):
+            return float(xi_mp(n))
+    return _xi_float(n)
 
 
 def xi_np(n: np.ndarray) -> np.ndarray:
@@ -471,6 +524,6 @@ def xi_np(n: np.ndarray) -> np.ndarray:
             raise DPTheoryError(f"xi(n) needs a whole number n >= 1; got n = {v!r}")
         iv = int(v)
         if iv not in cache:
-            cache[iv] = _xi_float(iv)
+            cache[iv] = xi(iv)
         out[idx] = cache[iv]
     return out

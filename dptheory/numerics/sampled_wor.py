@@ -326,14 +326,19 @@ def rdp_mp(alpha: Real, q: Real, z: Real, T: Real) -> mpmath.mpf:
         am, qm, zm, tm = _parse(alpha, q, z, T, "rdp_mp")
         if qm == 0 or tm == 0:
             return mpmath.mpf(0)
-        f = int(mpmath.floor(am))
-        t = am - f
-        if t == 0:
-            cgf = _log_b_int_mp(f, qm, zm, dps + 2)
-        else:
-            cgf = (1 - t) * _log_b_int_mp(f, qm, zm, dps + 2) + t * _log_b_int_mp(f + 1, qm, zm, dps + 2)
-        result = tm * cgf / (am - 1)
+        result = tm * _cgf_mp(am, qm, zm, dps) / (am - 1)
     return +result
+
+
+def _cgf_mp(am: Any, qm: Any, zm: Any, dps: int) -> mpmath.mpf:
+    """Corollary 10's bound on the CGF at order ``alpha`` (``K(alpha)`` at integer orders), at the current
+    working precision, for ``0 < q <= 1`` (``dps`` is the caller's precision, as in :func:`rdp_mp`)."""
+    am, qm, zm = mpmath.mpf(am), mpmath.mpf(qm), mpmath.mpf(zm)
+    f = int(mpmath.floor(am))
+    t = am - f
+    if t == 0:
+        return _log_b_int_mp(f, qm, zm, dps + 2)
+    return (1 - t) * _log_b_int_mp(f, qm, zm, dps + 2) + t * _log_b_int_mp(f + 1, qm, zm, dps + 2)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -389,9 +394,17 @@ def rdp_np(alpha: ArrayLike, q: ArrayLike, z: ArrayLike, T: ArrayLike) -> NDArra
             vals = tw * (cgf / (aw - 1.0))
             rel = np.maximum(rel_f, rel_c) + 4.0 * _EPS
         bad = ~(rel <= FALLBACK_RTOL) | ~np.isfinite(vals)
+        cgf_mp: dict[tuple[float, float, float], mpmath.mpf] = {}
         for k in np.nonzero(bad)[0]:
+            # rdp_mp's arithmetic at FALLBACK_DPS digits, with the bound on the CGF computed once per (alpha, q, z)
+            key = (float(aw[k]), float(qw[k]), float(zw[k]))
+            with mpmath.workdps(FALLBACK_DPS + _GUARD):
+                if key not in cgf_mp:
+                    cgf_mp[key] = _cgf_mp(*key, FALLBACK_DPS)
+                am = mpmath.mpf(key[0])
+                res = mpmath.mpf(float(tw[k])) * cgf_mp[key] / (am - 1)
             with mpmath.workdps(FALLBACK_DPS):
-                vals[k] = float(rdp_mp(float(aw[k]), float(qw[k]), float(zw[k]), float(tw[k])))
+                vals[k] = float(+res)
         out[work] = vals
     if np.isnan(out).any():  # cannot happen; never return NaN silently
         i = int(np.argmax(np.isnan(out)))

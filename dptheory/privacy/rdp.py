@@ -37,7 +37,7 @@ from dptheory.core.conditions import Condition
 from dptheory.core.notation import Domain, NotationTable
 from dptheory.core.registry import REGISTRY
 from dptheory.core.theorem import Theorem
-from dptheory.core.units import Direction
+from dptheory.core.units import Direction, Monotone
 
 MIRONOV17 = Paper(
     key="mironov17",
@@ -59,7 +59,7 @@ NOTATION = NotationTable.build(
     "rdp",
     [
         ("alpha", r"\alpha", "Renyi order", Domain.POSITIVE, (1.0, 256.0, True)),
-        ("q", "q", "Poisson sampling probability", Domain.POSITIVE, (1e-5, 1.0, True)),
+        ("q", "q", "Poisson sampling probability", Domain.NONNEGATIVE, (1e-5, 1.0, True)),
         ("z", "z", "noise multiplier (noise std / l2 sensitivity)", Domain.POSITIVE, (0.3, 50.0, True)),
         ("T", "T", "number of composed steps", Domain.POSITIVE_INTEGER, (1, 100_000, True)),
     ],
@@ -94,7 +94,7 @@ GAUSSIAN = REGISTRY.add(
         bound=T * alpha / (2 * z**2),
         direction=Direction.EXACT,
         quantity="Renyi divergence of order alpha between N(0, z^2) and N(1, z^2), times T",
-        monotone={"T": "increasing", "alpha": "increasing"},
+        monotone={"T": Monotone.INCREASING, "alpha": Monotone.INCREASING},
         notes="Neighbouring relation: any; z is the noise std divided by the l2 sensitivity under the relation used "
         "(add/remove-one or replace-one).",
     )
@@ -128,7 +128,7 @@ SUBSAMPLED_GAUSSIAN = REGISTRY.add(
             'A_alpha is an integral: the exact binomial sum at integer orders, the signed two-sided '
             'series with a bounded tail at fractional orders (MTZ19 Sec. 3.3)'
         ),
-        monotone={"T": "increasing", "alpha": "nondecreasing"},
+        monotone={"T": Monotone.INCREASING, "alpha": Monotone.NONDECREASING},
         reading="integer orders: exact binomial sum; fractional orders: the signed series of MTZ19 Sec. 3.3 "
         "(dp-accounting 0.6.0 sums absolute values there and is too high; see docs/peers.md).",
         notes="Neighbouring relation: add/remove-one (MTZ19, Poisson sampling); z = noise std / l2 norm of one "

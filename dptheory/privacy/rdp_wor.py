@@ -32,7 +32,7 @@ from dptheory.core.conditions import Condition
 from dptheory.core.notation import Domain, NotationTable
 from dptheory.core.registry import REGISTRY
 from dptheory.core.theorem import Theorem
-from dptheory.core.units import Direction
+from dptheory.core.units import Direction, Monotone
 
 WBK19 = Paper(
     key="wbk19",
@@ -48,7 +48,7 @@ NOTATION = NotationTable.build(
     [
         ("alpha", r"\alpha", "Renyi order", Domain.POSITIVE, (1.0, 256.0, True)),
         ("q", r"\gamma", "sampling fraction m/n (m distinct records drawn without replacement from n)",
-         Domain.POSITIVE, (1e-5, 1.0, True)),
+         Domain.NONNEGATIVE, (1e-5, 1.0, True)),
         ("z", "z", "noise multiplier (noise std / replace-one l2 sensitivity)", Domain.POSITIVE, (0.3, 50.0, True)),
         ("T", "T", "number of composed steps", Domain.POSITIVE_INTEGER, (1, 100_000, True)),
     ],
@@ -118,7 +118,7 @@ SAMPLED_WOR_GAUSSIAN = REGISTRY.add(
             'Thm 9 is a sum over j = 2..alpha of terms that overflow float64, summed in the log domain '
             '(log-sum-exp over runs of kept terms); Cor 10 interpolates at fractional orders'
         ),
-        monotone={"T": "increasing", "q": "increasing", "z": "decreasing"},
+        monotone={"T": Monotone.INCREASING, "q": Monotone.INCREASING, "z": Monotone.DECREASING},
         reading="Theorem 9 read with the Gaussian's eps(inf) = inf, so every min{2, (e^eps(inf) - 1)^j} is 2 and the "
         "j = 2 term is min{4(e^eps(2) - 1), 2 e^eps(2)}; fractional orders by Corollary 10 (linear interpolation of "
         "log B between floor(alpha) and floor(alpha) + 1, with log B(1) = 0). q = 1 keeps Theorem 9's value, which "

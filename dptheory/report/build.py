@@ -285,54 +285,101 @@ def build(
     compile_pdf: bool | None = None,
     progress: Callable[[str], None] | None = None,
 ) -> ReportResult:
-    """Write ``out/report.tex`` (and figures, and ``report.pdf`` when pdflatex is available)."""
+    """Write ``out/report.tex`` (and figures, and ``report.pdf`` when pdflatex is available).
+
+    Files are written whole or not at all, and together: everything is produced in a temporary
+    folder first (pdflatex runs there, so its ``.aux``/``.log``/``.out`` files never reach ``out``),
+    then moved into ``out`` as one :class:`~dptheory.core.io.AtomicGroup`. A failure at any step
+    leaves ``out`` as it was, and removes ``out`` (and any parent folders) if this call created it.
+    """
+    import tempfile
+
     from dptheory.core.latex import escape as esc
 
     out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
+    if out.exists() and not out.is_dir():
+        raise DPTheoryError(f"cannot write the report to {out}: it exists and is not a folder")
     members = [x for prefix in (cfg.paper, *cfg.include) for x in REGISTRY.family(prefix)]
     thms = sorted([t for t in members if isinstance(t, Theorem)], key=lambda t: t.key)
     claims = sorted([c for c in members if isinstance(c, Claim)], key=lambda c: (c.key.split(".")[0], _claim_sort(c)))
     if not thms and not claims:
         raise DPTheoryError(f"no theorems or claims registered under {cfg.paper!r}")
     result = ReportResult(tex=out / "report.tex", pdf=None)
-    parts = [_preamble(cfg)]
-    parts.append(_provenance(cfg))
-    parts.append(_sets_section(cfg))
-    parts.append(r"\section{Theorems}" + "\n")
-    for thm in thms:
-        if progress is not None:
-            progress(thm.key)
-        parts.append(_theorem_section(thm, cfg))
-    if cfg.sets:
-        parts.append(_values_section(thms, cfg))
-    parts.append(_crossover_section(cfg))
-    if cfg.claims and claims:
-        parts.append(_claims_section(claims, cfg, progress))
-    if cfg.figures:
-        parts.append(r"\section{Figures}" + "\n")
-        for name in cfg.figures:
-            fn = REGISTRY.figure(name).make
-            pdf = out / f"{name}.pdf"
-            notes = fn(str(pdf), csv_path=str(out / f"{name}.csv"))
-            result.figures.append(pdf)
-            parts.append(
-                "\\begin{figure}[h]\n\\centering\n"
-                f"\\includegraphics[width=\\linewidth]{{{name}.pdf}}\n"
-                f"\\caption{{{esc(name)}: reproduced from the encoded theorems. {esc(' '.join(notes))}}}\n"
-                "\\end{figure}\n"
-            )
-    parts.append("\\end{document}\n")
-    result.tex.write_text("\n".join(p for p in parts if p))
-    if compile_pdf is None:
-        compile_pdf = shutil.which("pdflatex") is not None
-    if compile_pdf:
-        result.pdf = compile_tex(result.tex)
-        meta = {"pages": pdf_pages(result.tex), "sections": aux_sections(result.tex)}
-        (out / "report.json").write_text(json.dumps(meta, indent=1, sort_keys=True) + "\n")
-    else:
-        result.notes.append("pdflatex not found (or --no-pdf): wrote report.tex only")
+    with tempfile.TemporaryDirectory(prefix="dptheory-report-") as tmp:
+        stage = Path(tmp) / "stage"
+        stage.mkdir()
+        staged: list[str] = []  # file names in stage, in the order they are committed
+        parts = [_preamble(cfg)]
+        parts.append(_provenance(cfg))
+        parts.append(_sets_section(cfg))
+        parts.append(r"\section{Theorems}" + "\n")
+        for thm in thms:
+            if progress is not None:
+                progress(thm.key)
+            parts.append(_theorem_section(thm, cfg))
+        if cfg.sets:
+            parts.append(_values_section(thms, cfg))
+        parts.append(_crossover_section(cfg))
+        if cfg.claims and claims:
+            parts.append(_claims_section(claims, cfg, progress))
+        if cfg.figures:
+            parts.append(r"\section{Figures}" + "\n")
+            for name in cfg.figures:
+                fn = REGISTRY.figure(name).make
+                notes = fn(str(stage / f"{name}.pdf"), csv_path=str(stage / f"{name}.csv"))
+                staged += [n for n in (f"{name}.pdf", f"{name}.csv") if (stage / n).exists()]
+                result.figures.append(out / f"{name}.pdf")
+                parts.append(
+                    "\\begin{figure}[h]\n\\centering\n"
+                    f"\\includegraphics[width=\\linewidth]{{{name}.pdf}}\n"
+                    f"\\caption{{{esc(name)}: reproduced from the encoded theorems. {esc(' '.join(notes))}}}\n"
+                    "\\end{figure}\n"
+                )
+        parts.append("\\end{document}\n")
+        (stage / "report.tex").write_text("\n".join(p for p in parts if p))
+        staged.insert(0, "report.tex")
+        if compile_pdf is None:
+            compile_pdf = shutil.which("pdflatex") is not None
+        if compile_pdf:
+            texdir = Path(tmp) / "tex"  # pdflatex's auxiliary files stay here
+            texdir.mkdir()
+            for n in staged:
+                shutil.copyfile(stage / n, texdir / n)
+            pdf = compile_tex(texdir / "report.tex")
+            shutil.copyfile(pdf, stage / "report.pdf")
+            meta = {"pages": pdf_pages(texdir / "report.tex"), "sections": aux_sections(texdir / "report.tex")}
+            (stage / "report.json").write_text(json.dumps(meta, indent=1, sort_keys=True) + "\n")
+            staged += ["report.pdf", "report.json"]
+            result.pdf = out / "report.pdf"
+        else:
+            result.notes.append("pdflatex not found (or --no-pdf): wrote report.tex only")
+            if (out / "report.pdf").exists():
+                result.notes.append(f"{out / 'report.pdf'} is from an earlier run (not rebuilt)")
+        _commit(stage, staged, out)
     return result
+
+
+def _commit(stage: Path, names: list[str], out: Path) -> None:
+    """Move the staged files into ``out`` together (AtomicGroup); undo the folders created if it fails."""
+    from dptheory.core.io import AtomicGroup
+
+    created: list[Path] = []
+    p = out
+    while not p.exists():
+        created.append(p)
+        p = p.parent
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        with AtomicGroup() as group:
+            for n in names:
+                shutil.copyfile(stage / n, group.path(out / n))
+    except BaseException:
+        for d in created:  # deepest first
+            try:
+                d.rmdir()
+            except OSError:
+                break
+        raise
 
 
 def pdf_pages(tex: Path) -> int:

@@ -75,55 +75,136 @@ class ReportConfig:
 
 _REPORT_KEYS = {"paper", "title", "digits", "dps", "claims", "claim_examples", "seed", "figures", "include",
                 "explore"}
+_SET_KEYS = {"name", "params"}
+_CROSSOVER_KEYS = {"lower", "upper", "over", "from", "to", "params", "label"}
+_TOML_TYPE = {str: "a string", int: "an integer", bool: "true or false", list: "a list", dict: "a table"}
+
+
+def _type_name(v: Any) -> str:
+    if isinstance(v, bool):
+        return "a boolean"
+    return {str: "a string", int: "an integer", float: "a float", list: "a list", dict: "a table"}.get(
+        type(v), type(v).__name__)
+
+
+def _need(source: str, where: str, key: str, value: Any, kind: type) -> Any:
+    """``value`` if it is of TOML type ``kind`` (a bool is not an integer), else a one-line error."""
+    ok = isinstance(value, kind) and not (kind is int and isinstance(value, bool))
+    if not ok:
+        raise DPTheoryError(f"{source}: {where} {key} must be {_TOML_TYPE[kind]}, got {_type_name(value)} ({value!r})")
+    return value
+
+
+def _int_in(source: str, key: str, value: Any, lo: int, hi: int) -> int:
+    v = _need(source, "[report]", key, value, int)
+    if not lo <= v <= hi:
+        raise DPTheoryError(f"{source}: [report] {key} must be between {lo} and {hi}, got {v}")
+    return int(v)
+
+
+def _strings(source: str, key: str, value: Any) -> tuple[str, ...]:
+    _need(source, "[report]", key, value, list)
+    for v in value:
+        if not isinstance(v, str):
+            raise DPTheoryError(f"{source}: [report] {key} must be a list of strings, got {_type_name(v)} ({v!r})")
+    return tuple(value)
+
+
+def _params(source: str, where: str, value: Any) -> dict[str, Any]:
+    """A params table whose every value is a number dptheory accepts (checked exactly, as it will be read)."""
+    from dptheory.core.notation import parse_value
+
+    _need(source, where, "params", value, dict)
+    for name, v in value.items():
+        if isinstance(v, (list, dict)):
+            raise DPTheoryError(f"{source}: {where} parameter {name} must be a number or a string such as \"0.02\" or "
+                                f"\"1/3\", got {_type_name(v)}")
+        parse_value(v, key=f"{source}: {where}", name=name)  # InvalidParameter names the set and the parameter
+    return dict(value)
+
+
+def _tables(source: str, data: dict[str, Any], key: str) -> list[dict[str, Any]]:
+    items = data.get(key, [])
+    if not isinstance(items, list) or not all(isinstance(t, dict) for t in items):
+        raise DPTheoryError(f"{source}: {key} must be an array of tables ([[{key}]] entries), got {_type_name(items)}")
+    return items
 
 
 def from_dict(data: dict[str, Any], *, source: str) -> ReportConfig:
-    """Validate a parsed TOML document; errors name the offending key."""
+    """Validate a parsed TOML document; errors name the offending table, key and value (one line each)."""
     unknown = set(data) - {"report", "sets", "crossovers"}
     if unknown:
         raise DPTheoryError(
             f"{source}: unknown top-level table(s) {sorted(unknown)}; expected report, sets, crossovers"
         )
-    rep = dict(data.get("report", {}))
+    rep = data.get("report", {})
+    if not isinstance(rep, dict):
+        raise DPTheoryError(f"{source}: report must be a table ([report]), got {_type_name(rep)}")
+    rep = dict(rep)
     bad = set(rep) - _REPORT_KEYS
     if bad:
         raise DPTheoryError(f"{source}: unknown key(s) {sorted(bad)} in [report]; allowed: {sorted(_REPORT_KEYS)}")
     if "paper" not in rep:
         raise DPTheoryError(f'{source}: [report] needs paper = "<registry prefix>" (e.g. "yeshokri22")')
+    paper = _need(source, "[report]", "paper", rep["paper"], str)
+    title = _need(source, "[report]", "title", rep.get("title", paper), str)
+    dps = _int_in(source, "dps", rep.get("dps", 50), 15, 1000)
+    digits = _int_in(source, "digits", rep.get("digits", 12), 1, dps)
+    claims = _need(source, "[report]", "claims", rep.get("claims", True), bool)
+    claim_examples = _int_in(source, "claim_examples", rep.get("claim_examples", 60), 1, 10**7)
+    seed = _int_in(source, "seed", rep.get("seed", 0), 0, 2**63 - 1)
+    figures = _strings(source, "figures", rep.get("figures", []))
+    include = _strings(source, "include", rep.get("include", []))
+    explore = _need(source, "[report]", "explore", rep.get("explore", ""), str)
     sets = []
-    for i, s in enumerate(data.get("sets", [])):
+    names: set[str] = set()
+    for i, s in enumerate(_tables(source, data, "sets")):
         if "name" not in s or "params" not in s:
             raise DPTheoryError(f"{source}: [[sets]] number {i + 1} needs name and params")
-        sets.append(ParamSet(str(s["name"]), dict(s["params"])))
+        extra = set(s) - _SET_KEYS
+        if extra:
+            raise DPTheoryError(
+                f"{source}: [[sets]] number {i + 1}: unknown key(s) {sorted(extra)}; allowed: name, params")
+        name = _need(source, f"[[sets]] number {i + 1}", "name", s["name"], str)
+        if name in names:
+            raise DPTheoryError(f"{source}: two [[sets]] are named {name!r}; set names must differ")
+        names.add(name)
+        sets.append(ParamSet(name, _params(source, f"set {name!r}", s["params"])))
+    from dptheory.core.notation import parse_value
+
     xs = []
-    for i, c in enumerate(data.get("crossovers", [])):
+    for i, c in enumerate(_tables(source, data, "crossovers")):
+        where = f"[[crossovers]] number {i + 1}"
         missing = {"lower", "upper", "over", "params"} - set(c)
         if missing:
-            raise DPTheoryError(f"{source}: [[crossovers]] number {i + 1} misses {sorted(missing)}")
-        xs.append(
-            CrossoverSpec(
-                c["lower"],
-                c["upper"],
-                c["over"],
-                c.get("from", 1),
-                c.get("to", 1000),
-                dict(c["params"]),
-                str(c.get("label", "")),
-            )
-        )
+            raise DPTheoryError(f"{source}: {where} misses {sorted(missing)}")
+        extra = set(c) - _CROSSOVER_KEYS
+        if extra:
+            raise DPTheoryError(
+                f"{source}: {where}: unknown key(s) {sorted(extra)}; allowed: {sorted(_CROSSOVER_KEYS)}")
+        lower, upper, over = (_need(source, where, k, c[k], str) for k in ("lower", "upper", "over"))
+        bounds = []
+        for k, default in (("from", 1), ("to", 1000)):
+            v = c.get(k, default)
+            if isinstance(v, (list, dict)):
+                raise DPTheoryError(f"{source}: {where} {k} must be a number, got {_type_name(v)}")
+            parse_value(v, key=f"{source}: {where}", name=k)
+            bounds.append(v)
+        label = _need(source, where, "label", c.get("label", ""), str)
+        xs.append(CrossoverSpec(lower, upper, over, bounds[0], bounds[1], _params(source, where, c["params"]), label))
     return ReportConfig(
-        paper=str(rep["paper"]),
-        title=str(rep.get("title", rep["paper"])),
-        digits=int(rep.get("digits", 12)),
-        dps=int(rep.get("dps", 50)),
-        claims=bool(rep.get("claims", True)),
-        claim_examples=int(rep.get("claim_examples", 60)),
-        seed=int(rep.get("seed", 0)),
-        figures=tuple(rep.get("figures", ())),
-        include=tuple(rep.get("include", ())),
+        paper=paper,
+        title=title,
+        digits=digits,
+        dps=dps,
+        claims=claims,
+        claim_examples=claim_examples,
+        seed=seed,
+        figures=figures,
+        include=include,
         sets=tuple(sets),
         crossovers=tuple(xs),
-        explore=str(rep.get("explore", "")),
+        explore=explore,
         source=source,
     )
 
@@ -131,7 +212,11 @@ def from_dict(data: dict[str, Any], *, source: str) -> ReportConfig:
 def load(path: str | Path) -> ReportConfig:
     p = Path(path)
     try:
-        data = tomllib.loads(p.read_text())
+        text = p.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise DPTheoryError(f"cannot read the report configuration {p}: {exc}") from None
+    try:
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise DPTheoryError(f"{p}: not valid TOML: {exc}") from None
     return from_dict(data, source=p.name)

@@ -28,6 +28,11 @@ from hypothesis import strategies as st
 
 from dptheory.core.conditions import Condition, Status
 from dptheory.core.notation import Domain, Param, parse_value
+from dptheory.testing.profiles import use_private_storage
+
+# hypothesis' files (example database, constants cache) go to a cache folder, not the working
+# directory: this module is what the claim checker imports before its searches (dptheory check)
+use_private_storage()
 
 
 @dataclass(frozen=True)

@@ -40,7 +40,7 @@ from dptheory.core.conditions import Condition
 from dptheory.core.notation import Domain, NotationTable
 from dptheory.core.registry import REGISTRY
 from dptheory.core.theorem import Term, Theorem
-from dptheory.core.units import Direction, Unit
+from dptheory.core.units import Direction, Monotone, Unit
 from dptheory.numerics import kl as K
 from dptheory.papers.pacbayes.theorems import KL_INVERSE_REASON
 
@@ -98,7 +98,7 @@ THM1 = REGISTRY.add(Theorem(
     bound=K1_SYM,
     direction=Direction.ASYMPTOTIC,
     quantity="I^beta_inf(DP-SGD(S), S) up to the constant C",
-    monotone={"n": "increasing", "E": "increasing", "sigma": "decreasing"},
+    monotone={"n": Monotone.INCREASING, "E": Monotone.INCREASING, "sigma": Monotone.DECREASING},
     reading="log read as the natural logarithm (a base change is a constant factor absorbed by C).",
     notes="ASYMPTOTIC: never a guarantee. The batch size m does not appear in the published form.",
 ))
@@ -178,7 +178,7 @@ CALIBRATION = REGISTRY.add(Theorem(
     bound=Delta / sigma * sp.sqrt(2 * sp.log(sp.Rational(5, 4) / delta)),
     direction=Direction.UPPER,
     quantity="eps such that the Gaussian mechanism is (eps, delta)-DP",
-    monotone={"sigma": "decreasing", "delta": "decreasing"},
+    monotone={"sigma": Monotone.DECREASING, "delta": Monotone.DECREASING},
 ))
 
 __all__ = ["CALIBRATION", "NOTATION", "PAPER", "THM1", "THM2", "THM2_SINGLE"]

@@ -2,8 +2,11 @@
 
 Found by :mod:`dptheory.cli`, which passes this paper's sub-parser collection to ``add_subcommands``;
 ``dptheory pacbayes bound`` lives in :mod:`dptheory.papers.pacbayes.cli` and reuses the helpers here.
-Every command prints text or ``--json``; values are in nats unless ``--unit bits``; ASYMPTOTIC bounds
-are labelled and never used where a guarantee is needed (``pacbayes --maxinfo-from lz26`` is refused).
+Every command prints a table or text for people, or ``--json``; values are in nats unless ``--unit bits``;
+ASYMPTOTIC bounds are labelled and never used where a guarantee is needed (``pacbayes --maxinfo-from lz26``
+is refused). ``--plot`` files are written whole (:func:`dptheory.cli.output.output_files`). ``maxinfo audit``
+exits 3 when an upper bound is below a certified lower bound (a finding). numpy and the paper's modules are
+imported inside the handlers, so building the command line stays fast.
 """
 
 from __future__ import annotations
@@ -14,8 +17,8 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-import numpy as np
-
+from dptheory.cli.output import output_files, table
+from dptheory.cli.params import integer, plot_path, real
 from dptheory.core.errors import DPTheoryError, RegimeNotSupported
 
 __all__ = ["add_audit_maxinfo", "add_subcommands", "cmd_audit_maxinfo", "cmd_maxinfo"]
@@ -24,17 +27,48 @@ LN2 = math.log(2.0)
 
 
 def _floats(spec: str) -> list[float]:
-    """``5``, ``2,5,10`` or ``lo..hi[:points]`` (log-spaced when hi/lo > 10)."""
+    """``5``, ``2,5,10`` or ``lo..hi[:points]`` (log-spaced when hi/lo > 10); every value finite and > 0."""
+    import numpy as np
+
+    from dptheory.cli.params import UsageError, exact_number
+
     spec = spec.strip()
-    if ".." in spec:
-        body, _, pts = spec.partition(":")
-        lo_s, hi_s = body.split("..", 1)
-        lo, hi, k = float(lo_s), float(hi_s), int(pts or 20)
-        if not (0 < lo < hi):
-            raise DPTheoryError(f"range {spec!r} must have 0 < lo < hi")
-        xs = np.geomspace(lo, hi, k) if hi / lo > 10 else np.linspace(lo, hi, k)
-        return [float(x) for x in xs]
-    return [float(x) for x in spec.split(",") if x.strip()]
+    accepted = "a positive number, a comma-separated list of them, or lo..hi[:points] with 0 < lo < hi, 2 <= points"
+    try:
+        if ".." in spec:
+            body, _, pts = spec.partition(":")
+            lo_s, hi_s = body.split("..", 1)
+            lo, hi = float(exact_number(lo_s)), float(exact_number(hi_s))
+            if not pts.strip().isdigit() and pts:
+                raise ValueError(f"points {pts!r} is not an integer")
+            k = int(pts or 20)
+            if not (0 < lo < hi) or not math.isfinite(hi) or not 2 <= k <= 10_000:
+                raise ValueError("the ends or the number of points are out of range")
+            xs = np.geomspace(lo, hi, k) if hi / lo > 10 else np.linspace(lo, hi, k)
+            return [float(x) for x in xs]
+        items = [x.strip() for x in spec.split(",")]
+        if any(not x for x in items):
+            raise ValueError("an empty item")
+        vals = [float(exact_number(x)) for x in items]
+        if any(not (v > 0 and math.isfinite(v)) for v in vals):
+            raise ValueError("every value must be finite and > 0")
+        return vals
+    except (ValueError, OverflowError) as exc:
+        raise UsageError(f"expected {accepted}; got {spec!r} ({exc})") from None
+
+
+def _spec(text: str) -> str:
+    """argparse type: a value specification :func:`_floats` accepts (checked before any work)."""
+    from dptheory.cli.params import UsageError
+
+    try:
+        _floats(text)
+    except UsageError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text
+
+
+_spec.__name__ = "values"
 
 
 def _theorem_values(n: int, m: int, E: int, zeta: float, sigma: float, beta: float, C: float, C_beta: float,
@@ -85,7 +119,8 @@ def cmd_maxinfo(args: argparse.Namespace) -> int:
         r["per_example"] = r["value"] / args.n
     plot_info = None
     if args.plot:
-        plot_info = _plot_maxinfo(args, which, scale)
+        with output_files() as group:
+            plot_info = _plot_maxinfo(args, which, scale, str(group.path(args.plot)))
     if args.json:
         print(json.dumps({"params": {k: getattr(args, k) for k in ("n", "m", "E", "zeta", "sigma", "beta", "C",
                                                                     "C_beta")},
@@ -93,9 +128,10 @@ def cmd_maxinfo(args: argparse.Namespace) -> int:
         return 0
     print(f"I^beta_inf(S; DP-SGD-stream(S)) at n={args.n}, m={args.m}, E={args.E}, zeta={args.zeta}, "
           f"sigma={args.sigma}, beta={args.beta} [{args.unit}]")
-    for r in rows:
-        tag = f" (ASYMPTOTIC, C={args.C:g}: not a guarantee)" if r["direction"] == "asymptotic" else ""
-        print(f"  {r['key']:<36} {r['value']:.6g} ({r['direction']}){tag}; per example {r['per_example']:.4g}")
+    shown = [{**r, "note": f"ASYMPTOTIC, C={args.C:g}: not a guarantee" if r["direction"] == "asymptotic" else ""}
+             for r in rows]
+    table(shown, ["key", "value", "direction", "per_example", "note"],
+          headers={"value": f"bound ({args.unit})", "per_example": "per example"}, indent="  ", digits=6)
     for note in notes:
         print(f"  note: {note}")
     if plot_info:
@@ -103,7 +139,9 @@ def cmd_maxinfo(args: argparse.Namespace) -> int:
     return 0
 
 
-def _plot_maxinfo(args: argparse.Namespace, which: Sequence[str], scale: float) -> dict[str, Any]:
+def _plot_maxinfo(args: argparse.Namespace, which: Sequence[str], scale: float, path: str) -> dict[str, Any]:
+    import numpy as np
+
     from dptheory.report.plotting import new_figure, save
 
     xs = _floats(args.range) if args.range else {
@@ -134,9 +172,9 @@ def _plot_maxinfo(args: argparse.Namespace, which: Sequence[str], scale: float) 
     ax.set_title(f"DP-SGD max-information vs {args.vs} (beta={args.beta:g})", fontsize=9)
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize=7)
-    save(fig, args.plot)
-    pts = {k: [list(map(float, t)) for t in v] for k, v in series.items()}
-    return {"path": args.plot, "vs": args.vs, "series": pts}
+    save(fig, path)
+    curves = {k: [[float(c) for c in t] for t in v] for k, v in series.items()}  # type: ignore[attr-defined]
+    return {"path": args.plot, "vs": args.vs, "series": curves}
 
 
 
@@ -145,6 +183,8 @@ def _plot_maxinfo(args: argparse.Namespace, which: Sequence[str], scale: float) 
 
 # ----------------------------------------------------------------------------- audit maxinfo
 def cmd_audit_maxinfo(args: argparse.Namespace) -> int:
+    import numpy as np
+
     from dptheory.papers.maxinfo.audit import GaussianToy, LaplaceCountToy, audit_toy
 
     rng = np.random.default_rng(args.seed)
@@ -159,10 +199,11 @@ def cmd_audit_maxinfo(args: argparse.Namespace) -> int:
             audits.append(audit_toy(LaplaceCountToy(args.n, e), args.beta, rng=rng, N=args.N, N_pilot=args.N_pilot,
                                     alpha=args.alpha, method=args.method, direct=args.direct))
     if args.plot:
-        _plot_audit(audits, args)
+        with output_files() as group:
+            _plot_audit(audits, args, str(group.path(args.plot)))
     if args.json:
         print(json.dumps({"audits": [a.to_dict() for a in audits], "plot": args.plot}, indent=1, default=str))
-        return 0 if all(a.consistent for a in audits) else 4
+        return 0 if all(a.consistent for a in audits) else 3
     for a in audits:
         lb = a.lower
         cfg = ", ".join(f"{k}={v}" for k, v in a.config.items() if k not in ("alpha", "N", "method"))
@@ -180,10 +221,12 @@ def cmd_audit_maxinfo(args: argparse.Namespace) -> int:
         if a.lemma_g_violations is not None:
             print(f"  Lemma G (i <= Lambda) violations: {a.lemma_g_violations}")
         print(f"  consistent (every upper bound >= certified lower bound): {a.consistent}  [{a.seconds:.2f} s]")
-    return 0 if all(a.consistent for a in audits) else 4
+    return 0 if all(a.consistent for a in audits) else 3
 
 
-def _plot_audit(audits: list[Any], args: argparse.Namespace) -> None:
+def _plot_audit(audits: list[Any], args: argparse.Namespace, path: str) -> None:
+    import numpy as np
+
     from dptheory.report.plotting import new_figure, save
 
     fig, (ax,) = new_figure()
@@ -201,52 +244,66 @@ def _plot_audit(audits: list[Any], args: argparse.Namespace) -> None:
     ax.set_title(f"{args.toy} toy, beta={args.beta:g}", fontsize=9)
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize=7)
-    save(fig, args.plot)
+    save(fig, path)
 
 
 # ----------------------------------------------------------------------------- parsers
 def add_subcommands(sub: Any) -> None:
     """Add ``bounds`` and ``audit`` to ``dptheory maxinfo``."""
-    s = sub.add_parser("bounds", help="max-information bounds for DP-SGD (nats; bits with --unit bits)")
-    s.add_argument("--n", type=int, required=True, help="number of examples")
-    s.add_argument("--m", type=int, required=True, help="batch size")
-    s.add_argument("--E", type=int, default=1, help="epochs (default 1)")
-    s.add_argument("--zeta", type=float, default=1.0, help="clipping norm (default 1)")
-    s.add_argument("--sigma", type=float, required=True, help="noise std on the sum of clipped gradients")
-    s.add_argument("--beta", type=float, default=0.05, help="max-information slack (default 0.05)")
-    s.add_argument("--bound", default="all", help="all | thmA,thmB,lz26,route (comma list)")
-    s.add_argument("--C", type=float, default=1.0, help="hidden constant for the asymptotic bounds (default 1)")
-    s.add_argument("--C-beta", dest="C_beta", type=float, default=1.0, help="Rogers et al.'s constant in beta")
+    pos = real(0, None, lo_open=True)
+    count = integer(1, 10**9)
+    s = sub.add_parser("bounds", help="max-information bounds for DP-SGD (nats; bits with --unit bits)",
+                       description="Upper bounds on the beta-approximate max-information of DP-SGD-stream: our "
+                       "Theorems A and B, Lampert & Zakerinia's Theorem 1 and the (eps, delta)-DP route (both "
+                       "asymptotic: labelled, never a guarantee).")
+    s.add_argument("--n", type=count, required=True, help="number of examples")
+    s.add_argument("--m", type=count, required=True, help="batch size")
+    s.add_argument("--E", type=count, default=1, help="epochs")
+    s.add_argument("--zeta", type=pos, default=1.0, help="clipping norm")
+    s.add_argument("--sigma", type=pos, required=True, help="noise std on the sum of clipped gradients")
+    s.add_argument("--beta", type=real(0, 1, lo_open=True, hi_open=True), default=0.05,
+                   help="max-information slack, in (0, 1)")
+    s.add_argument("--bound", default="all", help="all, or a comma list of thmA, thmB, lz26, route")
+    s.add_argument("--C", type=pos, default=1.0, help="hidden constant for the asymptotic bounds")
+    s.add_argument("--C-beta", dest="C_beta", type=pos, default=1.0, help="Rogers et al.'s constant in beta")
     s.add_argument("--theta-independent", action="store_true",
                    help="the clipped gradient does not depend on theta (Theorem B then holds for every E)")
-    s.add_argument("--unit", choices=["nats", "bits"], default="nats")
-    s.add_argument("--json", action="store_true")
-    s.add_argument("--plot", help="write a plot of the bounds against --vs")
-    s.add_argument("--vs", choices=["n", "E", "sigma"], default="n")
-    s.add_argument("--range", help="values of the --vs variable: lo..hi[:points] or a comma list")
+    s.add_argument("--unit", choices=["nats", "bits"], default="nats", help="unit of the values")
+    s.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    s.add_argument("--plot", type=plot_path, help="write a plot of the bounds against --vs")
+    s.add_argument("--vs", choices=["n", "E", "sigma"], default="n", help="variable of the plot")
+    s.add_argument("--range", type=_spec, help="values of the --vs variable: lo..hi[:points] or a comma list "
+                   "(default: a range around the given value)")
     s.set_defaults(func=cmd_maxinfo)
     add_audit_maxinfo(sub)
 
 
 def add_audit_maxinfo(sub: Any) -> None:
     """Add ``audit`` to ``dptheory maxinfo``."""
-    s = sub.add_parser("audit", help="certified Monte-Carlo lower bound on I^beta_inf vs upper bounds")
-    s.add_argument("--toy", choices=["gaussian", "laplace"], default="gaussian")
-    s.add_argument("--n", type=int, default=200)
-    s.add_argument("--m", type=int, default=10)
-    s.add_argument("--E", type=int, default=1)
-    s.add_argument("--sigma", default="4", help="noise std (a comma list or lo..hi:k sweeps it)")
-    s.add_argument("--zeta", type=float, default=1.0)
-    s.add_argument("--eps", default="0.5", help="Laplace toy: privacy parameter(s)")
-    s.add_argument("--beta", type=float, default=0.05)
-    s.add_argument("--N", type=int, default=200_000, help="fresh joint samples (default 2e5)")
-    s.add_argument("--N-pilot", dest="N_pilot", type=int, default=50_000)
-    s.add_argument("--alpha", type=float, default=0.01, help="the lower bound holds with probability >= 1 - alpha")
-    s.add_argument("--method", choices=["hoeffding", "kl"], default="hoeffding")
+    pos = real(0, None, lo_open=True)
+    count = integer(1, 10**9)
+    s = sub.add_parser("audit", help="certified Monte-Carlo lower bound on I^beta_inf vs upper bounds",
+                       description="A certified lower bound on the max-information of a toy mechanism with exact "
+                       "information density, against the upper bounds (exit 3 if one is below it: a finding).")
+    s.add_argument("--toy", choices=["gaussian", "laplace"], default="gaussian", help="toy mechanism")
+    s.add_argument("--n", type=count, default=200, help="examples")
+    s.add_argument("--m", type=count, default=10, help="batch size")
+    s.add_argument("--E", type=count, default=1, help="epochs")
+    s.add_argument("--sigma", type=_spec, default="4", help="noise std (a comma list or lo..hi:k sweeps it)")
+    s.add_argument("--zeta", type=pos, default=1.0, help="clipping norm")
+    s.add_argument("--eps", type=_spec, default="0.5", help="Laplace toy: privacy parameter(s), a comma list or "
+                   "lo..hi:k")
+    s.add_argument("--beta", type=real(0, 1, lo_open=True, hi_open=True), default=0.05, help="max-information slack")
+    s.add_argument("--N", type=integer(100, 10**9), default=200_000, help="fresh joint samples")
+    s.add_argument("--N-pilot", dest="N_pilot", type=integer(100, 10**9), default=50_000, help="pilot samples")
+    s.add_argument("--alpha", type=real(0, 1, lo_open=True, hi_open=True), default=0.01,
+                   help="the lower bound holds with probability >= 1 - alpha")
+    s.add_argument("--method", choices=["hoeffding", "kl"], default="hoeffding", help="confidence bound")
     s.add_argument("--direct", action="store_true", help="also the direct product-sampling lower bound")
-    s.add_argument("--seed", type=int, default=0)
-    s.add_argument("--json", action="store_true")
-    s.add_argument("--plot", help="write a plot of the lower bound and the upper bounds (against sigma or eps)")
+    s.add_argument("--seed", type=integer(0, 2**63 - 1), default=0, help="seed of numpy.random.default_rng")
+    s.add_argument("--json", action="store_true", help="print JSON instead of text")
+    s.add_argument("--plot", type=plot_path, help="write a plot of the lower bound and the upper bounds "
+                   "(against sigma or eps)")
     s.set_defaults(func=cmd_audit_maxinfo)
 
 

@@ -16,6 +16,7 @@ import csv
 import numpy as np
 
 from dptheory.core.errors import DPTheoryError
+from dptheory.core.io import AtomicGroup
 from dptheory.core.registry import REGISTRY, Figure
 from dptheory.report.plotting import new_figure, save
 
@@ -54,13 +55,14 @@ def maxinfo_vs_n(out: str, *, csv_path: str | None = None) -> list[str]:
     ax.set_title("DP-SGD-stream, m = 10, E = 1, zeta = 1, sigma = 100, beta = 0.05", fontsize=9)
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize=6)
-    save(fig, out)
-    if csv_path:
-        with open(csv_path, "w", newline="") as fh:
-            w = csv.writer(fh)
-            w.writerow(["n", *cols])
-            for i, n in enumerate(NS):
-                w.writerow([n, *("" if np.isnan(cols[c][i]) else f"{cols[c][i]:.12g}" for c in cols)])
+    with AtomicGroup() as group:  # the figure and its CSV appear together or not at all
+        save(fig, group.path(out))
+        if csv_path:
+            with group.open(csv_path, "w", newline="") as fh:
+                w = csv.writer(fh)
+                w.writerow(["n", *cols])
+                for i, n in enumerate(NS):
+                    w.writerow([n, *("" if np.isnan(cols[c][i]) else f"{cols[c][i]:.12g}" for c in cols)])
     return [
         "solid: upper bounds derived here (docs/derivations/maxinfo_dpsgd.md); dashed: asymptotic forms "
         "with hidden constants set to 1 (shapes only; the (eps, delta) route is drawn where Rogers et al.'s "
@@ -94,13 +96,14 @@ def toy_audit(out: str, *, csv_path: str | None = None) -> list[str]:
     ax.set_ylabel("nats")
     ax.set_title("certified lower bound on I^beta_inf (99%) vs upper bounds", fontsize=9)
     ax.legend(fontsize=6)
-    save(fig, out)
-    if csv_path:
-        with open(csv_path, "w", newline="") as fh:
-            wtr = csv.DictWriter(fh, fieldnames=list(rows[0]))
-            wtr.writeheader()
-            for r in rows:
-                wtr.writerow({k: (f"{v:.10g}" if isinstance(v, float) else v) for k, v in r.items()})
+    with AtomicGroup() as group:  # the figure and its CSV appear together or not at all
+        save(fig, group.path(out))
+        if csv_path:
+            with group.open(csv_path, "w", newline="") as fh:
+                wtr = csv.DictWriter(fh, fieldnames=list(rows[0]))
+                wtr.writeheader()
+                for r in rows:
+                    wtr.writerow({k: (f"{v:.10g}" if isinstance(v, float) else v) for k, v in r.items()})
     return ["every upper bound must exceed the certified lower bound (checked in checks/test_maxinfo_audit.py)"]
 
 

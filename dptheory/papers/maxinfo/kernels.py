@@ -23,6 +23,7 @@ from typing import Any
 import mpmath
 import numpy as np
 
+from dptheory.core.errors import NumericalFailure
 from dptheory.numerics.gaussian_dp import gdp_delta_mp, gdp_delta_np, gdp_eps_for_delta
 
 __all__ = [
@@ -234,7 +235,11 @@ def dp_route_eps(n: float, mu: float, C_beta: float, beta: float) -> float:
     while slack(hi) > beta:
         hi *= 2.0
         if hi > 1e6:
-            raise ValueError("no eps reaches the requested beta")
+            raise NumericalFailure(
+                f"the (eps, delta) route cannot reach beta = {beta:g}: Rogers et al.'s slack "
+                f"e^(-eps^2 n) + C_beta n sqrt(delta(eps)/eps) stays above it for every eps up to 1e6 "
+                f"(n = {n:g}, mu = {mu:g}, C_beta = {C_beta:g})"
+            )
     for _ in range(200):
         mid = 0.5 * (lo + hi)
         if slack(mid) > beta:

@@ -48,7 +48,7 @@ from dptheory.core.errors import RegimeNotSupported
 from dptheory.core.notation import Domain, NotationTable
 from dptheory.core.registry import REGISTRY
 from dptheory.core.theorem import Term, Theorem
-from dptheory.core.units import Direction, Unit
+from dptheory.core.units import Direction, Monotone, Unit
 from dptheory.papers.maxinfo import kernels as mx
 
 DWORK15 = Paper(
@@ -113,7 +113,7 @@ THM19 = REGISTRY.add(Theorem(
     direction=Direction.UPPER,
     quantity="max-information I_inf(A, n) (beta = 0)",
     unit=Unit.NATS,
-    monotone={"n": "increasing", "eps": "increasing"},
+    monotone={"n": Monotone.INCREASING, "eps": Monotone.INCREASING},
     notes="Dwork et al. print log2(e) eps n bits; this is the same bound in nats.",
 ))
 
@@ -129,7 +129,7 @@ THM20 = REGISTRY.add(Theorem(
     bound=eps**2 * n / 2 + eps * sp.sqrt(n * sp.log(2 / beta) / 2),
     direction=Direction.UPPER,
     quantity="approximate max-information I^beta_inf(S; A(S))",
-    monotone={"n": "increasing", "eps": "increasing", "beta": "decreasing"},
+    monotone={"n": Monotone.INCREASING, "eps": Monotone.INCREASING, "beta": Monotone.DECREASING},
     notes="Dwork et al. print log2(e)(eps^2 n/2 + eps sqrt(n ln(2/beta)/2)) bits. Valid only for product inputs, "
     "so it is not an algorithm-level bound and may only come first in a composition (Rogers et al. 2016).",
 ))
@@ -146,7 +146,7 @@ THM13 = REGISTRY.add(Theorem(
     direction=Direction.UPPER,
     quantity="P[(S, A(S)) in O]",
     unit=Unit.DIMENSIONLESS,
-    monotone={"k": "increasing", "p_prod": "nondecreasing"},
+    monotone={"k": Monotone.INCREASING, "p_prod": Monotone.NONDECREASING},
     notes="In bits the factor is 2^k_bits = e^k_nats.",
 ))
 
@@ -303,7 +303,8 @@ THM_A = REGISTRY.add(Theorem(
     bound=_A_SYM + 2 * sp.sqrt(_A_SYM * sp.log(1 / betaO)),
     direction=Direction.UPPER,
     quantity="approximate max-information I^beta_inf(S; DP-SGD-stream(S))",
-    monotone={"E": "increasing", "sigma": "decreasing", "zeta": "increasing", "beta": "decreasing"},
+    monotone={"E": Monotone.INCREASING, "sigma": Monotone.DECREASING, "zeta": Monotone.INCREASING,
+              "beta": Monotone.DECREASING},
     notes="DERIVED HERE (not a statement of Lampert & Zakerinia). 2 E T m^2 r + 2 sqrt(2 E T m^2 r ln(1/beta)) with "
     "r = zeta^2/sigma^2 and T = floor(n/m); linear in n E with a factor m (a worst case over gradient maps).",
 ))
@@ -343,7 +344,7 @@ THM_B = REGISTRY.add(Theorem(
         'an infimum over lambda of K_B(lambda), found by a bracketed one-dimensional search; no closed '
         'form'
     ),
-    monotone={"E": "increasing", "sigma": "decreasing", "beta": "decreasing"},
+    monotone={"E": Monotone.INCREASING, "sigma": Monotone.DECREASING, "beta": Monotone.DECREASING},
     notes="DERIVED HERE. Any fixed lambda gives a valid bound; the kernels minimise over lambda (float64: grid + "
     "golden section on ln lambda; mpmath: golden section refinement). Leading order n E r + sqrt(2 n E r ln(1/beta)), "
     "no factor m.",
@@ -367,7 +368,7 @@ LEMMA_M = REGISTRY.add(Theorem(
     quantity="ln E exp(mu ||C||^2)",
     terms={"relaxed": Term("relaxed", "with v_k <= zeta^2: m (exp(8 zeta^2 mubar) - 1)/8",
                            expr=mO * (sp.exp(8 * zetaO**2 * _mubar_sym) - 1) / 8)},
-    monotone={"mu": "increasing", "v_sum": "nondecreasing"},
+    monotone={"mu": Monotone.INCREASING, "v_sum": Monotone.NONDECREASING},
     # keep property tests away from float64 subnormals (values below 1e-300 cannot agree to 1e-10)
     sample={"mu": (1e-6, 1.0, True), "v_sum": (1e-6, 100.0, True), "zeta": (1e-2, 10.0, True)},
     notes="DERIVED HERE. Dimension-free; tight as mu -> 0 (~ mu sum_k v_k).",

@@ -3,8 +3,8 @@
 Maurer, McAllester, Dziugaite & Roy, and priors of bounded max-information.
 
 Found by :mod:`dptheory.cli`, which passes this paper's sub-parser collection to ``add_subcommands``.
-Prints text or ``--json``; asymptotic max-information bounds are refused where a guarantee is needed
-(``--maxinfo-from lz26``).
+Prints a table for people or ``--json``; asymptotic max-information bounds are refused where a guarantee is
+needed (``--maxinfo-from lz26``). The theorems are imported inside the handler (fast start).
 """
 
 from __future__ import annotations
@@ -13,6 +13,8 @@ import argparse
 import json
 from typing import Any
 
+from dptheory.cli.output import table
+from dptheory.cli.params import integer, real
 from dptheory.core.errors import DPTheoryError, RegimeNotSupported
 
 __all__ = ["add_subcommands", "cmd_pacbayes"]
@@ -80,10 +82,11 @@ def cmd_pacbayes(args: argparse.Namespace) -> int:
         return 0
     print(f"risk bounds (probability >= 1 - {args.delta}) at empirical risk {args.emp_risk}, KL = {args.kl} nats, "
           f"n = {args.n}" + (f", max-information k = {k:.6g} nats ({k_source})" if k is not None else ""))
-    for r in rows:
-        vac = "" if r["value"] < 1 else "  [vacuous]"
-        kl = f"; kl budget {r['kl_budget']:.6g} nats" if r["kl_budget"] is not None else ""
-        print(f"  {r['key']:<40} R <= {r['value']:.6g} ({r['direction']}){kl}{vac}")
+    shown = [{**r, "note": "vacuous (>= 1)" if r["value"] >= 1 else ""} for r in rows]
+    table(shown, ["key", "value", "direction", "kl_budget", "note"],
+          headers={"value": "risk <=", "kl_budget": "kl budget (nats)"}, indent="  ", digits=6)
+    for note in notes:
+        print(f"  note: {note}")
     return 0
 
 
@@ -96,24 +99,32 @@ def _risk_row(thm: Any, params: dict[str, Any]) -> dict[str, Any]:
 
 def add_subcommands(sub: Any) -> None:
     """Add ``bound`` to ``dptheory pacbayes``."""
-    s = sub.add_parser("bound", help="PAC-Bayes risk bounds (Maurer, McAllester, DR18, max-information priors)")
-    s.add_argument("--emp-risk", dest="emp_risk", type=float, required=True, help="empirical risk in [0, 1]")
-    s.add_argument("--n", type=int, required=True, help="number of i.i.d. examples")
-    s.add_argument("--delta", type=float, default=0.05, help="failure probability (default 0.05)")
-    s.add_argument("--kl", type=float, default=0.0, help="KL(Q||P) in nats (default 0)")
+    pos = real(0, None, lo_open=True)
+    unit = real(0, 1, lo_open=True, hi_open=True)
+    count = integer(1, 10**12)
+    s = sub.add_parser("bound", help="PAC-Bayes risk bounds (Maurer, McAllester, DR18, max-information priors)",
+                       description="Risk certificates: Maurer's PAC-Bayes-kl bound (exact xi(n) and 2 sqrt(n)), its "
+                       "Pinsker relaxation, McAllester's bound; with a data-dependent prior of bounded max-information "
+                       "(--k and --beta, or --maxinfo-from) our G2/G3; with an eps-DP prior (--eps) Dziugaite & Roy's "
+                       "bound and its max-information variant.")
+    s.add_argument("--emp-risk", dest="emp_risk", type=real(0, 1), required=True, help="empirical risk in [0, 1]")
+    s.add_argument("--n", type=count, required=True, help="number of i.i.d. examples")
+    s.add_argument("--delta", type=unit, default=0.05, help="failure probability, in (0, 1)")
+    s.add_argument("--kl", type=real(0, None), default=0.0, help="KL(Q||P) in nats, >= 0")
     s.add_argument("--bound", default="all",
-                   help="all | maurer,maurer-2sqrt,pinsker,mcallester,g2,g3,dr18,dr18-maxinfo")
-    s.add_argument("--k", type=float, help="max-information bound k (nats) of the prior/model, with --beta")
-    s.add_argument("--beta", type=float, help="max-information slack (default delta/2 with --maxinfo-from)")
+                   help="all, or a comma list of maurer, maurer-2sqrt, pinsker, mcallester, g2, g3, dr18, dr18-maxinfo")
+    s.add_argument("--k", type=real(0, None), help="max-information bound k (nats) of the prior/model, with --beta")
+    s.add_argument("--beta", type=unit, help="max-information slack (default delta/2 with --maxinfo-from)")
     s.add_argument("--maxinfo-from", choices=["thmA", "thmB", "lz26", "route"],
                    help="compute k for a DP-SGD prior/model (asymptotic choices are refused)")
-    s.add_argument("--m", type=int, default=1)
-    s.add_argument("--E", type=int, default=1)
-    s.add_argument("--zeta", type=float, default=1.0)
-    s.add_argument("--sigma", type=float, default=1.0)
-    s.add_argument("--theta-independent", action="store_true")
-    s.add_argument("--eps", type=float, help="pure DP parameter of the prior (DR18 bounds)")
-    s.add_argument("--json", action="store_true")
+    s.add_argument("--m", type=count, default=1, help="DP-SGD batch size (--maxinfo-from)")
+    s.add_argument("--E", type=count, default=1, help="DP-SGD epochs (--maxinfo-from)")
+    s.add_argument("--zeta", type=pos, default=1.0, help="DP-SGD clipping norm (--maxinfo-from)")
+    s.add_argument("--sigma", type=pos, default=1.0, help="DP-SGD noise std (--maxinfo-from)")
+    s.add_argument("--theta-independent", action="store_true",
+                   help="the clipped gradient does not depend on theta (Theorem B then holds for every E)")
+    s.add_argument("--eps", type=pos, help="pure DP parameter of the prior (DR18 bounds)")
+    s.add_argument("--json", action="store_true", help="print JSON instead of a table")
     s.set_defaults(func=cmd_pacbayes)
 
 

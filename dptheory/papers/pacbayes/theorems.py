@@ -39,7 +39,7 @@ from dptheory.core.conditions import Condition
 from dptheory.core.notation import Domain, NotationTable
 from dptheory.core.registry import REGISTRY
 from dptheory.core.theorem import Term, Theorem
-from dptheory.core.units import Direction, Unit
+from dptheory.core.units import Direction, Monotone, Unit
 from dptheory.numerics import kl as K
 
 MAURER04 = Paper(key="maurer04", authors="Andreas Maurer", year=2004, title="A Note on the PAC Bayesian Theorem",
@@ -120,7 +120,7 @@ KL_INV_UPPER = REGISTRY.add(Theorem(
     mp=lambda p: K.kl_inv_upper_mp(p["q"], p["c"]),
     np=_inv_up_np,
     kernel_reason=KL_INVERSE_REASON,
-    monotone={"c": "nondecreasing", "q": "nondecreasing"},
+    monotone={"c": Monotone.NONDECREASING, "q": Monotone.NONDECREASING},
     notes="mpmath path: bisection at the working precision; float64 path: monotone safeguarded Newton, certified.",
 ))
 
@@ -138,7 +138,7 @@ KL_INV_LOWER = REGISTRY.add(Theorem(
     mp=lambda p: K.kl_inv_lower_mp(p["q"], p["c"]),
     np=_inv_lo_np,
     kernel_reason=KL_INVERSE_REASON,
-    monotone={"c": "nonincreasing", "q": "nondecreasing"},
+    monotone={"c": Monotone.NONINCREASING, "q": Monotone.NONDECREASING},
 ))
 
 
@@ -191,7 +191,7 @@ MAURER = REGISTRY.add(Theorem(
     kernel_reason=KL_INVERSE_REASON,
     terms={"rhs": Term("rhs", "kl budget (KL + ln(xi(n)/delta))/n, nats", _maurer_rhs_mp, _maurer_rhs_np,
                        (KLs + sp.log(XI_SYM / delta)) / n)},
-    monotone={"KL": "nondecreasing", "emp_risk": "nondecreasing"},
+    monotone={"KL": Monotone.NONDECREASING, "emp_risk": Monotone.NONDECREASING},
 ))
 
 _mp, _np = _risk(_sqrt_rhs_mp, _sqrt_rhs_np)
@@ -213,7 +213,7 @@ MAURER_2SQRT = REGISTRY.add(Theorem(
     kernel_reason=KL_INVERSE_REASON,
     terms={"rhs": Term("rhs", "kl budget (KL + ln(2 sqrt(n)/delta))/n, nats", _sqrt_rhs_mp, _sqrt_rhs_np,
                        (KLs + sp.log(2 * sp.sqrt(n) / delta)) / n)},
-    monotone={"KL": "nondecreasing", "emp_risk": "nondecreasing"},
+    monotone={"KL": Monotone.NONDECREASING, "emp_risk": Monotone.NONDECREASING},
 ))
 
 PINSKER = REGISTRY.add(Theorem(
@@ -229,7 +229,7 @@ PINSKER = REGISTRY.add(Theorem(
     direction=Direction.UPPER,
     quantity="true risk R(Q)",
     unit=Unit.DIMENSIONLESS,
-    monotone={"KL": "increasing", "emp_risk": "increasing"},
+    monotone={"KL": Monotone.INCREASING, "emp_risk": Monotone.INCREASING},
 ))
 
 
@@ -246,7 +246,7 @@ MCALLESTER = REGISTRY.add(Theorem(
     direction=Direction.UPPER,
     quantity="true risk R(Q)",
     unit=Unit.DIMENSIONLESS,
-    monotone={"KL": "increasing", "emp_risk": "increasing"},
+    monotone={"KL": Monotone.INCREASING, "emp_risk": Monotone.INCREASING},
 ))
 
 
@@ -285,7 +285,7 @@ G2 = REGISTRY.add(Theorem(
     kernel_reason=KL_INVERSE_REASON,
     terms={"rhs": Term("rhs", "kl budget (KL + ln xi(n) + ln(1/(delta - beta)) + k)/n, nats", _g2_rhs_mp, _g2_rhs_np,
                        (KLs + sp.log(XI_SYM) + sp.log(1 / (delta - beta)) + k) / n)},
-    monotone={"k": "nondecreasing", "KL": "nondecreasing"},
+    monotone={"k": Monotone.NONDECREASING, "KL": Monotone.NONDECREASING},
     notes="DERIVED HERE. Event O = {(S, P): exists Q with kl(emp||R) > (KL(Q||P) + ln(xi(n)/delta'))/n} has product "
     "probability <= delta' (Maurer, any fixed P); Thm 13 with delta' = (delta - beta) e^-k.",
 ))
@@ -309,7 +309,7 @@ G3 = REGISTRY.add(Theorem(
     kernel_reason=KL_INVERSE_REASON,
     terms={"rhs": Term("rhs", "kl budget (ln xi(n) + ln(1/(delta - beta)) + k)/n, nats", _g2_rhs_mp, _g2_rhs_np,
                        (sp.log(XI_SYM) + sp.log(1 / (delta - beta)) + k) / n)},
-    monotone={"k": "nondecreasing"},
+    monotone={"k": Monotone.NONDECREASING},
     notes="DERIVED HERE. For fixed theta, E exp(n kl(emp||R)) <= xi(n) (Maurer) and Markov; then Thm 13.",
 ))
 
@@ -325,7 +325,7 @@ G1 = REGISTRY.add(Theorem(
     direction=Direction.UPPER,
     quantity="true risk R(theta) (two-sided deviation |emp - R| <= the square root)",
     unit=Unit.DIMENSIONLESS,
-    monotone={"k": "increasing"},
+    monotone={"k": Monotone.INCREASING},
 ))
 
 # ----------------------------------------------------------------------------- Dziugaite & Roy 2018
@@ -393,7 +393,7 @@ DR18_THM = REGISTRY.add(Theorem(
     kernel_reason=KL_INVERSE_REASON,
     terms={"rhs": Term("rhs", "kl budget (KL + ln 2 sqrt(m) + 2 max{ln(3/delta), m eps^2})/m, nats", _dr_rhs_mp,
                        _dr_rhs_np, DR_RHS_SYM)},
-    monotone={"eps": "nondecreasing", "KL": "nondecreasing"},
+    monotone={"eps": Monotone.NONDECREASING, "KL": Monotone.NONDECREASING},
     notes="'an eps-differentially private prior contributes 2 eps^2 to the generalization error' (claim dr18.C1).",
 ))
 
@@ -415,7 +415,7 @@ DR18_MI = REGISTRY.add(Theorem(
     kernel_reason=KL_INVERSE_REASON,
     terms={"rhs": Term("rhs", "kl budget (KL + ln(2 xi(m)/delta))/m + eps^2/2 + eps sqrt(ln(4/delta)/(2m)), nats",
                        _drv_rhs_mp, _drv_rhs_np, DRV_RHS_SYM)},
-    monotone={"eps": "increasing", "KL": "nondecreasing"},
+    monotone={"eps": Monotone.INCREASING, "KL": Monotone.NONDECREASING},
     notes="DERIVED HERE. Leading DP term eps^2/2 instead of DR18's 2 eps^2 (claim pacbayes.C1).",
 ))
 

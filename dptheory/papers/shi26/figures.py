@@ -13,6 +13,7 @@ import shutil
 from pathlib import Path
 
 from dptheory.core.errors import DPTheoryError
+from dptheory.core.io import AtomicGroup
 from dptheory.core.registry import REGISTRY, Figure
 from dptheory.report.plotting import save
 
@@ -22,7 +23,8 @@ DATA = Path(__file__).resolve().parents[3] / "reports" / "shi26" / "paper_fig1.c
 def figure1(out: str, *, csv_path: str | None = None) -> list[str]:
     if not DATA.exists():
         raise DPTheoryError(f"{DATA} not found: run `dptheory shi26 fig1 --scale paper --out reports/shi26` first")
-    rows = list(csv.DictReader(DATA.open()))
+    with DATA.open(newline="") as fh:
+        rows = list(csv.DictReader(fh))
     sigmas = sorted({r["sigma_p"] for r in rows}, key=float)
     import matplotlib
 
@@ -41,9 +43,10 @@ def figure1(out: str, *, csv_path: str | None = None) -> list[str]:
         axes[i][0].legend(fontsize=7)
     for ax in axes[-1]:
         ax.set_xlabel("iteration")
-    save(fig, out)
-    if csv_path:
-        shutil.copyfile(DATA, csv_path)
+    with AtomicGroup() as group:  # the figure and its CSV appear together or not at all
+        save(fig, group.path(out))
+        if csv_path:
+            shutil.copyfile(DATA, group.path(csv_path))
     return [
         "paper scale, seed 0 (q = 3, kappa = 0.05, sigma_0 = 0.001, 3000 iterations, 2000 test points; "
         "see docs/shi26.md for these choices and whether the paper's numbers reproduce)"

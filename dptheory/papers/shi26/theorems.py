@@ -55,7 +55,7 @@ from dptheory.core.errors import ConditionViolated, DPTheoryError
 from dptheory.core.notation import Domain, NotationTable, format_rational, parse_value
 from dptheory.core.registry import REGISTRY
 from dptheory.core.theorem import Theorem
-from dptheory.core.units import Direction, Unit
+from dptheory.core.units import Direction, Monotone, Unit
 from dptheory.papers.shi26 import privacy as sp26
 
 PAPER = Paper(
@@ -313,8 +313,8 @@ _L39_NOTE = ("FINDING (docs/shi26.md): the proof bounds ||xi_k||^2 <= 1.5 sigma_
              "(see shi26.gaussian_rdp_replace, up to 2x larger RDP).")
 
 
-_MONO39 = {"T": "increasing", "mu_norm": "increasing", "sigma_p": "increasing", "d": "increasing",
-           "sigma_b": "decreasing", "n": "decreasing", "m": "decreasing", "delta": "decreasing"}
+_MONO39 = {**dict.fromkeys(("T", "mu_norm", "sigma_p", "d"), Monotone.INCREASING),
+           **dict.fromkeys(("sigma_b", "n", "m", "delta"), Monotone.DECREASING)}
 
 LEMMA39 = REGISTRY.add(Theorem(
     key="shi26.lemma39",
@@ -363,7 +363,7 @@ LEMMA39_RDP = REGISTRY.add(Theorem(
     bound=al * A39,
     direction=Direction.UPPER,
     quantity="RDP epsilon at order alpha as used in Lemma 39's proof (zero-out sensitivity, restricted domain)",
-    monotone={"alpha": "increasing", "T": "increasing", "sigma_b": "decreasing"},
+    monotone={"alpha": Monotone.INCREASING, "T": Monotone.INCREASING, "sigma_b": Monotone.DECREASING},
     notes=_L39_NOTE + " Converting this curve with the improved conversion (dptheory convert) gives a smaller "
     "epsilon than Lemma 39's log(2/delta)/(lam-1) conversion, which also spends delta/2 on the data event.",
 ))
@@ -400,7 +400,7 @@ GAUSSIAN_RDP_REPLACE = REGISTRY.add(Theorem(
     direction=Direction.UPPER,
     quantity="RDP epsilon at order alpha of T DP-GD steps (worst case over the restricted domain; the sup "
     "sensitivity is approached, so this is the exact worst-case Gaussian RDP)",
-    monotone={"alpha": "increasing", "T": "increasing", "sigma_b": "decreasing"},
+    monotone={"alpha": Monotone.INCREASING, "T": Monotone.INCREASING, "sigma_b": Monotone.DECREASING},
 ))
 
 GAUSSIAN_RDP_ZERO_OUT = REGISTRY.add(Theorem(
@@ -416,7 +416,7 @@ GAUSSIAN_RDP_ZERO_OUT = REGISTRY.add(Theorem(
     bound=T * al * (2 * mu**2 + 3 * sp_**2 * d) / (2 * sb**2 * n**2 * m),
     direction=Direction.UPPER,
     quantity="RDP epsilon at order alpha of T DP-GD steps, zero-out neighbours (half of Lemma 39's curve)",
-    monotone={"alpha": "increasing", "T": "increasing", "sigma_b": "decreasing"},
+    monotone={"alpha": Monotone.INCREASING, "T": Monotone.INCREASING, "sigma_b": Monotone.DECREASING},
 ))
 
 THM3_PRIVACY = REGISTRY.add(Theorem(
@@ -431,7 +431,7 @@ THM3_PRIVACY = REGISTRY.add(Theorem(
     bound=C4 * m**3 * MAXUV**2 / (n**2 * mu**4) * L39,
     direction=Direction.ASYMPTOTIC,
     quantity="epsilon of Theorem 3's (epsilon, delta)-DP statement, hidden constant C4 (not a guarantee)",
-    monotone={"C4": "increasing", "m": "increasing", "delta": "decreasing"},
+    monotone={"C4": Monotone.INCREASING, "m": Monotone.INCREASING, "delta": Monotone.DECREASING},
     notes="FINDING (docs/shi26.md): Lemma 39 at Theorem 3's own sigma_b and T2 gives A = Theta(eta m^6 max^3/(n^2 "
     "||mu||^6)), i.e. this expression times eta m^3 max/||mu||^2, which Condition 2 does not bound by a constant.",
 ))

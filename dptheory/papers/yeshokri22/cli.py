@@ -1,17 +1,24 @@
 """``dptheory yeshokri22 train|audit``: trained models of Ye & Shokri 2022 (Algorithms 1 and 2).
 
 Found by :mod:`dptheory.cli`, which passes this paper's sub-parser collection to ``add_subcommands``.
-Every handler takes the parsed ``args`` and returns an exit code; results go to stdout as JSON
-(default) or to files given with
-``--json``/``--csv``; plots with ``--plot``; tqdm progress bars go to stderr (``--progress`` /
-``--no-progress``; default: when stderr is a terminal). See ``docs/trained_models.md``.
+Every handler takes the parsed ``args`` and returns an exit code. Results are printed as tables for people;
+``--json`` prints the JSON instead (``--json PATH`` writes it to a file), ``--csv PATH`` writes the table and
+``--plot PATH`` a figure; all files of one command are written together or not at all. tqdm progress bars go
+to stderr (``--progress`` / ``--no-progress``; default: when stderr is a terminal). See
+``docs/trained_models.md``.
+
+Defaults are the paper's Figure setting where it applies (eta = 0.02; for the quadratic model also
+lambda = 1, S_g = 4, sigma = 2, n = 50, b = 2), shared by ``train`` and ``audit``::
 
     dptheory yeshokri22 train --model logistic --dataset digits --n 500 --runs 1000 --K 20 --b 50
     dptheory yeshokri22 train --model quadratic --scheme shuffle --n 50 --b 2 --K 10 --runs 10000
-    dptheory yeshokri22 audit exact --alpha 10 --eta 0.02 --lam 1 --S-g 4 --sigma 2 --n 50 --b 2 --K 1,5,20,100 \\
-        --plot t.png
+    dptheory yeshokri22 audit exact --K 1,5,20,100 --plot t.png
     dptheory yeshokri22 audit empirical --model logistic --runs 10000 --K 1,5,20 --plot audit.png
     dptheory yeshokri22 audit assumptions --n 500 --K 5
+
+This module also registers Ye & Shokri's composition baseline (:class:`dptheory.core.registry.Baseline`):
+``dptheory compare yeshokri22.thm4_2 ... --delta D`` shows the tight PLD and the RDP composition of the
+mechanism the paper compares with (q = b/n, z = sqrt(2 eta sigma^2)/(eta S_g/b), K floor(n/b) steps).
 """
 
 from __future__ import annotations
@@ -19,49 +26,51 @@ from __future__ import annotations
 import argparse
 import csv
 import json
-import math
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-import numpy as np
-
+from dptheory.cli.output import fmt, output_files, table
+from dptheory.cli.params import exact, int_list, integer, real
 from dptheory.core.errors import DPTheoryError
+from dptheory.core.registry import REGISTRY, Baseline
 
 __all__ = ["add_subcommands", "cmd_audit_assumptions", "cmd_audit_empirical", "cmd_audit_exact", "cmd_train"]
 
-
-def _ints(text: str) -> list[int]:
-    try:
-        return [int(v) for v in text.split(",") if v.strip()]
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected comma-separated integers, got {text!r}") from None
+#: Ye & Shokri's Figure setting (Figures 1 and 2): the defaults shared by train and audit
+FIG_ETA = 0.02
 
 
+# ----------------------------------------------------------------------------- composition baseline
+def _composition_mechanism(params: Mapping[str, Any]) -> tuple[float, float, int]:
+    """Ye & Shokri's composition baseline at ``params``: (q, z, K floor(n/b) steps); see ``epsdelta``."""
+    from dptheory.papers.yeshokri22.epsdelta import baseline_mechanism
+
+    comp = REGISTRY.get("yeshokri22.composition")  # the same mechanism in RDP: its conditions say where it is defined
+    exact = comp.parse({**{k: params[k] for k in comp.params if k != "alpha"}, "alpha": 2})
+    comp.check(exact, raise_on_violation=True)
+    q, z, per_epoch = baseline_mechanism(params)
+    return q, z, per_epoch * int(exact["K"])
+
+
+REGISTRY.add_baseline(Baseline(
+    name="yeshokri22.composition",
+    title="composition",
+    needs=("eta", "sigma", "S_g", "b", "n", "K"),
+    mechanism=_composition_mechanism,
+    paper="yeshokri22",
+))
+
+
+# ----------------------------------------------------------------------------- output
 def _progress(args: argparse.Namespace) -> bool:
     p = getattr(args, "progress", None)
     return sys.stderr.isatty() if p is None else bool(p)
 
 
-def _emit(args: argparse.Namespace, payload: Any, rows: Sequence[dict[str, Any]] | None = None) -> None:
-    text = json.dumps(payload, indent=1, default=_default)
-    if getattr(args, "json", None):
-        with open(args.json, "w") as fh:
-            fh.write(text + "\n")
-    else:
-        print(text)
-    if getattr(args, "csv", None) and rows:
-        fields: list[str] = []
-        for r in rows:
-            fields += [k for k in r if k not in fields]
-        with open(args.csv, "w", newline="") as fh:
-            w = csv.DictWriter(fh, fieldnames=fields)
-            w.writeheader()
-            w.writerows(rows)
-
-
 def _default(o: Any) -> Any:
     import mpmath
+    import numpy as np
 
     if isinstance(o, np.ndarray):
         return o.tolist()
@@ -74,16 +83,73 @@ def _default(o: Any) -> Any:
     return str(o)
 
 
-def _common(s: argparse.ArgumentParser) -> None:
-    s.add_argument("--seed", type=int, default=0, help="seed of numpy.random.default_rng (all randomness)")
-    s.add_argument("--json", metavar="PATH", help="write the JSON result here instead of stdout")
+def _write(args: argparse.Namespace, payload: Any, rows: Sequence[Mapping[str, Any]] | None, *,
+           plot: Any = None, arrays: Mapping[str, Any] | None = None) -> bool:
+    """Write every file of the command together (plot, ``--json PATH``, ``--csv``, arrays); returns True when
+    the JSON went to stdout (``--json`` without a path)."""
+    text = json.dumps(payload, indent=1, default=_default)
+    to_stdout = getattr(args, "json", None) == "-"
+    files = bool(plot) or (args.json not in (None, "-")) or bool(getattr(args, "csv", None) and rows) or bool(arrays)
+    if files:
+        with output_files() as group:
+            if plot is not None:
+                plot(str(group.path(args.plot)))
+            if args.json not in (None, "-"):
+                with group.open(args.json) as fh:
+                    fh.write(text + "\n")
+            if getattr(args, "csv", None) and rows:
+                fields: list[str] = []
+                for r in rows:
+                    fields += [k for k in r if k not in fields]
+                with group.open(args.csv, newline="") as fh:
+                    w = csv.DictWriter(fh, fieldnames=fields)
+                    w.writeheader()
+                    w.writerows(rows)
+            for path, arr in (arrays or {}).items():
+                import numpy as np
+
+                with group.open(path, "wb") as fh:
+                    np.save(fh, arr)
+    if to_stdout:
+        print(text)
+    return to_stdout
+
+
+def _common(s: argparse.ArgumentParser, *, plot: bool = False) -> None:
+    s.add_argument("--seed", type=integer(0, 2**63 - 1), default=0, help="seed of numpy.random.default_rng (all "
+                   "randomness)")
+    s.add_argument("--json", nargs="?", const="-", metavar="PATH",
+                   help="print the result as JSON instead of a table; with PATH, write the JSON there")
     s.add_argument("--csv", metavar="PATH", help="also write the table as CSV")
-    s.add_argument("--progress", dest="progress", action="store_true", default=None, help="progress bars on stderr")
-    s.add_argument("--no-progress", dest="progress", action="store_false")
+    if plot:
+        s.add_argument("--plot", metavar="PATH", help="also write a plot (.png, .pdf, .svg)")
+    s.add_argument("--progress", dest="progress", action="store_true", default=None,
+                   help="progress bars on stderr (default: when stderr is a terminal)")
+    s.add_argument("--no-progress", dest="progress", action="store_false", help="no progress bars")
+
+
+def _check_paths(args: argparse.Namespace) -> None:
+    """Output paths are checked before any training starts (one-line errors, exit 2)."""
+    from dptheory.cli.params import UsageError, out_file, plot_path
+
+    checks = [("--csv", getattr(args, "csv", None), out_file()),
+              ("--plot", getattr(args, "plot", None), plot_path),
+              ("--save-iterates", getattr(args, "save_iterates", None), out_file())]
+    if getattr(args, "json", None) not in (None, "-"):
+        checks.append(("--json", args.json, out_file()))
+    for opt, val, check in checks:
+        if val is None:
+            continue
+        try:
+            check(val)
+        except argparse.ArgumentTypeError as exc:
+            raise UsageError(f"argument {opt}: {exc}") from None
 
 
 # ----------------------------------------------------------------------------- train
 def cmd_train(args: argparse.Namespace) -> int:
+    import numpy as np
+
     from dptheory.train import (
         QuadraticLoss,
         accuracy,
@@ -93,6 +159,7 @@ def cmd_train(args: argparse.Namespace) -> int:
         train_noisy_gd,
     )
 
+    _check_paths(args)
     rng = np.random.default_rng(args.seed)
     prog = _progress(args)
     if args.model == "logistic":
@@ -109,25 +176,47 @@ def cmd_train(args: argparse.Namespace) -> int:
         if args.n is None:
             raise DPTheoryError("the quadratic model needs --n")
         D, _ = quadratic_neighbours(args.n, args.dim, args.diameter, t=args.t)
-        res = train_noisy_gd(QuadraticLoss(lam=args.lam, dim=args.dim), D.X, eta=args.eta, sigma=args.sigma, b=args.b,
-                             K=args.K, scheme=args.scheme, runs=args.runs, rng=rng, workers=args.workers, progress=prog)
+        loss: Any = QuadraticLoss(lam=args.lam, dim=args.dim)
+        res = train_noisy_gd(loss, D.X, eta=args.eta, sigma=args.sigma, b=args.b, K=args.K, scheme=args.scheme,
+                             runs=args.runs, rng=rng, workers=args.workers, progress=prog)
         summary = {**res.summary(), "model": "quadratic", "S_g": args.lam * args.diameter}
         rows = [{"run": i, **{f"theta_{j}": float(v) for j, v in enumerate(th)}} for i, th in enumerate(res.theta)]
+    arrays = {}
     if args.save_iterates:
-        np.save(args.save_iterates, res.theta)
+        arrays[args.save_iterates] = res.theta
         summary["iterates_file"] = args.save_iterates
     summary["seed"] = args.seed
-    _emit(args, summary, rows)
+    if not _write(args, summary, rows, arrays=arrays):
+        print(f"trained {summary.get('runs')} models ({args.model}, {summary.get('scheme', args.scheme)}), "
+              f"seed {args.seed}:")
+        table([{"quantity": k, "value": _cell(v)} for k, v in summary.items() if not isinstance(v, (list, dict))],
+              ["quantity", "value"], indent="  ")
+        for k, v in summary.items():
+            if isinstance(v, list) and v and len(v) <= 8:
+                print(f"  {k}: {', '.join(fmt(float(x), 6) for x in v)}")
     return 0
+
+
+def _cell(v: Any) -> Any:
+    if isinstance(v, float):
+        return fmt(v, 6)
+    return v
 
 
 # ----------------------------------------------------------------------------- audit exact
 def cmd_audit_exact(args: argparse.Namespace) -> int:
     from dptheory.papers.yeshokri22 import quadratic as Q
 
+    _check_paths(args)
     base = {"alpha": args.alpha, "eta": args.eta, "lam": args.lam, "S_g": args.S_g, "sigma": args.sigma, "n": args.n,
             "b": args.b, "K": args.K[0]}
     schemes = tuple(s.strip() for s in args.schemes.split(","))
+    bad = [s for s in schemes if s not in ("fixed", "shuffle", "without_replacement")]
+    if bad or not all(schemes):
+        from dptheory.cli.params import UsageError
+
+        raise UsageError(f"argument --schemes: expected a comma-separated subset of fixed, shuffle, "
+                         f"without_replacement; got {args.schemes!r}")
     bar = None
     if _progress(args):
         from tqdm import tqdm
@@ -139,18 +228,29 @@ def cmd_audit_exact(args: argparse.Namespace) -> int:
         if bar is not None:
             bar.close()
     violations = [r for r in rows if not r["holds"]]
-    if args.plot:
-        Q.plot_tightness(rows, args.plot)
-    _emit(args, {"setting": {k: str(v) for k, v in base.items() if k != "K"}, "K": args.K, "rows": rows,
-                 "violations": violations, "unit": "nats", "plot": args.plot}, rows)
+    plot = (lambda path: Q.plot_tightness(rows, path)) if args.plot else None
+    payload = {"setting": {k: str(v) for k, v in base.items() if k != "K"}, "K": args.K, "rows": rows,
+               "violations": violations, "unit": "nats", "plot": args.plot}
+    if not _write(args, payload, rows, plot=plot):
+        setting = ", ".join(f"{k}={v}" for k, v in payload["setting"].items())
+        print(f"upper bounds against the exact Renyi divergence of the trained quadratic model at {setting} [nats]:")
+        table([{**r, "holds": "yes" if r["holds"] else "NO (violation)"} for r in rows],
+              ["K", "scheme", "j0", "key", "bound", "exact", "ratio", "holds"],
+              headers={"ratio": "bound/exact", "holds": "bound >= exact"}, indent="  ", digits=6)
+        print(f"  {len(violations)} violation(s)" + (" (a finding: exit 3)" if violations else ""))
     return 3 if violations else 0
 
 
 # ----------------------------------------------------------------------------- audit empirical
 def cmd_audit_empirical(args: argparse.Namespace) -> int:
+    import math
+
+    import numpy as np
+
     from dptheory.audit import empirical as E
     from dptheory.papers.yeshokri22 import audits as A
 
+    _check_paths(args)
     results = []
     rows = []
     for K in args.K:
@@ -177,7 +277,8 @@ def cmd_audit_empirical(args: argparse.Namespace) -> int:
         results.append({"K": K, "audit": r["audit"].to_dict(), "exact_epsilon": r.get("exact_epsilon"),
                         "upper": dict(r["upper"]), "gaps": gaps, "seconds": r["seconds"], "setting": r["setting"]})
     inconsistent = [g for res in results for g in res["gaps"] if not g["consistent"]]
-    if args.plot:
+
+    def plot(path: str) -> None:
         from dptheory.report.plotting import new_figure, save
 
         fig, (ax,) = new_figure(width=6.0)
@@ -191,17 +292,31 @@ def cmd_audit_empirical(args: argparse.Namespace) -> int:
         ax.set_ylabel(f"epsilon at delta = {args.delta:g} (nats)")
         ax.set_title(f"{args.model}: audit (confidence {1 - args.gamma:g}) vs upper bounds")
         ax.legend(fontsize=7)
-        save(fig, args.plot)
-    _emit(args, {"model": args.model, "delta": args.delta, "confidence": 1 - args.gamma, "results": results,
-                 "inconsistent": inconsistent, "unit": "nats", "plot": args.plot}, rows)
+        save(fig, path)
+
+    payload = {"model": args.model, "delta": args.delta, "confidence": 1 - args.gamma, "results": results,
+               "inconsistent": inconsistent, "unit": "nats", "plot": args.plot}
+    if not _write(args, payload, rows, plot=plot if args.plot else None):
+        print(f"{args.model}: audit lower bound on epsilon at delta = {args.delta:g} (confidence {1 - args.gamma:g}) "
+              "against every valid upper bound [nats]:")
+        for res in results:
+            ex = f", exact epsilon(delta) {fmt(res['exact_epsilon'], 6)}" if res["exact_epsilon"] is not None else ""
+            print(f"  K = {res['K']}: audit lower bound {fmt(res['audit']['epsilon_lower'], 6)}{ex} "
+                  f"({res['seconds']:.1f} s)")
+        table(rows, [c for c in rows[0] if c not in ("exact_epsilon",)] if rows else None, indent="    ", digits=6)
+        finding = " (a finding: exit 3)" if inconsistent else ""
+        print(f"  {len(inconsistent)} upper bound(s) below the audit{finding}")
     return 3 if inconsistent else 0
 
 
 # ----------------------------------------------------------------------------- audit assumptions
 def cmd_audit_assumptions(args: argparse.Namespace) -> int:
+    import numpy as np
+
     from dptheory.papers.yeshokri22.assumptions import measure_assumptions
     from dptheory.train import load_dataset
 
+    _check_paths(args)
     rng = np.random.default_rng(args.seed)
     data = load_dataset(args.dataset, n=args.n, rng=rng)
     canary = None
@@ -213,88 +328,117 @@ def cmd_audit_assumptions(args: argparse.Namespace) -> int:
                               b=args.b, K=args.K, rng=rng, runs=args.runs, points=args.points, canary=canary,
                               coupled_runs=args.coupled_runs)
     d = rep.to_dict()
-    _emit(args, d, [{k: v for k, v in m.items() if k != "counterexample"} for m in d["measurements"]])
+    rows = [{k: v for k, v in m.items() if k != "counterexample"} for m in d["measurements"]]
+    if not _write(args, d, rows):
+        print("assumptions of Cor 5.3 (Props 5.1, 5.2) measured along trajectories of Algorithm 2:")
+        flat = [{k: (v if not isinstance(v, (list, dict)) else json.dumps(v, default=_default)) for k, v in r.items()}
+                for r in rows]
+        table(flat, indent="  ", digits=6)
+        for k, v in d.items():
+            if k != "measurements" and not isinstance(v, (list, dict)):
+                print(f"  {k}: {v}")
     return 0
 
 
 # ----------------------------------------------------------------------------- parsers
 def add_subcommands(sub: argparse._SubParsersAction) -> None:
     """Add ``train`` and ``audit`` (with ``exact``, ``empirical``, ``assumptions``) to ``dptheory yeshokri22``."""
-    s = sub.add_parser("train", help="train many models with Algorithm 1 (quadratic) or 2 (logistic regression)")
-    s.add_argument("--model", choices=("logistic", "quadratic"), default="logistic")
-    s.add_argument("--dataset", default="digits", help="digits | breast-cancer | synthetic (logistic model)")
-    s.add_argument("--n", type=int, default=None, help="records (a random subset of the dataset)")
-    s.add_argument("--scheme", default="shuffle", help="shuffle | without_replacement | fixed")
-    s.add_argument("--eta", type=float, default=0.5)
-    s.add_argument("--lam", type=float, default=0.05)
-    s.add_argument("--sigma", type=float, default=1.0, help="noise scale of Algorithm 1 (quadratic)")
-    s.add_argument("--sigma-mul", dest="sigma_mul", type=float, default=1.0, help="noise multiplier (Algorithm 2)")
-    s.add_argument("--S-g", dest="S_g", type=float, default=2.0, help="sensitivity (Algorithm 2 clips to S_g/2)")
-    s.add_argument("--L", type=float, default=1.0, help="feature clipping norm (Algorithm 2)")
-    s.add_argument("--b", type=int, default=50)
-    s.add_argument("--K", type=int, default=20)
-    s.add_argument("--runs", type=int, default=100)
-    s.add_argument("--dim", type=int, default=1, help="parameter dimension (quadratic)")
-    s.add_argument("--diameter", type=float, default=1.0, help="data domain diameter (quadratic; S_g = lam * it)")
-    s.add_argument("--t", type=float, default=0.0, help="position of the other records on the segment (quadratic)")
-    s.add_argument("--workers", type=int, default=1)
-    s.add_argument("--save-iterates", dest="save_iterates", metavar="PATH.npy", help="save the last iterates")
+    pos = real(0, None, lo_open=True)
+    prob = real(0, 1, lo_open=True, hi_open=True)
+    count = integer(1, 10**9)
+
+    s = sub.add_parser("train", help="train many models with Algorithm 1 (quadratic) or 2 (logistic regression)",
+                       description="Train many independent models at once (vectorised over runs) and summarise the "
+                       "last iterates (logistic: test accuracy; quadratic: the iterates).")
+    s.add_argument("--model", choices=("logistic", "quadratic"), default="logistic",
+                   help="logistic regression (Algorithm 2) or the quadratic loss (Algorithm 1)")
+    s.add_argument("--dataset", choices=("digits", "breast-cancer", "synthetic"), default="digits",
+                   help="dataset of the logistic model (bundled with scikit-learn; nothing is downloaded)")
+    s.add_argument("--n", type=count, default=None, help="records (logistic: a random subset, default all; "
+                   "quadratic: required)")
+    s.add_argument("--scheme", choices=("shuffle", "without_replacement", "fixed"), default="shuffle",
+                   help="batch scheme")
+    s.add_argument("--eta", type=pos, default=FIG_ETA, help="step size (the paper's Figure setting)")
+    s.add_argument("--lam", type=pos, default=0.05, help="L2 regularisation / strong convexity lambda")
+    s.add_argument("--sigma", type=pos, default=1.0, help="noise scale of Algorithm 1 (quadratic)")
+    s.add_argument("--sigma-mul", dest="sigma_mul", type=pos, default=1.0, help="noise multiplier (Algorithm 2)")
+    s.add_argument("--S-g", dest="S_g", type=pos, default=2.0, help="sensitivity (Algorithm 2 clips to S_g/2)")
+    s.add_argument("--L", type=pos, default=1.0, help="feature clipping norm (Algorithm 2)")
+    s.add_argument("--b", type=count, default=50, help="mini-batch size")
+    s.add_argument("--K", type=count, default=20, help="epochs")
+    s.add_argument("--runs", type=count, default=100, help="independent models trained")
+    s.add_argument("--dim", type=count, default=1, help="parameter dimension (quadratic)")
+    s.add_argument("--diameter", type=pos, default=1.0, help="data domain diameter (quadratic; S_g = lam * it)")
+    s.add_argument("--t", type=real(0, 1), default=0.0, help="position of the other records on the segment, in [0, 1] "
+                   "(quadratic)")
+    s.add_argument("--workers", type=integer(1, 256), default=1, help="worker processes")
+    s.add_argument("--save-iterates", dest="save_iterates", metavar="PATH.npy", help="also save the last iterates")
     _common(s)
     s.set_defaults(func=cmd_train)
 
     a = sub.add_parser("audit", help="exact divergences, empirical lower bounds, measured assumptions")
-    asub = a.add_subparsers(dest="audit_command", required=True)
+    asub = a.add_subparsers(dest="audit_command", required=True, metavar="AUDIT", parser_class=type(a))
 
-    e = asub.add_parser("exact", help="bounds vs the exact Renyi divergence of the trained quadratic model")
-    e.add_argument("--alpha", default="10")
-    e.add_argument("--eta", default="0.02")
-    e.add_argument("--lam", default="1")
-    e.add_argument("--S-g", dest="S_g", default="4")
-    e.add_argument("--sigma", default="2")
-    e.add_argument("--n", type=int, default=50)
-    e.add_argument("--b", type=int, default=2)
-    e.add_argument("--K", type=_ints, default=[1, 2, 5, 10, 20, 50, 100], help="comma-separated epochs")
-    e.add_argument("--schemes", default="fixed,shuffle,without_replacement")
-    e.add_argument("--dps", type=int, default=20)
-    e.add_argument("--plot", metavar="PATH", help="tightness (bound / exact) against K")
-    _common(e)
+    e = asub.add_parser("exact", help="bounds vs the exact Renyi divergence of the trained quadratic model",
+                        description="Every valid upper bound of the paper against the exact Renyi divergence of "
+                        "Algorithm 1 on the quadratic loss, per K and batch scheme (defaults: the Figure setting).")
+    e.add_argument("--alpha", type=exact(1, None), default="10", help="Renyi order (> 1; exact)")
+    e.add_argument("--eta", type=exact(0, None), default=str(FIG_ETA), help="step size (exact)")
+    e.add_argument("--lam", type=exact(0, None), default="1",
+                   help="strong convexity lambda (= beta for the quadratic loss; exact)")
+    e.add_argument("--S-g", dest="S_g", type=exact(0, None), default="4", help="sensitivity S_g (exact)")
+    e.add_argument("--sigma", type=exact(0, None), default="2", help="noise scale of Algorithm 1 (exact)")
+    e.add_argument("--n", type=count, default=50, help="records")
+    e.add_argument("--b", type=count, default=2, help="mini-batch size")
+    e.add_argument("--K", type=int_list(1, 10**6, "epochs"), default=[1, 2, 5, 10, 20, 50, 100],
+                   help="comma-separated epochs")
+    e.add_argument("--schemes", default="fixed,shuffle,without_replacement",
+                   help="comma-separated batch schemes (fixed, shuffle, without_replacement)")
+    e.add_argument("--dps", type=integer(15, 200), default=20, help="digits of the exact divergences, 15 to 200")
+    _common(e, plot=True)
     e.set_defaults(func=cmd_audit_exact)
 
-    m = asub.add_parser("empirical", help="black-box audit: epsilon lower bound vs converted upper bounds")
-    m.add_argument("--model", choices=("logistic", "quadratic"), default="logistic")
-    m.add_argument("--dataset", default="digits")
-    m.add_argument("--scheme", default="shuffle", help="quadratic: fixed | shuffle | without_replacement")
-    m.add_argument("--n", type=int, default=None)
-    m.add_argument("--eta", type=float, default=0.5)
-    m.add_argument("--lam", type=float, default=0.05)
-    m.add_argument("--sigma", type=float, default=0.1, help="quadratic noise scale")
-    m.add_argument("--sigma-mul", dest="sigma_mul", type=float, default=0.5)
-    m.add_argument("--S-g", dest="S_g", type=float, default=2.0)
-    m.add_argument("--L", type=float, default=1.0)
-    m.add_argument("--b", type=int, default=50)
-    m.add_argument("--K", type=_ints, default=[20])
-    m.add_argument("--j0", type=int, default=0, help="fixed order: batch of the differing record")
-    m.add_argument("--runs", type=int, default=10_000, help="models in total (half on D, half on D')")
-    m.add_argument("--delta", type=float, default=1e-5)
-    m.add_argument("--gamma", type=float, default=0.05, help="the lower bound fails with probability <= gamma")
-    m.add_argument("--workers", type=int, default=2)
-    m.add_argument("--plot", metavar="PATH", help="audit lower bound vs upper bounds against epochs")
-    _common(m)
+    m = asub.add_parser("empirical", help="black-box audit: epsilon lower bound vs converted upper bounds",
+                        description="Train models on two neighbouring datasets, bound epsilon from below with "
+                        "Clopper-Pearson confidence, and compare with every valid upper bound converted to "
+                        "(epsilon, delta).")
+    m.add_argument("--model", choices=("logistic", "quadratic"), default="logistic", help="model")
+    m.add_argument("--dataset", choices=("digits", "breast-cancer", "synthetic"), default="digits",
+                   help="dataset of the logistic model")
+    m.add_argument("--scheme", choices=("fixed", "shuffle", "without_replacement"), default="shuffle",
+                   help="batch scheme (quadratic)")
+    m.add_argument("--n", type=count, default=None, help="records (default: 500 logistic, 10 quadratic)")
+    m.add_argument("--eta", type=pos, default=FIG_ETA, help="step size (the paper's Figure setting)")
+    m.add_argument("--lam", type=pos, default=0.05, help="L2 regularisation / strong convexity lambda")
+    m.add_argument("--sigma", type=pos, default=0.1, help="noise scale (quadratic)")
+    m.add_argument("--sigma-mul", dest="sigma_mul", type=pos, default=0.5, help="noise multiplier (logistic)")
+    m.add_argument("--S-g", dest="S_g", type=pos, default=2.0, help="sensitivity S_g")
+    m.add_argument("--L", type=pos, default=1.0, help="feature clipping norm (logistic)")
+    m.add_argument("--b", type=count, default=50, help="mini-batch size")
+    m.add_argument("--K", type=int_list(1, 10**6, "epochs"), default=[20], help="comma-separated epochs")
+    m.add_argument("--j0", type=integer(0, 10**9), default=0, help="fixed order: batch of the differing record")
+    m.add_argument("--runs", type=integer(4, 10**9), default=10_000, help="models in total (half on D, half on D')")
+    m.add_argument("--delta", type=prob, default=1e-5, help="delta of the (epsilon, delta) compared")
+    m.add_argument("--gamma", type=prob, default=0.05, help="the lower bound fails with probability <= gamma")
+    m.add_argument("--workers", type=integer(1, 256), default=2, help="worker processes")
+    _common(m, plot=True)
     m.set_defaults(func=cmd_audit_empirical)
 
-    s2 = asub.add_parser("assumptions", help="measure Props 5.1/5.2 along trajectories of Algorithm 2")
-    s2.add_argument("--dataset", default="digits")
-    s2.add_argument("--n", type=int, default=500)
-    s2.add_argument("--eta", type=float, default=0.5)
-    s2.add_argument("--lam", type=float, default=0.01)
-    s2.add_argument("--sigma-mul", dest="sigma_mul", type=float, default=1.0)
-    s2.add_argument("--S-g", dest="S_g", type=float, default=1.0)
-    s2.add_argument("--L", type=float, default=1.0)
-    s2.add_argument("--b", type=int, default=10)
-    s2.add_argument("--K", type=int, default=2)
-    s2.add_argument("--runs", type=int, default=2)
-    s2.add_argument("--points", type=int, default=16)
-    s2.add_argument("--coupled-runs", dest="coupled_runs", type=int, default=8)
+    s2 = asub.add_parser("assumptions", help="measure Props 5.1/5.2 along trajectories of Algorithm 2",
+                         description="Measure the assumptions of Cor 5.3 (sensitivity, Jacobian spectrum, "
+                         "contraction) along trajectories of Algorithm 2 on a bundled dataset.")
+    s2.add_argument("--dataset", choices=("digits", "breast-cancer", "synthetic"), default="digits", help="dataset")
+    s2.add_argument("--n", type=count, default=500, help="records")
+    s2.add_argument("--eta", type=pos, default=FIG_ETA, help="step size (the paper's Figure setting)")
+    s2.add_argument("--lam", type=pos, default=0.01, help="L2 regularisation lambda")
+    s2.add_argument("--sigma-mul", dest="sigma_mul", type=pos, default=1.0, help="noise multiplier")
+    s2.add_argument("--S-g", dest="S_g", type=pos, default=1.0, help="sensitivity S_g")
+    s2.add_argument("--L", type=pos, default=1.0, help="feature clipping norm")
+    s2.add_argument("--b", type=count, default=10, help="mini-batch size")
+    s2.add_argument("--K", type=count, default=2, help="epochs")
+    s2.add_argument("--runs", type=count, default=2, help="trajectories")
+    s2.add_argument("--points", type=count, default=16, help="points measured per trajectory")
+    s2.add_argument("--coupled-runs", dest="coupled_runs", type=count, default=8, help="coupled pairs (contraction)")
     s2.add_argument("--canary", action="store_true", help="include a canary among the sensitivity candidates")
     _common(s2)
     s2.set_defaults(func=cmd_audit_assumptions)

@@ -7,10 +7,12 @@ eta = 0.02, sigma^2 = 4 (sigma = 2), b = 2. The epoch range is not stated; we pl
 from __future__ import annotations
 
 import csv
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from dptheory.core.io import AtomicGroup, atomic_write
 from dptheory.core.registry import REGISTRY, Figure
 from dptheory.core.sweep import sweep
 from dptheory.papers.yeshokri22.theorems import FIGURE_SETTING
@@ -27,8 +29,8 @@ def _curve(key: str, alpha: int, extra: dict[str, Any] | None = None) -> np.ndar
     return sweep(thm, {"K": K_RANGE}, fixed).values
 
 
-def _write_csv(path: str, columns: dict[str, np.ndarray]) -> None:
-    with open(path, "w", newline="") as fh:
+def _write_csv(path: str | Path, columns: dict[str, np.ndarray]) -> None:
+    with atomic_write(path, "w", newline="") as fh:
         w = csv.writer(fh)
         w.writerow(["K", *columns])
         for i, k in enumerate(K_RANGE):
@@ -45,9 +47,10 @@ def _finish(fig, out: str, csv_path: str | None, cols: dict[str, np.ndarray], pa
         ax.set_title(title, fontsize=9)
         ax.grid(True, alpha=0.3)
         ax.legend(fontsize=6)
-    save(fig, out)
-    if csv_path:
-        _write_csv(csv_path, cols)
+    with AtomicGroup() as group:  # the figure and its CSV appear together or not at all
+        save(fig, group.path(out))
+        if csv_path:
+            _write_csv(group.path(csv_path), cols)
 
 
 def figure1(out: str, *, csv_path: str | None = None) -> list[str]:

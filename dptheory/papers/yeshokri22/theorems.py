@@ -38,7 +38,7 @@ from dptheory.core.conditions import Condition
 from dptheory.core.notation import Domain, NotationTable, parse_value, rational_to_mpf
 from dptheory.core.registry import REGISTRY
 from dptheory.core.theorem import Limit, Term, Theorem
-from dptheory.core.units import Direction, Unit
+from dptheory.core.units import Direction, Monotone, Unit
 from dptheory.papers.yeshokri22 import kernels as ys
 
 PAPER = Paper(
@@ -216,7 +216,7 @@ THM2_1 = REGISTRY.add(
         **_chourasia_form("b"),
         direction=Direction.UPPER,
         quantity="RDP epsilon at order alpha (last iterate)",
-        monotone={"K": "increasing"},
+        monotone={"K": Monotone.INCREASING},
         reading="K is the number of epochs, as printed.",
     )
 )
@@ -267,7 +267,7 @@ THM3_3 = REGISTRY.add(
             "term1": Term("term1", "first term eps0^h (1-r^((K-1)(N-h)))/(1-r^(N-h))", expr=FIRST_TERM_EXPR),
             "term2": Term("term2", "second term eps0^(N-j0)", expr=eps0(N_sym - j0)),
         },
-        monotone={"K": "nondecreasing"},
+        monotone={"K": Monotone.NONDECREASING},
         limits={
             "K": Limit(
                 "K",
@@ -311,7 +311,7 @@ THM4_2 = REGISTRY.add(
             "term1": Term("term1", "first term (grows with K)", expr=FIRST_TERM_EXPR),
             "term2": Term("term2", "second term: log-mean-exp over the batch position", expr=LME_EXPR),
         },
-        monotone={"K": "nondecreasing"},
+        monotone={"K": Monotone.NONDECREASING},
         limits={
             "K": Limit(
                 "K",
@@ -407,7 +407,7 @@ THM4_3 = REGISTRY.add(
             'a recurrence of K floor(n/b) steps (Eq. 148-150), iterated in the log domain with the exact '
             'fixed-point shortcut of docs/derivations/thm4_3_recurrence.md; no closed form'
         ),
-        monotone={"K": "nondecreasing"},
+        monotone={"K": Monotone.NONDECREASING},
         limits={
             "K": Limit(
                 "K",
@@ -445,7 +445,7 @@ THMD_4 = REGISTRY.add(
         bound=G_sym * (K - 1) / N_sym + G_sym / (N_sym - j0),
         direction=Direction.UPPER,
         quantity="RDP epsilon at order alpha (last iterate), record in batch j0",
-        monotone={"K": "nondecreasing"},
+        monotone={"K": Monotone.NONDECREASING},
         reading="(b/n)(K-1) read as (K-1)/floor(n/b), which is what the proof (Eq. 83) gives under footnote 3.",
     )
 )
@@ -475,7 +475,7 @@ BALLE_FIRST = REGISTRY.add(
         np_flagged=True,  # 1 - 2 eta beta lam/(beta + lam) cancels near the step-size limit
         direction=Direction.UPPER,
         quantity="RDP epsilon at order alpha, record in the first batch",
-        monotone={"K": "increasing"},
+        monotone={"K": Monotone.INCREASING},
         reading="exponent n/(2b) read as floor(n/b)/2.",
     )
 )
@@ -493,7 +493,7 @@ BALLE_LAST = REGISTRY.add(
         np_flagged=True,  # 1 - 2 eta beta lam/(beta + lam) cancels near the step-size limit
         direction=Direction.UPPER,
         quantity="RDP epsilon at order alpha, record in the last batch",
-        monotone={"K": "nondecreasing"},
+        monotone={"K": Monotone.NONDECREASING},
         reading="exponent n/(2b) read as floor(n/b)/2.",
     )
 )
@@ -519,7 +519,7 @@ THMD_6 = REGISTRY.add(
         bound=al * eta * S_g**2 / (2 * sigma**2 * n**2) * sp.Sum((1 - eta * lam / 2) ** _k_sum, (_k_sum, 1, K)),
         direction=Direction.UPPER,
         quantity="RDP epsilon at order alpha (last iterate)",
-        monotone={"K": "increasing"},
+        monotone={"K": Monotone.INCREASING},
         limits={
             "K": Limit(
                 "K",
@@ -556,7 +556,7 @@ THMD_7 = REGISTRY.add(
         **_chourasia_form("n"),
         direction=Direction.UPPER,
         quantity="RDP epsilon at order alpha (last iterate)",
-        monotone={"K": "increasing"},
+        monotone={"K": Monotone.INCREASING},
     )
 )
 
@@ -587,7 +587,7 @@ COR5_3 = REGISTRY.add(
         ),
         direction=Direction.UPPER,
         quantity="RDP epsilon at order alpha (last iterate), excluding epsilon_norm",
-        monotone={"K": "nondecreasing"},
+        monotone={"K": Monotone.NONDECREASING},
         reading="Thm 4.2 with sigma = sqrt(eta/2) sigma_mul S_g/(2b) (Sec. F.1), which makes G = 2 alpha/sigma_mul^2 "
         "independent of S_g; smoothness (L^2+1)/2 + lambda (Props 5.1, 5.2).",
     )
@@ -696,7 +696,7 @@ COMPOSITION = REGISTRY.add(
             'T = K floor(n/b) steps of rdp.subsampled_gaussian, whose A_alpha is an integral (exact '
             'binomial sum at integer orders, signed series with a tail bound otherwise)'
         ),
-        monotone={"K": "increasing", "alpha": "nondecreasing"},
+        monotone={"K": Monotone.INCREASING, "alpha": Monotone.NONDECREASING},
         reading="the paper's baseline accounts shuffle-and-partition batches as Poisson sampling with q = b/n "
         "(Sec. 5.2 argues they match in order); we reproduce that baseline, exactly.",
     )
@@ -713,7 +713,7 @@ COMPOSITION_APPROX = REGISTRY.add(
         bound=(b / n) * G_sym * K,
         direction=Direction.ASYMPTOTIC,
         quantity="small-q leading-order approximation of the composition RDP (not a guarantee)",
-        monotone={"K": "increasing"},
+        monotone={"K": Monotone.INCREASING},
         notes="Leading term of K N steps of q^2 G each (with N q = 1 when b divides n); an approximation, "
         "not an upper bound, so it is ASYMPTOTIC and refused where a guarantee is required.",
     )
@@ -739,7 +739,7 @@ LEMMAD_3 = REGISTRY.add(
         unit=Unit.DIMENSIONLESS,
         quantity="log-Sobolev constant c_k^j of the law of theta_k^j (the best constant is at least this; "
         "units 1/theta^2)",
-        monotone={"k": "nonincreasing"},
+        monotone={"k": Monotone.NONINCREASING},
         notes="+infinity at k = j = 0 is the true value (a point mass satisfies LSI with every constant).",
         infinite_when="k = j = 0 (theta_0^0 is a point mass)",
         sample={"k": (0, 20, False)},
