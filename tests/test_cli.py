@@ -328,8 +328,11 @@ def test_check_json(capsys):
     assert [x["claim"] for x in d] == ["yeshokri22.C9b", "yeshokri22.C10"]
     assert d[0]["verdict"] == "falsified" and d[0]["counterexample"]["params"]
     assert {"lhs", "rhs"} <= set(d[0]["counterexample"])
-    assert d[1]["verdict"] == "verified" and d[1]["counterexample"] is None
-    assert all(isinstance(x["examples_tried"], int) for x in d)
+    assert d[0]["counterexample"]["params"]["K"] == "1" and d[0]["method"].startswith("pinned counterexample")
+    assert d[1]["verdict"] == "proved" and d[1]["counterexample"] is None and "simplifies to 0" in d[1]["proof"]
+    for x in d:
+        assert {"verdict", "method", "region", "examples_tried", "closest_margin", "counterexample"} <= set(x)
+        assert isinstance(x["examples_tried"], int) and x["region"]
 
 
 def test_check_glob_and_why_sentence(capsys):

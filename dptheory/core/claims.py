@@ -396,8 +396,9 @@ class Quantity:
 
 def _ball_of(v: Any) -> Any:
     """An exact value as a ball (ints stay ints: the kernels treat them as exact integers)."""
-    import flint
     from fractions import Fraction
+
+    import flint
 
     if isinstance(v, bool):
         raise NoBallEvaluator(f"{v!r} is not a number")

@@ -34,7 +34,8 @@ from __future__ import annotations
 
 import math
 import time
-from collections import deque
+import heapq
+import itertools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -106,7 +107,9 @@ class Margin:
 
             sym = next((s for s in self.expr.free_symbols if s.name == name), None)
             comp = None
-            if sym is not None:
+            # derivatives of finite sums with symbolic limits send sympy into its summation solver
+            # (minutes): such margins are bounded without the derivative
+            if sym is not None and not self.expr.has(sp.Sum, sp.Product):
                 try:
                     g = sp.diff(self.expr, sym)
                     if g.has(sp.Derivative, sp.Subs):
@@ -176,7 +179,7 @@ def _inf_margin(rel: Relation, L: Any, R: Any) -> Any:
     else:
         ok = rel.holds(float(L.mid()) if not _is_inf(L) else (math.inf if L > 0 else -math.inf),
                        float(R.mid()) if not _is_inf(R) else (math.inf if R > 0 else -math.inf))
-        if not _is_inf(L) and not L.is_finite() or not _is_inf(R) and not R.is_finite():
+        if (not _is_inf(L) and not L.is_finite()) or (not _is_inf(R) and not R.is_finite()):
             return flint.arb("nan")
     return flint.arb(1) if ok else flint.arb(-1)
 
@@ -584,7 +587,7 @@ def _fmt(x: Any) -> str:
 def _mid(lo: Any, hi: Any, geometric: bool) -> Any:
     if isinstance(lo, int) and isinstance(hi, int):
         if geometric and lo > 0 and hi > 2 * lo + 2:
-            return min(max(int(math.isqrt(lo * hi)), lo), hi - 1)
+            return min(max(math.isqrt(lo * hi), lo), hi - 1)
         return (lo + hi) // 2
     if geometric and lo > 0:
         g = math.sqrt(float(lo) * float(hi))
@@ -846,7 +849,6 @@ def certify_region(
         dps: digits of the confirmation of a counterexample.
         progress: called as ``progress(boxes, max_boxes)``.
     """
-    from dptheory.core.compile import Undecided
 
     t0 = time.perf_counter()
     box = claim.region.certify
@@ -861,7 +863,13 @@ def certify_region(
     conds = _compile_conditions(claim)
     box_names = set(roots[0].iv) if roots else set()
     active = [c for c in conds if c.names <= box_names]
-    queue: deque[_B] = deque(roots)
+    # best first: the box whose parent had the smallest lower bound of the margin is examined next (a
+    # violation is reached quickly; certification still needs every box, so the order does not change it)
+    queue: list[tuple[float, int, _B]] = []
+    tick = itertools.count()
+    for r in roots:
+        heapq.heappush(queue, (0.0, next(tick), r))
+    key_of: dict[int, float] = {}
     out = BoxOutcome("certified", region)
     worst: tuple[Any, _B] | None = None
     undecided: list[_B] = []
@@ -877,7 +885,7 @@ def certify_region(
         for part in (left, right):
             iv = dict(b.iv)
             iv[name] = part
-            queue.append(_B(iv, b.prec))
+            heapq.heappush(queue, (key_of.get(id(b), 0.0), next(tick), _B(iv, b.prec)))
 
     def widest(b: _B, names: Sequence[str]) -> str | None:
         cands = [(n, _width(*b.iv[n], n in log)) for n in names if not b.exact(n)]
@@ -887,7 +895,7 @@ def certify_region(
     while queue:
         if out.boxes >= budget or (max_seconds is not None and time.perf_counter() - t0 > max_seconds):
             break
-        b = queue.popleft()
+        _, _, b = heapq.heappop(queue)
         out.boxes += 1
         if progress is not None and out.boxes % 50 == 0:
             progress(out.boxes, budget)
@@ -902,6 +910,8 @@ def certify_region(
             continue
         varying = [n for n in m.params if n in b.iv and not b.exact(n)]
         ev = _evaluate_box(m, b, varying)
+        bound = ev.lo if ev.lo is not None else ev.hi
+        key_of[id(b)] = _float_key(bound)
         ok = bad = False
         if ev.lo is not None:
             ok = bool(ev.lo > 0) if m.strict else bool(ev.lo >= 0)
@@ -922,7 +932,7 @@ def certify_region(
         if tiny:
             if b.prec < 4 * BOX_PREC * 4:
                 b.prec *= 4
-                queue.append(b)
+                heapq.heappush(queue, (key_of.get(id(b), 0.0), next(tick), b))
                 continue
             if status == "in":
                 rec = _confirm_counterexample(claim, b, dps)
@@ -940,7 +950,7 @@ def certify_region(
             b.prec = 4 * BOX_PREC
         split(b, name)
     if out.status != "falsified":
-        left = list(queue) + undecided
+        left = [e[2] for e in sorted(queue)] + undecided
         out.n_undecided = len(left)
         out.undecided = [x.render() for x in left[:20]]
         if left:
@@ -960,6 +970,15 @@ def certify_region(
             out.closest = None
     out.duration_s = time.perf_counter() - t0
     return out
+
+
+def _float_key(x: Any) -> float:
+    """A float ordering key of an arb endpoint (0 when unknown or not finite)."""
+    try:
+        v = float(x.mid()) if x is not None else 0.0
+    except (TypeError, ValueError, OverflowError):
+        return 0.0
+    return v if math.isfinite(v) else 0.0
 
 
 def _narrow(b: _B, conds: Sequence[_Cond]) -> bool:
@@ -1028,7 +1047,9 @@ def _split_choice(b: _B, ev: _Eval, varying: Sequence[str], log: set[str]) -> st
     not monotone in (then among all); the widest (in its scale) when no gradient is known."""
     if not varying:
         return None
-    cands = [p for p in varying if p not in ev.monotone] or list(varying)
+    # every varying parameter competes: a margin monotone in p is bounded at p's ends, but the box is
+    # undecided, so p may still be the one to split (x y < 3/4 on [0, 1]^2 is monotone in both)
+    cands = list(varying)
     scored = []
     for p in cands:
         g = ev.grads.get(p)

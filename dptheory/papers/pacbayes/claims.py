@@ -17,7 +17,7 @@ from typing import Any
 import mpmath
 import sympy as sp
 
-from dptheory.core.claims import Box, Claim, Verdict, Quantity, Region, Relation
+from dptheory.core.claims import Claim, Quantity, Region, Relation, Verdict
 from dptheory.core.conditions import Condition
 from dptheory.core.notation import rational_to_mpf
 from dptheory.core.registry import REGISTRY
