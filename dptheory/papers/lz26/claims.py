@@ -17,7 +17,7 @@ from typing import Any
 import mpmath
 import sympy as sp
 
-from dptheory.core.claims import Claim, Quantity, Region, Relation, Verdict, combine, retire_claim
+from dptheory.core.claims import Claim, Quantity, Region, Relation, Verdict, combine, constant, retire_claim
 from dptheory.core.conditions import Condition
 from dptheory.core.notation import rational_to_mpf
 from dptheory.core.registry import REGISTRY
@@ -40,7 +40,7 @@ _DIV = (Condition(sp.Eq(sp.Mod(nO, mO), 0), "m divides n (so that n_u = n; the f
 
 
 def _times2(q: Quantity, label: str) -> Quantity:
-    two = Quantity(label="2", mp=lambda _e, _d: mpmath.mpf(2), np=lambda _e: 2.0, params=())
+    two = constant("2", 2)
     return combine(label, "*", two, q)
 
 
