@@ -177,12 +177,7 @@ _add(
         reading="'approximately n/b' read as: the ratio Thm 2.1 / Thm 3.3(j0 = 0) lies within a factor 2 of "
         "floor(n/b), on the Figure 1 setting (alpha in {10, 15}, K = 1..200).",
         lhs=combine("Thm 2.1 / Thm 3.3 (first batch)", "/", T("thm2_1"), T("thm3_3", set=FIRST)),
-        rhs=Quantity(
-            label="floor(n/b)",
-            mp=lambda e, d: mpmath.mpf(int(e["n"]) // int(e["b"])),
-            np=lambda e: float(int(e["n"]) // int(e["b"])),
-            params=("n", "b"),
-        ),
+        rhs=formula("floor(n/b)", N_sym),
         relation=Relation.EQ,
         factor=2.0,
         region=Region(fixed=FIG, choices={"alpha": [10, 15], "K": FIG1_K}, description="Figure 1 setting"),
@@ -678,7 +673,7 @@ _add(
         statement="its growth rate is strictly smaller than eps0^{floor(n/b)} < (b/n) alpha eta S_g^2/(4 sigma^2 b^2)",
         reading="per-epoch increment term1(K+1) - term1(K) < eps0^N at every valid point and every K >= 1.",
         lhs=combine("term1(K+1) - term1(K)", "-", _T1_NEXT, _T1),
-        rhs=EPS0_N,
+        rhs=EPS0_N_FORMULA,
         relation=Relation.LT,
         region=Region(description="all valid points"),
         counterexamples=(
@@ -709,7 +704,7 @@ _add(
         citation=C("Section 4.1"),
         statement="eps0^{floor(n/b)} < (b/n) alpha eta S_g^2/(4 sigma^2 b^2)",
         reading="at every valid point, with N = floor(n/b) when b does not divide n (footnote 3).",
-        lhs=EPS0_N,
+        lhs=EPS0_N_FORMULA,
         rhs=Quantity(label="(b/n) G", theorem="yeshokri22.composition_approx", set={"K": sp.Integer(1)}),
         relation=Relation.LT,
         region=Region(description="all valid points of Thm 4.2"),
