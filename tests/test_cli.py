@@ -404,3 +404,17 @@ def test_figure_has_json(capsys, tmp_path):
     d = json.loads(out)
     assert code == 0 and d["out"] == str(tmp_path / "yeshokri22-fig2.png") and d["info"]
     assert (tmp_path / "yeshokri22-fig2.png").stat().st_size > 1000
+
+
+def test_check_exits_3_when_a_verdict_differs_from_the_record(capsys):
+    from dptheory.core.claims import Verdict
+
+    c = dptheory.get("yeshokri22.C10")
+    object.__setattr__(c, "verdict", Verdict.CERTIFIED)  # a record that the check does not reach
+    try:
+        code, out, err = run(capsys, "check", "--claim", "yeshokri22.C10", "--no-progress")
+    finally:
+        object.__setattr__(c, "verdict", Verdict.PROVED)
+    assert code == 3 and "expected certified from the registry, got proved" in err
+    code, out, _ = run(capsys, "check", "--claim", "yeshokri22.C10", "--no-progress")
+    assert code == 0 and "proved" in out
