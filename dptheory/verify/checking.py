@@ -275,7 +275,8 @@ def check_claim(
 
     Args:
         claim: the claim.
-        examples: points per search (the budget of :func:`search_counterexample`, at least 10x this).
+        examples: size of the search: :func:`search_counterexample` gets ``examples * DEFAULT_BUDGET // 100`` margin
+            evaluations (the default 100 gives DEFAULT_BUDGET).
         seed: seed of the search.
         dps: digits of point decisions that are not certified, and of counterexample values (>= 50).
         use_pinned: try the pinned counterexamples first.
@@ -437,7 +438,8 @@ def _search(claim: Claim, examples: int, seed: int, dps: int, notes: list[str],
     except ImportError:
         _s = None
     if _s is not None:
-        budget = max(10 * examples, getattr(_s, "DEFAULT_BUDGET", 1500)) if examples > 0 else 0
+        # --examples scales the search: the default 100 gives search.DEFAULT_BUDGET (1500) margin evaluations
+        budget = max(1, examples * getattr(_s, "DEFAULT_BUDGET", 1500) // 100)
         sr = _s.search_counterexample(claim, budget=budget, seed=seed, dps=dps, progress=progress)
         notes.extend(sr.notes)
         if sr.found is not None:
