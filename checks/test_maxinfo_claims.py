@@ -122,3 +122,17 @@ def test_claim_strategy_reaches_route_regime():
 @given(st.just(None))
 def test_hypothesis_profile_loaded(_):
     assert claim_examples() > 0
+
+
+@pytest.mark.parametrize("pt", [("1", "5", "1/1000"), ("1/3", "2", "1/10"), ("7", "30", "1/1000000"),
+                                ("1", "50", "1/2")])
+def test_lz26_c3_formula_agrees_with_the_kernel(pt):
+    """lz26.C3's certified side (a sympy formula of Balle & Wang's Thm 8) against the max-information kernel
+    (dptheory.papers.maxinfo.kernels.gdp_delta_mp): two derivations of the exact delta, 1e-25 relative."""
+    import sympy as sp
+
+    from dptheory.papers.lz26.claims import EXACT_DELTA_FORMULA, exact_delta_mp
+
+    e = {"Delta": sp.Rational(pt[0]), "sigma": sp.Rational(pt[1]), "delta": sp.Rational(pt[2])}
+    a, b = EXACT_DELTA_FORMULA.value_mp(e, 40), exact_delta_mp(e, 40)
+    assert abs(a - b) <= 1e-25 * abs(b) and b > 0

@@ -17,7 +17,18 @@ from typing import Any
 import mpmath
 import sympy as sp
 
-from dptheory.core.claims import Claim, Quantity, Region, Relation, Verdict, combine, constant, retire_claim
+from dptheory.core.claims import (
+    Box,
+    Claim,
+    Quantity,
+    Region,
+    Relation,
+    Verdict,
+    combine,
+    constant,
+    formula,
+    retire_claim,
+)
 from dptheory.core.conditions import Condition
 from dptheory.core.notation import rational_to_mpf
 from dptheory.core.registry import REGISTRY
@@ -119,18 +130,29 @@ ROUTE_SUPERLINEAR_B = _add(Claim(
 ))
 
 
-def _exact_delta_mp(e: Any, dps: int) -> mpmath.mpf:
+def exact_delta_mp(e: Any, dps: int) -> mpmath.mpf:
     with mpmath.workdps(dps):
         Delta, sigma, delta = (rational_to_mpf(sp.Rational(e[x])) for x in ("Delta", "sigma", "delta"))
         eps = Delta / sigma * mpmath.sqrt(2 * mpmath.log(mpmath.mpf(5) / 4 / delta))
         return mx.gdp_delta_mp(eps, Delta / sigma)
 
 
-def _exact_delta_np(e: Any) -> float:
-    Delta, sigma, delta = (float(e[x]) for x in ("Delta", "sigma", "delta"))
-    eps = Delta / sigma * (2 * mpmath.log(1.25 / delta)) ** 0.5
-    return float(mx.gdp_delta_np(float(eps), Delta / sigma))
+_DL, _SL, _dL = L.Delta, L.sigma, L.delta
+_S = sp.sqrt(2 * sp.log(sp.Rational(5, 4) / _dL))  # eps sigma/Delta at the calibrated eps
 
+
+def _phi(x: sp.Expr) -> sp.Expr:
+    return sp.erfc(-x / sp.sqrt(2)) / 2
+
+
+EXACT_DELTA_FORMULA = formula(
+    "exact delta at the calibrated eps",
+    _phi(_DL / (2 * _SL) - _S) - sp.exp(_DL / _SL * _S) * _phi(-_DL / (2 * _SL) - _S),
+    parts=(T("lz26.gaussian_calibration"),),
+)
+"""Balle & Wang 2018 (arXiv 1805.06530), Thm 8, at eps = (Delta/sigma) sqrt(2 ln(1.25/delta)): the same
+quantity as exact_delta_mp (which calls the max-information kernel), written as a sympy formula so that
+it compiles to arb; checks/test_maxinfo_claims.py compares the two."""
 
 CALIBRATION = _add(Claim(
     key="lz26.C3",
@@ -141,13 +163,15 @@ CALIBRATION = _add(Claim(
     reading="At eps = (Delta/sigma) sqrt(2 ln(1.25/delta)) < 1, the exact delta(eps) of the Gaussian mechanism with "
     "sensitivity Delta and noise sigma (Balle & Wang 2018: Phi(Delta/(2 sigma) - eps sigma/Delta) - e^eps "
     "Phi(-Delta/(2 sigma) - eps sigma/Delta)) is at most delta.",
-    lhs=Quantity(label="exact delta at the calibrated eps", mp=_exact_delta_mp, np=_exact_delta_np,
-                 params=("Delta", "sigma", "delta"), parts=(T("lz26.gaussian_calibration"),)),
-    rhs=Quantity(label="delta", mp=lambda e, d: rational_to_mpf(sp.Rational(e["delta"])),
-                 np=lambda e: float(e["delta"]), params=("delta",)),
+    lhs=EXACT_DELTA_FORMULA,
+    rhs=formula("delta", _dL),
     relation=Relation.LE,
-    verdict=Verdict.NOT_FALSIFIED,
-    region=Region(description="valid points of lz26.gaussian_calibration (calibrated eps < 1)"),
+    verdict=Verdict.CERTIFIED,
+    region=Region(description="valid points of lz26.gaussian_calibration (calibrated eps < 1); certified on "
+                  "Delta in [0.1, 10], sigma in [0.1, 1000], delta in [1e-10, 0.5]",
+                  certify=Box(intervals={"Delta": ("0.1", "10"), "sigma": ("0.1", "1000"),
+                                         "delta": ("0.0000000001", "0.5")},
+                              log=("Delta", "sigma", "delta"), max_boxes=8000)),
 ))
 
-__all__ = ["CALIBRATION", "ROUTE_SUPERLINEAR", "ROUTE_SUPERLINEAR_B"]
+__all__ = ["CALIBRATION", "EXACT_DELTA_FORMULA", "ROUTE_SUPERLINEAR", "ROUTE_SUPERLINEAR_B", "exact_delta_mp"]
