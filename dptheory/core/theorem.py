@@ -383,8 +383,12 @@ class Theorem:
         if certify and enclosure is None:
             raise NumericalFailure(f"{self.key}{':' + term if term else ''} cannot be certified here: {why_not}")
         if enclosure is not None:
+            # the decimal rounding both ends share (rounding the mid to dps*3.33 bits can cross a decimal
+            # rounding boundary and print a wrong last digit)
             with mpmath.workdps(dps):
-                value = +enclosure.mid
+                mid = enclosure.mid
+                small = mpmath.isfinite(mid) and (mid == 0 or abs(mpmath.mag(mid)) < 10**4)  # cheap decimal conversion
+                value = mpmath.mpf(mpmath.nstr(mid, dps)) if small else +mid
         else:
             value = self._run_mp(kern.mp, exact, dps, double_check=True)
         return BoundValue(
@@ -625,9 +629,12 @@ def _enclose_digits(evaluator: Any, exact: Mapping[str, sp.Rational], dps: int) 
         e = enclose(evaluator, exact, dps=dps + extra)
         if mpmath.isinf(e.mid) or e.lo == e.hi:
             return e
-        with mpmath.workdps(dps):
-            if +e.lo == +e.hi:
-                return e
+        if abs(mpmath.mag(e.mid)) >= 10**4:  # huge exponents: compare binary roundings (no slow decimal conversion)
+            with mpmath.workdps(dps):
+                if +e.lo == +e.hi:
+                    return e
+        elif mpmath.nstr(e.lo, dps) == mpmath.nstr(e.hi, dps):  # the ends print the same dps digits
+            return e
         last = e
     assert last is not None
     return last  # a value on a rounding boundary to within 10^-(dps+40): the last digit may be off by one

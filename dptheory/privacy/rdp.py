@@ -83,6 +83,12 @@ def _sgm_np(p: Mapping[str, np.ndarray]) -> np.ndarray:
     return sgm.rdp_np(p["alpha"], p["q"], p["z"], p["T"])
 
 
+def _sgm_arb(p: Mapping[str, Any]) -> Any:
+    from dptheory.numerics import sgm_arb
+
+    return sgm_arb.rdp_int_arb(p["alpha"], p["q"], p["z"] * p["z"], p["T"])
+
+
 GAUSSIAN = REGISTRY.add(
     Theorem(
         key="rdp.gaussian",
@@ -124,9 +130,11 @@ SUBSAMPLED_GAUSSIAN = REGISTRY.add(
         quantity="RDP epsilon at order alpha of T compositions (add/remove-one neighbours, sensitivity 1)",
         mp=_sgm_mp,
         np=_sgm_np,
+        arb=_sgm_arb,
         kernel_reason=(
             'A_alpha is an integral: the exact binomial sum at integer orders, the signed two-sided '
-            'series with a bounded tail at fractional orders (MTZ19 Sec. 3.3)'
+            'series with a bounded tail at fractional orders (MTZ19 Sec. 3.3); the arb kernel '
+            '(numerics/sgm_arb.py) certifies integer orders only'
         ),
         monotone={"T": Monotone.INCREASING, "alpha": Monotone.NONDECREASING},
         reading="integer orders: exact binomial sum; fractional orders: the signed series of MTZ19 Sec. 3.3 "

@@ -92,6 +92,12 @@ def _wor_np(p: Mapping[str, np.ndarray]) -> np.ndarray:
     return sampled_wor.rdp_np(p["alpha"], p["q"], p["z"], p["T"])
 
 
+def _wor_arb(p: Mapping[str, Any]) -> Any:
+    from dptheory.numerics import sgm_arb
+
+    return sgm_arb.rdp_wor_arb(p["alpha"], p["q"], p["z"] * p["z"], p["T"])
+
+
 SAMPLED_WOR_GAUSSIAN = REGISTRY.add(
     Theorem(
         key="rdp.sampled_wor_gaussian",
@@ -114,9 +120,11 @@ SAMPLED_WOR_GAUSSIAN = REGISTRY.add(
         "replacement, sampling fraction q = m/n)",
         mp=_wor_mp,
         np=_wor_np,
+        arb=_wor_arb,
         kernel_reason=(
             'Thm 9 is a sum over j = 2..alpha of terms that overflow float64, summed in the log domain '
-            '(log-sum-exp over runs of kept terms); Cor 10 interpolates at fractional orders'
+            '(log-sum-exp over runs of kept terms); Cor 10 interpolates at fractional orders; the arb '
+            'kernel (numerics/sgm_arb.py) sums the same finite series on balls'
         ),
         monotone={"T": Monotone.INCREASING, "q": Monotone.INCREASING, "z": Monotone.DECREASING},
         reading="Theorem 9 read with the Gaussian's eps(inf) = inf, so every min{2, (e^eps(inf) - 1)^j} is 2 and the "

@@ -85,6 +85,9 @@ DEFAULT_BUDGET = 1500
 SCREEN = 1e-9
 #: budget cost of one side evaluated with mpmath (no float64 kernel, or float64 gave NaN) instead of float64
 MP_COST = 10
+#: theorems whose float64 kernel is slow at fractional Renyi orders (searched at integer orders, said in the strategy)
+_SLOW_FRACTIONAL = frozenset({"rdp.subsampled_gaussian", "yeshokri22.composition"})
+_ORDER_NAMES = frozenset({"alpha"})
 #: relative tolerance of an "==" claim (the same as the checker's at 50 digits)
 EQ_TOL = 1e-42
 
@@ -297,6 +300,11 @@ class _Space:
             for n, bs in bounds.items()
         }
         ranges = claim.region.ranges
+        # Renyi orders of the subsampled Gaussian are searched at integers when a side evaluates it: its
+        # float64 kernel is exact and fast there, ~1 s a point at fractional orders (the series in mpmath)
+        keys = {getattr(r.thm(), "key", "") for side in claim.sides() for r in side.theorem_refs()}
+        slow = sorted(keys & _SLOW_FRACTIONAL)
+        self.snapped: list[str] = []
         self.coords: list[_Coord] = []
         for n in self.order:
             if n in self.fixed:
@@ -309,6 +317,10 @@ class _Space:
             lo, hi = float(lo), float(hi)
             log = bool(log) or (lo > 0 and hi / lo >= 100)
             kind = "int" if p.domain.is_integer else "real"
+            if kind == "real" and slow and n in _ORDER_NAMES:
+                kind = "int"
+                self.snapped.append(f"{n} at integer values only ({', '.join(slow)}: fractional orders cost ~1 s "
+                                    "each in float64)")
             self.coords.append(_Coord(n, kind, lo, hi, log, positive=p.domain is Domain.POSITIVE))
         self.dim = len(self.coords)
         # float64 condition checks (exact checks come later)
@@ -464,7 +476,9 @@ class _Space:
             else:
                 parts.append(f"{n} in [{c.lo:g}, {c.hi:g}]{' (log)' if c.log else ''}")
         fixed = ", ".join(f"{k}={format_rational(v)}" for k, v in self.fixed.items())
-        return "; ".join(parts) + (f"; fixed {fixed}" if fixed else "") + "; narrowed by the region's conditions"
+        snapped = ("; " + "; ".join(self.snapped)) if self.snapped else ""
+        return ("; ".join(parts) + (f"; fixed {fixed}" if fixed else "") + snapped
+                + "; narrowed by the region's conditions")
 
 
 def _sigmoid(t: float) -> float:
@@ -655,8 +669,8 @@ class _Evaluator:
                 vals = None  # one bad point spoils the batch: do them one by one
             if vals is not None:
                 out = np.asarray(vals, dtype=np.float64).reshape(len(pts)).copy()
-                for i in np.flatnonzero(np.isnan(out)):
-                    out[i] = self._side_one(q, pts[i], float64=False)
+                for j in np.flatnonzero(np.isnan(out)):
+                    out[j] = self._side_one(q, pts[int(j)], float64=False)
                 return out
         for i, p in enumerate(pts):
             out[i] = self._side_one(q, p)
@@ -1008,7 +1022,9 @@ def _simpler_reals(x: sp.Rational) -> list[sp.Rational]:
 def _shrink(ev: _Evaluator, exact: dict[str, sp.Rational], max_tries: int) -> dict[str, sp.Rational]:
     """Simplify a confirmed counterexample one parameter at a time (see the module docstring)."""
     cur = dict(exact)
-    tries = 0
+    tries = 0  # in budget units: the evaluator's cost (mpmath sides count MP_COST) plus MP_COST per confirmation
+    start = ev.cost
+    tries_mp = 0
     for _ in range(4):
         changed = False
         for c in ev.space.coords:
@@ -1024,9 +1040,10 @@ def _shrink(ev: _Evaluator, exact: dict[str, sp.Rational], max_tries: int) -> di
                     return cur
                 trial = {**cur, c.name: cand}
                 m = ev.margin_one(trial)
-                tries += 1
+                tries = ev.cost - start + tries_mp
                 if math.isnan(m) or m > SCREEN:
                     continue
+                tries_mp += MP_COST
                 out = ev.confirm(trial)
                 if out is not None and out.holds is False:
                     cur = trial

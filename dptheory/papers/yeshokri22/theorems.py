@@ -26,6 +26,7 @@ Reading decisions (also in ``docs/yeshokri22.md``):
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -360,9 +361,39 @@ def _thm43_np(p: Mapping[str, np.ndarray]) -> np.ndarray:
     q = U["b"] / U["n"]
     c = (U["alpha"] - 1.0) * ys.gaussian_step_rdp_np(U["alpha"], U["eta"], U["S_g"], U["sigma"], U["b"])
     one_minus_r = ys.one_minus_r_np(U["eta"], U["lam"])
-    logS = ys.thm43_log_S_np_epochs(K_max, N, q, c, 1.0 - one_minus_r, one_minus_r)
-    out = np.array([logS[g][k - 1] for g, k in zip(inv, K, strict=True)]) / (flat["alpha"] - 1.0)
+    # groups too long to iterate: the exact value is within float64 rounding of L* when
+    # rho^(K N) <= 1e-17 (rho = 1 - (1-r)(1-a), see thm43_log_S_arb); otherwise refuse
+    long = K_max * N > ys.THM43_MAX_STEPS["np"]
+    out = np.empty(K.shape)
+    if long.any():
+        with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+            log_a = np.log(q) + c
+            L_star = np.log1p(q * np.expm1(c) / -np.expm1(np.minimum(log_a, -1e-300))) / one_minus_r
+            log_rho = np.log1p(one_minus_r * np.expm1(np.minimum(log_a, 0.0)))
+        for i in np.flatnonzero(np.isin(inv, np.flatnonzero(long))):
+            g = inv[i]
+            if not (log_a[g] < 0 and K[i] * N[g] * log_rho[g] <= math.log(1e-17)):
+                ys._thm43_step_guard(int(K[i] * N[g]), "np")
+            out[i] = L_star[g]
+    short = ~long
+    idx = np.flatnonzero(short[inv])
+    if idx.size:
+        sub = np.flatnonzero(short)
+        logS = ys.thm43_log_S_np_epochs(K_max[sub], N[sub], q[sub], c[sub], 1.0 - one_minus_r[sub], one_minus_r[sub])
+        pos = {int(g): j for j, g in enumerate(sub)}
+        out[idx] = [logS[pos[int(inv[i])]][K[i] - 1] for i in idx]
+    out = out / (flat["alpha"] - 1.0)
     return out.reshape(shape)
+
+
+def _thm43_arb(p: Mapping[str, Any]) -> Any:
+    """Certified Thm 4.3 on balls (:func:`kernels.thm43_log_S_arb`); integer inputs are exact balls."""
+    n, b, K = (int(p[x].unique_fmpz()) for x in ("n", "b", "K"))
+    q = p["b"] / p["n"]
+    alpha = p["alpha"]
+    c = (alpha - 1) * alpha * p["eta"] * p["S_g"] ** 2 / (4 * p["sigma"] ** 2 * p["b"] ** 2)
+    el = p["eta"] * p["lam"]
+    return ys.thm43_log_S_arb(K * (n // b), q, c, el * (2 - el)) / (alpha - 1)
 
 
 def _thm43_limit_mp(p: Mapping[str, Any]) -> mpmath.mpf:
@@ -403,9 +434,11 @@ THM4_3 = REGISTRY.add(
         quantity="RDP epsilon at order alpha (last iterate)",
         mp=_thm43_mp,
         np=_thm43_np,
+        arb=_thm43_arb,
         kernel_reason=(
             'a recurrence of K floor(n/b) steps (Eq. 148-150), iterated in the log domain with the exact '
-            'fixed-point shortcut of docs/derivations/thm4_3_recurrence.md; no closed form'
+            'fixed-point shortcut of docs/derivations/thm4_3_recurrence.md; no closed form. The arb kernel '
+            'carries a lower and an upper exact iterate (the step is increasing) with rigorous shortcuts'
         ),
         monotone={"K": Monotone.NONDECREASING},
         limits={
@@ -663,6 +696,15 @@ def _composition_np(p: Mapping[str, np.ndarray]) -> np.ndarray:
     return sgm.rdp_np(p["alpha"], q, z, p["K"] * _N_np(p))
 
 
+def _composition_arb(p: Mapping[str, Any]) -> Any:
+    """Certified baseline at integer orders: z^2 = 2 sigma^2 b^2/(eta S_g^2) is rational (no square root)."""
+    from dptheory.numerics import sgm_arb
+
+    n, b, K = (int(p[x].unique_fmpz()) for x in ("n", "b", "K"))
+    z2 = 2 * p["sigma"] ** 2 * p["b"] ** 2 / (p["eta"] * p["S_g"] ** 2)
+    return sgm_arb.rdp_int_arb(p["alpha"], p["b"] / p["n"], z2, K * (n // b), "yeshokri22.composition")
+
+
 COMPOSITION = REGISTRY.add(
     Theorem(
         key="yeshokri22.composition",
@@ -692,9 +734,11 @@ COMPOSITION = REGISTRY.add(
         quantity="RDP epsilon at order alpha of the composed mechanism (all iterates released)",
         mp=_composition_mp,
         np=_composition_np,
+        arb=_composition_arb,
         kernel_reason=(
             'T = K floor(n/b) steps of rdp.subsampled_gaussian, whose A_alpha is an integral (exact '
-            'binomial sum at integer orders, signed series with a tail bound otherwise)'
+            'binomial sum at integer orders, signed series with a tail bound otherwise); the arb kernel '
+            '(numerics/sgm_arb.py) certifies integer orders only'
         ),
         monotone={"K": Monotone.INCREASING, "alpha": Monotone.NONDECREASING},
         reading="the paper's baseline accounts shuffle-and-partition batches as Poisson sampling with q = b/n "

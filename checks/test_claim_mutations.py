@@ -1,0 +1,124 @@
+"""Mutation contract over every registered claim (issue 11, item 6): a wrong claim must be noticed.
+
+Each claim is mutated and the checking machinery (the counterexample search of
+:mod:`dptheory.verify.search`, whose points are re-decided by :func:`dptheory.verify.checking.evaluate_point`
+at 50 digits) must notice:
+
+* **relation flipped** (``<`` -> ``>=``, ``<=`` -> ``>``, ...; a "within a factor f" claim gets factor
+  ``1 + 1e-9`` when it holds, ``1e9`` when it is falsified; ``==`` gets one side scaled by ``1 + 1e-2``):
+  - a claim with pinned counterexamples: every pin satisfies the flipped claim (the falsification is gone);
+  - any other claim: a small-budget search of the flipped claim finds a counterexample (every point where
+    the original holds strictly is one), confirmed at 50 digits.
+* **one side scaled by 1 -/+ 1e-2** (towards failing for a claim that holds, towards holding for a falsified
+  one; ``<``/``<=``/``>``/``>=`` claims): at the point found above (resp. the pin), the 50-digit margin moves
+  the right way, and where the original margin is below 0.5e-2 in size, the verdict there flips.
+
+Claims for which a mutation cannot change anything by design are listed in ``EXEMPT`` with the reason.
+The default run uses budget ``BUDGET`` per claim; the ``slow`` variant a larger budget.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+from typing import Any
+
+import pytest
+
+from dptheory.core.claims import Relation, combine, constant
+from dptheory.core.registry import REGISTRY
+from dptheory.verify.checking import evaluate_point
+from dptheory.verify.search import search_counterexample
+
+BUDGET = 120
+
+FLIP = {Relation.LT: Relation.GE, Relation.LE: Relation.GT, Relation.GT: Relation.LE, Relation.GE: Relation.LT}
+
+#: claim -> (mutation, reason it cannot be noticed by design)
+EXEMPT: dict[tuple[str, str], str] = {
+    ("lz26.C1a", "flip"): "no point of the region can be evaluated by the search (0 points: every side raises); "
+    "the claim holds by construction of our derived theorems and is being retired (issue 11, item 6)",
+    ("lz26.C1b", "flip"): "as lz26.C1a",
+    ("yeshokri22.C3b", "flip"): "both sides are the same number on the whole region (Thm 3.3 and Balle et al. for the "
+    "last batch coincide at K = 1, the region's only K): no relation between them can be falsified; the check "
+    "cannot fail and is being rewritten (issue 11, item 6)",
+    ("lz26.C1a", "scale"): "as lz26.C1a flip",
+    ("lz26.C1b", "scale"): "as lz26.C1a flip",
+}
+
+
+def _claims() -> list[Any]:
+    return sorted(REGISTRY.claims(), key=lambda c: c.key)
+
+
+def _scaled(q: Any, factor: str) -> Any:
+    return combine(f"{q.label} x {factor}", "*", q, constant(factor, factor))
+
+
+def _flipped(claim: Any) -> Any:
+    falsified = bool(claim.counterexamples)
+    if claim.factor is not None:
+        return dataclasses.replace(claim, factor=1e9 if falsified else 1 + 1e-9, counterexamples=())
+    if claim.relation is Relation.EQ:
+        return dataclasses.replace(claim, lhs=_scaled(claim.lhs, "101/100"), counterexamples=())
+    return dataclasses.replace(claim, relation=FLIP[claim.relation], counterexamples=())
+
+
+@functools.cache
+def _flip_check(key: str, budget: int) -> dict[str, Any] | None:
+    """Returns the point where the original claim holds (for the scale check), or None (cached: the scale
+    test reuses the flip test's search)."""
+    claim = REGISTRY.get(key)
+    mut = _flipped(claim)
+    if claim.counterexamples:
+        for pin in claim.counterexamples:
+            out = evaluate_point(mut, pin, dps=50)
+            assert out.holds is True, f"{key}: flipped claim still fails at the pin {pin} (margin {out.margin})"
+        return None
+    res = search_counterexample(mut, budget=budget, seed=0)
+    assert res.found is not None, f"{key}: the flipped claim was not falsified ({res.points_tried} points)"
+    p = res.found.exact()
+    assert evaluate_point(mut, p, dps=50).holds is False
+    return p
+
+
+@pytest.mark.parametrize("key", [c.key for c in _claims()])
+def test_flipped_relation_is_noticed(key: str) -> None:
+    if (key, "flip") in EXEMPT:
+        pytest.skip(EXEMPT[key, "flip"])
+    _flip_check(key, BUDGET)
+
+
+@pytest.mark.parametrize("key", [c.key for c in _claims() if c.factor is None and c.relation is not Relation.EQ])
+def test_side_scaled_by_one_percent_is_noticed(key: str) -> None:
+    if (key, "scale") in EXEMPT:
+        pytest.skip(EXEMPT[key, "scale"])
+    claim = REGISTRY.get(key)
+    falsified = bool(claim.counterexamples)
+    upper = claim.relation in (Relation.LT, Relation.LE)  # lhs must stay below rhs
+    # towards failing (holding claim) or towards holding (falsified claim)
+    grow = upper != falsified
+    mut = dataclasses.replace(claim, lhs=_scaled(claim.lhs, "101/100" if grow else "99/100"), counterexamples=())
+    points = list(claim.counterexamples) if falsified else [_flip_check(key, BUDGET)]
+    for p in points:
+        assert p is not None
+        m0 = evaluate_point(claim, p, dps=50).margin
+        out = evaluate_point(mut, p, dps=50)
+        if abs(m0) == float("inf"):
+            continue  # a side is infinite there: scaling the other cannot move the margin
+        if falsified:
+            assert out.margin > m0, f"{key}: scaling towards holding did not raise the margin at {p}"
+            if abs(m0) < 0.5e-2:
+                assert out.holds is True, f"{key}: margin {m0} at the pin, but the 1% mutation still fails"
+        else:
+            assert out.margin < m0, f"{key}: scaling towards failing did not lower the margin at {p}"
+            if m0 < 0.5e-2:
+                assert out.holds is False, f"{key}: margin {m0} there, but the 1% mutation still holds"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("key", [c.key for c in _claims()])
+def test_flipped_relation_is_noticed_thorough(key: str) -> None:
+    if (key, "flip") in EXEMPT:
+        pytest.skip(EXEMPT[key, "flip"])
+    _flip_check(key, 1000)

@@ -1,0 +1,192 @@
+"""Certified (arb) overrides: Thm 4.3's recurrence, the subsampled Gaussian at integer orders, the composition
+baseline, and WBK19's sampled-without-replacement bound.
+
+Each enclosure must contain a value computed independently at high precision (direct iteration of
+S <- q e^c S + (1-q) S^r without the log domain; the MTZ19 defining integral by mpmath quadrature; the WBK19
+Theorem 9 sum written out here term by term) and be tight (relative width below 10^-dps).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import mpmath
+import pytest
+import sympy as sp
+
+from dptheory.core.errors import NumericalFailure
+from dptheory.core.registry import REGISTRY
+
+
+def _get(key: str) -> Any:
+    return REGISTRY.get(key)
+
+
+def _check_enclosure(bv: Any, ref: mpmath.mpf, dps: int) -> None:
+    enc = bv.enclosure
+    assert enc is not None
+    with mpmath.workdps(dps + 30):
+        lo, hi = mpmath.mpf(enc.lo_str), mpmath.mpf(enc.hi_str)
+        assert lo <= ref <= hi, f"{enc.lo_str} .. {enc.hi_str} misses {mpmath.nstr(ref, dps + 5)}"
+        assert (hi - lo) <= mpmath.mpf(10) ** (-dps + 1) * abs(ref)
+
+
+# ----------------------------------------------------------------------------------------------- Thm 4.3
+
+
+def _thm43_direct(p: dict[str, Any], dps: int = 80) -> mpmath.mpf:
+    """Eq. 148-150 iterated literally on S (no log domain, no shortcut), at 80 digits."""
+    with mpmath.workdps(dps):
+        R = {k: mpmath.mpf(sp.Rational(v).p) / sp.Rational(v).q for k, v in p.items()}
+        G = R["alpha"] * R["eta"] * R["S_g"] ** 2 / (4 * R["sigma"] ** 2 * R["b"] ** 2)
+        q = R["b"] / R["n"]
+        a = q * mpmath.exp((R["alpha"] - 1) * G)
+        r = (1 - R["eta"] * R["lam"]) ** 2
+        S = mpmath.mpf(1)
+        for _ in range(int(p["K"]) * (int(p["n"]) // int(p["b"]))):
+            S = a * S + (1 - q) * S**r
+        return mpmath.log(S) / (R["alpha"] - 1)
+
+
+THM43_POINTS = [
+    # Figure 2 setting (a < 1, fixed-point regime reached after a few hundred steps)
+    dict(alpha=15, eta="1/50", lam=1, beta=4, S_g=4, sigma=2, n=50, b=2, K=4),
+    dict(alpha=10, eta="1/50", lam=1, beta=4, S_g=4, sigma=2, n=50, b=2, K=60),
+    # a > 1 (alpha (alpha - 1) > 200 log 25): linear regime
+    dict(alpha=30, eta="1/50", lam=1, beta=4, S_g=4, sigma=2, n=50, b=2, K=40),
+    # slow contraction (eta lam small), every step iterated
+    dict(alpha=2, eta="1/1000", lam="1/2", beta=4, S_g=4, sigma=2, n=40, b=1, K=3),
+]
+
+
+@pytest.mark.parametrize("p", THM43_POINTS)
+@pytest.mark.parametrize("dps", [15, 40])
+def test_thm43_certified_contains_direct_iteration(p: dict[str, Any], dps: int) -> None:
+    bv = _get("yeshokri22.thm4_3").evaluate(p, dps=dps, certify=True)
+    _check_enclosure(bv, _thm43_direct(p), dps)
+
+
+def test_thm43_long_recurrence_fixed_point_shortcut_all_kernels() -> None:
+    """eta = 1e-9, K = 1e12: 2.5e13 steps; the contraction bound rho^T L* puts L_T within rounding of L*
+    from t = 0, so every kernel answers at once with the limit (independently: the closed-form limit)."""
+    thm = _get("yeshokri22.thm4_3")
+    p = dict(alpha=2, eta="1e-9", lam=1, beta=4, S_g=4, sigma=2, n=50, b=2, K=10**12)
+    t0 = time.perf_counter()
+    bv = thm.evaluate(p, dps=30, certify=True)
+    mp_val = thm.evaluate(p, dps=30).value
+    np_val = thm.kernels().np({k: __import__("numpy").array([float(sp.Rational(v))]) for k, v in p.items()})[0]
+    assert time.perf_counter() - t0 < 30
+    with mpmath.workdps(60):
+        G = mpmath.mpf(2) * mpmath.mpf("1e-9") * 16 / (4 * 4 * 4)
+        q = mpmath.mpf(2) / 50
+        one_minus_r = mpmath.mpf("1e-9") * (2 - mpmath.mpf("1e-9"))
+        limit = mpmath.log((1 - q) / (1 - q * mpmath.exp(G))) / one_minus_r
+    _check_enclosure(bv, limit, 30)
+    assert mp_val == pytest.approx(float(limit), rel=1e-25)
+    assert np_val == pytest.approx(float(limit), rel=1e-12)
+
+
+def test_thm43_step_guard_refuses_with_the_limit_named() -> None:
+    """a = q e^c within 1e-7 of 1 and eta lam = 1e-9: neither shortcut applies; the kernels refuse instead of
+    looping for 2.5e13 steps (the TODO's eta = 1e-9, K = 1e12 case)."""
+    thm = _get("yeshokri22.thm4_3")
+    # c = (alpha - 1) alpha eta S_g^2/(4 sigma^2 b^2) = S_g^2 1e-9/32 ~ log(n/b) = log 25 at S_g ~ 320942.4035
+    p = dict(alpha=2, eta="1e-9", lam=1, beta=4, S_g="320942.4035", sigma=2, n=50, b=2, K=10**12)
+    for certify in (True, False):
+        with pytest.raises(NumericalFailure) as ei:
+            thm.evaluate(p, dps=20, certify=certify)
+        msg = str(ei.value)
+        assert "\n" not in msg and "limit of" in msg and "steps" in msg
+
+
+# ------------------------------------------------------------------------------ subsampled Gaussian (MTZ19)
+
+
+def _sgm_integral(alpha: int, q: mpmath.mpf, z: mpmath.mpf) -> mpmath.mpf:
+    """MTZ19's defining integral by mpmath quadrature (independent of both kernels)."""
+
+    def f(x: mpmath.mpf) -> mpmath.mpf:
+        return mpmath.npdf(x, 0, z) * ((1 - q) + q * mpmath.exp((2 * x - 1) / (2 * z**2))) ** alpha
+
+    peak = alpha * 1.0  # the integrand's mass sits between 0 and about alpha (for q not tiny, z ~ 1)
+    return mpmath.quad(f, [-mpmath.inf, -10 * z, 0, peak / 2, peak + 10 * z, mpmath.inf])
+
+
+@pytest.mark.parametrize(("alpha", "q", "z", "T"),
+                         [(2, "1/100", "11/10", 1000), (8, "1/4", "2", 3), (20, "1/2", "3", 1)])
+def test_sgm_integer_orders_contain_quadrature(alpha: int, q: str, z: str, T: int) -> None:
+    thm = _get("rdp.subsampled_gaussian")
+    bv = thm.evaluate(dict(alpha=alpha, q=q, z=z, T=T), dps=30, certify=True)
+    with mpmath.workdps(50):
+        qm, zm = mpmath.mpf(sp.Rational(q).p) / sp.Rational(q).q, mpmath.mpf(sp.Rational(z).p) / sp.Rational(z).q
+        A = _sgm_integral(alpha, qm, zm)
+        ref = T * mpmath.log(A) / (alpha - 1)
+    enc = bv.enclosure
+    # quadrature is a second method, accurate to ~40 digits here: the 30-digit enclosure must contain it
+    with mpmath.workdps(60):
+        assert mpmath.mpf(enc.lo_str) - abs(ref) * mpmath.mpf(10) ** -38 <= ref
+        assert ref <= mpmath.mpf(enc.hi_str) + abs(ref) * mpmath.mpf(10) ** -38
+        assert mpmath.mpf(enc.hi_str) - mpmath.mpf(enc.lo_str) <= abs(ref) * mpmath.mpf(10) ** -29
+
+
+@pytest.mark.parametrize("alpha", [2, 63, 256])
+def test_sgm_arb_agrees_with_mp_kernel_at_60_digits(alpha: int) -> None:
+    from dptheory.numerics import sgm
+
+    p = dict(alpha=alpha, q="1/1000", z="1/2", T=10)
+    bv = _get("rdp.subsampled_gaussian").evaluate(p, dps=50, certify=True)
+    with mpmath.workdps(60):
+        ref = sgm.rdp_mp(alpha, mpmath.mpf(1) / 1000, mpmath.mpf(1) / 2, 10)
+    _check_enclosure(bv, ref, 50)
+
+
+def test_sgm_fractional_order_is_not_certified_and_says_why() -> None:
+    thm = _get("rdp.subsampled_gaussian")
+    with pytest.raises(NumericalFailure, match="not an integer"):
+        thm.evaluate(dict(alpha="2.5", q="0.01", z=1, T=1), dps=20, certify=True)
+    bv = thm.evaluate(dict(alpha="2.5", q="0.01", z=1, T=1), dps=20)
+    assert bv.enclosure is None  # the value comes from mpmath, labelled not certified
+
+
+def test_composition_baseline_certified_equals_sgm_at_its_z() -> None:
+    """yeshokri22.composition is rdp.subsampled_gaussian at q = b/n, z^2 = 2 sigma^2 b^2/(eta S_g^2),
+    T = K floor(n/b)."""
+    p = dict(alpha=15, eta="1/50", S_g=4, sigma=2, n=50, b=2, K=4)
+    comp = _get("yeshokri22.composition").evaluate(p, dps=40, certify=True)
+    z = sp.sqrt(sp.Rational(2) * 4 * 4 / (sp.Rational(1, 50) * 16))  # = sqrt(10), exact
+    with mpmath.workdps(80):
+        A = mpmath.fsum(
+            mpmath.binomial(15, k) * (1 - mpmath.mpf(1) / 25) ** (15 - k) * (mpmath.mpf(1) / 25) ** k
+            * mpmath.exp(k * (k - 1) / (2 * mpmath.mpf(sp.N(z**2, 90))))
+            for k in range(16)
+        )
+        ref = 4 * 25 * mpmath.log(A) / 14
+    _check_enclosure(comp, ref, 40)
+
+
+# ------------------------------------------------------------------------------------------- WBK19 (WOR)
+
+
+def _wor_direct(alpha: int, q: mpmath.mpf, z: mpmath.mpf) -> mpmath.mpf:
+    """log B(alpha) of WBK19 Thm 9 written out term by term (Gaussian eps(j) = j/(2 z^2))."""
+    e2 = 2 / (2 * z**2)
+    B = 1 + q**2 * mpmath.binomial(alpha, 2) * min(4 * (mpmath.exp(e2) - 1), 2 * mpmath.exp(e2))
+    for j in range(3, alpha + 1):
+        B += 2 * q**j * mpmath.binomial(alpha, j) * mpmath.exp(j * (j - 1) / (2 * z**2))
+    return mpmath.log(B)
+
+
+@pytest.mark.parametrize(("alpha", "q", "z", "T"), [(2, "1/100", "11/10", 1000), (40, "1/1000", "1/2", 10),
+                                                     ("5/2", "1/3", "3", 1), ("7.25", "1/20", "1", 7)])
+def test_wor_certified_contains_direct_sum(alpha: Any, q: str, z: str, T: int) -> None:
+    bv = _get("rdp.sampled_wor_gaussian").evaluate(dict(alpha=alpha, q=q, z=z, T=T), dps=40, certify=True)
+    with mpmath.workdps(80):
+        a = sp.Rational(alpha)
+        qm = mpmath.mpf(sp.Rational(q).p) / sp.Rational(q).q
+        zm = mpmath.mpf(sp.Rational(z).p) / sp.Rational(z).q
+        f = int(sp.floor(a))
+        t = mpmath.mpf(a.p) / a.q - f
+        K = _wor_direct(f, qm, zm) if t == 0 else (1 - t) * _wor_direct(f, qm, zm) + t * _wor_direct(f + 1, qm, zm)
+        ref = T * K / (mpmath.mpf(a.p) / a.q - 1)
+    _check_enclosure(bv, ref, 40)
