@@ -357,6 +357,10 @@ class Quantity:
         kern = t.kernels(self.term).arb
         if kern is None:
             raise NoBallEvaluator(self.ball_reason() or self.label)
+        from dptheory.core.theorem import ArbEvaluator
+
+        if isinstance(kern, ArbEvaluator):  # hand-written overrides take balls only (exact integers as exact balls)
+            args = {k: flint.arb(v) if isinstance(v, int) else v for k, v in args.items()}
         return kern.arb(args)
 
     def arb(self, point: Mapping[str, Any]) -> Any:
