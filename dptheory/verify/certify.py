@@ -32,10 +32,10 @@ still undecided, and the claim is not certified.
 
 from __future__ import annotations
 
-import math
-import time
 import heapq
 import itertools
+import math
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -663,7 +663,8 @@ def region_text(claim: Claim, margin: Margin | None = None) -> str:
     if box is not None and box.free:
         why = ""
         if margin is not None and margin.kind == "symbolic" and margin.factors:
-            why = f" (the margin is {' * '.join(sp.sstr(f) for f in margin.factors)} > 0 times a function of the others)"
+            fs = " * ".join(sp.sstr(f) for f in margin.factors)
+            why = f" (the margin is {fs} > 0 times a function of the others)"
         elif margin is not None:
             why = " (the margin does not depend on them)"
         s += f"; every {', '.join(box.free)} allowed by the conditions{why}"
@@ -679,13 +680,16 @@ def _roots(claim: Claim, box: Box, margin: Margin) -> tuple[list[_B], set[str]]:
     for k, v in reg.fixed.items():
         base[k] = (_exact_val(claim, k, v, info),) * 2
     for k, (lo, hi) in box.intervals.items():
-        a, b = Fraction(str(parse_value(lo, key=claim.key, name=k))), Fraction(str(parse_value(hi, key=claim.key, name=k)))
+        a = Fraction(str(parse_value(lo, key=claim.key, name=k)))
+        b = Fraction(str(parse_value(hi, key=claim.key, name=k)))
         if a > b:
-            raise InvalidParameter(key=claim.key, name=k, value=(lo, hi), reason="the interval's low end exceeds its high end")
+            raise InvalidParameter(key=claim.key, name=k, value=(lo, hi),
+                                   reason="the interval's low end exceeds its high end")
         base[k] = (a, b)
     for k, (lo, hi) in box.integers.items():
         if int(lo) > int(hi):
-            raise InvalidParameter(key=claim.key, name=k, value=(lo, hi), reason="the range's low end exceeds its high end")
+            raise InvalidParameter(key=claim.key, name=k, value=(lo, hi),
+                                   reason="the range's low end exceeds its high end")
         base[k] = (int(lo), int(hi))
     missing = [p for p in margin.params if p not in base and p not in reg.choices]
     if missing:
@@ -701,7 +705,8 @@ def _roots(claim: Claim, box: Box, margin: Margin) -> tuple[list[_B], set[str]]:
             continue
         dom = p.domain
         if dom.is_integer and not (isinstance(lo, int) or Fraction(lo).denominator == 1):
-            raise InvalidParameter(key=claim.key, name=k, value=lo, reason="an integer parameter needs an integer range")
+            raise InvalidParameter(key=claim.key, name=k, value=lo,
+                                   reason="an integer parameter needs an integer range")
         if str(dom.value).startswith("positive") and not Fraction(lo) > 0:
             raise InvalidParameter(key=claim.key, name=k, value=lo, reason="must be positive on the whole box")
         if dom.is_integer and not isinstance(lo, int):

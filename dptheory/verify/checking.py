@@ -445,7 +445,8 @@ def _search(claim: Claim, examples: int, seed: int, dps: int, notes: list[str],
         if sr.found is not None:
             rec = sr.found.to_dict()
             rec["dps"] = dps
-            return ClaimResult(verdict=Verdict.FALSIFIED, method=f"search: {sr.strategy}", examples_tried=sr.points_tried,
+            return ClaimResult(verdict=Verdict.FALSIFIED, method=f"search: {sr.strategy}",
+                               examples_tried=sr.points_tried,
                                counterexample=rec, notes=notes, duration_s=time.perf_counter() - t0, **base)
         closest = None if sr.closest is None else sr.closest.to_dict()
         return ClaimResult(verdict=Verdict.NOT_FALSIFIED, method=f"search: {sr.strategy}",
