@@ -442,6 +442,11 @@ def _search(claim: Claim, examples: int, seed: int, dps: int, notes: list[str],
         budget = max(1, examples * getattr(_s, "DEFAULT_BUDGET", 1500) // 100)
         sr = _s.search_counterexample(claim, budget=budget, seed=seed, dps=dps, progress=progress)
         notes.extend(sr.notes)
+        if sr.points_tried == 0 and sr.found is None:
+            # the optimiser drew no point of the region (e.g. a divisibility condition): the hypothesis
+            # strategy builds points from the conditions instead
+            notes.append("the margin-optimising search drew no point of the region; hypothesis search used")
+            return _hypothesis_search(claim, examples, seed, dps, notes, progress, base, t0)
         if sr.found is not None:
             rec = sr.found.to_dict()
             rec["dps"] = dps
