@@ -447,8 +447,9 @@ def formula(label: str, expr: sp.Expr, *, parts: tuple[Quantity, ...] = ()) -> Q
     parameter names), compiled into mpmath, float64 and arb evaluators like a theorem's statement.
     ``parts`` lists the theorems whose conditions a point must satisfy."""
     expr = sp.sympify(expr)
-    params = tuple(sorted(s.name for s in expr.free_symbols))
-    return Quantity(label=label, expr=expr, params=params, parts=parts)
+    # a point must also give the parameters the parts' conditions read (e.g. beta for Thm 4.2's validity)
+    names = {s.name for s in expr.free_symbols} | {p for q in parts for p in q.needed()}
+    return Quantity(label=label, expr=expr, params=tuple(sorted(names)), parts=parts)
 
 
 def combine(label: str, op: str, a: Quantity, b: Quantity) -> Quantity:
