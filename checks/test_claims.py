@@ -62,6 +62,10 @@ def test_falsified_claim_result(key):
     assert ce["certified"] == ce["evidence"].startswith("certified"), ce
 
 
+def test_every_claim_on_record_as_falsified_has_pins():
+    assert all(c.counterexamples for c in CLAIMS if c.verdict is Verdict.FALSIFIED)
+
+
 def test_every_falsified_claim_has_a_finding():
     for c in CLAIMS:
         if c.counterexamples:

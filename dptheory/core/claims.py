@@ -623,8 +623,8 @@ class Claim:
             if not self.counterexamples:
                 raise ValueError(f"{self.key}: record the verdict the claim is expected to reach (verdict=...)")
             object.__setattr__(self, "verdict", Verdict.FALSIFIED)
-        if self.verdict is Verdict.FALSIFIED and not self.counterexamples:
-            raise ValueError(f"{self.key}: a falsified claim needs a pinned counterexample")
+        # (a registered claim on record as falsified has pins: checks/test_claims.py; a mutated copy, as the
+        # mutation contract makes, may drop them)
 
     @property
     def expected(self) -> Verdict:
