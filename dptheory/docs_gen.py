@@ -30,10 +30,15 @@ def _md(text: str) -> str:
 def verdict_on_record(c: Any) -> tuple[str, str]:
     """(verdict on record, how it is decided) of a claim: the one rendering used by the README table, the
     index and ``dptheory list --claims``."""
-    verdict = ("falsified (finding)" if c.counterexamples
-               else "proved" if c.symbolic else "verified on the tested region")
-    how = "pinned counterexample" if c.counterexamples else (
-        "symbolic" if c.symbolic else ("exhaustive" if _finite(c) else "property-based search"))
+    v = c.verdict.value
+    verdict = {"falsified": "falsified (finding)"}.get(v, v)
+    how = {
+        "proved": "symbolic",
+        "certified": f"arb branch and bound on {c.region.certify.describe()}" if c.region.certify else "arb",
+        "exhaustive": "every point of the finite region, arb balls",
+        "not falsified": "search only (not a proof)",
+        "falsified": "pinned counterexample",
+    }[v]
     return verdict, how
 
 
@@ -45,7 +50,8 @@ def registry_markdown() -> str:
               "| key | claim | verdict on record | how |", "|---|---|---|---|"]
     for c in sorted(REGISTRY.claims(), key=lambda x: (x.key.split(".")[0], _claim_order(x.key))):
         verdict, how = verdict_on_record(c)
-        lines.append(f"| `{c.key}` | {_md(c.title)} | {verdict} | {how} |")
+        title = f"{c.title} (our claim)" if c.ours else c.title
+        lines.append(f"| `{c.key}` | {_md(title)} | {verdict} | {_md(how)} |")
     return "\n".join(lines)
 
 

@@ -328,8 +328,11 @@ def test_check_json(capsys):
     assert [x["claim"] for x in d] == ["yeshokri22.C9b", "yeshokri22.C10"]
     assert d[0]["verdict"] == "falsified" and d[0]["counterexample"]["params"]
     assert {"lhs", "rhs"} <= set(d[0]["counterexample"])
-    assert d[1]["verdict"] == "verified" and d[1]["counterexample"] is None
-    assert all(isinstance(x["examples_tried"], int) for x in d)
+    assert d[0]["counterexample"]["params"]["K"] == "1" and d[0]["method"].startswith("pinned counterexample")
+    assert d[1]["verdict"] == "proved" and d[1]["counterexample"] is None and "simplifies to 0" in d[1]["proof"]
+    for x in d:
+        assert {"verdict", "method", "region", "examples_tried", "closest_margin", "counterexample"} <= set(x)
+        assert isinstance(x["examples_tried"], int) and x["region"]
 
 
 def test_check_glob_and_why_sentence(capsys):
@@ -401,3 +404,17 @@ def test_figure_has_json(capsys, tmp_path):
     d = json.loads(out)
     assert code == 0 and d["out"] == str(tmp_path / "yeshokri22-fig2.png") and d["info"]
     assert (tmp_path / "yeshokri22-fig2.png").stat().st_size > 1000
+
+
+def test_check_exits_3_when_a_verdict_differs_from_the_record(capsys):
+    from dptheory.core.claims import Verdict
+
+    c = dptheory.get("yeshokri22.C10")
+    object.__setattr__(c, "verdict", Verdict.CERTIFIED)  # a record that the check does not reach
+    try:
+        code, out, err = run(capsys, "check", "--claim", "yeshokri22.C10", "--no-progress")
+    finally:
+        object.__setattr__(c, "verdict", Verdict.PROVED)
+    assert code == 3 and "expected certified from the registry, got proved" in err
+    code, out, _ = run(capsys, "check", "--claim", "yeshokri22.C10", "--no-progress")
+    assert code == 0 and "proved" in out

@@ -60,7 +60,7 @@ def test_main_job_runs_as_written(tmp_path):
     cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "dptheory.cli"]
     proc = subprocess.run([*cmd, "check", "--no-progress"], cwd=tmp_path, capture_output=True, text=True, timeout=900)
     assert proc.returncode == 0, proc.stderr[-2000:]
-    assert "claims:" in proc.stdout and "undecided" in proc.stdout
+    assert "claims:" in proc.stdout and "not falsified" in proc.stdout and "certified" in proc.stdout
 
 
 def test_registry_index_is_current():

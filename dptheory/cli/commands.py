@@ -15,7 +15,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from dptheory.cli.output import falsification, out_in_folder, output_files, plural, print_json, progress_bar, table
+from dptheory.cli.output import out_in_folder, output_files, print_json, progress_bar, table
 from dptheory.cli.params import (
     MAX_GRID_POINTS,
     PLOT_SUFFIXES,
@@ -487,6 +487,7 @@ def _check_task(task: tuple[str, int, int, int, bool]) -> Any:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
+    from dptheory.cli.output import claim_result_lines
     from dptheory.core.parallel import run_tasks, uses_dask
     from dptheory.verify.checking import Verdict, check_claim
 
@@ -494,6 +495,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     workers, scheduler = cluster_options(args)
     results = []
     surprises = []
+    missed = []
     done = None
     if uses_dask(workers, scheduler):
         # one task per claim, each seeded by --seed alone: the verdicts do not depend on the workers
@@ -507,10 +509,13 @@ def cmd_check(args: argparse.Namespace) -> int:
         else:
             res = check_claim(c, examples=args.examples, seed=args.seed, dps=args.dps, use_pinned=not args.fresh)
         results.append(res)
-        expected = Verdict.FALSIFIED if c.counterexamples else Verdict.VERIFIED
-        # with --fresh a search may miss a pinned finding (it is random); only a new finding surprises
-        if res.verdict is not expected and not (args.fresh and expected is Verdict.FALSIFIED):
-            surprises.append((c.key, expected, res.verdict))
+        # a verdict other than the one on record is a surprise; with --fresh, a search that merely does
+        # not reach a pinned finding is a miss (reported), not a change
+        why = res.disagreement(fresh=args.fresh)
+        if why is not None:
+            surprises.append((c.key, res))
+        elif res.missed(fresh=args.fresh):
+            missed.append(c.key)
         if outer is not None:
             outer.update(1)
             outer.set_postfix_str(f"{c.key.split('.')[-1]}: {res.verdict}")
@@ -521,23 +526,16 @@ def cmd_check(args: argparse.Namespace) -> int:
     else:
         width = max(len(r.claim) for r in results) if results else 10
         for r, c in zip(results, claims, strict=True):
-            print(
-                f"{r.claim:<{width}}  {r.verdict.value:<10} {r.method} "
-                f"[{plural(r.examples_tried, 'point')}, {r.duration_s:.1f} s]"
-            )
-            print(f"{'':<{width}}  {c.title}")
-            if r.counterexample:
-                print(f"{'':<{width}}  why: {falsification(r.counterexample)}")
-            for note in r.notes:
-                print(f"{'':<{width}}  note: {note}")
-        n_f = sum(r.verdict is Verdict.FALSIFIED for r in results)
-        n_v = sum(r.verdict is Verdict.VERIFIED for r in results)
-        n_u = len(results) - n_f - n_v
-        print(f"\n{len(results)} claims: {n_v} verified, {n_f} falsified (findings), {n_u} undecided")
-    for key, exp, got in surprises:
+            for line in claim_result_lines(r, c.title, width):
+                print(line)
+        counts = {v: sum(r.verdict is v for r in results) for v in Verdict}
+        print(f"\n{len(results)} claims: " + ", ".join(f"{n} {v.value}" for v, n in counts.items()))
+        if missed:
+            print(f"{len(missed)} pinned findings not reached by the fresh search: {', '.join(missed)}")
+    for key, res in surprises:
         print(
-            f"dptheory: {key}: expected {exp.value} from the registry, got {got.value}"
-            f"{' (new finding: pin the counterexample)' if got is Verdict.FALSIFIED else ''}",
+            f"dptheory: {key}: {res.disagreement(fresh=args.fresh)}"
+            f"{' (new finding: pin the counterexample)' if res.verdict is Verdict.FALSIFIED else ''}",
             file=sys.stderr,
         )
     return 3 if surprises else 0

@@ -172,6 +172,22 @@ def falsification(ce: Mapping[str, Any]) -> str:
     return f"{side(lhs['label'], a)} {verb} {side(rhs['label'], b)}" + (f" at {where}" if where else "")
 
 
+def claim_result_lines(res: Any, title: str, width: int) -> list[str]:
+    """The text of one checked claim (``dptheory check``): the key, the verdict and how it was reached, the
+    claim's title, why it fails (a falsified claim), then the result as sentences (the region, the closest
+    approach, undecided boxes) and notes. ``res`` is a :class:`dptheory.verify.verdicts.ClaimResult`."""
+    unit = "box" if res.verdict.value == "certified" else "point"
+    pad = " " * width
+    lines = [f"{res.claim:<{width}}  {res.verdict.value:<13} {res.method} "
+             f"[{plural(res.examples_tried, unit, 'boxes' if unit == 'box' else None)}, {res.duration_s:.1f} s]",
+             f"{pad}  {'Our claim' if res.ours else 'Paper'}: {title}"]
+    if res.counterexample:
+        lines.append(f"{pad}  why: {falsification(res.counterexample)}")
+    lines += [f"{pad}  {s}" for s in res.sentences() if not s.startswith("Falsified:")]
+    lines += [f"{pad}  note: {n}" for n in res.notes]
+    return lines
+
+
 def plural(n: int, word: str, many: str | None = None) -> str:
     """``1 point``, ``2 points``."""
     return f"{n} {word if n == 1 else (many or word + 's')}"

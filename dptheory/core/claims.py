@@ -2,12 +2,17 @@
 
 A :class:`Claim` relates two :class:`Quantity` objects over a :class:`Region` of parameters, as a
 paper states it (``"Thm 4.2 is strictly smaller than composition after 1/(lambda eta) + n/b
-epochs"``). The checker (:mod:`dptheory.core.checking`) decides it: *verified* on the tested
-region (symbolically, exhaustively on a finite grid, or by property-based search), *falsified*
-with a minimal counterexample re-verified at >= 50 digits, or *undecided*.
+epochs"``). The checker (:mod:`dptheory.verify.checking`) decides it with one of five verdicts
+(:class:`Verdict`): *proved* (symbolically), *certified* (rigorous ball arithmetic over the claim's
+box, :class:`Box`), *exhaustive* (every point of a finite set, with rigorous error bounds), *not
+falsified* (a search found nothing; the closest approach is reported) or *falsified* (a
+counterexample whose two sides are separated by rigorous enclosures).
 
-A claim that is false somewhere is a finding: its counterexamples are pinned here
-(``counterexamples``) and the sanity suite asserts that they still falsify it.
+Each claim records the verdict it is expected to reach (``Claim.verdict``): ``dptheory check``
+exits 3 when a run reaches a different one. A claim that is false somewhere is a finding: its
+counterexamples are pinned here (``counterexamples``) and the sanity suite asserts that they still
+falsify it. A claim that is ours (a derived theorem, one of our notes: ``Claim.ours``) is labelled
+as ours everywhere; retired keys are listed in :data:`RETIRED_CLAIMS` and never reused.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import cached_property
 from typing import Any, ClassVar
 
 import mpmath
@@ -23,8 +29,55 @@ import sympy as sp
 
 from dptheory.core.citation import Citation
 from dptheory.core.conditions import Condition
+from dptheory.core.errors import DPTheoryError
 from dptheory.core.registry import REGISTRY
 from dptheory.core.theorem import Theorem
+
+
+class Verdict(StrEnum):
+    """What a check of a claim established (the words mean what they say).
+
+    * ``proved``: a symbolic proof (the result says what was proved, under which substitutions);
+    * ``certified``: rigorous ball arithmetic (python-flint arb) over an explicit region, a box of
+      continuous parameters and ranges of integers, printed with the verdict;
+    * ``exhaustive``: every point of a stated finite set, each decided with rigorous error bounds;
+    * ``not falsified``: a search found no counterexample (the number of points, the strategy and the
+      closest approach are reported); nothing decided by sampling alone is called verified;
+    * ``falsified``: a counterexample whose two sides are separated by rigorous enclosures (or, where a
+      side has no ball evaluator, by two agreeing high-precision evaluations: the result says which).
+    """
+
+    PROVED = "proved"
+    CERTIFIED = "certified"
+    EXHAUSTIVE = "exhaustive"
+    NOT_FALSIFIED = "not falsified"
+    FALSIFIED = "falsified"
+
+    def __str__(self) -> str:
+        return self.value
+
+    @property
+    def holds(self) -> bool | None:
+        """True when the claim was shown to hold (on the stated region), False when falsified, None
+        when only a search was done."""
+        if self is Verdict.FALSIFIED:
+            return False
+        if self is Verdict.NOT_FALSIFIED:
+            return None
+        return True
+
+    @property
+    def meaning(self) -> str:
+        return _VERDICT_MEANING[self]
+
+
+_VERDICT_MEANING = {
+    Verdict.PROVED: "a symbolic proof",
+    Verdict.CERTIFIED: "rigorous ball arithmetic over the stated region (every point of it)",
+    Verdict.EXHAUSTIVE: "every point of the stated finite set, with rigorous error bounds",
+    Verdict.NOT_FALSIFIED: "a search found no counterexample; this is not a proof",
+    Verdict.FALSIFIED: "a counterexample, its two sides separated by enclosures",
+}
 
 
 class Relation(StrEnum):
@@ -43,16 +96,54 @@ class Relation(StrEnum):
             Relation.EQ: lambda a, b: a == b,
         }[self](lhs, rhs)
 
+    @property
+    def strict(self) -> bool:
+        return self in (Relation.LT, Relation.GT)
+
+    @property
+    def words(self) -> str:
+        return {
+            Relation.LT: "is below",
+            Relation.LE: "is at most",
+            Relation.GT: "is above",
+            Relation.GE: "is at least",
+            Relation.EQ: "equals",
+        }[self]
+
+
+class NoBallEvaluator(DPTheoryError):
+    """A side of a claim cannot be evaluated on balls (no closed form, no ``arb`` override, or a custom
+    quantity given only by an mpmath function); the message says which side and why."""
+
+
+def _sym_op(op: str, a: sp.Expr, b: sp.Expr) -> sp.Expr:
+    if op == "+":
+        return a + b
+    if op == "-":
+        return a - b
+    if op == "*":
+        return a * b
+    return a / b
+
 
 @dataclass(frozen=True)
 class Quantity:
     """One side of a claim: a function of the region's parameters.
 
-    Either a theorem reference (``theorem`` key, optional ``term`` or ``limit``, and ``set``:
-    parameters derived from the others, as sympy expressions in the theorem's symbols, e.g.
-    ``{"j0": floor(n/b) - 1}``), or a custom quantity: ``mp(exact_point, dps) -> mpf`` and optionally
-    ``np(exact_point) -> float``, reading the parameters listed in ``params``. Custom quantities are
-    built from theorem references (see :func:`combine`) so that no formula is written twice.
+    Three kinds:
+
+    * a theorem reference (``theorem`` key, optional ``term`` or ``limit``, and ``set``: parameters
+      derived from the others, as sympy expressions in the theorem's symbols, e.g.
+      ``{"j0": floor(n/b) - 1}``);
+    * a formula (``expr``: a sympy expression in the papers' notation symbols, e.g. ``eps0^N``), compiled
+      like a theorem's statement into mpmath, float64 and arb evaluators (see :func:`formula`);
+    * a custom quantity: ``mp(exact_point, dps) -> mpf`` and optionally ``np(exact_point) -> float``,
+      reading the parameters listed in ``params``; ``combine`` builds one from two quantities and keeps
+      ``op`` so that its symbolic form and ball evaluation follow from its parts.
+
+    Custom quantities are built from theorem references so that no formula is written twice; a
+    custom quantity given only by an mpmath function has no ball evaluation (a claim using it can be
+    searched, not certified), and says so.
     """
 
     label: str
@@ -64,6 +155,8 @@ class Quantity:
     np: Callable[[Mapping[str, sp.Rational]], float | None] | None = None
     params: tuple[str, ...] = ()
     parts: tuple[Quantity, ...] = ()
+    expr: sp.Expr | None = None
+    op: str | None = None
 
     def theorem_refs(self) -> list[Quantity]:
         """Every theorem reference in this quantity (itself, or its parts recursively).
@@ -109,9 +202,58 @@ class Quantity:
                 out[p] = exact[p]
         return out
 
+    # ------------------------------------------------------------------ symbolic form
+    def expression(self) -> sp.Expr | None:
+        """This side as a sympy expression in the notation symbols (derived parameters substituted),
+        or ``None`` where it has none (a recurrence or series kept as a kernel, a limit, an mpmath
+        function)."""
+        return self._expression
+
+    @cached_property
+    def _expression(self) -> sp.Expr | None:
+        if self.expr is not None:
+            return self.expr
+        if self.op is not None and len(self.parts) == 2:
+            a, b = (p.expression() for p in self.parts)
+            return None if a is None or b is None else _sym_op(self.op, a, b)
+        t = self.thm()
+        if t is None or self.limit is not None:
+            return None
+        base = t.terms[self.term].expr if self.term is not None else t.bound
+        if base is None:
+            return None
+        if self.set:
+            base = base.xreplace({t.notation.sym(p): e for p, e in self.set.items()})
+        return base
+
+    def ball_reason(self) -> str | None:
+        """Why this side has no ball evaluation (``None`` when it has one)."""
+        if self.expr is not None:
+            return None
+        if self.op is not None:
+            for p in self.parts:
+                r = p.ball_reason()
+                if r is not None:
+                    return r
+            return None
+        t = self.thm()
+        if t is None:
+            return f"{self.label} is given by an mpmath function only"
+        if self.limit is not None:
+            lim = t.limits[self.limit]
+            if lim.exists_when is None:
+                return f"{self.label}: the limit of {t.key} has no ball evaluator"
+            return None
+        if t.kernels(self.term).arb is None:
+            return f"{self.label}: {t.key} has no closed-form statement and no arb override"
+        return None
+
+    # ------------------------------------------------------------------ evaluation
     def value_mp(self, exact: Mapping[str, sp.Rational], dps: int) -> mpmath.mpf:
         t = self.thm()
         if t is None:
+            if self.mp is None and self.expr is not None:
+                return self._formula_mp(exact, dps)
             if self.mp is None:
                 raise TypeError(f"quantity {self.label} has neither a theorem nor an mp function")
             with mpmath.workdps(dps + 10):
@@ -132,6 +274,11 @@ class Quantity:
         """float64 value at a point, or None if this side has no float64 path."""
         t = self.thm()
         if t is None:
+            if self.np is None and self.expr is not None:
+                comp = self._compiled
+                with np.errstate(all="ignore"):
+                    v = comp.np({k: float(exact[k]) for k in comp.params})
+                return float(v)
             if self.np is None:
                 return None
             v = self.np(exact)
@@ -163,9 +310,151 @@ class Quantity:
                 cols[p] = np.asarray(arrays[p], dtype=np.float64)
         return t.evaluate_np(cols, term=self.term)
 
+    def value_arb(self, balls: Mapping[str, Any]) -> Any:
+        """A ball containing this side's value at every point of the parameter balls (python-flint
+        ``arb``; exact integers may be given as ``int``), at the current ``flint.ctx.prec``.
+
+        Raises:
+            NoBallEvaluator: the side has no rigorous evaluator (the message says why).
+            dptheory.core.compile.Undecided: a floor or branch cannot be decided on these balls.
+        """
+        import flint
+
+        if self.expr is not None:
+            comp = self._compiled
+            return comp.arb({k: balls[k] for k in comp.params})
+        if self.op is not None and len(self.parts) == 2:
+            a, b = (p.value_arb(balls) for p in self.parts)
+            a, b = _as_arb(a), _as_arb(b)
+            return _sym_op(self.op, a, b) if self.op in "+-*" else a / b
+        t = self.thm()
+        if t is None:
+            raise NoBallEvaluator(self.ball_reason() or self.label)
+        args: dict[str, Any] = {}
+        sets = self._set_compiled
+        for p in t.params:
+            if p in self.set:
+                comp = sets[p]
+                args[p] = _int_if_exact(comp.arb({k: balls[k] for k in comp.params}))
+            elif p == self.limit:
+                args[p] = 1
+            else:
+                args[p] = balls[p]
+        if self.limit is not None:
+            lim = t.limits[self.limit]
+            if lim.exists_when is None:
+                raise NoBallEvaluator(self.ball_reason() or self.label)
+            from dptheory.core.compile import compile_expr
+
+            rel = lim.exists_when.relation
+            g = compile_expr(rel.lhs - rel.rhs, {s.name: s for s in rel.free_symbols},
+                             integers=frozenset(s.name for s in rel.free_symbols if s.is_integer))
+            d = g.arb({k: args[k] for k in g.params})
+            exists = _rel_holds_on_ball(rel, d)
+            if exists is False:
+                return flint.arb("inf")
+            raise NoBallEvaluator(f"{self.label}: the limit of {t.key} is finite here and has no ball evaluator")
+        kern = t.kernels(self.term).arb
+        if kern is None:
+            raise NoBallEvaluator(self.ball_reason() or self.label)
+        from dptheory.core.theorem import ArbEvaluator
+
+        if isinstance(kern, ArbEvaluator):  # hand-written overrides take balls only (exact integers as exact balls)
+            args = {k: flint.arb(v) if isinstance(v, int) else v for k, v in args.items()}
+        return kern.arb(args)
+
+    def arb(self, point: Mapping[str, Any]) -> Any:
+        """A ball containing this side's exact value at ``point`` (exact values: int, sympy Rational,
+        Fraction, or balls), at the current ``flint.ctx.prec``; see :meth:`value_arb`."""
+        return self.value_arb({k: _ball_of(v) for k, v in point.items()})
+
+    @cached_property
+    def _compiled(self) -> Any:
+        from dptheory.core.compile import compile_expr
+
+        assert self.expr is not None
+        syms = {s.name: s for s in sorted(self.expr.free_symbols, key=lambda s: s.name)}
+        ints = frozenset(n for n, s in syms.items() if s.is_integer)
+        return compile_expr(self.expr, syms, integers=ints)
+
+    @cached_property
+    def _set_compiled(self) -> dict[str, Any]:
+        from dptheory.core.compile import compile_expr
+
+        out = {}
+        for p, e in self.set.items():
+            syms = {s.name: s for s in sorted(e.free_symbols, key=lambda s: s.name)}
+            out[p] = compile_expr(sp.sympify(e), syms, integers=frozenset(n for n, s in syms.items() if s.is_integer))
+        return out
+
+    def _formula_mp(self, exact: Mapping[str, sp.Rational], dps: int) -> mpmath.mpf:
+        from dptheory.core.notation import rational_to_mpf
+
+        comp = self._compiled
+        with mpmath.workdps(dps + 10):
+            args = {k: (int(exact[k]) if k in comp.integers else rational_to_mpf(exact[k])) for k in comp.params}
+            val = mpmath.mpf(comp.mp(args))
+        with mpmath.workdps(dps):
+            return +val
+
+
+def _ball_of(v: Any) -> Any:
+    """An exact value as a ball (ints stay ints: the kernels treat them as exact integers)."""
+    from fractions import Fraction
+
+    import flint
+
+    if isinstance(v, bool):
+        raise NoBallEvaluator(f"{v!r} is not a number")
+    if isinstance(v, (int, flint.arb)):
+        return v
+    if isinstance(v, sp.Integer):
+        return int(v)
+    if isinstance(v, sp.Rational):
+        return flint.arb(int(v.p)) / int(v.q)
+    if isinstance(v, Fraction):
+        return int(v.numerator) if v.denominator == 1 else flint.arb(v.numerator) / v.denominator
+    raise NoBallEvaluator(f"{v!r}: a ball needs an exact value (int, Rational, Fraction) or a ball")
+
+
+def _as_arb(x: Any) -> Any:
+    import flint
+
+    return x if isinstance(x, flint.arb) else flint.arb(x)
+
+
+def _int_if_exact(x: Any) -> Any:
+    if x.is_exact() and x.is_integer():
+        return int(x.unique_fmpz())
+    return x
+
+
+def _rel_holds_on_ball(rel: sp.Rel, d: Any) -> bool | None:
+    """Whether ``lhs REL rhs`` holds given a ball ``d`` containing lhs - rhs (None: undecided)."""
+    if isinstance(rel, sp.StrictLessThan):
+        return True if d < 0 else False if d >= 0 else None
+    if isinstance(rel, sp.LessThan):
+        return True if d <= 0 else False if d > 0 else None
+    if isinstance(rel, sp.StrictGreaterThan):
+        return True if d > 0 else False if d <= 0 else None
+    if isinstance(rel, sp.GreaterThan):
+        return True if d >= 0 else False if d < 0 else None
+    return None
+
+
+def formula(label: str, expr: sp.Expr, *, parts: tuple[Quantity, ...] = ()) -> Quantity:
+    """A quantity given by a sympy expression in the papers' notation symbols (their names are the
+    parameter names), compiled into mpmath, float64 and arb evaluators like a theorem's statement.
+    ``parts`` lists the theorems whose conditions a point must satisfy."""
+    expr = sp.sympify(expr)
+    # a point must also give the parameters the parts' conditions read (e.g. beta for Thm 4.2's validity)
+    names = {s.name for s in expr.free_symbols} | {p for q in parts for p in q.needed()}
+    return Quantity(label=label, expr=expr, params=tuple(sorted(names)), parts=parts)
+
 
 def combine(label: str, op: str, a: Quantity, b: Quantity) -> Quantity:
-    """A custom quantity ``a OP b`` (OP in ``+ - * /``) of two quantities, evaluated both ways."""
+    """A custom quantity ``a OP b`` (OP in ``+ - * /``) of two quantities, evaluated every way its
+    parts can be (mpmath, float64, arb, and symbolically when both parts have expressions)."""
     import operator
 
     f = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv}[op]
@@ -181,13 +470,53 @@ def combine(label: str, op: str, a: Quantity, b: Quantity) -> Quantity:
         with np.errstate(all="ignore"):
             return float(f(np.float64(x), np.float64(y)))
 
-    return Quantity(label=label, mp=mp_fn, np=np_fn, params=params, parts=(a, b))
+    return Quantity(label=label, mp=mp_fn, np=np_fn, params=params, parts=(a, b), op=op)
 
 
 def constant(label: str, value: Any) -> Quantity:
     """A constant quantity (e.g. +infinity for "the limit is finite")."""
     v = mpmath.mpf(value)
-    return Quantity(label=label, mp=lambda _e, _d: v, np=lambda _e: float(v), params=())
+    e = sp.oo if mpmath.isinf(v) and v > 0 else -sp.oo if mpmath.isinf(v) else sp.nsimplify(value)
+    return Quantity(label=label, mp=lambda _e, _d: v, np=lambda _e: float(v), params=(), expr=e)
+
+
+@dataclass(frozen=True)
+class Box:
+    """The region on which a claim is certified by branch and bound (:mod:`dptheory.verify.certify`).
+
+    The certified region is the set of points with every continuous parameter of ``intervals`` in its
+    closed interval, every integer parameter of ``integers`` in its range, the region's ``fixed``
+    values and ``choices``, and every condition of the claim (the theorems' and the region's
+    constraints) satisfied. Parameters listed in ``free`` may take *any* value the conditions allow:
+    the checker verifies symbolically that the claim's margin does not depend on them (they cancel,
+    or appear only in a positive factor that is split off); their value here is used only to complete
+    a counterexample.
+
+    Attributes:
+        intervals: continuous parameters: ``name -> (low, high)`` (exact values: int, decimal string).
+        integers: integer parameters: ``name -> (low, high)``, every integer in between.
+        log: parameters bisected at the geometric midpoint (ranges over several orders of magnitude).
+        free: parameters the margin does not depend on, with a representative value.
+        substitute: a change of variables, ``name -> expression`` in new symbols (positive sympy
+            symbols whose ranges ``intervals`` give) and the other parameters, e.g. ``{"eta": x/lam}``
+            to certify over ``x = eta lambda``; the region is then stated in the new variables.
+        max_boxes: default budget (boxes examined) of the branch and bound.
+    """
+
+    intervals: Mapping[str, tuple[Any, Any]] = field(default_factory=dict)
+    integers: Mapping[str, tuple[int, int]] = field(default_factory=dict)
+    log: tuple[str, ...] = ()
+    free: Mapping[str, Any] = field(default_factory=dict)
+    substitute: Mapping[str, sp.Expr] = field(default_factory=dict)
+    max_boxes: int = 2000
+
+    def describe(self) -> str:
+        parts = [f"{k} = {sp.sstr(e)}" for k, e in self.substitute.items()]
+        parts += [f"{k} in [{lo}, {hi}]" for k, (lo, hi) in self.intervals.items()]
+        parts += [f"{k} = {lo}..{hi}" for k, (lo, hi) in self.integers.items()]
+        if self.free:
+            parts.append(f"any {', '.join(self.free)} allowed by the conditions")
+        return ", ".join(parts)
 
 
 @dataclass(frozen=True)
@@ -200,9 +529,13 @@ class Region:
     Attributes:
         fixed: parameters fixed to one value (the figure settings).
         choices: parameters restricted to a finite set.
-        ranges: (low, high, log_scale) sampling ranges overriding the notation's for this claim.
+        ranges: (low, high, log_scale) sampling ranges overriding the notation's for this claim
+            (searches only).
         constraints: extra conditions (sympy relationals in the parameters), e.g. ``K >= 1/(lam eta) + n/b``.
         description: the region in words.
+        certify: the box on which the claim is certified (with ``fixed``, ``choices`` and the
+            conditions); ``None`` for claims decided otherwise (symbolically, on a finite set, or by
+            search only).
     """
 
     fixed: Mapping[str, Any] = field(default_factory=dict)
@@ -210,21 +543,47 @@ class Region:
     ranges: Mapping[str, tuple[float, float, bool]] = field(default_factory=dict)
     constraints: tuple[Condition, ...] = ()
     description: str = ""
+    certify: Box | None = None
+
+    def describe(self) -> str:
+        """The region as printed with a verdict: the description, then the exact box if any."""
+        parts = [f"{k} = {v}" for k, v in self.fixed.items()]
+        parts += [f"{k} in {{{', '.join(str(x) for x in v)}}}" if len(v) <= 8
+                  else f"{k} in {{{v[0]}, ..., {v[-1]}}} ({len(v)} values)" for k, v in self.choices.items()]
+        if self.certify is not None:
+            parts.append(self.certify.describe())
+        parts += [c.render() for c in self.constraints]
+        exact = "; ".join(parts)
+        if self.description and exact:
+            return f"{self.description} ({exact})"
+        return self.description or exact or "all valid points"
+
+
+RETIRED_CLAIMS: dict[str, str] = {}
+"""Claim keys that were retired, with why and what replaced them (a retired key is never reused)."""
+
+
+def retire_claim(key: str, why: str) -> None:
+    """Record that ``key`` was retired (and why); registering a claim under it afterwards fails."""
+    if key in RETIRED_CLAIMS and RETIRED_CLAIMS[key] != why:
+        raise ValueError(f"claim key {key} is already retired ({RETIRED_CLAIMS[key]})")
+    RETIRED_CLAIMS[key] = why
 
 
 @dataclass(frozen=True)
 class Claim:
-    """A claimed relation ``lhs REL rhs`` over a region, as a paper states it.
+    """A claimed relation ``lhs REL rhs`` over a region, as a paper (or we) state it.
 
     Attributes:
-        key: ``yeshokri22.C5a``.
+        key: ``yeshokri22.C5a``; claims that are ours live under our namespaces (``maxinfo.``,
+            ``pacbayes.``), never under a paper's.
         title: short statement.
-        citation: where the paper states it.
-        statement: the paper's words (quoted or closely paraphrased).
+        citation: where it is stated (a paper's item, or our derivation notes: then ``ours``).
+        statement: the paper's (or our) words, quoted or closely paraphrased.
         reading: how we read it (what is compared, on which region, what "approximately" means).
         lhs, rhs: the two quantities.
         relation: the relation claimed.
-        region: where it is claimed.
+        region: where it is claimed (and, with ``region.certify``, the box it is certified on).
         factor: for "same order" claims, ``lhs/rhs`` must lie in [1/factor, factor]; the relation is
             then ignored.
         symbolic: optional function returning a symbolic verdict (see :mod:`.symbolic`).
@@ -232,6 +591,8 @@ class Claim:
             the sanity suite asserts each still does.
         finding: for a falsified claim, what we found, in words.
         notation: the paper's notation table, for parameters read only by custom quantities.
+        verdict: the verdict on record (what ``dptheory check`` must reach with the default budget);
+            ``falsified`` whenever counterexamples are pinned, and required otherwise.
     """
 
     KIND: ClassVar[str] = "claim"
@@ -251,6 +612,35 @@ class Claim:
     finding: str = ""
     tags: tuple[str, ...] = ()
     notation: Any = None
+    verdict: Verdict | None = None
+
+    def __post_init__(self) -> None:
+        if self.key in RETIRED_CLAIMS:
+            raise ValueError(f"claim key {self.key} was retired ({RETIRED_CLAIMS[self.key]}); use a new key")
+        if self.counterexamples and self.verdict not in (None, Verdict.FALSIFIED):
+            raise ValueError(f"{self.key}: counterexamples are pinned, so the verdict on record is falsified")
+        if self.verdict is None:
+            if not self.counterexamples:
+                raise ValueError(f"{self.key}: record the verdict the claim is expected to reach (verdict=...)")
+            object.__setattr__(self, "verdict", Verdict.FALSIFIED)
+        # (a registered claim on record as falsified has pins: checks/test_claims.py; a mutated copy, as the
+        # mutation contract makes, may drop them)
+
+    @property
+    def expected(self) -> Verdict:
+        """The verdict on record."""
+        assert self.verdict is not None
+        return self.verdict
+
+    @property
+    def ours(self) -> bool:
+        """Whether the statement is ours (a derived theorem or one of our notes), not a paper's."""
+        return self.citation.paper.authors == "dptheory"
+
+    @property
+    def source_label(self) -> str:
+        """"Our claim" or "Paper", as printed before the statement."""
+        return "Our claim" if self.ours else "Paper"
 
     @property
     def params(self) -> tuple[str, ...]:

@@ -427,19 +427,24 @@ def _claims_section(claims: list[Claim], results: list[Any], cfg: ReportConfig) 
     lines = [
         r"\section{Claims}\label{sec:claims}",
         f"Each claim is decided by \\texttt{{dptheory check}} (seed {cfg.seed}, {cfg.claim_examples} examples "
-        "per property search): symbolically, exhaustively on a finite region, or by property-based search; a "
-        "counterexample is re-verified at 50 digits. A falsified claim is a finding.",
+        "per search) with one of five verdicts: \\emph{proved} (symbolically), \\emph{certified} (rigorous arb "
+        "ball arithmetic over the stated region, by branch and bound), \\emph{exhaustive} (every point of a "
+        "stated finite set, with rigorous error bounds), \\emph{not falsified} (a search found no "
+        "counterexample: not a proof) or \\emph{falsified} (a counterexample, certified with arb where both "
+        "sides have ball evaluators). A falsified claim is a finding. Claims that are ours (derived results, "
+        "our notes) are labelled ``Our claim''.",
         "",
     ]
     for c, res in zip(claims, results, strict=True):
         lines.append(rf"\subsection*{{\texttt{{{escape(c.key)}}}: {text_tex(c.title)}}}")
-        lines.append(rf"\noindent\textbf{{Paper}} ({escape(c.citation.short())}): ``{escape(c.statement)}''")
+        lines.append(rf"\noindent\textbf{{{c.source_label}}} ({escape(c.citation.short())}): ``{escape(c.statement)}''")
         lines.append("")
         lines.append(rf"\noindent\textbf{{Reading.}} {escape(c.reading)}")
         lines.append("")
         tried = f", {res.examples_tried} points" if res.examples_tried and "points" not in res.method else ""
         lines.append(rf"\noindent\textbf{{Verdict: {escape(verdict_word(res))}}} ({escape(res.method)}{tried}).")
         lines.append("")
+        lines += [escape(x) for x in res.sentences() if not x.startswith("Falsified:")] + [""]
         if res.counterexample:
             ce = res.counterexample
             note = _notation_of(c)

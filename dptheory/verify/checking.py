@@ -1,17 +1,20 @@
-"""Deciding claims: symbolic first, then exhaustive on finite regions, then property-based search.
+"""Deciding claims, strongest method first.
 
-Verdicts:
+1. **Pinned counterexamples** (unless ``use_pinned=False``): each is decided exactly
+   (:func:`dptheory.verify.certify.decide_point`: the claim's margin on balls); one that still fails
+   makes the claim *falsified* (certified when both sides have ball evaluators; the record says).
+2. **Symbolic proof** (``Claim.symbolic``): *proved*, with what was proved.
+3. **A finite region** (every parameter fixed or a finite choice): every point decided on balls:
+   *exhaustive*; where a side has no ball evaluator every point is still evaluated (float64 screen,
+   mpmath at ``dps`` digits near the boundary) but the verdict is only *not falsified*.
+4. **A certify box** (``Region.certify``): branch and bound with arb
+   (:func:`dptheory.verify.certify.certify_region`): *certified* on the box, or *falsified* at a point
+   of it, or (budget exhausted, or no ball evaluator) on to the search with the undecided boxes noted.
+5. **Search** (:func:`dptheory.verify.search.search_counterexample` when available, else a
+   hypothesis search steered by ``target``): *falsified* with a counterexample re-decided exactly,
+   else *not falsified* with the number of points, the strategy and the closest approach.
 
-* ``verified``: the claim held at every point tried (or was proved symbolically; the result says
-  which). A property-based "verified" is a statement about the tested region, not a proof.
-* ``falsified``: a counterexample was found (a pinned one, or one found by the search and shrunk by
-  hypothesis) and re-verified at >= 50 significant digits; both sides are reported.
-* ``undecided``: the two sides could not be separated at the working precision, or the search hit
-  points it could not evaluate.
-
-The search evaluates both sides in float64 where a float64 kernel exists (fast), steers toward
-violations with ``hypothesis.target`` on the relative margin, and confirms anything closer than
-1e-9 relative with mpmath at 30 digits before calling it a violation.
+Verdict words: :class:`dptheory.core.claims.Verdict`; results: :class:`~.verdicts.ClaimResult`.
 """
 
 from __future__ import annotations
@@ -19,67 +22,19 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Mapping
-from dataclasses import dataclass, field
-from enum import StrEnum
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import mpmath
 import sympy as sp
 
-from dptheory.core.claims import Claim, Relation
+from dptheory.core.claims import Claim, Relation, Verdict
 from dptheory.core.errors import DPTheoryError
 from dptheory.core.notation import format_rational, parse_value
+from dptheory.verify.verdicts import ClaimResult
 
-
-class Verdict(StrEnum):
-    VERIFIED = "verified"
-    FALSIFIED = "falsified"
-    UNDECIDED = "undecided"
-
-    def __str__(self) -> str:
-        return self.value
-
-
-@dataclass
-class ClaimResult:
-    """Outcome of checking one claim."""
-
-    claim: str
-    verdict: Verdict
-    method: str
-    examples_tried: int = 0
-    counterexample: dict[str, Any] | None = None
-    notes: list[str] = field(default_factory=list)
-    duration_s: float = 0.0
-    closest: dict[str, Any] | None = None
-
-    def _repr_html_(self) -> str:
-        import html
-
-        ce = ""
-        if self.counterexample:
-            c = self.counterexample
-            pts = ", ".join(f"{k}={v}" for k, v in c["params"].items())
-            ce = (
-                f"<br>counterexample: {html.escape(pts)}: {html.escape(c['lhs']['label'])} = "
-                f"{html.escape(c['lhs']['value'])} vs {html.escape(c['rhs']['label'])} = "
-                f"{html.escape(c['rhs']['value'])}"
-            )
-        return (
-            f"<p><b>{html.escape(self.claim)}</b>: {self.verdict.value} ({html.escape(self.method)}, "
-            f"{self.examples_tried} points){ce}</p>"
-        )
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "claim": self.claim,
-            "verdict": self.verdict.value,
-            "method": self.method,
-            "counterexample": self.counterexample,
-            "examples_tried": self.examples_tried,
-            "notes": self.notes,
-        }
+__all__ = ["ClaimResult", "PointOutcome", "Verdict", "check_claim", "evaluate_point", "region_strategy"]
 
 
 @dataclass(frozen=True)
@@ -264,6 +219,47 @@ def _in_region(claim: Claim, point: Mapping[str, Any]) -> bool:
     return True
 
 
+
+def _statement(claim: Claim) -> str:
+    rel = f"is within a factor {claim.factor:g} of" if claim.factor else claim.relation.words
+    return f"{claim.lhs.label} {rel} {claim.rhs.label}"
+
+
+def _flip_words(claim: Claim, m: float) -> str:
+    if claim.factor is not None:
+        return f"the log-ratio is {m:.3g} inside the factor {claim.factor:g}"
+    if claim.relation is Relation.EQ:
+        return "the two sides differ" if m < 0 else "the two sides agree"
+    if not math.isfinite(m):
+        return ""
+    side = "the left side" if claim.relation in (Relation.LT, Relation.LE) else "the right side"
+    return f"{side} would have to grow by {abs(m) * 100:.3g}% of the larger side for the relation to flip"
+
+
+def _closest_from(claim: Claim, point: Mapping[str, Any], dps: int) -> dict[str, Any] | None:
+    try:
+        out = evaluate_point(claim, point, dps=dps)
+    except DPTheoryError:
+        return None
+    from dptheory.verify.certify import _relative
+
+    m = _relative(claim, out.lhs, out.rhs)
+    return {"margin": m, "params": _render_point(point), "lhs": mpmath.nstr(out.lhs, 15),
+            "rhs": mpmath.nstr(out.rhs, 15), "flip": _flip_words(claim, m)}
+
+
+def _ce_record(claim: Claim, point: Mapping[str, Any], dps: int) -> dict[str, Any] | None:
+    """A counterexample record for a point where the claim fails (decided exactly), else None."""
+    from dptheory.verify.certify import decide_point
+
+    dec = decide_point(claim, point, dps=dps)
+    if dec.holds is not False:
+        return None
+    return {"params": _render_point(point), "lhs": dec.lhs, "rhs": dec.rhs,
+            "relation": f"within a factor {claim.factor:g}" if claim.factor else claim.relation.value,
+            "margin": dec.margin, "certified": dec.certified, "evidence": dec.evidence, "dps": dps}
+
+
 def check_claim(
     claim: Claim,
     *,
@@ -271,30 +267,43 @@ def check_claim(
     seed: int = 0,
     dps: int = 50,
     use_pinned: bool = True,
-    progress: Any = None,
+    progress: Callable[[int, int], None] | None = None,
+    max_boxes: int | None = None,
+    max_seconds: float | None = None,
 ) -> ClaimResult:
-    """Decide a claim; see the module docstring for the meaning of each verdict."""
+    """Decide a claim (see the module docstring for the order of methods and the verdicts).
+
+    Args:
+        claim: the claim.
+        examples: size of the search: :func:`search_counterexample` gets ``examples * DEFAULT_BUDGET // 100`` margin
+            evaluations (the default 100 gives DEFAULT_BUDGET).
+        seed: seed of the search.
+        dps: digits of point decisions that are not certified, and of counterexample values (>= 50).
+        use_pinned: try the pinned counterexamples first.
+        progress: called as ``progress(done, total)``.
+        max_boxes: budget of the branch and bound (default: the claim's box's ``max_boxes``).
+        max_seconds: optional wall-clock cap of the branch and bound.
+    """
     t0 = time.perf_counter()
     dps = max(dps, 50)
     notes: list[str] = []
+    base = dict(claim=claim.key, expected=claim.verdict, statement=_statement(claim), ours=claim.ours)
+
+    def done(verdict: Verdict, method: str, **kw: Any) -> ClaimResult:
+        return ClaimResult(verdict=verdict, method=method, notes=notes, duration_s=time.perf_counter() - t0,
+                           **base, **kw)
 
     # 1. pinned counterexamples
     if use_pinned and claim.counterexamples:
         for pt in claim.counterexamples:
-            out = evaluate_point(claim, pt, dps=dps)
-            if out.holds is False:
-                if not _in_region(claim, pt):
-                    notes.append("pinned counterexample is outside the claim's region; ignored")
-                    continue
-                return ClaimResult(
-                    claim.key,
-                    Verdict.FALSIFIED,
-                    "pinned counterexample",
-                    1,
-                    counterexample_record(claim, pt, out, dps),
-                    notes,
-                    time.perf_counter() - t0,
-                )
+            if not _in_region(claim, pt):
+                notes.append(f"pinned point {_render_point(pt)} is outside the claim's region; ignored")
+                continue
+            rec = _ce_record(claim, pt, dps)
+            if rec is not None:
+                how = "certified" if rec["certified"] else f"confirmed at {dps} digits, not certified"
+                return done(Verdict.FALSIFIED, f"pinned counterexample ({how})", region=claim.region.describe(),
+                            examples_tried=1, counterexample=rec)
         notes.append("no pinned counterexample falsifies the claim any more")
 
     # 2. symbolic
@@ -302,61 +311,163 @@ def check_claim(
         from dptheory.core.symbolic import SymbolicVerdict
 
         res = claim.symbolic()
-        notes.append(f"symbolic: {res.verdict.value}: {res.detail}")
         if res.verdict is SymbolicVerdict.PROVED:
-            return ClaimResult(claim.key, Verdict.VERIFIED, "symbolic proof", 0, None, notes, time.perf_counter() - t0)
+            return done(Verdict.PROVED, "symbolic proof (sympy)", region=claim.region.describe(), proof=res.detail)
+        notes.append(f"symbolic: {res.verdict.value}: {res.detail}")
 
-    # 3. finite region: every point, screened in float64 (one vectorised call per side), every
-    #    point closer than 1e-6 relative (and every reported point) evaluated at `dps` digits
+    # 3. finite region
     pts = _finite_points(claim)
     if pts is not None:
-        valid = [pt for pt in pts if _in_region(claim, pt)]
-        if not valid:
-            notes.append("no point of the finite region satisfies the conditions")
-            return ClaimResult(claim.key, Verdict.UNDECIDED, "exhaustive", 0, None, notes, time.perf_counter() - t0)
-        margins = _screen(claim, valid)
-        undecided = 0
-        worst_i = min(range(len(valid)), key=lambda i: margins[i])
+        return _exhaustive(claim, pts, dps, notes, done, progress)
+
+    # 4. branch and bound on the certify box
+    if claim.region.certify is not None:
+        from dptheory.verify.certify import certify_region
+
+        out = certify_region(claim, max_boxes=max_boxes, max_seconds=max_seconds, dps=dps, progress=progress)
+        closest = None
+        if out.min_margin is not None:
+            closest = {**(out.closest or {}), "lower_bound": out.min_margin["lower_bound"], "of": out.min_margin["of"],
+                       "box": out.min_margin["box"]}
+        method = f"branch and bound with arb balls ({out.certified} boxes certified, {out.outside} outside the region)"
+        if out.status == "certified":
+            return done(Verdict.CERTIFIED, method, region=out.region, examples_tried=out.boxes, closest_margin=closest)
+        if out.status == "falsified":
+            assert out.counterexample is not None
+            return done(Verdict.FALSIFIED, "branch and bound with arb balls (a violating box)", region=out.region,
+                        examples_tried=out.boxes, counterexample=out.counterexample)
+        if out.status == "unavailable":
+            notes.append(f"not certified: {out.reason}")
+        else:
+            notes.extend(out.notes)
+            notes.append("not certified on the box: the search below decides the verdict")
+        undecided = out.undecided
+    else:
+        undecided = []
+
+    # 5. search
+    res = _search(claim, examples, seed, dps, notes, progress)
+    res.duration_s = time.perf_counter() - t0
+    res.undecided = undecided
+    return res
+
+
+def _exhaustive(claim: Claim, pts: list[dict[str, Any]], dps: int, notes: list[str],
+                done: Callable[..., ClaimResult], progress: Callable[[int, int], None] | None) -> ClaimResult:
+    """Every point of a finite region: decided on balls when the claim's margin has a ball evaluation
+    (exhaustive), else screened in float64 with mpmath near the boundary (not rigorous)."""
+    import flint
+
+    from dptheory.verify.certify import _ball_of, _decide, margin_of
+
+    region = claim.region.describe()
+    valid = [pt for pt in pts if _in_region(claim, pt)]
+    if not valid:
+        notes.append("no point of the finite region satisfies the conditions")
+        return done(Verdict.NOT_FALSIFIED, "exhaustive evaluation (no valid point)", region=region)
+    m = margin_of(claim)
+    if m.certifiable:
+        worst: tuple[Any, dict[str, Any]] | None = None
+        unsettled = []
         for i, pt in enumerate(valid):
             if progress is not None:
                 progress(i + 1, len(valid))
-            if margins[i] > 1e-6:
+            exact = {k: _ball_of(parse_value(v, key=claim.key, name=k)) for k, v in pt.items()}
+            ok = bad = False
+            d = None
+            for prec in (64, 256, 1024):
+                try:
+                    with flint.ctx.workprec(prec):
+                        d = m.ball(exact)
+                    ok, bad = _decide(d, m.strict)
+                except DPTheoryError:
+                    ok = bad = False
+                except (ZeroDivisionError, ValueError):
+                    ok = bad = False
+                if ok or bad:
+                    break
+            if bad:
+                rec = _ce_record(claim, pt, dps)
+                if rec is not None:
+                    return done(Verdict.FALSIFIED, f"exhaustive evaluation on arb balls ({len(valid)} points)",
+                                region=region, examples_tried=i + 1, counterexample=rec)
+            if not ok:
+                unsettled.append(pt)
                 continue
-            out = evaluate_point(claim, pt, dps=dps)
-            if out.holds is False:
-                return ClaimResult(
-                    claim.key,
-                    Verdict.FALSIFIED,
-                    f"exhaustive ({len(valid)} points)",
-                    i + 1,
-                    counterexample_record(claim, pt, out, dps),
-                    notes,
-                    time.perf_counter() - t0,
-                )
-            if out.holds is None:
-                undecided += 1
-        wp = valid[worst_i]
-        closest = counterexample_record(claim, wp, evaluate_point(claim, wp, dps=dps), dps)
-        if undecided:
-            notes.append(f"{undecided} points tied at {dps} digits")
-            return ClaimResult(
-                claim.key, Verdict.UNDECIDED, "exhaustive", len(valid), None, notes, time.perf_counter() - t0, closest
-            )
-        return ClaimResult(
-            claim.key,
-            Verdict.VERIFIED,
-            f"exhaustive ({len(valid)} points)",
-            len(valid),
-            None,
-            notes,
-            time.perf_counter() - t0,
-            closest,
-        )
+            if d is not None and (worst is None or d.lower() < worst[0]):
+                worst = (d.lower(), pt)
+        closest = _closest_from(claim, worst[1], dps) if worst is not None else None
+        if not unsettled:
+            return done(Verdict.EXHAUSTIVE, f"exhaustive evaluation on arb balls ({len(valid)} points)",
+                        region=region, examples_tried=len(valid), closest_margin=closest)
+        notes.append(f"{len(unsettled)} points could not be decided on balls, e.g. {_render_point(unsettled[0])}")
+    else:
+        notes.append(f"not rigorous: {m.why_not}")
+    # every point in float64, mpmath at dps digits where float64 is within 1e-6 (not rigorous)
+    margins = _screen(claim, valid)
+    worst_i = min(range(len(valid)), key=lambda i: margins[i])
+    ties = 0
+    for i, pt in enumerate(valid):
+        if progress is not None:
+            progress(i + 1, len(valid))
+        if margins[i] > 1e-6:
+            continue
+        out = evaluate_point(claim, pt, dps=dps)
+        if out.holds is False:
+            rec = _ce_record(claim, pt, dps)
+            if rec is not None:
+                return done(Verdict.FALSIFIED, f"exhaustive evaluation ({len(valid)} points)", region=region,
+                            examples_tried=i + 1, counterexample=rec)
+        if out.holds is None:
+            ties += 1
+    if ties:
+        notes.append(f"{ties} points tied at {dps} digits")
+    return done(Verdict.NOT_FALSIFIED,
+                f"every point of the finite region evaluated (float64, mpmath at {dps} digits near the boundary; "
+                "not rigorous)", region=region, examples_tried=len(valid),
+                closest_margin=_closest_from(claim, valid[worst_i], dps))
 
-    # 4. property-based search
+
+def _search(claim: Claim, examples: int, seed: int, dps: int, notes: list[str],
+            progress: Callable[[int, int], None] | None) -> ClaimResult:
+    t0 = time.perf_counter()
+    base = dict(claim=claim.key, expected=claim.verdict, statement=_statement(claim), ours=claim.ours,
+                region=claim.region.describe())
+    try:
+        from dptheory.verify import search as _s  # the margin-optimising search (when installed)
+    except ImportError:
+        _s = None
+    if _s is not None:
+        # --examples scales the search: the default 100 gives search.DEFAULT_BUDGET (1500) margin evaluations
+        budget = max(1, examples * getattr(_s, "DEFAULT_BUDGET", 1500) // 100)
+        sr = _s.search_counterexample(claim, budget=budget, seed=seed, dps=dps, progress=progress)
+        notes.extend(sr.notes)
+        if sr.points_tried == 0 and sr.found is None:
+            # the optimiser drew no point of the region (e.g. a divisibility condition): the hypothesis
+            # strategy builds points from the conditions instead
+            notes.append("the margin-optimising search drew no point of the region; hypothesis search used")
+            return _hypothesis_search(claim, examples, seed, dps, notes, progress, base, t0)
+        if sr.found is not None:
+            rec = sr.found.to_dict()
+            rec["dps"] = dps
+            return ClaimResult(verdict=Verdict.FALSIFIED, method=f"search: {sr.strategy}",
+                               examples_tried=sr.points_tried,
+                               counterexample=rec, notes=notes, duration_s=time.perf_counter() - t0, **base)
+        closest = None if sr.closest is None else sr.closest.to_dict()
+        return ClaimResult(verdict=Verdict.NOT_FALSIFIED, method=f"search: {sr.strategy}",
+                           examples_tried=sr.points_tried, closest_margin=closest, notes=notes,
+                           duration_s=time.perf_counter() - t0, **base)
+    return _hypothesis_search(claim, examples, seed, dps, notes, progress, base, t0)
+
+
+def _hypothesis_search(claim: Claim, examples: int, seed: int, dps: int, notes: list[str],
+                       progress: Callable[[int, int], None] | None, base: dict[str, Any], t0: float) -> ClaimResult:
+    """Property-based search (hypothesis, steered by ``target`` on the relative margin; float64 screen,
+    mpmath at 30 digits below 1e-9)."""
     from hypothesis import HealthCheck, find, settings, target
     from hypothesis.errors import NoSuchExample, Unsatisfiable
 
+    method = f"hypothesis search steered by the relative margin (seed {seed})"
     strategy = region_strategy(claim)
     tried = 0
     errors: list[str] = []
@@ -398,34 +509,16 @@ def check_claim(
         found = None
     except Unsatisfiable:
         notes.append("could not draw valid points from the region (conditions too restrictive?)")
-        return ClaimResult(
-            claim.key, Verdict.UNDECIDED, "property search", tried, None, notes, time.perf_counter() - t0
-        )
+        return ClaimResult(verdict=Verdict.NOT_FALSIFIED, method=method, examples_tried=tried, notes=notes,
+                           duration_s=time.perf_counter() - t0, **base)
     if errors:
         notes.append(f"{len(errors)} points could not be evaluated; first: {errors[0]}")
-    closest = None
-    if "point" in worst_holder:
-        wp = worst_holder["point"]
-        try:
-            closest = counterexample_record(claim, wp, evaluate_point(claim, wp, dps=dps), dps)
-        except DPTheoryError:
-            closest = None
-    if found is None:
-        return ClaimResult(
-            claim.key, Verdict.VERIFIED, "property search", tried, None, notes, time.perf_counter() - t0, closest
-        )
-    out = evaluate_point(claim, found, dps=dps)
-    if out.holds is False:
-        return ClaimResult(
-            claim.key,
-            Verdict.FALSIFIED,
-            f"property search (shrunk, re-verified at {dps} digits)",
-            tried,
-            counterexample_record(claim, found, out, dps),
-            notes,
-            time.perf_counter() - t0,
-        )
-    notes.append(f"search flagged {_render_point(found)} but it does not fail at {dps} digits")
-    return ClaimResult(
-        claim.key, Verdict.UNDECIDED, "property search", tried, None, notes, time.perf_counter() - t0, closest
-    )
+    closest = _closest_from(claim, worst_holder["point"], dps) if "point" in worst_holder else None
+    if found is not None:
+        rec = _ce_record(claim, found, dps)
+        if rec is not None:
+            return ClaimResult(verdict=Verdict.FALSIFIED, method=method + " (shrunk)", examples_tried=tried,
+                               counterexample=rec, notes=notes, duration_s=time.perf_counter() - t0, **base)
+        notes.append(f"search flagged {_render_point(found)} but it does not fail at {dps} digits")
+    return ClaimResult(verdict=Verdict.NOT_FALSIFIED, method=method, examples_tried=tried, closest_margin=closest,
+                       notes=notes, duration_s=time.perf_counter() - t0, **base)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from dptheory.core.claims import Claim, Quantity, Region, Relation
+from dptheory.core.claims import Claim, Quantity, Region, Relation, Verdict
 from dptheory.core.registry import REGISTRY
 from dptheory.core.symbolic import prove_zero
 from dptheory.papers.maxinfo import theorems as M
@@ -43,6 +43,7 @@ C21 = _add(Claim(
     lhs=T("dwork15.cor21_route", "Thm 13 + McDiarmid at k = tau^2/(c^2 n)", set={"k": _X}),
     rhs=T("dwork15.cor21", "Cor 21"),
     relation=Relation.EQ,
+    verdict=Verdict.PROVED,
     region=Region(description="all tau, c, n, beta in (0, 1)"),
     symbolic=_c21_symbolic,
 ))
@@ -58,10 +59,15 @@ C21_EXTRACTED = _add(Claim(
     relation=Relation.LE,
     region=Region(description="all tau, c, n, beta in (0, 1)"),
     counterexamples=({"tau": 1, "c": 1, "n": 2, "beta": "0.1"},),
-    finding="The extracted hypothesis 'log e tau^2/c^2' (bits) cannot give the conclusion for n >= 2: at tau = c = 1, "
-    "n = 2, beta = 0.1 the route gives e^1 e^-1 + 0.1 = 1.1 > exp(-1/2) + 0.1 = 0.707. The conclusion needs "
-    "tau^2/(c^2 n) nats (docs/derivations/maxinfo_route.md, section 1: a typo in the source or the extraction; "
-    "which one we cannot tell without the PDF).",
+    finding="With the extracted hypothesis 'log e tau^2/c^2' (bits) the statement is false for n >= 3, not merely "
+    "unproved. Counterexample: S uniform on {0,1}^n, A(S) = S, so I_inf(S; A(S)) = n bits; the analyst asks "
+    "f(x) = fraction of coordinates where x agrees with A(S) (sensitivity c = 1/n), so f(S) - P^n[f] = 1/2 always. "
+    "At tau = 1/2 the hypothesis n <= log2(e) tau^2/c^2 = log2(e) n^2/4 holds for n >= 3, while the conclusion "
+    "1 <= exp(-n/4) + beta fails for beta < 1 - exp(-n/4). At n = 2 this construction does not apply and only "
+    "the route through Thm 13 + McDiarmid fails: at tau = c = 1, n = 2, beta = 0.1 the route gives "
+    "e^1 e^-1 + 0.1 = 1.1 > exp(-1/2) + 0.1 = 0.707, so the corollary is unprovable by that route there. The "
+    "conclusion needs tau^2/(c^2 n) nats (docs/derivations/maxinfo_route.md, section 1: a typo in the source or "
+    "the extraction; which one we cannot tell without the PDF).",
 ))
 
 _TAUS = ["2.811", "2.82", "2.85", "2.9", "3", "3.1", "3.25", "3.5", "3.75", "4", "4.5", "5", "6", "7", "8", "10",
@@ -79,6 +85,7 @@ C22 = _add(Claim(
     lhs=T("dwork15.cor22_route", "Thm 20 + Thm 13 + McDiarmid"),
     rhs=T("dwork15.cor22", "exp(-3x/4)"),
     relation=Relation.LE,
+    verdict=Verdict.EXHAUSTIVE,
     region=Region(fixed={"c": 1, "n": 1}, choices={"tau": _TAUS}, description="x = tau^2 from 7.90 to 10^4"),
 ))
 

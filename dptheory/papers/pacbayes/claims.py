@@ -17,10 +17,11 @@ from typing import Any
 import mpmath
 import sympy as sp
 
-from dptheory.core.claims import Claim, Quantity, Region, Relation
+from dptheory.core.claims import Box, Claim, Quantity, Region, Relation, Verdict
 from dptheory.core.conditions import Condition
 from dptheory.core.notation import rational_to_mpf
 from dptheory.core.registry import REGISTRY
+from dptheory.core.symbolic import SymbolicResult, prove_zero
 from dptheory.papers.pacbayes import theorems as P
 
 empD, KLD, mD, deltaD, epsD = P.NOTATION_DR.symbols("emp_risk", "KL", "m", "delta", "eps")
@@ -47,6 +48,16 @@ def _dp_term_np(e: Any) -> float:
     return 2 * max(float(mpmath.log(3 / delta)), m * eps * eps) / m
 
 
+def _dr18_c1_symbolic() -> SymbolicResult:
+    """On the region ln(3/delta) = m eps^2 - u with u >= 0, the DP term 2 max{ln(3/delta), m eps^2}/m (the
+    expression _dp_term_mp evaluates) is 2 eps^2."""
+    u = sp.Symbol("u", nonnegative=True)
+    term = 2 * sp.Max(sp.log(3 / deltaD), mD * epsD**2) / mD
+    on_region = term.subs(sp.log(3 / deltaD), mD * epsD**2 - u)
+    what = "2 max{ln(3/delta), m eps^2}/m - 2 eps^2 with ln(3/delta) = m eps^2 - u, u >= 0"
+    return prove_zero(on_region - 2 * epsD**2, what)
+
+
 DR18_C1 = _add(Claim(
     key="dr18.C1",
     title="An eps-DP prior contributes 2 eps^2 to the kl budget (once m eps^2 >= ln(3/delta))",
@@ -59,6 +70,8 @@ DR18_C1 = _add(Claim(
     rhs=Quantity(label="2 eps^2", mp=lambda e, d: 2 * rational_to_mpf(sp.Rational(e["eps"])) ** 2,
                  np=lambda e: 2 * float(e["eps"]) ** 2, params=("eps",)),
     relation=Relation.EQ,
+    verdict=Verdict.PROVED,
+    symbolic=_dr18_c1_symbolic,
     region=Region(constraints=(Condition(mD * epsD**2 >= sp.log(3 / deltaD), "m eps^2 >= ln(3/delta)"),),
                   ranges={"eps": (0.05, 2.0, True), "m": (100, 1_000_000, True)},
                   description="m eps^2 >= ln(3/delta)"),
@@ -95,7 +108,11 @@ MCA_GE_PINSKER = _add(Claim(
     lhs=T("mcallester99", "McAllester (recalled form)"),
     rhs=T("pacbayes.pinsker_derived", "Maurer + Pinsker"),
     relation=Relation.GT,
-    region=Region(description="all valid points"),
+    verdict=Verdict.CERTIFIED,
+    region=Region(description="claimed at all valid points; certified for every empirical risk, KL in [0.1, 20], "
+                  "delta in [0.001, 0.1], n = 100..10000 (the CLI example: emp_risk 0.1, n 1000, KL 5)",
+                  certify=Box(intervals={"delta": ("0.001", "0.1"), "KL": ("0.1", "20")}, integers={"n": (100, 10000)},
+                              log=("delta", "n", "KL"), free={"emp_risk": "0.1"}, max_boxes=6000)),
 ))
 
 XI_LE_2SQRT = _add(Claim(
@@ -107,6 +124,7 @@ XI_LE_2SQRT = _add(Claim(
     lhs=T("maurer04.kl", "kl budget with xi(n)", term="rhs"),
     rhs=T("maurer04.kl_2sqrtn", "kl budget with 2 sqrt(n)", term="rhs"),
     relation=Relation.LE,
+    verdict=Verdict.NOT_FALSIFIED,
     region=Region(ranges={"n": (1, 100_000, True)}, description="all valid points, n <= 10^5"),
 ))
 
@@ -119,6 +137,7 @@ KL_LE_PINSKER = _add(Claim(
     lhs=T("maurer04.kl_2sqrtn", "kl bound"),
     rhs=T("pacbayes.pinsker_derived", "Pinsker form"),
     relation=Relation.LE,
+    verdict=Verdict.NOT_FALSIFIED,
     region=Region(description="all valid points"),
 ))
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 import mpmath
@@ -26,7 +27,20 @@ from dptheory.core.registry import REGISTRY
 from dptheory.numerics.binomial import clopper_pearson_lower, wilson
 from dptheory.papers.shi26 import privacy as sp26
 from dptheory.papers.shi26.theorems import NOTATION, PAPER, eta, m, mu
-from dptheory.verify.checking import Verdict
+
+
+class TrainedVerdict(StrEnum):
+    """The verdict on a trained claim: a statement about runs, decided statistically (never ``proved``)."""
+
+    HOLDS_IN_MOST_RUNS = "holds in most runs"
+    FALSIFIED = "falsified"
+    UNDECIDED = "undecided"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+Verdict = TrainedVerdict  # the name used before the verdict vocabulary (kept for the trained-claims suite)
 
 C = PAPER.item
 PAPER_POINT = {"T": 1000, "mu_norm": 1, "sigma_p": "0.5", "d": 2000, "sigma_b": "0.01", "n": 1000, "m": 100}
@@ -124,7 +138,7 @@ class TrainedClaim:
 class TrainedClaimResult:
     """Verdict on a trained claim.
 
-    Rule (confidence 95%, one-sided Clopper-Pearson on the k runs): VERIFIED if the lower bound on the
+    Rule (confidence 95%, one-sided Clopper-Pearson on the k runs): HOLDS_IN_MOST_RUNS if the lower bound on the
     probability that the event holds exceeds 1/2 (it holds in most runs); FALSIFIED if the lower bound on
     the probability that it fails exceeds 1/2 (the falsifying runs are listed); otherwise UNDECIDED.
     Events measured on a finite test set count as holding/failing only when a 95% interval decides them.
@@ -169,7 +183,7 @@ def check_trained_claim(claim: TrainedClaim, pairs: Sequence[Any], cfg: Any, *, 
     k = len(sel)
     lh, lf = ((clopper_pearson_lower(h, k, 1 - confidence), clopper_pearson_lower(f, k, 1 - confidence)) if k
               else (0.0, 0.0))
-    verdict = Verdict.VERIFIED if lh > 0.5 else Verdict.FALSIFIED if lf > 0.5 else Verdict.UNDECIDED
+    verdict = Verdict.HOLDS_IN_MOST_RUNS if lh > 0.5 else Verdict.FALSIFIED if lf > 0.5 else Verdict.UNDECIDED
     return TrainedClaimResult(claim.key, verdict, confidence, h, f, u, lh, lf, runs, bad if verdict is
                               Verdict.FALSIFIED else [])
 
