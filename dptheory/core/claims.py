@@ -26,6 +26,7 @@ from typing import Any, ClassVar
 import mpmath
 import numpy as np
 import sympy as sp
+from numpy.typing import NDArray
 
 from dptheory.core.citation import Citation
 from dptheory.core.conditions import Condition
@@ -33,6 +34,7 @@ from dptheory.core.errors import DPTheoryError
 from dptheory.core.registry import REGISTRY
 from dptheory.core.theorem import Theorem
 
+_NDArray = NDArray[np.float64]  # the class Quantity has a field named np, which hides numpy in its body
 
 class Verdict(StrEnum):
     """What a check of a claim established (the words mean what they say).
@@ -291,7 +293,7 @@ class Quantity:
             return None
         return float(t.evaluate_np({k: float(v) for k, v in pt.items()}, term=self.term))
 
-    def value_np_batch(self, arrays: Mapping[str, np.ndarray]) -> np.ndarray | None:
+    def value_np_batch(self, arrays: Mapping[str, _NDArray]) -> _NDArray | None:
         """float64 values on a whole grid at once (theorem references without limits only)."""
         t = self.thm()
         if t is None or self.limit is not None:

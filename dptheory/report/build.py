@@ -595,7 +595,8 @@ def aux_sections(tex: Path) -> list[list[Any]]:
 
 def _notation_of(c: Claim) -> Any:
     refs = [r for side in c.sides() for r in side.theorem_refs()]
-    return refs[0].thm().notation if refs else c.notation
+    thm = refs[0].thm() if refs else None
+    return thm.notation if thm is not None else c.notation
 
 
 def _family_notation(cfg: ReportConfig) -> Any:

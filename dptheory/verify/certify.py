@@ -233,7 +233,8 @@ def _split_positive(expr: sp.Expr) -> tuple[sp.Expr, tuple[sp.Expr, ...]]:
         return expr, ()
     if not isinstance(ft, sp.Mul):
         return ft, ()
-    keep, pos = [], []
+    keep: list[sp.Expr] = []
+    pos: list[sp.Expr] = []
     for f in ft.args:
         (pos if f.is_positive is True else keep).append(f)
     return sp.Mul(*keep), tuple(pos)
@@ -269,8 +270,8 @@ def _build_margin(claim: Claim) -> Margin:
             d = expand_shorthands(d)
             reduced, factors = _split_positive(d)
             syms = {s.name: s for s in sorted(reduced.free_symbols, key=lambda s: s.name)}
-            ints = frozenset(n for n, s in syms.items() if s.is_integer)
-            comp = compile_expr(reduced, syms, integers=ints)
+            int_syms = frozenset(n for n, s in syms.items() if s.is_integer)
+            comp = compile_expr(reduced, syms, integers=int_syms)
             return Margin(claim, "symbolic", reduced, factors, tuple(syms), frozenset(_exact_int_names(reduced)),
                           strict, _compiled=comp)
         except CompileError:
@@ -281,6 +282,7 @@ def _build_margin(claim: Claim) -> Margin:
     for q in (claim.lhs, claim.rhs):
         for r in q.theorem_refs():
             t = r.thm()
+            assert t is not None  # theorem_refs() yields theorem references only (an unknown key raises)
             e = r.expression()
             if e is not None:
                 ints |= _exact_int_names(e)
@@ -312,6 +314,7 @@ def claim_conditions(claim: Claim) -> list[Condition]:
     seen: set[Any] = set()
     for q in (r for side in claim.sides() for r in side.theorem_refs()):
         t = q.thm()
+        assert t is not None  # theorem_refs() yields theorem references only (an unknown key raises)
         subs = {t.notation.sym(p): e for p, e in q.set.items()}
         for c in t.conditions:
             if q.limit is not None and t.notation.sym(q.limit) in c.symbols:
@@ -480,9 +483,8 @@ def decide_point(claim: Claim, point: Mapping[str, Any], *, dps: int = 50) -> Po
                     d = m.ball({k: _ball_of(v) for k, v in exact.items()})
                 ok, bad = _decide(d, m.strict)
                 if ok or bad:
-                    holds = bool(ok)
-                    word = "holds" if holds else "fails"
-                    return PointDecision(holds, True, sides[0], sides[1], rel,
+                    word = "holds" if ok else "fails"
+                    return PointDecision(bool(ok), True, sides[0], sides[1], rel,
                                          f"certified: the margin ({m.describe()}) is {_sign_words(d)} on balls at "
                                          f"{prec} bits, so '{_relation_text(claim)}' {word}")
                 last = f"the margin's ball {d.str(5, radius=True)} contains 0"
@@ -720,7 +722,9 @@ def _roots(claim: Claim, box: Box, margin: Margin) -> tuple[list[_B], set[str]]:
 def _param_info(claim: Claim) -> dict[str, Any]:
     info: dict[str, Any] = {}
     for q in (r for side in claim.sides() for r in side.theorem_refs()):
-        for p in q.thm().notation.params.values():
+        t = q.thm()
+        assert t is not None  # theorem_refs() yields theorem references only (an unknown key raises)
+        for p in t.notation.params.values():
             info.setdefault(p.name, p)
     if claim.notation is not None:
         for p in claim.notation.params.values():

@@ -128,6 +128,7 @@ def region_strategy(claim: Claim) -> Any:
     order: list[str] = []
     for q in (r for side in claim.sides() for r in side.theorem_refs()):
         t = q.thm()
+        assert t is not None  # theorem_refs() yields theorem references only (an unknown key raises)
         for p in t.notation.params.values():
             info.setdefault(p.name, p)
             order.append(p.name)
@@ -206,6 +207,7 @@ def _in_region(claim: Claim, point: Mapping[str, Any]) -> bool:
     exact = {k: parse_value(v, key=claim.key, name=k) for k, v in point.items()}
     for q in (r for side in claim.sides() for r in side.theorem_refs()):
         t = q.thm()
+        assert t is not None  # theorem_refs() yields theorem references only (an unknown key raises)
         pt = q.point(exact)
         res = t.check(pt)
         if any(
@@ -287,7 +289,7 @@ def check_claim(
     t0 = time.perf_counter()
     dps = max(dps, 50)
     notes: list[str] = []
-    base = dict(claim=claim.key, expected=claim.verdict, statement=_statement(claim), ours=claim.ours)
+    base: dict[str, Any] = dict(claim=claim.key, expected=claim.verdict, statement=_statement(claim), ours=claim.ours)
 
     def done(verdict: Verdict, method: str, **kw: Any) -> ClaimResult:
         return ClaimResult(verdict=verdict, method=method, notes=notes, duration_s=time.perf_counter() - t0,
@@ -431,33 +433,31 @@ def _exhaustive(claim: Claim, pts: list[dict[str, Any]], dps: int, notes: list[s
 def _search(claim: Claim, examples: int, seed: int, dps: int, notes: list[str],
             progress: Callable[[int, int], None] | None) -> ClaimResult:
     t0 = time.perf_counter()
-    base = dict(claim=claim.key, expected=claim.verdict, statement=_statement(claim), ours=claim.ours,
-                region=claim.region.describe())
+    base: dict[str, Any] = dict(claim=claim.key, expected=claim.verdict, statement=_statement(claim),
+                                ours=claim.ours, region=claim.region.describe())
     try:
         from dptheory.verify import search as _s  # the margin-optimising search (when installed)
     except ImportError:
-        _s = None
-    if _s is not None:
-        # --examples scales the search: the default 100 gives search.DEFAULT_BUDGET (1500) margin evaluations
-        budget = max(1, examples * getattr(_s, "DEFAULT_BUDGET", 1500) // 100)
-        sr = _s.search_counterexample(claim, budget=budget, seed=seed, dps=dps, progress=progress)
-        notes.extend(sr.notes)
-        if sr.points_tried == 0 and sr.found is None:
-            # the optimiser drew no point of the region (e.g. a divisibility condition): the hypothesis
-            # strategy builds points from the conditions instead
-            notes.append("the margin-optimising search drew no point of the region; hypothesis search used")
-            return _hypothesis_search(claim, examples, seed, dps, notes, progress, base, t0)
-        if sr.found is not None:
-            rec = sr.found.to_dict()
-            rec["dps"] = dps
-            return ClaimResult(verdict=Verdict.FALSIFIED, method=f"search: {sr.strategy}",
-                               examples_tried=sr.points_tried,
-                               counterexample=rec, notes=notes, duration_s=time.perf_counter() - t0, **base)
-        closest = None if sr.closest is None else sr.closest.to_dict()
-        return ClaimResult(verdict=Verdict.NOT_FALSIFIED, method=f"search: {sr.strategy}",
-                           examples_tried=sr.points_tried, closest_margin=closest, notes=notes,
-                           duration_s=time.perf_counter() - t0, **base)
-    return _hypothesis_search(claim, examples, seed, dps, notes, progress, base, t0)
+        return _hypothesis_search(claim, examples, seed, dps, notes, progress, base, t0)
+    # --examples scales the search: the default 100 gives search.DEFAULT_BUDGET (1500) margin evaluations
+    budget = max(1, examples * getattr(_s, "DEFAULT_BUDGET", 1500) // 100)
+    sr = _s.search_counterexample(claim, budget=budget, seed=seed, dps=dps, progress=progress)
+    notes.extend(sr.notes)
+    if sr.points_tried == 0 and sr.found is None:
+        # the optimiser drew no point of the region (e.g. a divisibility condition): the hypothesis
+        # strategy builds points from the conditions instead
+        notes.append("the margin-optimising search drew no point of the region; hypothesis search used")
+        return _hypothesis_search(claim, examples, seed, dps, notes, progress, base, t0)
+    if sr.found is not None:
+        rec = sr.found.to_dict()
+        rec["dps"] = dps
+        return ClaimResult(verdict=Verdict.FALSIFIED, method=f"search: {sr.strategy}",
+                           examples_tried=sr.points_tried,
+                           counterexample=rec, notes=notes, duration_s=time.perf_counter() - t0, **base)
+    closest = None if sr.closest is None else sr.closest.to_dict()
+    return ClaimResult(verdict=Verdict.NOT_FALSIFIED, method=f"search: {sr.strategy}",
+                       examples_tried=sr.points_tried, closest_margin=closest, notes=notes,
+                       duration_s=time.perf_counter() - t0, **base)
 
 
 def _hypothesis_search(claim: Claim, examples: int, seed: int, dps: int, notes: list[str],

@@ -561,7 +561,7 @@ _add(
             },
         ),
         finding="False in general: with N = n/b = 2 and eta lambda = 0.1 (q = 1/2, small G) the without-replacement "
-        "bound (about 1.9 G) is below the shuffle bound (about 2.5 G). Linearising for small G, Thm 4.3 ~ (b/n) G "
+        "bound (about 2.37 G) is below the shuffle bound (about 2.5 G). Linearising for small G, Thm 4.3 ~ (b/n) G "
         "(1 - r^(KN))/(1 - r) while Thm 4.2 ~ first term + mean_j eps0^j; the latter is larger when N is small and r "
         "is not close to 1. It holds at the paper's Figure 2 setting (C6b).",
     )
