@@ -405,7 +405,15 @@ _C5A_FINDING = (
     "mechanism as C5c (Eq. 145's reversed Bernoulli inequality). It holds on the Figure setting against the "
     "approximation (b/n) G K (C5b, certified there); exact composition has no ball evaluator yet."
 )
-_C5_CERTIFIED = ("b", "f")  # on the Figure box; C5e (exact composition, integer orders) on the Figure 2 setting
+_C5B_CE = {"alpha": 999, "S_g": 2, "sigma": "1/9", "b": 2, "n": 4, "lam": "32/5", "beta": 7, "eta": "3/73", "K": 6}
+_C5B_FINDING = (
+    "Also false against the approximation (b/n) G K: with N = 2, lambda eta = 192/365 and K = 6 >= 1/(lambda eta) "
+    "+ n/b = 3.90, Thm 4.2 = 2565.10 exceeds (b/n) G K = 2494.08 (both sides enclosed by arb and separated). "
+    "Found by the margin-optimising search without a pin; the same small-N mechanism as C5a. On the Figure "
+    "setting box (alpha in [2, 32], eta in [0.01, 0.04], K = 1..200) the inequality holds (certified while this "
+    "claim was narrowed to that box; the claim is about the paper's general statement, so it is falsified)."
+)
+_C5_CERTIFIED = ("f",)  # on the Figure box; C5e (exact composition, integer orders) on the Figure 2 setting
 for suffix, lhs, rhs, region, what, ces, finding in [
     (
         "a",
@@ -422,8 +430,8 @@ for suffix, lhs, rhs, region, what, ces, finding in [
         T("composition_approx", "composition (approx.)"),
         _C5_REGION,
         "Thm 4.2 vs the approximation (b/n) G K",
-        (),
-        "",
+        (_C5B_CE,),
+        _C5B_FINDING,
     ),
     (
         "c",
