@@ -477,8 +477,9 @@ class _Emitter:
             if self.is_int(k_) and b != "np":
                 kc = self.emit(k_, sc, "int")
                 if self.is_int(n_):
-                    fn = "_acomb" if b == "arb" else "_R(_comb"
-                    return f"{fn}({self.emit(n_, sc, 'int')}, {kc})" + (")" if b != "arb" else "")
+                    # at the working precision (a ball for arb); the exact big integer costs O(n) digits per term
+                    fn = "_acomb" if b == "arb" else "_m.binomial"
+                    return f"{fn}({self.emit(n_, sc, 'int')}, {kc})"
                 nc = self.emit(n_, sc)
                 return f"_m.binomial({nc}, {kc})" if b == "mp" else f"_abin({nc}, {kc})"
             nc, kc = self.emit(n_, sc), self.emit(k_, sc)
