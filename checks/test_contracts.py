@@ -33,7 +33,7 @@ KEYS = [t.key for t in THEOREMS]
 # one test per condition of every theorem (hundreds): a dozen examples each keeps the suite fast
 VIOLATION_EXAMPLES = min(12, settings().max_examples)
 # keep mpmath work per example bounded (Thm 4.3 iterates K*floor(n/b) steps at 40 digits)
-SMALL = {"n": (2, 300, True), "K": (1, 300, True), "T": (1, 10_000, True)}
+SMALL = {"n": (2, 300, True), "m": (1, 300, True), "K": (1, 300, True), "T": (1, 10_000, True)}  # sums run O(n), O(m)
 
 
 def _ranges(t):
