@@ -459,7 +459,7 @@ def decide_point(claim: Claim, point: Mapping[str, Any], *, dps: int = 50) -> Po
     m = margin_of(claim)
     digits = min(dps, 20)
     # the two sides with mpmath (the values shown), at dps digits
-    from dptheory.verify.checking import evaluate_point
+    from dptheory.verify.points import evaluate_point
 
     out = evaluate_point(claim, exact, dps=dps)
     rel = _relative(claim, out.lhs, out.rhs)
@@ -1131,7 +1131,7 @@ def _full_point(claim: Claim, pt: Mapping[str, Any]) -> dict[str, Any]:
 
 def _confirm_counterexample(claim: Claim, b: _B, dps: int) -> dict[str, Any] | None:
     """A point of a violating box, decided exactly; None if it is not a counterexample."""
-    from dptheory.verify.checking import _in_region
+    from dptheory.verify.points import _in_region
 
     pt = _full_point(claim, b.point())
     pt = {k: v for k, v in pt.items() if k in claim.params}
