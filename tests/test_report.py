@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -100,9 +102,17 @@ def test_committed_report_is_current(paper, tmp_path, monkeypatch):
     identical."""
     committed = ROOT / "reports" / paper
     assert (committed / "report.tex").exists(), f"no committed report for {paper}: run dptheory report"
-    monkeypatch.chdir(tmp_path)
-    res = build(defaults(paper), Path("reports") / paper, compile_pdf=False)
-    assert res.tex.read_text() == (committed / "report.tex").read_text(), (
+    # in a fresh process, as a user regenerates it: inside pytest, hypothesis draws from a pool of constants
+    # collected from the loaded modules (tests included), so an in-process search differs from the command's
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST", "HYPOTHESIS"))}
+    env["PYTHONPATH"] = str(ROOT)
+    proc = subprocess.run(
+        [sys.executable, "-m", "dptheory", "report", "--paper", paper, "--out", f"reports/{paper}", "--no-pdf",
+         "--no-progress"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=1200,
+    )
+    assert proc.returncode == 0, proc.stderr
+    tex = tmp_path / "reports" / paper / "report.tex"
+    assert tex.read_text() == (committed / "report.tex").read_text(), (
         f"reports/{paper}/report.tex is stale: run `dptheory report --paper {paper} --out reports/{paper}`")
     for csv in sorted((tmp_path / "reports" / paper).glob("*.csv")):
         assert csv.read_bytes() == (committed / csv.name).read_bytes(), f"reports/{paper}/{csv.name} is stale"
