@@ -59,47 +59,18 @@ def counterexample_record(claim: Claim, point: Mapping[str, Any], out: PointOutc
 
 def region_strategy(claim: Claim) -> Any:
     """Hypothesis strategy of the claim's region (sides' conditions with derived parameters, constraints)."""
-    from dptheory.core.conditions import Condition
     from dptheory.testing.strategies import point_strategy
+    from dptheory.verify.points import region_conditions
 
-    conds: list[Condition] = []
-    info: dict[str, Any] = {}
-    order: list[str] = []
-    for q in (r for side in claim.sides() for r in side.theorem_refs()):
-        t = q.thm()
-        assert t is not None  # theorem_refs() yields theorem references only (an unknown key raises)
-        for p in t.notation.params.values():
-            info.setdefault(p.name, p)
-            order.append(p.name)
-        subs = {t.notation.sym(p): e for p, e in q.set.items()}
-        for c in t.all_conditions:
-            if q.limit is not None and t.notation.sym(q.limit) in c.symbols:
-                continue
-            rel = c.relation.xreplace(subs) if subs else c.relation
-            if rel is sp.true:
-                continue
-            conds.append(Condition(rel, c.gloss, kind=c.kind) if subs else c)
-    if claim.notation is not None:
-        for p in claim.notation.params.values():
-            info.setdefault(p.name, p)
-            order.append(p.name)
-    conds.extend(claim.region.constraints)
-    # de-duplicate conditions (same relation from both sides)
-    seen: set[Any] = set()
-    uniq = []
-    for c in conds:
-        if c.relation in seen:
-            continue
-        seen.add(c.relation)
-        uniq.append(c)
+    conds, info, hint = region_conditions(claim)
     return point_strategy(
         claim.params,
-        uniq,
+        conds,
         info,
         fixed=claim.region.fixed,
         choices=claim.region.choices,
         ranges=claim.region.ranges,
-        order_hint=list(dict.fromkeys(order)),
+        order_hint=hint,
         key=claim.key,
     )
 

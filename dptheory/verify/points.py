@@ -12,11 +12,13 @@ from dataclasses import dataclass
 from typing import Any
 
 import mpmath
+import sympy as sp
 
 from dptheory.core.claims import Claim, Relation
-from dptheory.core.notation import parse_value
+from dptheory.core.conditions import Condition
+from dptheory.core.notation import Param, parse_value
 
-__all__ = ["PointOutcome", "evaluate_point"]
+__all__ = ["PointOutcome", "evaluate_point", "region_conditions"]
 
 
 @dataclass(frozen=True)
@@ -102,3 +104,38 @@ def _in_region(claim: Claim, point: Mapping[str, Any]) -> bool:
         if c.evaluate(subs).status.value != "holds":
             return False
     return True
+
+
+def region_conditions(claim: Claim) -> tuple[list[Condition], dict[str, Param], list[str]]:
+    """The conditions of the claim's region (both sides' theorems, derived parameters substituted,
+    the region's constraints), the parameter table and a name-order hint."""
+    conds: list[Condition] = []
+    info: dict[str, Param] = {}
+    order: list[str] = []
+    for q in (r for side in claim.sides() for r in side.theorem_refs()):
+        t = q.thm()
+        assert t is not None
+        for p in t.notation.params.values():
+            info.setdefault(p.name, p)
+            order.append(p.name)
+        subs = {t.notation.sym(p): e for p, e in q.set.items()}
+        for c in t.all_conditions:
+            if q.limit is not None and t.notation.sym(q.limit) in c.symbols:
+                continue
+            rel = c.relation.xreplace(subs) if subs else c.relation
+            if rel is sp.true:
+                continue
+            conds.append(Condition(rel, c.gloss, kind=c.kind) if subs else c)
+    if claim.notation is not None:
+        for p in claim.notation.params.values():
+            info.setdefault(p.name, p)
+            order.append(p.name)
+    conds.extend(claim.region.constraints)
+    seen: set[Any] = set()
+    uniq: list[Condition] = []
+    for c in conds:
+        if c.relation in seen:
+            continue
+        seen.add(c.relation)
+        uniq.append(c)
+    return uniq, info, list(dict.fromkeys(order))

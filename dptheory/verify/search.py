@@ -65,9 +65,10 @@ import numpy as np
 import sympy as sp
 
 from dptheory.core.claims import Claim, Quantity, Relation
-from dptheory.core.conditions import Condition, Status
+from dptheory.core.conditions import Status
 from dptheory.core.errors import DPTheoryError
-from dptheory.core.notation import Domain, Param, format_rational, parse_value
+from dptheory.core.notation import Domain, format_rational, parse_value
+from dptheory.verify.points import region_conditions
 
 __all__ = [
     "DEFAULT_BUDGET",
@@ -227,39 +228,6 @@ class _Coord:
     choices: tuple[sp.Rational, ...] = ()
 
 
-def _region_conditions(claim: Claim) -> tuple[list[Condition], dict[str, Param], list[str]]:
-    """The conditions of the claim's region (both sides' theorems, derived parameters substituted,
-    the region's constraints), the parameter table and a name-order hint."""
-    conds: list[Condition] = []
-    info: dict[str, Param] = {}
-    order: list[str] = []
-    for q in (r for side in claim.sides() for r in side.theorem_refs()):
-        t = q.thm()
-        assert t is not None
-        for p in t.notation.params.values():
-            info.setdefault(p.name, p)
-            order.append(p.name)
-        subs = {t.notation.sym(p): e for p, e in q.set.items()}
-        for c in t.all_conditions:
-            if q.limit is not None and t.notation.sym(q.limit) in c.symbols:
-                continue
-            rel = c.relation.xreplace(subs) if subs else c.relation
-            if rel is sp.true:
-                continue
-            conds.append(Condition(rel, c.gloss, kind=c.kind) if subs else c)
-    if claim.notation is not None:
-        for p in claim.notation.params.values():
-            info.setdefault(p.name, p)
-            order.append(p.name)
-    conds.extend(claim.region.constraints)
-    seen: set[Any] = set()
-    uniq: list[Condition] = []
-    for c in conds:
-        if c.relation in seen:
-            continue
-        seen.add(c.relation)
-        uniq.append(c)
-    return uniq, info, list(dict.fromkeys(order))
 
 
 def _float_fn(expr: sp.Expr) -> tuple[Callable[..., Any], tuple[str, ...]]:
@@ -274,7 +242,7 @@ class _Space:
         from dptheory.testing.strategies import draw_order, isolate
 
         self.claim = claim
-        conds, info, hint = _region_conditions(claim)
+        conds, info, hint = region_conditions(claim)
         self.conditions = conds
         self.info = info
         key = claim.key
