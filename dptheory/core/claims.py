@@ -636,8 +636,9 @@ class Claim:
 
     @property
     def ours(self) -> bool:
-        """Whether the statement is ours (a derived theorem or one of our notes), not a paper's."""
-        return self.citation.paper.authors == "dptheory"
+        """Whether the statement is ours (a derived theorem, one of our notes, or our restatement of a paper's
+        claim, tagged "ours"), not a paper's."""
+        return self.citation.paper.authors == "dptheory" or "ours" in self.tags
 
     @property
     def source_label(self) -> str:
