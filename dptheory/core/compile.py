@@ -942,6 +942,25 @@ def _arb_namespace() -> dict[str, Any]:
 _SPLIT = 134217729.0  # 2**27 + 1, Veltkamp splitting
 
 
+def one_minus_product_np(a: Any, b: Any) -> np.ndarray:
+    """1 - a*b in float64 without losing the digits of a*b when a*b is close to 1.
+
+    Dekker's TwoProduct gives p + e == a*b exactly; then 1 - p is exact (Sterbenz, p in [1/2, 2])
+    and 1 - a*b = (1 - p) - e to within one rounding. Near the step-size limits (eta*lam -> 1) the
+    naive 1 - eta*lam loses up to all of its digits.
+    """
+    a = np.asarray(a, dtype=np.float64)
+    b = np.asarray(b, dtype=np.float64)
+    p = a * b
+    ca, cb = _SPLIT * a, _SPLIT * b
+    ah = ca - (ca - a)
+    al = a - ah
+    bh = cb - (cb - b)
+    bl = b - bh
+    e = ((ah * bh - p) + ah * bl + al * bh) + al * bl
+    return (1.0 - p) - e
+
+
 class _LazySpecial:
     """``scipy.special``, imported on first use: most compiled float64 kernels need none of it, and a
     closed-form ``dptheory eval`` should not pay for importing scipy (tests/test_cli_startup.py)."""
@@ -955,21 +974,10 @@ class _LazySpecial:
 def _np_namespace() -> dict[str, Any]:
     sps = _LazySpecial()
 
-    def _one_minus_prod(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        # Dekker: p + e == a*b exactly; 1 - p is exact for p in [1/2, 2] (Sterbenz)
-        p = a * b
-        ca, cb = _SPLIT * a, _SPLIT * b
-        ah = ca - (ca - a)
-        al = a - ah
-        bh = cb - (cb - b)
-        bl = b - bh
-        e = ((ah * bh - p) + ah * bl + al * bh) + al * bl
-        return (1.0 - p) - e
-
     def _log1p_negprod(a: np.ndarray, b: np.ndarray) -> np.ndarray:
         """log(1 - a b): log1p for a b < 1/2, log of the exact 1 - a b above (near a b = 1)."""
         x = a * b
-        return np.where(x < 0.5, np.log1p(-x), np.log(_one_minus_prod(a, b)))
+        return np.where(x < 0.5, np.log1p(-x), np.log(one_minus_product_np(a, b)))
 
     def _fdiv(p: np.ndarray, q: np.ndarray) -> np.ndarray:
         return np.floor_divide(p, q)

@@ -19,6 +19,7 @@ from typing import Any, Protocol, TypeAlias
 import mpmath
 import numpy as np
 
+from dptheory.core.compile import one_minus_product_np
 from dptheory.core.errors import NumericalFailure
 
 # ----------------------------------------------------------------------------- shared pieces (mp)
@@ -76,29 +77,9 @@ def log_mean_exp_term_mp(N: int, alpha: Any, G: Any, eta: Any, lam: Any) -> mpma
 
 # ----------------------------------------------------------------------------- shared pieces (np)
 
-_SPLIT = 134217729.0  # 2**27 + 1 (Veltkamp splitting of a double into two 26-bit halves)
 
 #: the float64 kernels are elementwise: a Python float is a 0-d array to them
 FloatOrArray: TypeAlias = float | np.ndarray
-
-
-def one_minus_product_np(a: FloatOrArray, b: FloatOrArray) -> np.ndarray:
-    """1 - a*b in float64 without losing the digits of a*b when a*b is close to 1.
-
-    Dekker's TwoProduct gives p + e == a*b exactly; then 1 - p is exact (Sterbenz, p in [1/2, 2])
-    and 1 - a*b = (1 - p) - e to within one rounding. Near the step-size limits (eta*lam -> 1) the
-    naive 1 - eta*lam loses up to all of its digits.
-    """
-    a = np.asarray(a, dtype=np.float64)
-    b = np.asarray(b, dtype=np.float64)
-    p = a * b
-    ca, cb = _SPLIT * a, _SPLIT * b
-    ah = ca - (ca - a)
-    al = a - ah
-    bh = cb - (cb - b)
-    bl = b - bh
-    e = ((ah * bh - p) + ah * bl + al * bh) + al * bl
-    return (1.0 - p) - e
 
 
 def log_r_np(eta: FloatOrArray, lam: FloatOrArray) -> np.ndarray:
