@@ -9,13 +9,12 @@ handlers, so building the parser stays fast. Output is a table or text for peopl
 from __future__ import annotations
 
 import argparse
-import csv
 import fnmatch
 import sys
 from collections.abc import Sequence
 from typing import Any
 
-from dptheory.cli.output import out_in_folder, output_files, print_json, progress_bar, table
+from dptheory.cli.output import out_in_folder, output_files, print_json, progress_bar, table, write_csv
 from dptheory.cli.params import (
     MAX_GRID_POINTS,
     PLOT_SUFFIXES,
@@ -271,10 +270,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     if args.csv or args.plot:
         with output_files() as group:
             if args.csv:
-                with group.open(args.csv, newline="") as fh:
-                    w = csv.DictWriter(fh, fieldnames=list(rows[0]))
-                    w.writeheader()
-                    w.writerows(rows)
+                write_csv(group, args.csv, rows)
             if args.plot:
                 from dptheory.report.plotting import plot_sweep
 

@@ -22,7 +22,6 @@ crossover is refined by bisection. Without ``--delta`` the RDP crossover at the 
 from __future__ import annotations
 
 import argparse
-import csv
 import math
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -34,7 +33,7 @@ from dptheory.cli.commands import (
     split_grid,
     theorem,
 )
-from dptheory.cli.output import output_files, print_json, table
+from dptheory.cli.output import output_files, print_json, table, write_csv
 from dptheory.cli.params import MAX_GRID_POINTS, UsageError, exact_number, parse_params
 from dptheory.core.errors import ConditionViolated, DPTheoryError
 
@@ -97,10 +96,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     if args.csv or args.plot:
         with output_files() as group:
             if args.csv:
-                with group.open(args.csv, newline="") as fh:
-                    w = csv.DictWriter(fh, fieldnames=list(rows[0]))
-                    w.writeheader()
-                    w.writerows(rows)
+                write_csv(group, args.csv, rows)
             if args.plot:
                 _plot_compare(rows, axis, args, str(group.path(args.plot)), header)
     if args.json:

@@ -108,6 +108,20 @@ def output_files() -> Iterator[Any]:
     _KEPT.extend(str(p) for p in done)
 
 
+def write_csv(group: Any, path: str, rows: Sequence[Mapping[str, Any]]) -> None:
+    """Rows as a CSV file in an output group (:func:`output_files`); the columns are every key of the rows,
+    in order of first appearance."""
+    import csv
+
+    fields: list[str] = []
+    for r in rows:
+        fields += [k for k in r if k not in fields]
+    with group.open(path, newline="") as fh:
+        w = csv.DictWriter(fh, fieldnames=fields)
+        w.writeheader()
+        w.writerows(rows)
+
+
 def kept_files() -> list[str]:
     """Files a command has written completely so far (for the message of an interrupted command)."""
     return list(_KEPT)

@@ -24,13 +24,12 @@ mechanism the paper compares with (q = b/n, z = sqrt(2 eta sigma^2)/(eta S_g/b),
 from __future__ import annotations
 
 import argparse
-import csv
 import json
 import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from dptheory.cli.output import fmt, output_files, table
+from dptheory.cli.output import fmt, output_files, table, write_csv
 from dptheory.cli.params import add_cluster_options, exact, int_list, integer, real
 from dptheory.core.errors import DPTheoryError
 from dptheory.core.registry import REGISTRY, Baseline
@@ -98,13 +97,7 @@ def _write(args: argparse.Namespace, payload: Any, rows: Sequence[Mapping[str, A
                 with group.open(args.json) as fh:
                     fh.write(text + "\n")
             if getattr(args, "csv", None) and rows:
-                fields: list[str] = []
-                for r in rows:
-                    fields += [k for k in r if k not in fields]
-                with group.open(args.csv, newline="") as fh:
-                    w = csv.DictWriter(fh, fieldnames=fields)
-                    w.writeheader()
-                    w.writerows(rows)
+                write_csv(group, args.csv, rows)
             for path, arr in (arrays or {}).items():
                 import numpy as np
 
