@@ -118,6 +118,7 @@ KL_INV_UPPER = REGISTRY.add(Theorem(
     quantity="kl^-1_+(q, c), returned at the upper (safe) end of a bracket of width 1e-14 in float64",
     unit=Unit.DIMENSIONLESS,
     mp=lambda p: K.kl_inv_upper_mp(p["q"], p["c"]),
+    arb=lambda p: K.kl_inv_upper_arb(p["q"], p["c"]),
     np=_inv_up_np,
     kernel_reason=KL_INVERSE_REASON,
     monotone={"c": Monotone.NONDECREASING, "q": Monotone.NONDECREASING},
@@ -136,6 +137,7 @@ KL_INV_LOWER = REGISTRY.add(Theorem(
     quantity="kl^-1_-(q, c), returned at the lower (safe) end of a bracket of width 1e-14 in float64",
     unit=Unit.DIMENSIONLESS,
     mp=lambda p: K.kl_inv_lower_mp(p["q"], p["c"]),
+    arb=lambda p: K.kl_inv_lower_arb(p["q"], p["c"]),
     np=_inv_lo_np,
     kernel_reason=KL_INVERSE_REASON,
     monotone={"c": Monotone.NONINCREASING, "q": Monotone.NONDECREASING},
@@ -157,6 +159,29 @@ def _sqrt_rhs_mp(p: Mapping[str, Any]) -> mpmath.mpf:
 
 def _sqrt_rhs_np(p: Mapping[str, np.ndarray]) -> np.ndarray:
     return (p["KL"] + np.log(2 * np.sqrt(p["n"]) / p["delta"])) / p["n"]
+
+
+def _n_arb(p: Mapping[str, Any], name: str = "n") -> int:
+    return K.exact_int_arb(p[name], name)
+
+
+def _maurer_rhs_arb(p: Mapping[str, Any]) -> Any:
+    return (p["KL"] + (K.xi_arb(_n_arb(p)) / p["delta"]).log()) / p["n"]
+
+
+def _sqrt_rhs_arb(p: Mapping[str, Any]) -> Any:
+    import flint
+
+    return (p["KL"] + (2 * flint.arb(p["n"]).sqrt() / p["delta"]).log()) / p["n"]
+
+
+def _risk_arb(rhs_arb: Any) -> Any:
+    """The certified risk bound: kl^-1_+(emp_risk, budget) on arb balls (numerics/kl.py, bisection with
+    certified bracket ends)."""
+    def arb_fn(p: Mapping[str, Any]) -> Any:
+        return K.kl_inv_upper_arb(p["emp_risk"], rhs_arb(p))
+
+    return arb_fn
 
 
 def _risk(rhs_mp: Any, rhs_np: Any) -> tuple[Any, Any]:
@@ -187,6 +212,7 @@ MAURER = REGISTRY.add(Theorem(
     quantity="true risk R(Q) (via kl^-1_+)",
     unit=Unit.DIMENSIONLESS,
     mp=_mp,
+    arb=_risk_arb(_maurer_rhs_arb),
     np=_np,
     kernel_reason=KL_INVERSE_REASON,
     terms={"rhs": Term("rhs", "kl budget (KL + ln(xi(n)/delta))/n, nats", _maurer_rhs_mp, _maurer_rhs_np,
@@ -209,6 +235,7 @@ MAURER_2SQRT = REGISTRY.add(Theorem(
     quantity="true risk R(Q) (via kl^-1_+)",
     unit=Unit.DIMENSIONLESS,
     mp=_mp,
+    arb=_risk_arb(_sqrt_rhs_arb),
     np=_np,
     kernel_reason=KL_INVERSE_REASON,
     terms={"rhs": Term("rhs", "kl budget (KL + ln(2 sqrt(n)/delta))/n, nats", _sqrt_rhs_mp, _sqrt_rhs_np,
@@ -261,6 +288,11 @@ def _g2_rhs_np(p: Mapping[str, np.ndarray]) -> np.ndarray:
     return (kl_term + np.log(K.xi_np(p["n"])) - np.log(p["delta"] - p["beta"]) + p["k"]) / p["n"]
 
 
+def _g2_rhs_arb(p: Mapping[str, Any]) -> Any:
+    kl_term = p.get("KL", 0)
+    return (kl_term + K.xi_arb(_n_arb(p)).log() - (p["delta"] - p["beta"]).log() + p["k"]) / p["n"]
+
+
 _MI_ASSUMPTIONS = ("loss in [0, 1]", "S ~ D^n i.i.d.",
                    "the prior (or the model) is the output A(S) of an algorithm with I^beta_inf(S; A(S)) <= k nats, "
                    "e.g. maxinfo.thmA_derived / maxinfo.thmB_derived for DP-SGD, dwork15.thm20 for pure DP",
@@ -281,6 +313,7 @@ G2 = REGISTRY.add(Theorem(
     quantity="true risk R(Q) of every posterior Q (via kl^-1_+)",
     unit=Unit.DIMENSIONLESS,
     mp=_mp,
+    arb=_risk_arb(_g2_rhs_arb),
     np=_np,
     kernel_reason=KL_INVERSE_REASON,
     terms={"rhs": Term("rhs", "kl budget (KL + ln xi(n) + ln(1/(delta - beta)) + k)/n, nats", _g2_rhs_mp, _g2_rhs_np,
@@ -305,6 +338,7 @@ G3 = REGISTRY.add(Theorem(
     quantity="true risk R(theta) of the trained model theta = A(S) (via kl^-1_+)",
     unit=Unit.DIMENSIONLESS,
     mp=_mp,
+    arb=_risk_arb(_g2_rhs_arb),
     np=_np,
     kernel_reason=KL_INVERSE_REASON,
     terms={"rhs": Term("rhs", "kl budget (ln xi(n) + ln(1/(delta - beta)) + k)/n, nats", _g2_rhs_mp, _g2_rhs_np,
@@ -371,6 +405,21 @@ def _drv_rhs_np(p: Mapping[str, np.ndarray]) -> np.ndarray:
             + p["eps"] * np.sqrt(np.log(4 / p["delta"]) / (2 * mm)))
 
 
+def _dr_rhs_arb(p: Mapping[str, Any]) -> Any:
+    import flint
+
+    mm = flint.arb(p["m"])
+    return (p["KL"] + (2 * mm.sqrt()).log() + 2 * (3 / p["delta"]).log().max(mm * p["eps"] ** 2)) / mm
+
+
+def _drv_rhs_arb(p: Mapping[str, Any]) -> Any:
+    import flint
+
+    mm = flint.arb(p["m"])
+    return ((p["KL"] + (2 * K.xi_arb(_n_arb(p, "m")) / p["delta"]).log()) / mm + p["eps"] ** 2 / 2
+            + p["eps"] * ((4 / p["delta"]).log() / (2 * mm)).sqrt())
+
+
 _DR_ASSUMPTIONS = ("loss in [0, 1]", "S ~ D^m i.i.d.", "the prior P(S) is eps-differentially private (pure DP)",
                    "holds with probability >= 1 - delta for every posterior Q")
 
@@ -389,6 +438,7 @@ DR18_THM = REGISTRY.add(Theorem(
     quantity="true risk R(Q) (via kl^-1_+)",
     unit=Unit.DIMENSIONLESS,
     mp=_mp,
+    arb=_risk_arb(_dr_rhs_arb),
     np=_np,
     kernel_reason=KL_INVERSE_REASON,
     terms={"rhs": Term("rhs", "kl budget (KL + ln 2 sqrt(m) + 2 max{ln(3/delta), m eps^2})/m, nats", _dr_rhs_mp,
@@ -411,6 +461,7 @@ DR18_MI = REGISTRY.add(Theorem(
     quantity="true risk R(Q) (via kl^-1_+)",
     unit=Unit.DIMENSIONLESS,
     mp=_mp,
+    arb=_risk_arb(_drv_rhs_arb),
     np=_np,
     kernel_reason=KL_INVERSE_REASON,
     terms={"rhs": Term("rhs", "kl budget (KL + ln(2 xi(m)/delta))/m + eps^2/2 + eps sqrt(ln(4/delta)/(2m)), nats",
