@@ -24,6 +24,12 @@ is evaluated without cancellation as ``q h(d/q) + (1-q) h(-d/(1-q))`` with ``h(x
 mpmath path: plain bisection on the same bracket at the caller's precision (an algorithm
 independent of the float64 Newton, used as its oracle), returning the safe end.
 
+arb path (certified; ``kl_inv_upper_arb``, ``kl_inv_lower_arb``, ``xi_arb``, ``kl_inv_enclose``): balls in, a
+ball out that contains the exact inverse for every point of the input balls. Bisection whose bracket ends are
+each certified by the sign of a ball evaluation of ``kl(q||p) - c``; the caller's Ziv loop
+(``dptheory.core.compile.enclose``) raises the precision until the bracket is narrow enough. ``docs/compiler.md``,
+"Certified kl inversions".
+
 ``xi(n) = sum_k C(n,k) (k/n)^k (1-k/n)^(n-k)`` (Maurer 2004) equals ``1 + Q(n)`` with Ramanujan's
 ``Q(n) = sum_{k>=1} prod_{i<k} (1 - i/n)`` (Abel's identity; checked against the direct sum in
 ``tests/test_kl.py``). The Q series has ``O(sqrt(n))`` significant terms; above ``n = 10^5`` (mpmath)
@@ -43,6 +49,7 @@ from dptheory.core.errors import DPTheoryError, NumericalFailure
 __all__ = [
     "kl_bernoulli", "kl_bernoulli_mp", "kl_bernoulli_np", "kl_inv_lower", "kl_inv_lower_mp", "kl_inv_lower_np",
     "kl_inv_upper", "kl_inv_upper_mp", "kl_inv_upper_np", "xi", "xi_direct_mp", "xi_mp", "xi_np",
+    "exact_int_arb", "kl_bernoulli_arb", "kl_inv_enclose", "kl_inv_lower_arb", "kl_inv_upper_arb", "xi_arb",
 ]
 
 DEFAULT_TOL = 1e-14

@@ -11,8 +11,11 @@ Sources and status (derivations and checks in ``docs/derivations/pacbayes_maxinf
   ln(xi(n)/delta))/n`` with ``xi(n) = sum_k C(n,k)(k/n)^k(1-k/n)^(n-k)``. Attribution [R]. What we
   checked (tests/test_kl.py): ``E exp(n kl(p_hat||p)) = xi(n)`` exactly for Bernoulli samples at every
   p (the moment the proof needs; Maurer shows Bernoulli is the worst case on [0, 1]); ``xi(n) = 1 +
-  Q(n)``; ``xi(n) <= 2 sqrt(n)`` computed exactly for 1 <= n <= 20000 (Maurer proves it for n >= 8),
+  Q(n)``; ``xi(n) <= 2 sqrt(n)`` for every n >= 1 (Maurer proves it for n >= 8; claim ``pacbayes.C3``
+  proves every n: exact values for n <= 7, Robbins' Stirling bounds above, ``docs/derivations/pacbayes_c3_c4.md``),
   so the ``2 sqrt(n)`` relaxation is valid for every n.
+* Certified values: every kl-inversion key declares an ``arb=`` kernel (``numerics/kl.py``: the budget on
+  balls, ``xi(n)`` by its Q series with a rigorous tail, the inverse by bisection with certified bracket ends).
 * McAllester 1999 ("PAC-Bayesian model averaging", COLT): the square-root bound with ``ln n + 2``
   and ``2n - 1`` is *recalled* [R], not checked against the paper. We encode it because its validity
   is established here independently: it is implied by Maurer's bound through Pinsker for every n
@@ -54,7 +57,7 @@ OURS = Paper(key="pacbayes", authors="dptheory", year=2026,
              "docs/derivations/pacbayes_maxinfo.md)")
 
 KL_INVERSE_REASON = ("the risk bound is an inverse of the binary kl (the root p of kl(q||p) = c, "
-                     "by bisection/Newton); no closed form")
+                     "by bisection/Newton; on arb balls by bisection with certified bracket ends); no closed form")
 
 NOTATION = NotationTable.build(
     "pacbayes",
@@ -225,7 +228,7 @@ MAURER_2SQRT = REGISTRY.add(Theorem(
     key="maurer04.kl_2sqrtn",
     title="PAC-Bayes-kl bound with the relaxation xi(n) <= 2 sqrt(n)",
     citation=MAURER04.item("main theorem with xi(n) <= 2 sqrt(n)", note="Maurer proves xi(n) <= 2 sqrt(n) for n >= 8; "
-                           "checked exactly here for 1 <= n <= 20000"),
+                           "proved here for every n >= 1 (claim pacbayes.C3)"),
     notation=NOTATION,
     params=("emp_risk", "KL", "n", "delta"),
     conditions=(C_EMP, C_DELTA),
