@@ -87,7 +87,8 @@ OVERRIDE_POINTS = {
     # kl inversions (bisection with certified bracket ends; numerics/kl.py): interior, tiny and huge budgets
     "pacbayes.kl_inv_upper": [dict(q="1/10", c="1/2"), dict(q="1/3", c="1/10000"), dict(q="1/1000", c=20)],
     "pacbayes.kl_inv_lower": [dict(q="1/10", c="1/2"), dict(q="1/2", c=1000), dict(q="3/4", c="1/10000")],
-    "maurer04.kl": [dict(emp_risk="1/10", KL=5, n=1000, delta="1/20"), dict(emp_risk=0, KL=50, n=100000, delta="1/1000")],
+    "maurer04.kl": [dict(emp_risk="1/10", KL=5, n=1000, delta="1/20"),
+                    dict(emp_risk=0, KL=50, n=100000, delta="1/1000")],
     "maurer04.kl_2sqrtn": [dict(emp_risk="1/10", KL=5, n=1000, delta="1/20")],
     "dr18.dp_prior": [dict(emp_risk="1/10", KL=5, m=1000, delta="1/20", eps="1/10")],
     "pacbayes.dr18_maxinfo_variant_derived": [dict(emp_risk="1/10", KL=5, m=1000, delta="1/20", eps="1/10")],

@@ -63,7 +63,8 @@ MUTATIONS: list[tuple[str, Callable[[], Any], Callable[[], Any]]] = [
      lambda: dataclasses.replace(REGISTRY.get("pacbayes.C4"), relation=Relation.GE)),
     ("C4", lambda: "pacbayes.pinsker_derived",  # sqrt(B/2.1) instead of sqrt(B/2)
      lambda: dataclasses.replace(REGISTRY.get("pacbayes.pinsker_derived"),
-                                 bound=emp + sp.sqrt((KLs + sp.log(2 * sp.sqrt(n) / delta)) / (sp.Rational(21, 10) * n)))),
+                                 bound=emp + sp.sqrt((KLs + sp.log(2 * sp.sqrt(n) / delta))
+                                                     / (sp.Rational(21, 10) * n)))),
     ("C4", lambda: "maurer04.kl_2sqrtn",  # the statement's budget no longer the term's
      lambda: dataclasses.replace(REGISTRY.get("maurer04.kl_2sqrtn"), statement=(
          sp.LessThan(P.kl(emp, P.R_SYM), (KLs + sp.log(3 * sp.sqrt(n) / delta)) / n),))),

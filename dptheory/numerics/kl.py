@@ -40,6 +40,8 @@ so ``xi`` is cheap at any ``n``; the direct binomial sum is kept as an oracle.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
+from typing import Any
 
 import mpmath
 import numpy as np
@@ -47,9 +49,9 @@ import numpy as np
 from dptheory.core.errors import DPTheoryError, NumericalFailure
 
 __all__ = [
-    "kl_bernoulli", "kl_bernoulli_mp", "kl_bernoulli_np", "kl_inv_lower", "kl_inv_lower_mp", "kl_inv_lower_np",
-    "kl_inv_upper", "kl_inv_upper_mp", "kl_inv_upper_np", "xi", "xi_direct_mp", "xi_mp", "xi_np",
-    "exact_int_arb", "kl_bernoulli_arb", "kl_inv_enclose", "kl_inv_lower_arb", "kl_inv_upper_arb", "xi_arb",
+    "exact_int_arb", "kl_bernoulli", "kl_bernoulli_arb", "kl_bernoulli_mp", "kl_bernoulli_np", "kl_inv_enclose",
+    "kl_inv_lower", "kl_inv_lower_arb", "kl_inv_lower_mp", "kl_inv_lower_np", "kl_inv_upper", "kl_inv_upper_arb",
+    "kl_inv_upper_mp", "kl_inv_upper_np", "xi", "xi_arb", "xi_direct_mp", "xi_mp", "xi_np",
 ]
 
 DEFAULT_TOL = 1e-14
@@ -546,7 +548,7 @@ def xi_np(n: np.ndarray) -> np.ndarray:
 # (``dptheory.core.compile.enclose``, Ziv's loop) raises the precision until it is narrow enough.
 
 
-def exact_int_arb(x: object, name: str) -> int:
+def exact_int_arb(x: Any, name: str) -> int:
     """The Python int of an exact integer ball (or an int), else :class:`~dptheory.core.compile.Undecided`
     (a ball of several integers: a branch and bound splits it down to single values)."""
     from dptheory.core.compile import Undecided
@@ -554,13 +556,13 @@ def exact_int_arb(x: object, name: str) -> int:
     if isinstance(x, int) and not isinstance(x, bool):
         return x
     is_exact = getattr(x, "is_exact", None)
-    k = x.unique_fmpz() if is_exact is not None and is_exact() else None  # type: ignore[attr-defined]
+    k = x.unique_fmpz() if is_exact is not None and is_exact() else None
     if k is None:
         raise Undecided(f"{name} = {x} is not an exact integer ball (xi(n) needs an exact n)")
     return int(k)
 
 
-def _qc_arb(q: object, c: object, what: str) -> tuple[object, object]:
+def _qc_arb(q: Any, c: Any, what: str) -> tuple[Any, Any]:
     import flint
 
     q = flint.arb(q)
@@ -577,7 +579,7 @@ def _qc_arb(q: object, c: object, what: str) -> tuple[object, object]:
     return q, c
 
 
-def kl_bernoulli_arb(q: object, p: object) -> object:
+def kl_bernoulli_arb(q: Any, p: Any) -> Any:
     """Ball enclosing kl(q||p) (nats) for every q, p in the balls, both certainly in [0, 1] with p < 1 unless
     q = 1 and p > 0 unless q = 0 (the caller's bisection only evaluates strictly inside (0, 1))."""
     import flint
@@ -591,51 +593,51 @@ def kl_bernoulli_arb(q: object, p: object) -> object:
     return q * (q / p).log() + (1 - q) * ((-q).log1p() - (-p).log1p())
 
 
-def _kl_minus_c(q: object, c: object, p: object) -> object:
-    return kl_bernoulli_arb(q, p) - c  # type: ignore[operator]
+def _kl_minus_c(q: Any, c: Any, p: Any) -> Any:
+    return kl_bernoulli_arb(q, p) - c
 
 
-def _prec_eps() -> object:
+def _prec_eps() -> Any:
     import flint
 
     return flint.arb(2) ** (-(flint.ctx.prec + 2))
 
 
-def _bisect_arb(q: object, c: object, lo: object, hi: object, upper: bool) -> object:
+def _bisect_arb(q: Any, c: Any, lo: Any, hi: Any, upper: bool) -> Any:
     """Bisection on exact ends ``lo < hi`` (each already certified): geometric midpoints while hi > 2 lo > 0
     (relative accuracy for tiny roots), arithmetic ones after; stops at relative width 2^-(prec+2), at a
     midpoint the ball cannot decide, or when no exact midpoint lies strictly between the ends."""
     import flint
 
     eps = _prec_eps()
-    qlo, qhi = q.lower(), q.upper()  # type: ignore[attr-defined]
+    qlo, qhi = q.lower(), q.upper()
     for _ in range(8 * flint.ctx.prec + 4000):
-        if lo > 0 and hi > 2 * lo:  # type: ignore[operator]
-            m = (lo * hi).sqrt().mid()  # type: ignore[operator]
+        if lo > 0 and hi > 2 * lo:
+            m = (lo * hi).sqrt().mid()
         else:
-            m = ((lo + hi) / 2).mid()  # type: ignore[operator]
-        if not (m > lo and m < hi) or hi - lo <= eps * hi:  # type: ignore[operator]
+            m = ((lo + hi) / 2).mid()
+        if not (m > lo and m < hi) or hi - lo <= eps * hi:
             break
         d = _kl_minus_c(q, c, m)
         if upper:
             # kl(q'||m) >= c for every q' <= m: the root (of every q' in the ball) is at most m
-            if d >= 0 and m > qhi:  # type: ignore[operator]
+            if d >= 0 and m > qhi:
                 hi = m
             elif d <= 0:  # kl(q'||m) <= c: m is in the sublevel set (or below q'), so the root is >= m
                 lo = m
             else:
                 break
         else:
-            if d >= 0 and m < qlo:  # type: ignore[operator]
+            if d >= 0 and m < qlo:
                 lo = m
             elif d <= 0:
                 hi = m
             else:
                 break
-    return lo.union(hi)  # type: ignore[attr-defined]
+    return lo.union(hi)
 
 
-def kl_inv_upper_arb(q: object, c: object) -> object:
+def kl_inv_upper_arb(q: Any, c: Any) -> Any:
     """Ball enclosing ``sup{p in [q, 1]: kl(q||p) <= c}`` for every q, c in the balls (Maurer 2004's risk
     certificate map), at the current ``flint.ctx.prec``.
 
@@ -648,18 +650,18 @@ def kl_inv_upper_arb(q: object, c: object) -> object:
 
     arb = flint.arb
     q, c = _qc_arb(q, c, "kl_inv_upper_arb")
-    if c.is_zero():  # type: ignore[attr-defined]
+    if c.is_zero():
         return q
-    if q.is_exact() and q == 1:  # type: ignore[attr-defined]
+    if q.is_exact() and q == 1:
         return arb(1)
-    if q.is_zero():  # type: ignore[attr-defined]
-        return -(-c).expm1()  # type: ignore[operator]
-    lo, hi = q.lower(), arb(1)  # type: ignore[attr-defined]
-    qhi = q.upper()  # type: ignore[attr-defined]
+    if q.is_zero():
+        return -(-c).expm1()
+    lo, hi = q.lower(), arb(1)
+    qhi = q.upper()
     if qhi >= 1:  # q's ball touches 1: only the trivial bracket
         return lo.union(hi)
-    pinsker = q + (c / 2).sqrt()  # type: ignore[operator]
-    drop = -((-q).log1p() - (c - q * q.log()) / (1 - q)).expm1()  # type: ignore[operator, attr-defined]
+    pinsker = q + (c / 2).sqrt()
+    drop = -((-q).log1p() - (c - q * q.log()) / (1 - q)).expm1()
     for cand in (pinsker, drop):
         top = cand.upper()
         if top < hi and top > qhi and _kl_minus_c(q, c, top) >= 0:
@@ -667,7 +669,7 @@ def kl_inv_upper_arb(q: object, c: object) -> object:
     return _bisect_arb(q, c, lo, hi, True)
 
 
-def kl_inv_lower_arb(q: object, c: object) -> object:
+def kl_inv_lower_arb(q: Any, c: Any) -> Any:
     """Ball enclosing ``inf{p in [0, q]: kl(q||p) <= c}`` for every q, c in the balls.
 
     Exact closed forms: ``c = 0`` gives q, ``q = 0`` gives 0, ``q = 1`` gives ``e^-c``. Otherwise the bracket
@@ -680,30 +682,30 @@ def kl_inv_lower_arb(q: object, c: object) -> object:
 
     arb = flint.arb
     q, c = _qc_arb(q, c, "kl_inv_lower_arb")
-    if c.is_zero():  # type: ignore[attr-defined]
+    if c.is_zero():
         return q
-    if q.is_zero():  # type: ignore[attr-defined]
+    if q.is_zero():
         return arb(0)
-    if q.is_exact() and q == 1:  # type: ignore[attr-defined]
-        return (-c).exp()  # type: ignore[operator]
-    qlo = q.lower()  # type: ignore[attr-defined]
-    lo, hi = arb(0), q.upper()  # type: ignore[attr-defined]
+    if q.is_exact() and q == 1:
+        return (-c).exp()
+    qlo = q.lower()
+    lo, hi = arb(0), q.upper()
     if not qlo > 0:  # q's ball touches 0: only the trivial bracket
         return lo.union(hi)
-    p0 = (q * (-(c + q) / q).exp() / 2).lower()  # type: ignore[operator]
-    pinsker = (q - (c / 2).sqrt()).lower()  # type: ignore[operator]
+    p0 = (q * (-(c + q) / q).exp() / 2).lower()
+    pinsker = (q - (c / 2).sqrt()).lower()
     for cand in (p0, pinsker):
         if cand > lo and cand < qlo and _kl_minus_c(q, c, cand) >= 0:
             lo = cand
     return _bisect_arb(q, c, lo, hi, False)
 
 
-_XI_ARB_CACHE: dict[tuple[int, int], object] = {}
+_XI_ARB_CACHE: dict[tuple[int, int], Any] = {}
 #: largest n whose xi(n) is certified (the Q series needs about sqrt(2 n ln 2 prec) terms: ~2e5 at n = 1e8)
 XI_ARB_MAX = 10**8
 
 
-def xi_arb(n: int) -> object:
+def xi_arb(n: int) -> Any:
     """Ball enclosing Maurer's ``xi(n) = 1 + Q(n)`` at the current ``flint.ctx.prec``.
 
     Ramanujan's ``Q(n) = sum_{k>=1} t_k``, ``t_1 = 1``, ``t_{k+1} = t_k (1 - k/n)`` (Abel's identity; the
@@ -744,15 +746,15 @@ def xi_arb(n: int) -> object:
 class _ArbFn:
     """A one-function arb kernel in the shape :func:`dptheory.core.compile.enclose` expects."""
 
-    def __init__(self, params: tuple[str, ...], fn: object) -> None:
+    def __init__(self, params: tuple[str, ...], fn: Any) -> None:
         self.params = params
         self.fn = fn
 
-    def arb(self, args: dict[str, object]) -> object:
-        return self.fn(args["q"], args["c"])  # type: ignore[operator]
+    def arb(self, args: Mapping[str, Any]) -> Any:
+        return self.fn(args["q"], args["c"])
 
 
-def kl_inv_enclose(q: object, c: object, *, dps: int = 30, upper: bool = True) -> object:
+def kl_inv_enclose(q: Any, c: Any, *, dps: int = 30, upper: bool = True) -> Any:
     """Certified enclosure (a :class:`dptheory.core.compile.Enclosure`) of the upper (or lower) kl inverse at
     exact inputs ``q`` in [0, 1] and ``c >= 0`` (int, ``fractions.Fraction`` or sympy Rational), with relative
     width below ``10^-dps``: Ziv's loop of :func:`dptheory.core.compile.enclose` (the precision doubles until

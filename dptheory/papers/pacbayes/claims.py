@@ -132,7 +132,7 @@ def _claim_is(key: str, lhs: str, rhs: str, rel: Relation, lhs_term: str | None,
     """None when the registered claim still compares these two sides with this relation, else why not."""
     cl = REGISTRY.get(key)
     got = (cl.lhs.theorem, cl.lhs.term, cl.rhs.theorem, cl.rhs.term, cl.relation, dict(cl.lhs.set), dict(cl.rhs.set))
-    want = (lhs, lhs_term, rhs, rhs_term, rel, {}, {})
+    want: tuple[Any, ...] = (lhs, lhs_term, rhs, rhs_term, rel, {}, {})
     return None if got == want and cl.factor is None else f"{key} no longer states {lhs} {rel.value} {rhs}"
 
 
