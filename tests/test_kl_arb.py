@@ -195,3 +195,19 @@ def test_theorem_enclosure_contains_its_mpmath_kernel_at_twice_the_digits(key: s
         lo, hi = mpmath.mpf(enc.lo_str), mpmath.mpf(enc.hi_str)
         assert lo <= ref <= hi, f"{key}: [{enc.lo_str}, {enc.hi_str}] misses {mpmath.nstr(ref, dps + 5)}"
         assert hi - lo <= mpmath.mpf(10) ** (-dps + 1) * ref
+
+
+def test_enclosures_contain_mpmath_on_seeded_random_points() -> None:
+    """60 points with q and c drawn log-uniformly over many magnitudes (seeded), both inverses, dps 25."""
+    import numpy as np
+
+    rng = np.random.default_rng(20261201)
+    for _ in range(30):
+        q = F(int(rng.integers(1, 10**6)), 10 ** int(rng.integers(6, 40)))
+        q = min(q, 1 - q) if rng.random() < 0.5 else max(q, 1 - q)
+        c = F(int(rng.integers(1, 10**6)), 10 ** int(rng.integers(0, 30)))
+        for upper in (True, False):
+            enc = K.kl_inv_enclose(q, c, dps=25, upper=upper)
+            ref = _ref_mp(q, c, upper, 25)
+            with mpmath.workdps(70):
+                assert mpmath.mpf(enc.lo_str) <= ref <= mpmath.mpf(enc.hi_str), (q, c, upper, enc.lo_str, ref)

@@ -102,3 +102,17 @@ def test_pinsker_inequality_on_a_grid() -> None:
     q, p = np.meshgrid(g, g)
     kl = q * np.log(q / p) + (1 - q) * np.log((1 - q) / (1 - p))
     assert np.all(kl - 2 * (p - q) ** 2 >= -1e-15)
+
+
+@pytest.mark.parametrize(("key", "fn"), [("pacbayes.C3", C._xi_le_2sqrt_proof), ("pacbayes.C4", C._pinsker_proof)])
+def test_a_proof_given_a_mutated_copy_does_not_prove_it(key: str, fn: Callable[..., Any]) -> None:
+    """The copies the mutation contract builds (relation flipped, a side scaled by 1.01) are not proved when the
+    proof is handed the copy."""
+    from dptheory.core.claims import combine, constant
+
+    cl = REGISTRY.get(key)
+    assert fn(cl).verdict is SymbolicVerdict.PROVED
+    flipped = dataclasses.replace(cl, relation=Relation.GT)
+    scaled = dataclasses.replace(cl, lhs=combine("x 1.01", "*", cl.lhs, constant("101/100", "101/100")))
+    for mut in (flipped, scaled):
+        assert fn(mut).verdict is SymbolicVerdict.UNDECIDED

@@ -119,7 +119,8 @@ MCA_GE_PINSKER = _add(Claim(
 # ----------------------------------------------------------------------------- proofs of C3 and C4
 # docs/derivations/pacbayes_c3_c4.md has the argument in words; each function below re-derives it from the
 # *registered* statements (so a changed theorem, or a changed claim, is not proved by a stale proof) and
-# returns UNDECIDED, with the failing step, as soon as one step does not go through.
+# returns UNDECIDED, with the failing step, as soon as one step does not go through. Given a claim (e.g. a
+# mutated copy), the proof checks that claim's sides and relation instead of the registered one's.
 
 _N0 = 8  # from n = 8 on, the analytic bound; below, exact rational values of xi(n)
 
@@ -128,9 +129,9 @@ def _undecided(what: str) -> SymbolicResult:
     return SymbolicResult(SymbolicVerdict.UNDECIDED, what)
 
 
-def _claim_is(key: str, lhs: str, rhs: str, rel: Relation, lhs_term: str | None, rhs_term: str | None) -> str | None:
-    """None when the registered claim still compares these two sides with this relation, else why not."""
-    cl = REGISTRY.get(key)
+def _claim_is(cl: Claim, lhs: str, rhs: str, rel: Relation, lhs_term: str | None, rhs_term: str | None) -> str | None:
+    """None when the claim still compares these two sides with this relation, else why not."""
+    key = cl.key
     got = (cl.lhs.theorem, cl.lhs.term, cl.rhs.theorem, cl.rhs.term, cl.relation, dict(cl.lhs.set), dict(cl.rhs.set))
     want: tuple[Any, ...] = (lhs, lhs_term, rhs, rhs_term, rel, {}, {})
     return None if got == want and cl.factor is None else f"{key} no longer states {lhs} {rel.value} {rhs}"
@@ -142,7 +143,7 @@ def _xi_canonical(nn: sp.Symbol) -> sp.Sum:
     return sp.Sum(sp.binomial(nn, j) * (j / nn) ** j * (1 - j / nn) ** (nn - j), (j, 0, nn))
 
 
-def _xi_le_2sqrt_proof() -> SymbolicResult:
+def _xi_le_2sqrt_proof(claim: Claim | None = None) -> SymbolicResult:
     """pacbayes.C3 for every n >= 1 (and every KL >= 0, delta in (0, 1)): the two kl budgets differ by
     (ln(2 sqrt n) - ln xi(n))/n, and xi(n) <= 2 sqrt(n) (docs/derivations/pacbayes_c3_c4.md):
 
@@ -154,7 +155,8 @@ def _xi_le_2sqrt_proof() -> SymbolicResult:
     """
     import flint
 
-    why = _claim_is("pacbayes.C3", "maurer04.kl", "maurer04.kl_2sqrtn", Relation.LE, "rhs", "rhs")
+    why = _claim_is(claim or REGISTRY.get("pacbayes.C3"), "maurer04.kl", "maurer04.kl_2sqrtn", Relation.LE,
+                    "rhs", "rhs")
     if why:
         return _undecided(why)
     n = P.n
@@ -227,7 +229,7 @@ def _xi_le_2sqrt_proof() -> SymbolicResult:
     )
 
 
-def _pinsker_proof() -> SymbolicResult:
+def _pinsker_proof(claim: Claim | None = None) -> SymbolicResult:
     """pacbayes.C4: kl^-1_+(q, B) <= q + sqrt(B/2) with the same budget B on both sides
     (docs/derivations/pacbayes_c3_c4.md):
 
@@ -239,7 +241,8 @@ def _pinsker_proof() -> SymbolicResult:
     3. kl(q||.) is increasing on [q, 1) (its derivative (p - q)/(p (1 - p)) >= 0, sympy), so the inverse
        p* (where kl(q||p*) = B, or p* = 1 when q = 1) satisfies 2 (p* - q)^2 <= B.
     """
-    why = _claim_is("pacbayes.C4", "maurer04.kl_2sqrtn", "pacbayes.pinsker_derived", Relation.LE, None, None)
+    why = _claim_is(claim or REGISTRY.get("pacbayes.C4"), "maurer04.kl_2sqrtn", "pacbayes.pinsker_derived",
+                    Relation.LE, None, None)
     if why:
         return _undecided(why)
     lhs_t, rhs_t = REGISTRY.get("maurer04.kl_2sqrtn"), REGISTRY.get("pacbayes.pinsker_derived")
