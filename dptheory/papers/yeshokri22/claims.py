@@ -146,14 +146,6 @@ S_g = 4, sigma = 2, n = 50, b = 2) with alpha in [2, 32] (the figures use 10, 15
 FIG_FIXED = {k: v for k, v in FIG.items() if k not in ("alpha", "eta")}
 
 
-def _fig2_region(words: str, **kw: Any) -> Region:
-    """The Figure 2 setting itself (alpha in {10, 15, 20}, eta = 0.02), every K = 1..200: for sides whose ball
-    evaluator needs integer Renyi orders (exact composition: the subsampled Gaussian at integer orders)."""
-    return Region(fixed={**FIG_FIXED, "eta": FIG["eta"]}, choices={"alpha": [10, 15, 20]},
-                  certify=Box(integers={"K": (1, 200)}, max_boxes=3000),
-                  description=f"{words}; certified on the Figure 2 setting (alpha in {{10, 15, 20}}, K = 1..200)", **kw)
-
-
 def _fig_region(words: str, **kw: Any) -> Region:
     return Region(fixed=FIG_FIXED, certify=kw.pop("certify", FIG_BOX),
                   description=f"{words}; certified on the Figure 1-2 setting with alpha in [2, 32], "
