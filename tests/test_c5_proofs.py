@@ -215,3 +215,11 @@ def test_c5h_region_and_reading_name_the_tie() -> None:
     c = REGISTRY.get("yeshokri22.C5h")
     assert "b = n" in c.reading and "n/b >= 2" in c.region.description
     assert c.symbolic is C._c5h_symbolic
+
+
+def test_one_unproved_step_leaves_the_claim_undecided() -> None:
+    steps = list(C._c5_steps("second term"))
+    steps[3] = C._sign(sp.Symbol("x", real=True), "positive", "(4) a step that cannot be decided")
+    res = C._all_proved(steps, "test")
+    assert res.verdict is SymbolicVerdict.UNDECIDED and "(4) a step" in res.detail
+    assert C._all_proved(list(C._c5_steps("second term")), "test").verdict is SymbolicVerdict.PROVED
