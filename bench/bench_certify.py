@@ -10,8 +10,9 @@ then, on the same points, this run times
 * ``enclose(compiled, p, dps=50)`` (arb, Ziv loop, outward-rounded result).
 
 Per theorem family (the key's prefix) it prints the summed times and the ratio enclose / evaluate
-and enclose / bare kernel. A second table times the hand-written ``arb=`` overrides (recurrences and
-finite sums: Thm 4.3, the subsampled Gaussian at integer orders, the composition baseline, WBK19) at
+and enclose / bare kernel. A second table times the hand-written ``arb=`` overrides (recurrences,
+finite sums and kl inversions: Thm 4.3, the subsampled Gaussian at integer orders, the composition baseline,
+WBK19, the ten kl-inversion keys; xi(n) on balls is cached per (n, precision), so repeats reuse it) at
 fixed points (paper settings and each kernel's regimes) against their mpmath kernel at 60 digits
 (``--overrides``: that table only). Every enclosure is also checked to contain the mpmath value (to
 its own 60-digit rounding). No assertion on time. Run: ``PYTHONPATH=. python bench/bench_certify.py``.
