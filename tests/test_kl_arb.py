@@ -211,3 +211,20 @@ def test_enclosures_contain_mpmath_on_seeded_random_points() -> None:
             ref = _ref_mp(q, c, upper, 25)
             with mpmath.workdps(70):
                 assert mpmath.mpf(enc.lo_str) <= ref <= mpmath.mpf(enc.hi_str), (q, c, upper, enc.lo_str, ref)
+
+
+@pytest.mark.parametrize("c", [1, 10**150])
+def test_lower_inverse_far_below_every_float(c: int) -> None:
+    """q ~ 1.1e-302 and c = 1 or 1e150: the root ~ 10^(-3.9e301) or 10^(-3.9e451) (exp of an argument beyond any
+    fixed precision) still gets a relative enclosure. Reference: ln p = ln q - (c - (1-q) ln(1-q))/q, the exact
+    equation without the term -(1-q) ln(1-p) ~ p, whose effect on p is a factor 1 + O(p/q) (below 10^-(10^300)),
+    evaluated by mpmath at 1200 digits (the exponent has up to 452 digits)."""
+    q = F(4450147717, 4 * 10**311)
+    enc = K.kl_inv_enclose(q, c, dps=30, upper=False)
+    assert enc.relative
+    with mpmath.workdps(1200):
+        qq = _mpf(q)
+        ln_p = mpmath.log(qq) - (mpmath.mpf(c) - (1 - qq) * mpmath.log1p(-qq)) / qq
+        ref = mpmath.exp(ln_p)
+        assert mpmath.mpf(enc.lo_str) <= ref <= mpmath.mpf(enc.hi_str)
+        assert abs(mpmath.log(mpmath.mpf(enc.hi_str) / mpmath.mpf(enc.lo_str))) < mpmath.mpf(10) ** -29

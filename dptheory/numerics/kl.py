@@ -634,6 +634,12 @@ def _bisect_arb(q: Any, c: Any, lo: Any, hi: Any, upper: bool) -> Any:
                 hi = m
             else:
                 break
+    if lo > 0 and hi > 2 * lo:
+        # not even within a factor 2 (a huge c/q at low precision): as a midpoint-radius ball the bracket would
+        # contain 0 and lose its relative meaning; ask the caller for more precision instead
+        from dptheory.core.compile import Undecided
+
+        raise Undecided(f"kl inverse: the bracket [{lo.str(3)}, {hi.str(3)}] is not resolved at {flint.ctx.prec} bits")
     return lo.union(hi)
 
 
@@ -673,10 +679,11 @@ def kl_inv_lower_arb(q: Any, c: Any) -> Any:
     """Ball enclosing ``inf{p in [0, q]: kl(q||p) <= c}`` for every q, c in the balls.
 
     Exact closed forms: ``c = 0`` gives q, ``q = 0`` gives 0, ``q = 1`` gives ``e^-c``. Otherwise the bracket
-    is ``[p0, q]`` with ``p0 = q e^{-(c+q)/q}/2 > 0`` (kl(q||p) >= q ln(q/p) - q on [0, q], so kl(q||p0) >= c +
-    q ln 2; certified by its ball sign, else 0) and Pinsker's ``q - sqrt(c/2)`` when it is positive and certified.
-    A positive lower end lets the bisection take geometric steps, so tiny roots (``e^{-20000}``) get relative
-    accuracy.
+    is ``[p0, q]`` with ``p0`` the exact power of two ``2^-K <= q e^{-(c+q)/q}/2`` (kl(q||p) >= q ln(q/p) - q on
+    [0, q], so kl(q||p0) >= c + q ln 2; certified by its ball sign) or Pinsker's ``q - sqrt(c/2)`` when it is
+    positive, certified and larger. A positive lower end lets the bisection take geometric steps, so tiny roots
+    (``e^{-20000}``, ``e^{-10^450}``) get relative accuracy; without one (too little precision to certify it)
+    :class:`~dptheory.core.compile.Undecided` asks the caller for more precision.
     """
     import flint
 
@@ -692,11 +699,23 @@ def kl_inv_lower_arb(q: Any, c: Any) -> Any:
     lo, hi = arb(0), q.upper()
     if not qlo > 0:  # q's ball touches 0: only the trivial bracket
         return lo.union(hi)
-    p0 = (q * (-(c + q) / q).exp() / 2).lower()
-    pinsker = (q - (c / 2).sqrt()).lower()
-    for cand in (p0, pinsker):
+    # p0 as an exact power of two 2^-K <= q e^{-(c+q)/q}/2: exp of the huge argument (c/q ~ 1e450) would be a
+    # ball around 0, while 2^-K is exact and kl at it is an ordinary ball (q ln(q/2^-K) is about K q ln 2)
+    cands = []
+    log2_inv_p0 = ((c + q) / q - q.log()) / arb(2).log() + 1
+    big_k = log2_inv_p0.upper().ceil().unique_fmpz() if log2_inv_p0.is_finite() else None
+    if big_k is not None:
+        cands.append(arb(flint.arf((1, -big_k))))
+    cands.append((q - (c / 2).sqrt()).lower())  # Pinsker
+    for cand in cands:
         if cand > lo and cand < qlo and _kl_minus_c(q, c, cand) >= 0:
             lo = cand
+    if not lo > 0:
+        from dptheory.core.compile import Undecided
+
+        # the root is positive (q > 0, c finite): a bracket from 0 has no relative accuracy; more precision
+        # certifies 2^-K (kl(q||2^-K) >= c + q ln 2)
+        raise Undecided(f"kl_inv_lower_arb: no positive lower end certified at {flint.ctx.prec} bits")
     return _bisect_arb(q, c, lo, hi, False)
 
 
