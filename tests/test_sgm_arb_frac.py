@@ -40,7 +40,7 @@ def _ball(x: str) -> Any:
 
 def _contains(ball: Any, ref: mpmath.mpf, rel: mpmath.mpf) -> bool:
     """ref in the ball, up to ``rel`` relative (the reference's own rounding)."""
-    with mpmath.workdps(200):
+    with mpmath.workdps(200), flint.ctx.workprec(1000):  # lower()/upper() round at the current precision
         lo = mpmath.mpf(ball.lower().str(120, radius=False, more=True).strip("[]"))
         hi = mpmath.mpf(ball.upper().str(120, radius=False, more=True).strip("[]"))
         slack = abs(ref) * rel
