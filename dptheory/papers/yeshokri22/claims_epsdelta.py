@@ -27,12 +27,14 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
+from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 import mpmath
 import sympy as sp
 
-from dptheory.core.claims import Claim, Quantity, Region, Relation, Verdict
+from dptheory.core.claims import Claim, NoBallEvaluator, Quantity, Region, Relation, Verdict
 from dptheory.core.notation import format_rational
 from dptheory.core.registry import REGISTRY
 from dptheory.papers.yeshokri22.theorems import FIGURE_SETTING, NOTATION, PAPER
@@ -121,24 +123,82 @@ def _validity(thm: str) -> tuple[Quantity, ...]:
     return (Quantity(label=f"{thm} validity", theorem=f"yeshokri22.{thm}", set={"alpha": sp.Integer(2)}),)
 
 
+DELTA_EXACT = "1/100000"
+"""DELTA as the exact rational the ball evaluators use (the mpmath path reads the double nearest 1e-5; the two
+epsilons differ by about 1e-21, far inside the enclosures)."""
+_MAX_DEN = 10**9
+
+
+def _exact_of(v: Any, name: str) -> sp.Rational:
+    """The exact rational a point ball stands for: the unique fraction with denominator <= 10^9 in the ball
+    (two such fractions are at least 10^-18 apart, so a ball narrower than that holds at most one); the
+    region's values (FIG and K) all have such denominators."""
+    if isinstance(v, int):
+        return sp.Integer(v)
+    if not v.is_finite() or not bool(v.rad() < 10.0**-19):
+        raise NoBallEvaluator(f"the order-optimised epsilon needs exact parameters; {name} = {v} is not a point")
+    man, exp = (int(x) for x in v.mid().man_exp())
+    mid = Fraction(man) * (Fraction(2) ** exp)
+    r = mid.limit_denominator(_MAX_DEN)
+    import flint
+
+    if not v.contains(flint.arb(r.numerator) / r.denominator):
+        raise NoBallEvaluator(f"{name} = {v} is not a fraction with denominator <= {_MAX_DEN}")
+    return sp.Rational(r.numerator, r.denominator)
+
+
+@functools.lru_cache(maxsize=1024)
+def _best_ball(mechanism: str, point: tuple[tuple[str, str], ...], delta: str) -> Any:
+    from dptheory.papers.yeshokri22.epsdelta import best_epsilon_ball
+
+    return best_epsilon_ball(mechanism, dict(point), delta)
+
+
+@dataclass(frozen=True)
+class OrderInfimum(Quantity):
+    """A side "epsilon at delta with the Renyi order optimised" with a ball evaluator: the ball
+    ``[certified lower bound of the infimum over every order alpha > 1, certified epsilon at one order]``
+    (:func:`dptheory.papers.yeshokri22.epsdelta.best_epsilon_ball`; docs/derivations/epsdelta_order_bounds.md)."""
+
+    mechanism: str = ""
+    delta_exact: str = DELTA_EXACT
+
+    def ball_reason(self) -> str | None:
+        return None
+
+    def value_arb(self, balls: Mapping[str, Any]) -> Any:
+        exact = {k: _exact_of(balls[k], k) for k in _PARAMS}
+        return _best_ball(self.mechanism, _key(exact), self.delta_exact)
+
+
 def hidden_quantity(thm: str, label: str, delta: float = DELTA) -> Quantity:
+    """Thm 4.2 or 4.3 in (epsilon, delta), order optimised. Thm 4.3 at ``DELTA`` also has a ball evaluator
+    (:class:`OrderInfimum`); Thm 4.2's ``thm4_2`` is not wired (no claim needs it)."""
     key = f"yeshokri22.{thm}"
-    return Quantity(
+    kw: dict[str, Any] = dict(
         label=f"{label} in (epsilon, delta = {delta:g}), order optimised",
         mp=lambda e, d: _hidden(key, _key(e), delta),
         np=lambda e: float(_hidden(key, _key(e), delta, _SCREEN_DPS)),
         params=_PARAMS,
         parts=_validity(thm),
     )
+    if thm == "thm4_3" and delta == DELTA:
+        return OrderInfimum(**kw, mechanism="thm4_3")
+    return Quantity(**kw)
 
 
 def rdp_quantity(delta: float = DELTA) -> Quantity:
-    return Quantity(
+    """RDP composition of the Poisson baseline in (epsilon, delta), order optimised; at ``DELTA`` with a ball
+    evaluator (:class:`OrderInfimum`)."""
+    kw: dict[str, Any] = dict(
         label=f"RDP composition (MTZ19, Poisson) in (epsilon, delta = {delta:g}), order optimised",
         mp=lambda e, d: _rdp(_key(e), delta),
         np=lambda e: float(_rdp(_key(e), delta, _SCREEN_DPS)),
         params=_PARAMS,
     )
+    if delta == DELTA:
+        return OrderInfimum(**kw, mechanism="composition")
+    return Quantity(**kw)
 
 
 def wor_quantity(delta: float = DELTA) -> Quantity:
