@@ -1,4 +1,4 @@
-"""Certified RDP of the Poisson-subsampled Gaussian mechanism at integer orders, on python-flint balls.
+"""Certified RDP of the Poisson-subsampled Gaussian mechanism at every order, on python-flint balls.
 
 Mironov, Talwar, Zhang 2019, "Renyi Differential Privacy of the Sampled Gaussian Mechanism"
 (arXiv 1908.10530), Sec. 3.3: for an integer order ``alpha >= 2``
@@ -52,8 +52,8 @@ def integer_order(alpha: Any, where: str) -> int:
     k = alpha.unique_fmpz() if alpha.is_exact() else None
     if k is None:
         raise NumericalFailure(
-            f"{where}: the order alpha = {alpha.str(10)} is not an integer; only integer orders are certified "
-            "(exact binomial sum, MTZ19 Sec. 3.3); fractional orders are evaluated without certification"
+            f"{where}: the order alpha = {alpha.str(10)} is not an integer; the exact binomial sum (MTZ19 Sec. 3.3) "
+            "needs one (rdp_arb certifies fractional orders with the series)"
         )
     a = int(k)
     if a < 2:
