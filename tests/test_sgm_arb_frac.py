@@ -101,6 +101,8 @@ POINTS = [
     ("1688/100", "1/25", "10"),  # near Ye & Shokri's Figure 2 optimal order
     ("7/2", "1/1000000", "20000"),  # huge noise, log A ~ 1e-20
     ("11/10", "99/100", "2/5"),  # q near 1, small z
+    ("3/2", "1e-300", "1"),  # log A ~ 1e-600: the closed form of 1 - s0_0 - s0_1 keeps it relative
+    ("5/2", "1/100", "1000000"),  # s0_2 and the closed form cancel by about z^2 = 1e12
 ]
 
 

@@ -188,8 +188,10 @@ def log_a_frac_arb(alpha: Any, q: Any, z2: Any, terms: int | None = None) -> Any
 
     def pair(i: int, abs_c: Any) -> Any:
         j = alpha - i
-        s0 = (j * l1q + i * lq + arb(i * i - i) * inv2z2).exp() * ((i - z0) * inv_sqrt2z).erfc()
         s1 = (j * lq + i * l1q + (j * j - j) * inv2z2).exp() * ((z0 - j) * inv_sqrt2z).erfc()
+        if i < 2:  # s0_0 and s0_1 enter through the closed form of 1 - s0_0 - s0_1 below
+            return abs_c * s1 / 2
+        s0 = (j * l1q + i * lq + arb(i * i - i) * inv2z2).exp() * ((i - z0) * inv_sqrt2z).erfc()
         return abs_c * (s0 + s1) / 2
 
     binom = arb(1)
@@ -210,7 +212,61 @@ def log_a_frac_arb(alpha: Any, q: Any, z2: Any, terms: int | None = None) -> Any
             a0 = ak
         tail += arb(coeffs[k]) * ak
     tail = tail / d + arb(0, (a0.upper() / d).upper())
-    return (head + tail).log()
+    return (head + tail - _one_minus_s00_s01(alpha, q, z0, z2)).log1p()
+
+
+def _log1pmx(x: Any) -> Any:
+    """``log(1 + x) - x`` on a ball without cancellation for small ``|x|``: the series
+    ``sum_{k >= 2} (-1)^(k+1) x^k / k``, stopped once the bound ``|x|^(K+1) / ((K+1)(1 - |x|))`` of the terms
+    left out is below the working precision of the sum, and that bound added as a radius."""
+    import flint
+
+    arb = flint.arb
+    if not bool(abs(x) < arb(1) / 2):
+        return x.log1p() - x
+    prec = flint.ctx.prec
+    ax = abs(x).upper()
+    total = arb(0)
+    power = x * x  # x^k
+    k = 2
+    while True:
+        total += -power / k if k % 2 == 0 else power / k
+        power = power * x
+        bound = (abs(power).upper() / ((k + 1) * (1 - ax))).upper()
+        if bool(bound <= abs(total).lower() * arb(2) ** (-prec - 4)) or k > 4 * prec + 10:
+            return total + arb(0, bound)
+        k += 1
+
+
+def _one_minus_s00_s01(alpha: Any, q: Any, z0: Any, z2: Any) -> Any:
+    """``1 - s0_0 - s0_1`` as a sum of three nonnegative parts (the O(q) cancellation done by hand):
+
+    ``(1-q)^(alpha-1) (1 + (alpha-1) q) = e^lam`` with ``lam = (alpha-1) log1pmx(-q) + log1pmx((alpha-1) q) <= 0``
+    (the linear parts cancel exactly), ``a0 = z0/z``, ``b1 = (z0 - 1)/z``, ``Delta = Phi(a0) - Phi(b1) >= 0``::
+
+        1 - s0_0 - s0_1 = Phi(-a0) + (-expm1(lam)) Phi(a0) + alpha q (1-q)^(alpha-1) Delta
+
+    (from ``(1-q) Phi(a0) + alpha q Phi(b1) = (1 + (alpha-1) q) Phi(a0) - alpha q Delta``). Without it,
+    ``log A`` near 0 (tiny ``q``, large ``z``) would need ``log2(1/(A-1))`` extra bits.
+    """
+    import flint
+
+    arb = flint.arb
+    inv_sqrt2 = 1 / arb(2).sqrt()
+    z = z2.sqrt()
+    a0 = z0 / z
+    b1 = (z0 - 1) / z
+    lam = (alpha - 1) * _log1pmx(-q) + _log1pmx((alpha - 1) * q)
+    phi_a0 = (-a0 * inv_sqrt2).erfc() / 2
+    phi_neg_a0 = (a0 * inv_sqrt2).erfc() / 2
+    if bool(b1 > 0):
+        delta = ((b1 * inv_sqrt2).erfc() - (a0 * inv_sqrt2).erfc()) / 2
+    elif bool(a0 < 0):
+        delta = ((-a0 * inv_sqrt2).erfc() - (-b1 * inv_sqrt2).erfc()) / 2
+    else:
+        delta = ((a0 * inv_sqrt2).erf() - (b1 * inv_sqrt2).erf()) / 2
+    coef = alpha * q * ((alpha - 1) * (-q).log1p()).exp()
+    return phi_neg_a0 + (-lam.expm1()) * phi_a0 + coef * delta
 
 
 def rdp_arb(alpha: Any, q: Any, z2: Any, T: Any, where: str = "rdp.subsampled_gaussian") -> Any:
