@@ -128,16 +128,16 @@ def _validity(thm: str) -> tuple[Quantity, ...]:
 DELTA_EXACT = "1/100000"
 """DELTA as the exact rational the ball evaluators use (the mpmath path reads the double nearest 1e-5; the two
 epsilons differ by about 1e-21, far inside the enclosures)."""
-_MAX_DEN = 10**9
+_MAX_DEN = 10**6
 
 
 def _exact_of(v: Any, name: str) -> sp.Rational:
-    """The exact rational a point ball stands for: the unique fraction with denominator <= 10^9 in the ball
-    (two such fractions are at least 10^-18 apart, so a ball narrower than that holds at most one); the
-    region's values (FIG and K) all have such denominators."""
+    """The exact rational a point ball stands for: the unique fraction with denominator <= 10^6 in the ball
+    (two such fractions are at least 10^-12 apart, so a ball narrower than that holds at most one; balls of
+    the checker start at 53 bits); the region's values (FIG and K) all have such denominators."""
     if isinstance(v, int):
         return sp.Integer(v)
-    if not v.is_finite() or not bool(v.rad() < 10.0**-19):
+    if not v.is_finite() or not bool(2 * v.rad() < 10.0**-12):
         raise NoBallEvaluator(f"the order-optimised epsilon needs exact parameters; {name} = {v} is not a point")
     man, exp = (int(x) for x in v.mid().man_exp())
     mid = Fraction(man) * (Fraction(2) ** exp)
