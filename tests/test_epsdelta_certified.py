@@ -85,3 +85,12 @@ def test_c7_counterexample_is_certified(key: str) -> None:
     assert ce["certified"] is True
     # Thm 4.3's certified lower end is above the other side's certified upper end
     assert float(ce["lhs"]["lo"]) > float(ce["rhs"]["hi"])
+
+
+def test_c7_rdp_fresh_is_decided_on_balls() -> None:
+    """Without the pin, the finite region (K = 50..200) is decided on balls at its first point: the checker's
+    53-bit balls of the fixed values are mapped back to their exact fractions."""
+    res = check_claim(dptheory.get("yeshokri22.C7_epsdelta_rdp"), use_pinned=False)
+    assert res.verdict is Verdict.FALSIFIED
+    assert res.method.startswith("exhaustive evaluation on arb balls")
+    assert res.counterexample["params"]["K"] == "50" and res.counterexample["certified"] is True

@@ -213,3 +213,19 @@ def test_composition_certifies_fractional_orders() -> None:
     with mpmath.workdps(90):
         ref = 1250 * sgm.log_a_mp(_mp("16.88"), _mp("1/25"), mpmath.mpf(10)) / (_mp("16.88") - 1)
         assert mpmath.mpf(comp.enclosure.lo_str) <= ref <= mpmath.mpf(comp.enclosure.hi_str)
+
+
+@pytest.mark.parametrize(("key", "args"), [
+    ("rdp.subsampled_gaussian", ["alpha=2.5", "q=0.01", "z=1.1", "T=1000"]),
+    ("yeshokri22.composition", ["alpha=16.88", "eta=0.02", "S_g=4", "sigma=2", "n=50", "b=2", "K=50"]),
+])
+def test_cli_eval_certify_at_fractional_order(key: str, args: list[str], capsys: Any) -> None:
+    import json
+
+    from dptheory.cli import main
+
+    assert main(["eval", key, *args, "--certify", "--json", "--dps", "20"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["certified"] is True
+    lo, hi = (mpmath.mpf(x) for x in out["enclosure"])
+    assert lo <= mpmath.mpf(out["value"]) <= hi or abs(mpmath.mpf(out["value"]) - lo) <= lo * 1e-19
