@@ -1,4 +1,5 @@
-"""Certified (arb) overrides: Thm 4.3's recurrence, the subsampled Gaussian at integer orders, the composition
+"""Certified (arb) overrides: Thm 4.3's recurrence, the subsampled Gaussian at integer orders (fractional orders:
+tests/test_sgm_arb_frac.py), the composition
 baseline, and WBK19's sampled-without-replacement bound.
 
 Each enclosure must contain a value computed independently at high precision (direct iteration of
@@ -141,12 +142,14 @@ def test_sgm_arb_agrees_with_mp_kernel_at_60_digits(alpha: int) -> None:
     _check_enclosure(bv, ref, 50)
 
 
-def test_sgm_fractional_order_is_not_certified_and_says_why() -> None:
+def test_sgm_order_above_the_term_cap_is_not_certified_and_says_why() -> None:
+    """Fractional orders are certified (tests/test_sgm_arb_frac.py); an order above MAX_ORDER is not."""
+    from dptheory.numerics import sgm_arb
+
     thm = _get("rdp.subsampled_gaussian")
-    with pytest.raises(NumericalFailure, match="not an integer"):
-        thm.evaluate(dict(alpha="2.5", q="0.01", z=1, T=1), dps=20, certify=True)
-    bv = thm.evaluate(dict(alpha="2.5", q="0.01", z=1, T=1), dps=20)
-    assert bv.enclosure is None  # the value comes from mpmath, labelled not certified
+    big = sgm_arb.MAX_ORDER + sp.Rational(1, 2)
+    with pytest.raises(NumericalFailure, match="above"):
+        thm.evaluate(dict(alpha=str(big), q="0.01", z=1000, T=1), dps=20, certify=True)
 
 
 def test_composition_baseline_certified_equals_sgm_at_its_z() -> None:
