@@ -247,14 +247,16 @@ def pld_quantity(thm: str, delta: float = DELTA) -> Quantity:
         d = pld_decided(float(h), lo, up)
         return h if d == float(h) and lo <= d < up else mpmath.mpf(d)
 
-    return TightEpsilon(
-        label=f"PLD composition (dp-accounting) at delta = {delta:g}: the bracket end that decides (lower end if "
-        "the bound is below it, upper end if at or above it; the bound itself when bracketed)",
-        mp=mp_value,
-        np=np_value,
-        params=_PARAMS,
-        **({"mechanism": "composition"} if delta == DELTA else {}),
-    ) if delta == DELTA else Quantity(
+    if delta == DELTA:
+        return TightEpsilon(
+            label=f"PLD composition (dp-accounting) at delta = {delta:g}: the bracket end that decides (lower end "
+            "if the bound is below it, upper end if at or above it; the bound itself when bracketed)",
+            mp=mp_value,
+            np=np_value,
+            params=_PARAMS,
+            mechanism="composition",
+        )
+    return Quantity(
         label=f"PLD composition (dp-accounting) at delta = {delta:g}: the bracket end that decides",
         mp=mp_value,
         np=np_value,
