@@ -306,15 +306,17 @@ def log_b_wor_arb(k: int, q: Any, z2: Any) -> Any:
     if k <= 1:
         return arb(0)
     e1 = (1 / z2).exp()
-    total = 1 + q * q * arb(k * (k - 1) // 2) * (4 * (1 / z2).expm1()).min(2 * e1)
+    # B(k) - 1, summed without the 1 so that log1p keeps its relative accuracy when it is tiny (e.g.
+    # 4e-330 at q = 1e-5, z = 1e160, k = 2: log(1 + x) on balls would only give an absolute radius)
+    excess = q * q * arb(k * (k - 1) // 2) * (4 * (1 / z2).expm1()).min(2 * e1)
     # term_j = 2 C(k, j) q^j exp(j(j-1)/(2 z^2)), built by ratios from j = 2
     term = 2 * arb(k * (k - 1) // 2) * q * q * e1
     step = e1
     for j in range(3, k + 1):
         step = step * e1  # exp((j-1)/z^2)
         term = term * q * arb(k - j + 1) / arb(j) * step
-        total = total + term
-    return total.log()
+        excess = excess + term
+    return excess.log1p()
 
 
 def rdp_wor_arb(alpha: Any, q: Any, z2: Any, T: Any, where: str = "rdp.sampled_wor_gaussian") -> Any:
