@@ -181,7 +181,7 @@ def test_taylor_lower_bound_holds_away_from_the_minimiser() -> None:
     (sampled): the K'(c)^2/(2 min K'') correction is what makes it a bound there."""
     with flint.ctx.workprec(96):
         r, L = flint.arb(1) / 16, -(flint.arb(1) / 100).log()
-        lo, hi, c = flint.arb("0.06"), flint.arb("0.08"), flint.arb("0.075")
+        lo, hi, c = flint.arb("0.069"), flint.arb("0.071"), flint.arb("0.0705")  # K'' > 0 certainly here
         lb = mx._k_b_lower_taylor(lo, hi, c, 1000, 10, 3, r, L)
         assert lb is not None
         for i in range(201):
@@ -189,3 +189,41 @@ def test_taylor_lower_bound_holds_away_from_the_minimiser() -> None:
             assert not (mx.k_b_arb(lam, 1000, 10, 3, r, L) < lb)
         mono = mx._k_b_lower_mono(lo, hi, 1000, 10, 3, r, L)
         assert mono is not None and not (mx.k_b_arb(flint.arb("0.0696"), 1000, 10, 3, r, L) < mono)
+
+
+# ----------------------------------------------------------------------------- the linearity proofs
+
+
+def test_linearity_proofs_are_proofs_of_the_registered_statements(monkeypatch: pytest.MonkeyPatch) -> None:
+    """maxinfo.thm{A,B}_at_most_linear are proved from the theorems' own sympy statements: a statement made
+    superlinear in n (an extra n^2 term) is no longer proved."""
+    from dptheory.core.symbolic import SymbolicVerdict
+    from dptheory.papers.lz26 import claims as LC
+
+    assert LC._thm_a_linear_symbolic().verdict is SymbolicVerdict.PROVED
+    assert LC._thm_b_linear_symbolic().verdict is SymbolicVerdict.PROVED
+    n = M.NOTATION_OURS.sym("n")
+    assert M.THM_A.bound is not None
+    monkeypatch.setattr(M, "THM_A", __import__("dataclasses").replace(M.THM_A, bound=M.THM_A.bound + n**2))
+    assert LC._thm_a_linear_symbolic().verdict is not SymbolicVerdict.PROVED
+    monkeypatch.setattr(M, "KB_SYM", M.KB_SYM + n**2 / 1000)
+    assert LC._thm_b_linear_symbolic().verdict is not SymbolicVerdict.PROVED
+
+
+@pytest.mark.parametrize("key", ["maxinfo.thmA_at_most_linear", "maxinfo.thmB_at_most_linear"])
+def test_linearity_holds_at_certified_points_with_the_expected_margin(key: str) -> None:
+    """The proved margins at a point, on balls: Theorem A's 2 A(n) - A(2n) = 4 (sqrt 2 - 1) zeta/sigma
+    sqrt(E k ln(1/beta)) m; Theorem B's is at least ln(1/beta)/lambda* (lambda* the minimiser at n)."""
+    claim = REGISTRY.get(key)
+    pt = {"k": 50, "m": 4, "E": 2, "zeta": 1, "sigma": 3, "beta": "0.01"}
+    dec = decide_point(claim, pt, dps=50)
+    assert dec.holds is True and dec.certified
+    with mpmath.workdps(40):
+        lhs, rhs = mpmath.mpf(dec.lhs["value"]), mpmath.mpf(dec.rhs["value"])
+        margin = rhs - lhs
+        if key.startswith("maxinfo.thmA"):
+            want = 4 * (mpmath.sqrt(2) - 1) / 3 * mpmath.sqrt(2 * 50 * mpmath.log(100)) * 4
+            assert abs(margin - want) < want * mpmath.mpf(10) ** -15
+        else:
+            _, lam = mx.thm_b_mp(200, 4, 2, mpmath.mpf(1) / 9, mpmath.mpf("0.01"), return_lambda=True)
+            assert margin >= mpmath.log(100) / lam * (1 - mpmath.mpf(10) ** -15)

@@ -470,21 +470,14 @@ def _route_slack_arb(eps: Any, n: int, mu: Any, C_beta: Any, beta: Any) -> Any:
     return (-(eps * eps) * n).exp() + C_beta * n * (d / eps).sqrt() - beta
 
 
-def dp_route_eps_arb(n: int, mu: Any, C_beta: Any, beta: Any) -> tuple[Any, Any]:
-    """A bracket [lo, hi] (exact arb numbers) of the eps solving e^(-eps^2 n) + C_beta n sqrt(delta(eps)/eps) = beta,
-    valid for every mu, C_beta, beta in their balls: the slack is certainly above beta at lo and below it at
-    hi (the slack decreases in eps, so the root is unique and lies between). Bisection from the float64 root,
-    stopped at a relative width of 2^-(prec - 8) or where the slack's sign is no longer decided.
-
-    Raises:
-        NumericalFailure: no certified bracket (the slack stays undecided or above beta).
-    """
+def _route_root_bracket(n: int, mu: Any, C_beta: Any, beta: Any) -> tuple[Any, Any]:
+    """[lo, hi] (exact) with the slack certainly > 0 at lo and < 0 at hi, for exact-valued mu, C_beta, beta."""
     import flint
 
     arb = flint.arb
     prec = flint.ctx.prec
     e0 = dp_route_eps(float(n), float(mu.mid()), float(C_beta.mid()), float(beta.mid()))
-    lo, hi = arb(e0 * (1 - 1e-9)).mid(), arb(e0 * (1 + 1e-9)).mid()
+    lo, hi = arb(e0 * (1 - 1e-12)).mid(), arb(e0 * (1 + 1e-12)).mid()
 
     def sign(e: Any) -> int:
         s = _route_slack_arb(e, n, mu, C_beta, beta)
@@ -493,13 +486,13 @@ def dp_route_eps_arb(n: int, mu: Any, C_beta: Any, beta: Any) -> tuple[Any, Any]
     for _ in range(200):
         if sign(lo) > 0:
             break
-        lo = (lo / 2).mid()
+        lo = (lo * (1 - (hi - lo) / hi * 16)).mid() if lo > 0 else lo
     else:
         raise NumericalFailure(f"dp_route_eps_arb: the slack is not certainly above beta near eps = {e0:g}")
     for _ in range(200):
         if sign(hi) < 0:
             break
-        hi = (hi * 2).mid()
+        hi = (hi * (1 + (hi - lo) / hi * 16)).mid()
     else:
         raise NumericalFailure(f"dp_route_eps_arb: the slack is not certainly below beta near eps = {e0:g}")
     rel = arb(2) ** (-(prec - 8))
@@ -513,7 +506,33 @@ def dp_route_eps_arb(n: int, mu: Any, C_beta: Any, beta: Any) -> tuple[Any, Any]
         elif s < 0:
             hi = mid
         else:
-            break  # the parameter balls' width limits the bracket here
+            break  # rounding at this precision limits the bracket here
+    return lo, hi
+
+
+def dp_route_eps_arb(n: int, mu: Any, C_beta: Any, beta: Any) -> tuple[Any, Any]:
+    """A bracket [lo, hi] (exact arb numbers) of the eps solving e^(-eps^2 n) + C_beta n sqrt(delta(eps)/eps) = beta,
+    valid for every mu, C_beta, beta in their balls.
+
+    The slack decreases in eps and increases in mu (delta(eps) of mu-GDP increases in mu), in C_beta and in -beta,
+    so the root increases in mu and C_beta and decreases in beta: over the balls it lies between the root at the
+    corner (mu, C_beta, beta) = (low, low, high) and the one at (high, high, low). Each corner's root is bracketed
+    by bisection from the float64 root with the slack's sign certified on balls at both ends, down to a relative
+    width of 2^-(prec - 8) (or where the sign is no longer decided).
+
+    Raises:
+        NumericalFailure: no certified bracket.
+    """
+    import flint
+
+    arb = flint.arb
+    lo_corner = (arb(mu.lower()), arb(C_beta.lower()), arb(beta.upper()))
+    hi_corner = (arb(mu.upper()), arb(C_beta.upper()), arb(beta.lower()))
+    lo, _ = _route_root_bracket(n, *lo_corner)
+    if lo_corner == hi_corner or (mu.is_exact() and C_beta.is_exact() and beta.is_exact()):
+        _, hi = _route_root_bracket(n, *lo_corner)
+    else:
+        _, hi = _route_root_bracket(n, *hi_corner)
     return lo, hi
 
 
@@ -531,14 +550,19 @@ def dp_route_arb(n: int, E: int, zeta: Any, sigma: Any, beta: Any, C: Any, C_bet
 
     from dptheory.core.errors import RegimeNotSupported
 
-    mu = 2 * zeta * flint.arb(E).sqrt() / sigma
+    arb = flint.arb
+    mu = 2 * zeta * arb(E).sqrt() / sigma
     lo, hi = dp_route_eps_arb(n, mu, C_beta, beta)
-    eps = flint.arb(lo).union(flint.arb(hi))
-    d = gdp_delta_arb(eps, mu)
-    if eps > flint.arb(1) / 2 or d >= eps:
+    eps = arb(lo).union(arb(hi))
+    # delta(eps) decreases in eps and increases in mu: its largest value on the balls is at (lo, mu high)
+    d_hi = gdp_delta_arb(arb(lo), arb(mu.upper()))
+    d_lo = gdp_delta_arb(arb(hi), arb(mu.lower()))
+    d = d_lo.union(d_hi)
+    half = arb(1) / 2
+    if arb(lo) > half or d_lo >= arb(hi):
         raise RegimeNotSupported(f"maxinfo.dp_route_rogers_asymptotic: Rogers et al. need eps <= 1/2 and 0 < delta < "
                                  f"eps; the route gives eps = {eps.str(5)}, delta = {d.str(5)}")
-    if not (eps <= flint.arb(1) / 2 and d < eps):
+    if not (arb(hi) <= half and d_hi < arb(lo)):
         raise NumericalFailure(f"dp_route_arb: eps <= 1/2 and delta < eps cannot be decided on these balls "
                                f"(eps = {eps.str(5)}, delta = {d.str(5)})")
     x = eps * eps * n
