@@ -272,3 +272,23 @@ def test_route_ball_parameters_enclose_every_point() -> None:
                 p = {"n": 100_000, "E": 2, "zeta": 1, "sigma": s, "beta": b, "C": 1, "C_beta": cb}
                 v = REGISTRY.get("maxinfo.dp_route_rogers_asymptotic").evaluate(p, dps=20).value
                 assert ball.lower() <= flint.arb(mpmath.nstr(v, 20)) <= ball.upper(), (p, ball, v)
+
+
+def test_thm_b_point_where_the_lower_bound_does_not_close_fails_fast() -> None:
+    """Found by the contract suite (the default test run stalled for minutes): at this point the branch and
+    bound's lower bound stays at 5.39e5 against K_B = 5.416e5 at the minimiser at every precision, and the Ziv
+    loop doubled the precision up to 65536 bits. The ball evaluator now says at once that it cannot certify;
+    ``evaluate`` then takes the mpmath kernel's value (agreeing with the float64 kernel), and ``certify=True``
+    is a one-line refusal."""
+    import numpy as np
+
+    from dptheory.core.errors import NumericalFailure
+
+    t = REGISTRY.get("maxinfo.thmB_derived")
+    p = {"n": 10, "m": 10, "E": 5, "zeta": 1, "sigma": "100000000/9996959900", "beta": "0.998375641345"}
+    v = t.evaluate(p, dps=15)
+    assert v.enclosure is None
+    ref = float(t.evaluate_np({k: np.asarray([float(sp.Rational(x))]) for k, x in p.items()})[0])
+    assert abs(float(v.value) / ref - 1) < 1e-9
+    with pytest.raises(NumericalFailure, match="did not close"):
+        t.evaluate(p, dps=15, certify=True)

@@ -448,6 +448,16 @@ def thm_b_arb(n_u: int, m: int, E: int, r: Any, beta: Any) -> Any:
             mid = c
         stack.append((a, mid))
         stack.append((mid, b))
+    half = arb(2) ** (-(prec // 2))
+    at_a_point = bool(r.rad() <= r.abs_lower() * half) and bool(beta.rad() <= beta.abs_lower() * half)
+    if at_a_point and lower < Uh - Uh * half:  # (wide parameter balls have a true spread of values)
+        # the branch and bound ran out of intervals before its lower bound met K_B at the minimiser (seen at
+        # n = m = 10, E = 5, r ~ 1e4, beta ~ 0.998: [5.38e5, 5.42e5] at every precision); more precision does
+        # not help, so say so at once instead of letting the Ziv loop double the precision up to 65536 bits
+        raise NumericalFailure(
+            f"thm_b_arb: the infimum's certified lower bound {arb(lower).str(8)} did not close on K_B at the "
+            f"minimiser {arb(Uh).str(8)} within {THM_B_ARB_MAX_INTERVALS} intervals; not certified here"
+        )
     return arb(lower).union(arb(Uh))
 
 
