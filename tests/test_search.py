@@ -154,3 +154,44 @@ def test_counterexample_record_round_trips() -> None:
     d = cx.to_dict()
     assert d["params"] == cx.params and d["certified"] is cx.certified
     assert certify_point(claim, cx.exact()) is not None
+
+
+def test_same_result_in_process_and_in_a_fresh_interpreter() -> None:
+    """The search's draws come from its seed alone: the same verdict, points and closest approach under
+    pytest and in a plain subprocess. maxinfo.thmA_at_most_linear (an ``m | n`` region) used to fall back
+    to a hypothesis search whose draws under pytest came from a pool of constants collected from the loaded
+    modules: its closest margin differed between the two (this test failed there)."""
+    import json
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from dptheory.verify.checking import check_claim
+
+    key, examples, seed = "maxinfo.thmA_at_most_linear", 20, 3
+    here = check_claim(_claim(key), examples=examples, seed=seed).to_dict()
+    code = ("import json; from dptheory.core.registry import REGISTRY; "
+            "from dptheory.verify.checking import check_claim; "
+            f"print(json.dumps(check_claim(REGISTRY.get({key!r}), examples={examples}, seed={seed}).to_dict()))")
+    root = str(Path(__file__).resolve().parents[1])
+    env = {**os.environ, "PYTHONPATH": root + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=root,
+                         check=True, timeout=300)
+    there = json.loads(out.stdout.strip().splitlines()[-1])
+    for d in (here, there):
+        d.pop("duration_s")
+    assert here["closest_margin"] is not None
+    assert here["closest_margin"]["margin"] == there["closest_margin"]["margin"]
+    assert here == there
+
+
+def test_divisibility_condition_is_drawn() -> None:
+    """``m | n`` (maxinfo.thmA_at_most_linear): m is drawn first and n as a multiple, so the search evaluates
+    points of the region (it drew none when n came first); every reported point has m | n."""
+    claim = _claim("maxinfo.thmA_at_most_linear")
+    res = search_counterexample(claim, budget=120, seed=0)
+    assert res.points_tried >= 60
+    assert res.closest is not None
+    p = {k: parse_value(v, key="t", name=k) for k, v in res.closest.params.items()}
+    assert p["n"] % p["m"] == 0 and _in_region(claim, p)
