@@ -38,19 +38,14 @@ FLIP = {Relation.LT: Relation.GE, Relation.LE: Relation.GT, Relation.GT: Relatio
 
 #: claim -> (mutation, reason it cannot be noticed by design)
 EXEMPT: dict[tuple[str, str], str] = {
-    ("maxinfo.thmB_at_most_linear", "flip"): "the search draws no point of the region (its m | n condition is not "
-    "met by independent draws; the claim's own check enumerates divisors); our claim, formerly lz26.C1a",
-    ("maxinfo.thmA_at_most_linear", "flip"): "as maxinfo.thmB_at_most_linear (formerly lz26.C1b)",
     ("yeshokri22.C3b", "flip"): "both sides are the same number on the whole region (Thm 3.3 and Balle et al. for the "
     "last batch coincide at K = 1, the region's only K): no relation between them can be falsified; the check "
     "cannot fail and is being rewritten (issue 11, item 6)",
-    ("maxinfo.thmB_at_most_linear", "scale"): "as maxinfo.thmB_at_most_linear flip",
     ("yeshokri22.C2a", "scale"): "lim_K X < +infinity: scaling the limit by 1.01 keeps it finite (or infinite); the "
     "relation flip is the mutation that matters",
     ("yeshokri22.C2b", "scale"): "as yeshokri22.C2a",
     ("dwork15.C22", "scale"): "holds with a relative margin of 1 - 1e-46 at the search's closest approach (lhs "
     "~1e-861, rhs ~5e-815): a 1% change of a side cannot move it; the relation flip is noticed",
-    ("maxinfo.thmA_at_most_linear", "scale"): "as maxinfo.thmB_at_most_linear flip",
 }
 
 
