@@ -195,3 +195,19 @@ def test_divisibility_condition_is_drawn() -> None:
     assert res.closest is not None
     p = {k: parse_value(v, key="t", name=k) for k, v in res.closest.params.items()}
     assert p["n"] % p["m"] == 0 and _in_region(claim, p)
+
+
+def test_refused_draws_are_redrawn_not_counted() -> None:
+    """yeshokri22.C5e's region (K >= 1/(lambda eta) + n/b, b | n) refuses many draws: the seeded starts are
+    0.3 budget points of the region (the refused ones redrawn), and every evaluated point lies in the region."""
+    import re
+
+    claim = _claim("yeshokri22.C5e")
+    res = search_counterexample(claim, budget=400, seed=0)
+    m = re.search(r"(\d+) seeded starts in the region \((\d+) drawn", res.strategy)
+    assert m is not None, res.strategy
+    starts, drawn = int(m.group(1)), int(m.group(2))
+    assert starts == 120 and drawn > starts
+    assert res.closest is not None
+    exact = {k: parse_value(v, key="t", name=k) for k, v in res.closest.params.items()}
+    assert _in_region(claim, exact)
