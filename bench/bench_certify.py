@@ -10,8 +10,10 @@ then, on the same points, this run times
 * ``enclose(compiled, p, dps=50)`` (arb, Ziv loop, outward-rounded result).
 
 Per theorem family (the key's prefix) it prints the summed times and the ratio enclose / evaluate
-and enclose / bare kernel. A second table times the hand-written ``arb=`` overrides (recurrences and
-finite sums: Thm 4.3, the subsampled Gaussian at integer orders, the composition baseline, WBK19) at
+and enclose / bare kernel. A second table times the hand-written ``arb=`` overrides (recurrences,
+finite sums and kl inversions: Thm 4.3, the subsampled Gaussian at integer orders and, rows "frac", at
+fractional orders (series with the CVZ tail bound), the composition baseline, WBK19, the ten kl-inversion keys;
+xi(n) on balls is cached per (n, precision), so repeats reuse it) at
 fixed points (paper settings and each kernel's regimes) against their mpmath kernel at 60 digits
 (``--overrides``: that table only). Every enclosure is also checked to contain the mpmath value (to
 its own 60-digit rounding). No assertion on time. Run: ``PYTHONPATH=. python bench/bench_certify.py``.
@@ -82,17 +84,37 @@ OVERRIDE_POINTS = {
     ],
     "rdp.subsampled_gaussian": [dict(alpha=2, q="1/100", z="11/10", T=1000), dict(alpha=64, q="1/1000", z="1/2", T=10),
                                 dict(alpha=1024, q="1/256", z=1, T=10**4)],
+    "rdp.subsampled_gaussian frac": [dict(alpha="2.5", q="1/100", z="11/10", T=1000),
+                                     dict(alpha="1.0001", q="1/100000", z=50, T=1),
+                                     dict(alpha="256.5", q="1/1000", z="4/5", T=10),
+                                     dict(alpha="1000.5", q="1/256", z=1, T=10**4),
+                                     dict(alpha="3.5", q="1/1000000", z=20000, T=1)],
+    "yeshokri22.composition frac": [dict(alpha="16.88", eta="1/50", S_g=4, sigma=2, n=50, b=2, K=50)],
     "rdp.sampled_wor_gaussian": [dict(alpha=2, q="1/100", z="11/10", T=1000), dict(alpha="7.25", q="1/20", z=1, T=7),
                                  dict(alpha=1024, q="1/256", z=1, T=10**4)],
+    # kl inversions (bisection with certified bracket ends; numerics/kl.py): interior, tiny and huge budgets
+    "pacbayes.kl_inv_upper": [dict(q="1/10", c="1/2"), dict(q="1/3", c="1/10000"), dict(q="1/1000", c=20)],
+    "pacbayes.kl_inv_lower": [dict(q="1/10", c="1/2"), dict(q="1/2", c=1000), dict(q="3/4", c="1/10000")],
+    "maurer04.kl": [dict(emp_risk="1/10", KL=5, n=1000, delta="1/20"),
+                    dict(emp_risk=0, KL=50, n=100000, delta="1/1000")],
+    "maurer04.kl_2sqrtn": [dict(emp_risk="1/10", KL=5, n=1000, delta="1/20")],
+    "dr18.dp_prior": [dict(emp_risk="1/10", KL=5, m=1000, delta="1/20", eps="1/10")],
+    "pacbayes.dr18_maxinfo_variant_derived": [dict(emp_risk="1/10", KL=5, m=1000, delta="1/20", eps="1/10")],
+    "pacbayes.g2_maxinfo_prior_derived": [dict(emp_risk="1/10", KL=5, n=1000, delta="1/20", beta="1/100", k=3)],
+    "pacbayes.g3_single_model_derived": [dict(emp_risk="1/10", n=1000, delta="1/20", beta="1/100", k=3)],
+    "lz26.thm2_pacbayes_asymptotic": [dict(emp_risk="1/10", KL=5, n=1000, E=2, zeta=1, sigma=100, delta="1/20",
+                                           beta="1/100", C=1)],
+    "lz26.single_model_asymptotic": [dict(emp_risk="1/10", n=1000, E=2, zeta=1, sigma=100, delta="1/20",
+                                          beta="1/100", C=1)],
 }
 
 
 def overrides() -> int:
     """Certified cost of the arb overrides relative to their mpmath kernels (same points, dps 50)."""
     bad = 0
-    print(f"{'override':<26} {'points':>6} {'bare mp ms':>11} {'enclose ms':>11} {'enc/bare':>9}")
+    print(f"{'override':<38} {'points':>6} {'bare mp ms':>11} {'enclose ms':>11} {'enc/bare':>9}")
     for key, raw in OVERRIDE_POINTS.items():
-        t = REGISTRY.get(key)
+        t = REGISTRY.get(key.split()[0])  # "frac": the same theorem at fractional orders
         kern = t.kernels()
         tb = tc = 0.0
         for r in raw:
@@ -112,7 +134,7 @@ def overrides() -> int:
                     bad += 1
                     print(f"  MISMATCH {key} at {r}: enclosure {enc.lo_str}..{enc.hi_str}, mpmath {ref}")
         n = len(raw)
-        print(f"{key:<26} {n:>6} {1e3 * tb / n:>11.3f} {1e3 * tc / n:>11.3f} {tc / tb:>9.2f}")
+        print(f"{key:<38} {n:>6} {1e3 * tb / n:>11.3f} {1e3 * tc / n:>11.3f} {tc / tb:>9.2f}")
     return bad
 
 

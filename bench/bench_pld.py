@@ -20,7 +20,6 @@ import itertools
 import pathlib
 import sys
 import time
-import warnings
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
@@ -30,26 +29,11 @@ from dptheory.privacy.pld import (
     rdp_epsilon_best,
     theorem_epsilon,
 )
+from dptheory.testing.peers import prv_epsilon_bracket as prv_bracket
 
 FIG2 = {"eta": "0.02", "lam": 1, "beta": 4, "S_g": 4, "sigma": 2, "n": 50, "b": 2}
 DELTA = 1e-5
 K_TABLE = (1, 10, 50, 100, 200)
-
-
-def prv_bracket(q: float, z: float, steps: int, delta: float, eps_error: float) -> tuple[float, float, float]:
-    from prv_accountant import PRVAccountant
-    from prv_accountant.privacy_random_variables import PoissonSubsampledGaussianMechanism
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        acc = PRVAccountant(
-            prvs=[PoissonSubsampledGaussianMechanism(sampling_probability=q, noise_multiplier=z)],
-            eps_error=eps_error,
-            delta_error=delta / 1000,
-            max_self_compositions=[steps],
-        )
-        lo, est, up = acc.compute_epsilon(delta=delta, num_self_compositions=[steps])
-    return float(lo), float(est), float(up)
 
 
 def table() -> None:

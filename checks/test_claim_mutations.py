@@ -138,3 +138,17 @@ def test_flipped_relation_is_noticed_thorough(key: str) -> None:
     if (key, "flip") in EXEMPT:
         pytest.skip(EXEMPT[key, "flip"])
     _flip_check(key, 1000)
+
+
+@pytest.mark.parametrize("key", [c.key for c in _claims() if c.symbolic is not None])
+def test_a_proof_does_not_prove_a_mutated_claim(key: str) -> None:
+    """``check_claim`` on the relation-flipped claim (``==``: one side scaled by 1.01) must not say ``proved``:
+    the proof is either rebuilt from the claim it is given, or contradicted by the point check that follows
+    every symbolic proof (``verify.checking._spot_check``)."""
+    from dptheory.core.claims import Verdict
+    from dptheory.verify.checking import check_claim
+
+    claim = REGISTRY.get(key)
+    assert check_claim(claim).verdict is Verdict.PROVED, f"{key}: the registered claim is no longer proved"
+    out = check_claim(_flipped(claim))
+    assert out.verdict is not Verdict.PROVED, f"{key}: a mutated claim was reported proved ({out.method})"

@@ -15,8 +15,9 @@ paper that registers it (``dptheory/papers/index.json``)::
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from dptheory.core.lazy import lazy_module_attributes
 
 __version__ = "0.1.0"
 
@@ -51,14 +52,4 @@ if TYPE_CHECKING:
     from dptheory.core.values import BoundValue
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'dptheory' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY))
+__getattr__, __dir__ = lazy_module_attributes("dptheory", globals(), _LAZY)

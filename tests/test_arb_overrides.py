@@ -1,4 +1,5 @@
-"""Certified (arb) overrides: Thm 4.3's recurrence, the subsampled Gaussian at integer orders, the composition
+"""Certified (arb) overrides: Thm 4.3's recurrence, the subsampled Gaussian at integer orders (fractional orders:
+tests/test_sgm_arb_frac.py), the composition
 baseline, and WBK19's sampled-without-replacement bound.
 
 Each enclosure must contain a value computed independently at high precision (direct iteration of
@@ -141,12 +142,14 @@ def test_sgm_arb_agrees_with_mp_kernel_at_60_digits(alpha: int) -> None:
     _check_enclosure(bv, ref, 50)
 
 
-def test_sgm_fractional_order_is_not_certified_and_says_why() -> None:
+def test_sgm_order_above_the_term_cap_is_not_certified_and_says_why() -> None:
+    """Fractional orders are certified (tests/test_sgm_arb_frac.py); an order above MAX_ORDER is not."""
+    from dptheory.numerics import sgm_arb
+
     thm = _get("rdp.subsampled_gaussian")
-    with pytest.raises(NumericalFailure, match="not an integer"):
-        thm.evaluate(dict(alpha="2.5", q="0.01", z=1, T=1), dps=20, certify=True)
-    bv = thm.evaluate(dict(alpha="2.5", q="0.01", z=1, T=1), dps=20)
-    assert bv.enclosure is None  # the value comes from mpmath, labelled not certified
+    big = sgm_arb.MAX_ORDER + sp.Rational(1, 2)
+    with pytest.raises(NumericalFailure, match="above"):
+        thm.evaluate(dict(alpha=str(big), q="0.01", z=1000, T=1), dps=20, certify=True)
 
 
 def test_composition_baseline_certified_equals_sgm_at_its_z() -> None:
@@ -190,3 +193,42 @@ def test_wor_certified_contains_direct_sum(alpha: Any, q: str, z: str, T: int) -
         K = _wor_direct(f, qm, zm) if t == 0 else (1 - t) * _wor_direct(f, qm, zm) + t * _wor_direct(f + 1, qm, zm)
         ref = T * K / (mpmath.mpf(a.p) / a.q - 1)
     _check_enclosure(bv, ref, 40)
+
+
+# -------------------------------------------------------------- tiny values keep their relative digits
+_TINY_WOR = {"T": 1, "alpha": "2", "q": "1/100000", "z": "1e160"}
+
+
+def _tiny_wor_reference() -> mpmath.mpf:
+    """WBK19 Thm 9 at alpha = 2 has the single j = 2 term: log(1 + q^2 min(4 (e^{1/z^2} - 1), 2 e^{1/z^2})),
+    here 4 q^2 expm1(1/z^2) ~ 4e-330 (written out with mpmath at 60 digits, independent of the kernels)."""
+    with mpmath.workdps(60):
+        q, z = mpmath.mpf(1) / 100000, mpmath.mpf(10) ** 160
+        return mpmath.log1p(4 * q**2 * mpmath.expm1(1 / z**2))
+
+
+def test_wor_tiny_value_is_certified_with_relative_digits() -> None:
+    """Found by the API fuzz suite: the ball kernel summed 1 + 4e-330 and took log, so the enclosure only had
+    an absolute radius and ``evaluate`` printed 0.0. It now sums B - 1 and takes log1p."""
+    v = REGISTRY.get("rdp.sampled_wor_gaussian").evaluate(_TINY_WOR, dps=30)
+    assert v.enclosure is not None and v.enclosure.relative
+    ref = _tiny_wor_reference()
+    assert v.enclosure.contains(ref)
+    assert abs(v.value / ref - 1) < mpmath.mpf("1e-29")
+
+
+def test_absolute_only_enclosure_takes_the_mpmath_digits(monkeypatch: pytest.MonkeyPatch) -> None:
+    """When the ball still contains 0 (only an absolute radius reached), ``evaluate`` must not print the
+    ball's midpoint 0: the digits come from the mpmath kernel, kept only inside the certified enclosure.
+    Simulated with the old ``log(1 + x)`` ball kernel."""
+    from dptheory.numerics import sgm_arb
+
+    real = sgm_arb.log_b_wor_arb
+
+    def lossy(k: int, q: Any, z2: Any) -> Any:
+        return (1 + real(k, q, z2).expm1()).log()  # the same value, summed as 1 + x: absolute radius only
+
+    monkeypatch.setattr(sgm_arb, "log_b_wor_arb", lossy)
+    v = REGISTRY.get("rdp.sampled_wor_gaussian").evaluate(_TINY_WOR, dps=30)
+    assert v.enclosure is not None and not v.enclosure.relative
+    assert abs(v.value / _tiny_wor_reference() - 1) < mpmath.mpf("1e-29")

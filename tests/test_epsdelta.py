@@ -12,8 +12,6 @@ Independent computations:
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 import pytest
 
@@ -23,6 +21,7 @@ from dptheory.papers.yeshokri22 import claims_epsdelta as CE
 from dptheory.papers.yeshokri22 import epsdelta as YE
 from dptheory.papers.yeshokri22.theorems import FIGURE_SETTING
 from dptheory.privacy.pld import PLDResult, theorem_epsilon
+from dptheory.testing.peers import prv_epsilon_bracket
 
 FIG2 = dict(FIGURE_SETTING)
 DELTA = 1e-5
@@ -55,22 +54,6 @@ def _hidden_rdp_grid(key: str, K: int) -> np.ndarray:
     cols["alpha"] = ORDERS
     cols["K"] = np.full_like(ORDERS, float(K))
     return np.asarray(thm.evaluate_np(cols), dtype=np.float64)
-
-
-def _prv_bracket(q: float, z: float, steps: int, delta: float, eps_error: float) -> tuple[float, float]:
-    from prv_accountant import PRVAccountant
-    from prv_accountant.privacy_random_variables import PoissonSubsampledGaussianMechanism
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        acc = PRVAccountant(
-            prvs=[PoissonSubsampledGaussianMechanism(sampling_probability=q, noise_multiplier=z)],
-            eps_error=eps_error,
-            delta_error=delta / 1000,
-            max_self_compositions=[steps],
-        )
-        lo, _est, up = acc.compute_epsilon(delta=delta, num_self_compositions=[steps])
-    return float(lo), float(up)
 
 
 # ------------------------------------------------------------------------------- the decision rules
@@ -142,7 +125,7 @@ def test_thm42_crossovers_against_both_references() -> None:
         rdp_wins.append(hidden_grid < base_grid)
         if K in (21, 22, 23):
             hidden = float(theorem_epsilon("yeshokri22.thm4_2", {**FIG2, "K": K}, DELTA, dps=30).epsilon)
-            lo, up = _prv_bracket(q, z, K * per_epoch, DELTA, eps_error=2e-3)
+            lo, _est, up = prv_epsilon_bracket(q, z, K * per_epoch, DELTA, eps_error=2e-3)
             prv_says[K] = "below" if hidden < lo else "above" if hidden >= up else "undecided"
     first_rdp = ks[rdp_wins.index(True)]
     assert all(rdp_wins[rdp_wins.index(True) :])

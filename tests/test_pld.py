@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import itertools
 import math
-import warnings
 
 import mpmath
 import pytest
@@ -28,25 +27,10 @@ from dptheory.core.errors import DPTheoryError, InvalidParameter
 from dptheory.numerics.gaussian_dp import gdp_delta_mp, gdp_eps_for_delta
 from dptheory.papers.yeshokri22 import epsdelta as YE
 from dptheory.privacy import pld as P
+from dptheory.testing.peers import prv_epsilon_bracket as prv_bracket
 
 DELTA = 1e-5
 FIG2 = {"eta": "0.02", "lam": 1, "beta": 4, "S_g": 4, "sigma": 2, "n": 50, "b": 2}
-
-
-def prv_bracket(q: float, z: float, steps: int, delta: float, eps_error: float) -> tuple[float, float, float]:
-    from prv_accountant import PRVAccountant
-    from prv_accountant.privacy_random_variables import PoissonSubsampledGaussianMechanism
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        acc = PRVAccountant(
-            prvs=[PoissonSubsampledGaussianMechanism(sampling_probability=q, noise_multiplier=z)],
-            eps_error=eps_error,
-            delta_error=delta / 1000,
-            max_self_compositions=[steps],
-        )
-        lo, est, up = acc.compute_epsilon(delta=delta, num_self_compositions=[steps])
-    return float(lo), float(est), float(up)
 
 
 # ------------------------------------------------------------------------------------ q = 1: closed form

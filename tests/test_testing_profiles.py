@@ -24,7 +24,7 @@ def test_dptheory_check_leaves_no_hypothesis_folder(tmp_path):
     env = {k: v for k, v in os.environ.items() if k not in (profiles.STORAGE_ENV, "HYPOTHESIS_PROFILE")}
     env.update(XDG_CACHE_HOME=str(cache), PYTHONPATH=str(ROOT))
     proc = subprocess.run(
-        [sys.executable, "-m", "dptheory", "check", "--claim", "maxinfo.thmB_at_most_linear", "--examples", "5",
+        [sys.executable, "-m", "dptheory", "check", "--claim", "maxinfo.route_superlinear_regime", "--examples", "5",
          "--no-progress"],
         cwd=work, env=env, capture_output=True, text=True, timeout=600,
     )

@@ -597,9 +597,9 @@ class _Emitter:
         base, ex = e.base, e.exp
         b = self.backend
         if ex == sp.Rational(1, 2):
-            return {"mp": "_m.sqrt({})", "arb": "({}).sqrt()", "np": "_np.sqrt({})"}[b].format(self.emit(base, sc))
+            return {"mp": "_m.sqrt({})", "arb": "_R({}).sqrt()", "np": "_np.sqrt({})"}[b].format(self.emit(base, sc))
         if ex == sp.Rational(-1, 2):
-            return {"mp": "(1 / _m.sqrt({}))", "arb": "({}).rsqrt()", "np": "(1.0 / _np.sqrt({}))"}[b].format(
+            return {"mp": "(1 / _m.sqrt({}))", "arb": "_R({}).rsqrt()", "np": "(1.0 / _np.sqrt({}))"}[b].format(
                 self.emit(base, sc)
             )
         if ex.is_Integer:

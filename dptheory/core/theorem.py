@@ -411,6 +411,17 @@ class Theorem:
                 mid = enclosure.mid
                 small = mpmath.isfinite(mid) and (mid == 0 or abs(mpmath.mag(mid)) < 10**4)  # cheap decimal conversion
                 value = mpmath.mpf(mpmath.nstr(mid, dps)) if small else +mid
+            if not enclosure.relative and kern.mp is not None:
+                # the ball still contains 0 (only an absolute radius below 10^-dps was reached): its midpoint
+                # may be 0 where the value is a tiny nonzero number, so the digits come from the mpmath
+                # kernel's Ziv loop, kept only if the certified enclosure contains them
+                mp_value = self._run_mp(kern.mp, exact, dps, double_check=True)
+                if not enclosure.contains(mp_value):
+                    raise NumericalFailure(
+                        f"{self.key}: the mpmath value {mpmath.nstr(mp_value, 8)} is outside the certified enclosure "
+                        f"[{enclosure.lo_str}, {enclosure.hi_str}]; please report this point"
+                    )
+                value = mp_value
         else:
             value = self._run_mp(kern.mp, exact, dps, double_check=True)
         return BoundValue(

@@ -24,6 +24,12 @@ is evaluated without cancellation as ``q h(d/q) + (1-q) h(-d/(1-q))`` with ``h(x
 mpmath path: plain bisection on the same bracket at the caller's precision (an algorithm
 independent of the float64 Newton, used as its oracle), returning the safe end.
 
+arb path (certified; ``kl_inv_upper_arb``, ``kl_inv_lower_arb``, ``xi_arb``, ``kl_inv_enclose``): balls in, a
+ball out that contains the exact inverse for every point of the input balls. Bisection whose bracket ends are
+each certified by the sign of a ball evaluation of ``kl(q||p) - c``; the caller's Ziv loop
+(``dptheory.core.compile.enclose``) raises the precision until the bracket is narrow enough. ``docs/compiler.md``,
+"Certified kl inversions".
+
 ``xi(n) = sum_k C(n,k) (k/n)^k (1-k/n)^(n-k)`` (Maurer 2004) equals ``1 + Q(n)`` with Ramanujan's
 ``Q(n) = sum_{k>=1} prod_{i<k} (1 - i/n)`` (Abel's identity; checked against the direct sum in
 ``tests/test_kl.py``). The Q series has ``O(sqrt(n))`` significant terms; above ``n = 10^5`` (mpmath)
@@ -34,6 +40,8 @@ so ``xi`` is cheap at any ``n``; the direct binomial sum is kept as an oracle.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
+from typing import Any
 
 import mpmath
 import numpy as np
@@ -41,8 +49,9 @@ import numpy as np
 from dptheory.core.errors import DPTheoryError, NumericalFailure
 
 __all__ = [
-    "kl_bernoulli", "kl_bernoulli_mp", "kl_bernoulli_np", "kl_inv_lower", "kl_inv_lower_mp", "kl_inv_lower_np",
-    "kl_inv_upper", "kl_inv_upper_mp", "kl_inv_upper_np", "xi", "xi_direct_mp", "xi_mp", "xi_np",
+    "exact_int_arb", "kl_bernoulli", "kl_bernoulli_arb", "kl_bernoulli_mp", "kl_bernoulli_np", "kl_inv_enclose",
+    "kl_inv_lower", "kl_inv_lower_arb", "kl_inv_lower_mp", "kl_inv_lower_np", "kl_inv_upper", "kl_inv_upper_arb",
+    "kl_inv_upper_mp", "kl_inv_upper_np", "xi", "xi_arb", "xi_direct_mp", "xi_mp", "xi_np",
 ]
 
 DEFAULT_TOL = 1e-14
@@ -527,3 +536,260 @@ def xi_np(n: np.ndarray) -> np.ndarray:
             cache[iv] = xi(iv)
         out[idx] = cache[iv]
     return out
+
+
+# ----------------------------------------------------------------------------- certified: arb balls
+# Every function below takes python-flint ``arb`` balls and returns a ball that contains the exact value
+# for *every* point of the input balls, at the current ``flint.ctx.prec``. The inverses are bisections
+# whose bracket ends are each certified by the sign of a ball evaluation of kl(q||p) - c: kl(q||.) is
+# strictly decreasing on [0, q] and strictly increasing on [q, 1] (its derivative is (p - q)/(p (1 - p))),
+# so one certified sign at a point p tells on which side of the root p lies. A midpoint whose sign the
+# ball cannot decide stops the bisection: the returned ball is then the bracket reached, and the caller
+# (``dptheory.core.compile.enclose``, Ziv's loop) raises the precision until it is narrow enough.
+
+
+def exact_int_arb(x: Any, name: str) -> int:
+    """The Python int of an exact integer ball (or an int), else :class:`~dptheory.core.compile.Undecided`
+    (a ball of several integers: a branch and bound splits it down to single values)."""
+    from dptheory.core.compile import Undecided
+
+    if isinstance(x, int) and not isinstance(x, bool):
+        return x
+    is_exact = getattr(x, "is_exact", None)
+    k = x.unique_fmpz() if is_exact is not None and is_exact() else None
+    if k is None:
+        raise Undecided(f"{name} = {x} is not an exact integer ball (xi(n) needs an exact n)")
+    return int(k)
+
+
+def _qc_arb(q: Any, c: Any, what: str) -> tuple[Any, Any]:
+    import flint
+
+    q = flint.arb(q)
+    c = flint.arb(c)
+    if not (q.is_finite() and c.is_finite()):
+        raise NumericalFailure(f"{what}: q = {q} and c = {c} must be finite balls")
+    if q < 0 or q > 1 or c < 0:
+        raise KLDomainError(f"{what} needs q in [0, 1] and c >= 0; got the balls q = {q}, c = {c}")
+    if not (q >= 0 and q <= 1 and c >= 0):
+        # a ball straddling 0 or 1 (not an exact input): more precision narrows it
+        from dptheory.core.compile import Undecided
+
+        raise Undecided(f"{what}: the balls q = {q}, c = {c} are not certainly in q in [0, 1], c >= 0")
+    return q, c
+
+
+def kl_bernoulli_arb(q: Any, p: Any) -> Any:
+    """Ball enclosing kl(q||p) (nats) for every q, p in the balls, both certainly in [0, 1] with p < 1 unless
+    q = 1 and p > 0 unless q = 0 (the caller's bisection only evaluates strictly inside (0, 1))."""
+    import flint
+
+    q = flint.arb(q)
+    p = flint.arb(p)
+    if q.is_zero():
+        return -(-p).log1p()
+    if q.is_exact() and q == 1:
+        return -p.log()
+    return q * (q / p).log() + (1 - q) * ((-q).log1p() - (-p).log1p())
+
+
+def _kl_minus_c(q: Any, c: Any, p: Any) -> Any:
+    return kl_bernoulli_arb(q, p) - c
+
+
+def _prec_eps() -> Any:
+    import flint
+
+    return flint.arb(2) ** (-(flint.ctx.prec + 2))
+
+
+def _bisect_arb(q: Any, c: Any, lo: Any, hi: Any, upper: bool) -> Any:
+    """Bisection on exact ends ``lo < hi`` (each already certified): geometric midpoints while hi > 2 lo > 0
+    (relative accuracy for tiny roots), arithmetic ones after; stops at relative width 2^-(prec+2), at a
+    midpoint the ball cannot decide, or when no exact midpoint lies strictly between the ends."""
+    import flint
+
+    eps = _prec_eps()
+    qlo, qhi = q.lower(), q.upper()
+    for _ in range(8 * flint.ctx.prec + 4000):
+        if lo > 0 and hi > 2 * lo:
+            m = (lo * hi).sqrt().mid()
+        else:
+            m = ((lo + hi) / 2).mid()
+        if not (m > lo and m < hi) or hi - lo <= eps * hi:
+            break
+        d = _kl_minus_c(q, c, m)
+        if upper:
+            # kl(q'||m) >= c for every q' <= m: the root (of every q' in the ball) is at most m
+            if d >= 0 and m > qhi:
+                hi = m
+            elif d <= 0:  # kl(q'||m) <= c: m is in the sublevel set (or below q'), so the root is >= m
+                lo = m
+            else:
+                break
+        else:
+            if d >= 0 and m < qlo:
+                lo = m
+            elif d <= 0:
+                hi = m
+            else:
+                break
+    if lo > 0 and hi > 2 * lo:
+        # not even within a factor 2 (a huge c/q at low precision): as a midpoint-radius ball the bracket would
+        # contain 0 and lose its relative meaning; ask the caller for more precision instead
+        from dptheory.core.compile import Undecided
+
+        raise Undecided(f"kl inverse: the bracket [{lo.str(3)}, {hi.str(3)}] is not resolved at {flint.ctx.prec} bits")
+    return lo.union(hi)
+
+
+def kl_inv_upper_arb(q: Any, c: Any) -> Any:
+    """Ball enclosing ``sup{p in [q, 1]: kl(q||p) <= c}`` for every q, c in the balls (Maurer 2004's risk
+    certificate map), at the current ``flint.ctx.prec``.
+
+    Exact closed forms: ``c = 0`` gives q, ``q = 1`` gives 1, ``q = 0`` gives ``1 - e^-c``. Otherwise the
+    bracket starts at ``[q, 1]`` (both trivially valid: the root is in [q, 1]; ``p = 1`` is never evaluated),
+    narrowed by two closed-form points that have kl >= c (Pinsker: ``q + sqrt(c/2)``; dropping ``-q ln p >= 0``:
+    ``1 - (1-q) e^{-(c - q ln q)/(1-q)}``), each accepted only when its ball sign certifies it.
+    """
+    import flint
+
+    arb = flint.arb
+    q, c = _qc_arb(q, c, "kl_inv_upper_arb")
+    if c.is_zero():
+        return q
+    if q.is_exact() and q == 1:
+        return arb(1)
+    if q.is_zero():
+        return -(-c).expm1()
+    lo, hi = q.lower(), arb(1)
+    qhi = q.upper()
+    if qhi >= 1:  # q's ball touches 1: only the trivial bracket
+        return lo.union(hi)
+    pinsker = q + (c / 2).sqrt()
+    drop = -((-q).log1p() - (c - q * q.log()) / (1 - q)).expm1()
+    for cand in (pinsker, drop):
+        top = cand.upper()
+        if top < hi and top > qhi and _kl_minus_c(q, c, top) >= 0:
+            hi = top
+    return _bisect_arb(q, c, lo, hi, True)
+
+
+def kl_inv_lower_arb(q: Any, c: Any) -> Any:
+    """Ball enclosing ``inf{p in [0, q]: kl(q||p) <= c}`` for every q, c in the balls.
+
+    Exact closed forms: ``c = 0`` gives q, ``q = 0`` gives 0, ``q = 1`` gives ``e^-c``. Otherwise the bracket
+    is ``[p0, q]`` with ``p0`` the exact power of two ``2^-K <= q e^{-(c+q)/q}/2`` (kl(q||p) >= q ln(q/p) - q on
+    [0, q], so kl(q||p0) >= c + q ln 2; certified by its ball sign) or Pinsker's ``q - sqrt(c/2)`` when it is
+    positive, certified and larger. A positive lower end lets the bisection take geometric steps, so tiny roots
+    (``e^{-20000}``, ``e^{-10^450}``) get relative accuracy; without one (too little precision to certify it)
+    :class:`~dptheory.core.compile.Undecided` asks the caller for more precision.
+    """
+    import flint
+
+    arb = flint.arb
+    q, c = _qc_arb(q, c, "kl_inv_lower_arb")
+    if c.is_zero():
+        return q
+    if q.is_zero():
+        return arb(0)
+    if q.is_exact() and q == 1:
+        return (-c).exp()
+    qlo = q.lower()
+    lo, hi = arb(0), q.upper()
+    if not qlo > 0:  # q's ball touches 0: only the trivial bracket
+        return lo.union(hi)
+    # p0 as an exact power of two 2^-K <= q e^{-(c+q)/q}/2: exp of the huge argument (c/q ~ 1e450) would be a
+    # ball around 0, while 2^-K is exact and kl at it is an ordinary ball (q ln(q/2^-K) is about K q ln 2)
+    cands = []
+    log2_inv_p0 = ((c + q) / q - q.log()) / arb(2).log() + 1
+    big_k = log2_inv_p0.upper().ceil().unique_fmpz() if log2_inv_p0.is_finite() else None
+    if big_k is not None:
+        cands.append(arb(flint.arf((1, -big_k))))
+    cands.append((q - (c / 2).sqrt()).lower())  # Pinsker
+    for cand in cands:
+        if cand > lo and cand < qlo and _kl_minus_c(q, c, cand) >= 0:
+            lo = cand
+    if not lo > 0:
+        from dptheory.core.compile import Undecided
+
+        # the root is positive (q > 0, c finite): a bracket from 0 has no relative accuracy; more precision
+        # certifies 2^-K (kl(q||2^-K) >= c + q ln 2)
+        raise Undecided(f"kl_inv_lower_arb: no positive lower end certified at {flint.ctx.prec} bits")
+    return _bisect_arb(q, c, lo, hi, False)
+
+
+_XI_ARB_CACHE: dict[tuple[int, int], Any] = {}
+#: largest n whose xi(n) is certified (the Q series needs about sqrt(2 n ln 2 prec) terms: ~2e5 at n = 1e8)
+XI_ARB_MAX = 10**8
+
+
+def xi_arb(n: int) -> Any:
+    """Ball enclosing Maurer's ``xi(n) = 1 + Q(n)`` at the current ``flint.ctx.prec``.
+
+    Ramanujan's ``Q(n) = sum_{k>=1} t_k``, ``t_1 = 1``, ``t_{k+1} = t_k (1 - k/n)`` (Abel's identity; the
+    package checks it against the binomial sum in ``tests/test_kl.py``), summed on balls until the rigorous
+    tail bound ``sum_{j>K} t_j <= t_K n/K`` (``t_{K+j} <= t_K (1 - K/n)^j``) is below ``2^-(prec+8)`` of the sum;
+    the tail ``[0, t_K n/K]`` is then added as a ball, so the result contains xi(n) whatever the truncation.
+    """
+    import flint
+
+    arb = flint.arb
+    n = _check_n(n)
+    if n > XI_ARB_MAX:
+        raise NumericalFailure(f"xi(n) at n = {n} is above {XI_ARB_MAX} (too many series terms); not certified")
+    key = (n, flint.ctx.prec)
+    hit = _XI_ARB_CACHE.get(key)
+    if hit is not None:
+        return hit
+    eps = arb(2) ** (-(flint.ctx.prec + 8))
+    total = arb(1)
+    t = arb(1)  # t_k
+    nn = arb(n)
+    for k in range(1, n + 1):
+        total += t
+        if k == n:
+            break  # t_{n+1} = 0: the sum is finite
+        t = t * (n - k) / nn  # t_{k+1}
+        if k % 32 == 0:
+            tail = t * nn / (k + 1)  # bound on sum_{j >= k+1} t_j
+            if tail < eps * total:
+                total += arb(0).union(tail.upper())
+                break
+    if len(_XI_ARB_CACHE) > 256:
+        _XI_ARB_CACHE.clear()
+    _XI_ARB_CACHE[key] = total
+    return total
+
+
+class _ArbFn:
+    """A one-function arb kernel in the shape :func:`dptheory.core.compile.enclose` expects."""
+
+    def __init__(self, params: tuple[str, ...], fn: Any) -> None:
+        self.params = params
+        self.fn = fn
+
+    def arb(self, args: Mapping[str, Any]) -> Any:
+        return self.fn(args["q"], args["c"])
+
+
+def kl_inv_enclose(q: Any, c: Any, *, dps: int = 30, upper: bool = True) -> Any:
+    """Certified enclosure (a :class:`dptheory.core.compile.Enclosure`) of the upper (or lower) kl inverse at
+    exact inputs ``q`` in [0, 1] and ``c >= 0`` (int, ``fractions.Fraction`` or sympy Rational), with relative
+    width below ``10^-dps``: Ziv's loop of :func:`dptheory.core.compile.enclose` (the precision doubles until
+    the bisection's bracket is that narrow)."""
+    from fractions import Fraction
+
+    import sympy as sp
+
+    from dptheory.core.compile import enclose
+
+    vals = {}
+    for name, v in (("q", q), ("c", c)):
+        if isinstance(v, bool) or not isinstance(v, (int, Fraction, sp.Rational)):
+            raise KLDomainError(f"kl_inv_enclose: {name} must be exact (int, Fraction or sympy Rational); got {v!r}")
+        vals[name] = sp.Rational(v) if not isinstance(v, Fraction) else sp.Rational(v.numerator, v.denominator)
+    if not (0 <= vals["q"] <= 1) or vals["c"] < 0:
+        raise KLDomainError(f"kl_inv_enclose needs q in [0, 1] and c >= 0; got q = {q}, c = {c}")
+    fn = kl_inv_upper_arb if upper else kl_inv_lower_arb
+    return enclose(_ArbFn(("q", "c"), fn), vals, dps=dps)

@@ -1,4 +1,4 @@
-"""Certified RDP of the Poisson-subsampled Gaussian mechanism at integer orders, on python-flint balls.
+"""Certified RDP of the Poisson-subsampled Gaussian mechanism at every order, on python-flint balls.
 
 Mironov, Talwar, Zhang 2019, "Renyi Differential Privacy of the Sampled Gaussian Mechanism"
 (arXiv 1908.10530), Sec. 3.3: for an integer order ``alpha >= 2``
@@ -11,9 +11,13 @@ arb's unbounded exponents make the huge terms of small ``z`` harmless (no log-do
 The noise enters only through ``z^2`` (``z2`` below), so callers whose ``z`` is a square root of a
 rational (the Ye & Shokri composition baseline) pass an exact ``z^2``.
 
-Fractional orders (MTZ19's two-sided series or the defining integral) are not certified here: the
-functions raise :class:`~dptheory.core.errors.NumericalFailure` saying so, and
-:meth:`Theorem.evaluate` then falls back to the mpmath kernel and reports the value as not certified.
+Fractional orders (:func:`log_a_frac_arb`) use MTZ19's two-sided signed series: the head
+(``i <= floor(alpha)``, positive terms) summed on balls, and the alternating tail summed with the
+Cohen-Rodriguez Villegas-Zagier weights (exact integers here) plus the rigorous error term
+``a_0 / T_n(3)``. Why that bound holds (the tail is an alternating series of Hausdorff moments) is
+derived in ``docs/derivations/sgm_fractional_tail.md``; the number of tail terms follows the working
+precision, so the Ziv loop of :func:`dptheory.core.compile.enclose` tightens both the rounding and the
+truncation at once. :func:`rdp_arb` dispatches between the two.
 
 This module is an independent evaluation path for ``rdp.subsampled_gaussian`` (the mpmath kernel is
 :mod:`dptheory.numerics.sgm`, which sums in the log domain); tests compare the two at high precision.
@@ -21,11 +25,23 @@ This module is an independent evaluation path for ``rdp.subsampled_gaussian`` (t
 
 from __future__ import annotations
 
+import functools
+import math
 from typing import Any
 
 from dptheory.core.errors import NumericalFailure
 
-__all__ = ["MAX_ORDER", "integer_order", "log_a_int_arb", "log_b_wor_arb", "rdp_int_arb", "rdp_wor_arb"]
+__all__ = [
+    "MAX_ORDER",
+    "cvz_weights",
+    "integer_order",
+    "log_a_frac_arb",
+    "log_a_int_arb",
+    "log_b_wor_arb",
+    "rdp_arb",
+    "rdp_int_arb",
+    "rdp_wor_arb",
+]
 
 #: largest integer order summed (alpha + 1 terms; ~3 ms at 2000 at 200 bits)
 MAX_ORDER = 100_000
@@ -36,8 +52,8 @@ def integer_order(alpha: Any, where: str) -> int:
     k = alpha.unique_fmpz() if alpha.is_exact() else None
     if k is None:
         raise NumericalFailure(
-            f"{where}: the order alpha = {alpha.str(10)} is not an integer; only integer orders are certified "
-            "(exact binomial sum, MTZ19 Sec. 3.3); fractional orders are evaluated without certification"
+            f"{where}: the order alpha = {alpha.str(10)} is not an integer; the exact binomial sum (MTZ19 Sec. 3.3) "
+            "needs one (rdp_arb certifies fractional orders with the series)"
         )
     a = int(k)
     if a < 2:
@@ -88,6 +104,191 @@ def rdp_int_arb(alpha: Any, q: Any, z2: Any, T: Any, where: str = "rdp.subsample
     return T * log_a_int_arb(a, q, z2) / (a - 1)
 
 
+# ----------------------------------------------------------------------------------------- fractional
+# MTZ19 Sec. 3.3, two-sided series; tail bound: docs/derivations/sgm_fractional_tail.md
+
+
+@functools.lru_cache(maxsize=64)
+def cvz_weights(n: int) -> tuple[tuple[int, ...], int]:
+    """Exact CVZ weights for ``n`` terms: integers ``Q_0..Q_{n-1}`` and ``d = T_n(3)`` with
+    ``(d - T_n(1 - 2x)) / (1 + x) = sum_k Q_k x^k`` (Cohen, Rodriguez Villegas, Zagier 2000, "Convergence
+    acceleration of alternating series", Exp. Math. 9, Algorithm 1 and Prop. 1, with the Chebyshev
+    polynomial T_n). For ``a_k = int_0^1 x^k dnu(x)``, ``nu >= 0``: ``|sum_k (-1)^k a_k - sum_k Q_k a_k / d|
+    <= a_0 / d`` (docs/derivations/sgm_fractional_tail.md)."""
+    import flint
+
+    if n < 1:
+        raise NumericalFailure(f"sgm_arb: the CVZ sum needs at least 1 term, got {n}")
+    x = flint.fmpz_poly([0, 1])
+    p = flint.fmpz_poly.chebyshev_t(n)(1 - 2 * x)
+    d = int(flint.fmpz_poly.chebyshev_t(n)(3))
+    quo, rem = divmod(d - p, 1 + x)
+    if rem != 0:  # pragma: no cover - x = -1 is a root of d - P by construction
+        raise NumericalFailure("sgm_arb: CVZ polynomial division left a remainder")
+    coeffs = [int(c) for c in quo.coeffs()]
+    coeffs += [0] * (n - len(coeffs))
+    return tuple(coeffs[:n]), d
+
+
+def cvz_terms(prec: int) -> int:
+    """Tail terms for a truncation below ``2^-(prec + 4)`` of ``A``: ``a_0 <= 2 A`` and ``d >= (3 + sqrt 8)^n / 2``."""
+    return math.ceil((prec + 6) * math.log(2) / math.log(3 + math.sqrt(8))) + 1
+
+
+def _undecided(msg: str) -> Exception:
+    from dptheory.core.compile import Undecided
+
+    return Undecided(msg)
+
+
+def log_a_frac_arb(alpha: Any, q: Any, z2: Any, terms: int | None = None) -> Any:
+    """Ball enclosing ``log A_alpha`` at a fractional order ``alpha > 1`` (MTZ19 Sec. 3.3); ``0 <= q <= 1``, ``z2 > 0``.
+
+    With ``z0 = z^2 log((1-q)/q) + 1/2`` (where ``q e^{(2x-1)/(2z^2)} = 1 - q``), ``j = alpha - i`` and
+    ``Phi`` the standard normal CDF, ``A = sum_{i >= 0} (s0_i + s1_i)``::
+
+        s0_i = C(alpha, i) (1-q)^(alpha-i) q^i e^{(i^2-i)/(2z^2)} Phi((z0 - i)/z)
+        s1_i = C(alpha, i) q^(alpha-i) (1-q)^i e^{(j^2-j)/(2z^2)} Phi((j - z0)/z)
+
+    Terms ``i <= floor(alpha)`` are positive; from ``i0 = floor(alpha) + 1`` on they alternate in sign and
+    ``a_k = |s0_{i0+k}| + |s1_{i0+k}|`` is a Hausdorff moment sequence, so the tail is the CVZ sum of
+    :func:`cvz_weights` with ``n = cvz_terms(prec)`` terms plus a ball of radius ``a_0 / T_n(3)``.
+    ``alpha`` may be a ball (e.g. 11/10 rounded); a floor that the ball does not decide raises
+    :class:`~dptheory.core.compile.Undecided` (the Ziv loop then raises the precision). ``terms`` overrides
+    ``n`` (tests: the ball must still contain the value, only wider).
+    """
+    import flint
+
+    arb = flint.arb
+    prec = flint.ctx.prec
+    if not bool(alpha > 1):
+        raise NumericalFailure(f"sgm_arb: the order alpha = {alpha.str(10)} is not certainly above 1")
+    if not bool(q >= 0) or not bool(q <= 1):
+        raise NumericalFailure(f"sgm_arb: q = {q.str(10)} is not certainly in [0, 1]")
+    if not bool(z2 > 0):
+        raise NumericalFailure(f"sgm_arb: z^2 = {z2.str(10)} is not certainly positive")
+    fl = alpha.floor()
+    m = fl.unique_fmpz() if fl.is_exact() else None
+    if m is None or bool(alpha == fl) or alpha.contains(fl):
+        raise _undecided(f"sgm_arb: floor(alpha) is not decided on the ball alpha = {alpha.str(10)}")
+    i0 = int(m) + 1
+    if i0 > MAX_ORDER:
+        raise NumericalFailure(f"sgm_arb: the order alpha = {alpha.str(10)} is above {MAX_ORDER}; not certified")
+    if q.is_zero():
+        return arb(0)
+    if (1 - q).is_zero():
+        return alpha * (alpha - 1) / (2 * z2)
+    if q.contains(0) or q.contains(1):
+        raise _undecided(f"sgm_arb: q = {q.str(10)} is not separated from 0 and 1")
+    lq = q.log()
+    l1q = (-q).log1p()
+    z0 = z2 * (l1q - lq) + arb(1) / 2
+    inv_sqrt2z = 1 / (2 * z2).sqrt()
+    inv2z2 = 1 / (2 * z2)
+
+    def pair(i: int, abs_c: Any) -> Any:
+        j = alpha - i
+        s1 = (j * lq + i * l1q + (j * j - j) * inv2z2).exp() * ((z0 - j) * inv_sqrt2z).erfc()
+        if i < 2:  # s0_0 and s0_1 enter through the closed form of 1 - s0_0 - s0_1 below
+            return abs_c * s1 / 2
+        s0 = (j * l1q + i * lq + arb(i * i - i) * inv2z2).exp() * ((i - z0) * inv_sqrt2z).erfc()
+        return abs_c * (s0 + s1) / 2
+
+    binom = arb(1)
+    head = arb(0)
+    for i in range(i0):
+        if i > 0:
+            binom = binom * (alpha - (i - 1)) / i
+        head += pair(i, binom)
+    n = cvz_terms(prec) if terms is None else terms
+    coeffs, d = cvz_weights(n)
+    tail = arb(0)
+    a0 = arb(0)
+    for k in range(n):
+        i = i0 + k
+        binom = binom * (alpha - (i - 1)) / i
+        ak = pair(i, abs(binom))
+        if k == 0:
+            a0 = ak
+        tail += arb(coeffs[k]) * ak
+    tail = tail / d + arb(0, (a0.upper() / d).upper())
+    return (head + tail - _one_minus_s00_s01(alpha, q, z0, z2)).log1p()
+
+
+def _log1pmx(x: Any) -> Any:
+    """``log(1 + x) - x`` on a ball without cancellation for small ``|x|``: the series
+    ``sum_{k >= 2} (-1)^(k+1) x^k / k``, stopped once the bound ``|x|^(K+1) / ((K+1)(1 - |x|))`` of the terms
+    left out is below the working precision of the sum, and that bound added as a radius."""
+    import flint
+
+    arb = flint.arb
+    if not bool(abs(x) < arb(1) / 2):
+        return x.log1p() - x
+    prec = flint.ctx.prec
+    ax = abs(x).upper()
+    total = arb(0)
+    power = x * x  # x^k
+    k = 2
+    while True:
+        total += -power / k if k % 2 == 0 else power / k
+        power = power * x
+        bound = (abs(power).upper() / ((k + 1) * (1 - ax))).upper()
+        if bool(bound <= abs(total).lower() * arb(2) ** (-prec - 4)) or k > 4 * prec + 10:
+            return total + arb(0, bound)
+        k += 1
+
+
+def _one_minus_s00_s01(alpha: Any, q: Any, z0: Any, z2: Any) -> Any:
+    """``1 - s0_0 - s0_1`` as a sum of three nonnegative parts (the O(q) cancellation done by hand):
+
+    ``(1-q)^(alpha-1) (1 + (alpha-1) q) = e^lam`` with ``lam = (alpha-1) log1pmx(-q) + log1pmx((alpha-1) q) <= 0``
+    (the linear parts cancel exactly), ``a0 = z0/z``, ``b1 = (z0 - 1)/z``, ``Delta = Phi(a0) - Phi(b1) >= 0``::
+
+        1 - s0_0 - s0_1 = Phi(-a0) + (-expm1(lam)) Phi(a0) + alpha q (1-q)^(alpha-1) Delta
+
+    (from ``(1-q) Phi(a0) + alpha q Phi(b1) = (1 + (alpha-1) q) Phi(a0) - alpha q Delta``). Without it,
+    ``log A`` near 0 (tiny ``q``, large ``z``) would need ``log2(1/(A-1))`` extra bits.
+    """
+    import flint
+
+    arb = flint.arb
+    inv_sqrt2 = 1 / arb(2).sqrt()
+    z = z2.sqrt()
+    a0 = z0 / z
+    b1 = (z0 - 1) / z
+    lam = (alpha - 1) * _log1pmx(-q) + _log1pmx((alpha - 1) * q)
+    phi_a0 = (-a0 * inv_sqrt2).erfc() / 2
+    phi_neg_a0 = (a0 * inv_sqrt2).erfc() / 2
+    if bool(b1 > 0):
+        delta = ((b1 * inv_sqrt2).erfc() - (a0 * inv_sqrt2).erfc()) / 2
+    elif bool(a0 < 0):
+        delta = ((-a0 * inv_sqrt2).erfc() - (-b1 * inv_sqrt2).erfc()) / 2
+    else:
+        delta = ((a0 * inv_sqrt2).erf() - (b1 * inv_sqrt2).erf()) / 2
+    coef = alpha * q * ((alpha - 1) * (-q).log1p()).exp()
+    return phi_neg_a0 + (-lam.expm1()) * phi_a0 + coef * delta
+
+
+def rdp_arb(alpha: Any, q: Any, z2: Any, T: Any, where: str = "rdp.subsampled_gaussian") -> Any:
+    """Ball enclosing ``T log A_alpha / (alpha - 1)`` at any order ``alpha > 1``: the exact binomial sum at an
+    integer order (:func:`log_a_int_arb`), the signed series with its CVZ tail bound otherwise
+    (:func:`log_a_frac_arb`)."""
+    import flint
+
+    k = alpha.unique_fmpz() if alpha.is_exact() else None
+    if k is not None:
+        return rdp_int_arb(alpha, q, z2, T, where)
+    T = flint.arb(T)
+    if q.is_zero() or T.is_zero():
+        return flint.arb(0)
+    try:
+        return T * log_a_frac_arb(alpha, q, z2) / (alpha - 1)
+    except NumericalFailure as exc:
+        if type(exc) is not NumericalFailure:  # Undecided: the Ziv loop retries at higher precision
+            raise
+        raise NumericalFailure(f"{where}: {exc}") from None
+
+
 # ---------------------------------------------------------------------------------------------- WOR
 # Wang, Balle, Kasiviswanathan 2019, "Subsampled Renyi Differential Privacy and Analytical Moments
 # Accountant" (arXiv 1808.00087), Theorem 9 with the Gaussian's eps(j) = j/(2 z^2), eps(inf) = inf, and
@@ -105,15 +306,17 @@ def log_b_wor_arb(k: int, q: Any, z2: Any) -> Any:
     if k <= 1:
         return arb(0)
     e1 = (1 / z2).exp()
-    total = 1 + q * q * arb(k * (k - 1) // 2) * (4 * (1 / z2).expm1()).min(2 * e1)
+    # B(k) - 1, summed without the 1 so that log1p keeps its relative accuracy when it is tiny (e.g.
+    # 4e-330 at q = 1e-5, z = 1e160, k = 2: log(1 + x) on balls would only give an absolute radius)
+    excess = q * q * arb(k * (k - 1) // 2) * (4 * (1 / z2).expm1()).min(2 * e1)
     # term_j = 2 C(k, j) q^j exp(j(j-1)/(2 z^2)), built by ratios from j = 2
     term = 2 * arb(k * (k - 1) // 2) * q * q * e1
     step = e1
     for j in range(3, k + 1):
         step = step * e1  # exp((j-1)/z^2)
         term = term * q * arb(k - j + 1) / arb(j) * step
-        total = total + term
-    return total.log()
+        excess = excess + term
+    return excess.log1p()
 
 
 def rdp_wor_arb(alpha: Any, q: Any, z2: Any, T: Any, where: str = "rdp.sampled_wor_gaussian") -> Any:

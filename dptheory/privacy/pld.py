@@ -190,6 +190,13 @@ def _check_rel_width(rel_width: Any, name: str = "rel_width") -> float:
     return v
 
 
+def _check_grid(h_up: Any, h_lo: Any, rel_width: Any) -> tuple[float | None, float | None, float]:
+    """The validated grid options of :func:`pld_epsilon` / :func:`pld_delta` (None: automatic grid)."""
+    up = None if h_up is None else _check_interval("value_discretization_interval", h_up)
+    lo = None if h_lo is None else _check_interval("lower_value_discretization_interval", h_lo)
+    return up, lo, _check_rel_width(rel_width)
+
+
 # ----------------------------------------------------------------------------------------------
 # PLD (dp-accounting)
 # ----------------------------------------------------------------------------------------------
@@ -422,17 +429,7 @@ def pld_epsilon(
     """
     qf, zf, t, d = _check_q(q), _check_z(z), _check_steps(steps), _check_delta(delta)
     rel = _check_neighbouring(neighbouring)
-    h_up = (
-        None
-        if value_discretization_interval is None
-        else _check_interval("value_discretization_interval", value_discretization_interval)
-    )
-    h_lo = (
-        None
-        if lower_value_discretization_interval is None
-        else _check_interval("lower_value_discretization_interval", lower_value_discretization_interval)
-    )
-    rw = _check_rel_width(rel_width)
+    h_up, h_lo, rw = _check_grid(value_discretization_interval, lower_value_discretization_interval, rel_width)
     return _pld_epsilon_cached(qf, zf, t, d, rel, h_up, h_lo, rw)
 
 
@@ -498,17 +495,7 @@ def pld_delta(
     """
     qf, zf, t, e = _check_q(q), _check_z(z), _check_steps(steps), _check_epsilon(epsilon)
     rel = _check_neighbouring(neighbouring)
-    h_up = (
-        None
-        if value_discretization_interval is None
-        else _check_interval("value_discretization_interval", value_discretization_interval)
-    )
-    h_lo = (
-        None
-        if lower_value_discretization_interval is None
-        else _check_interval("lower_value_discretization_interval", lower_value_discretization_interval)
-    )
-    rw = _check_rel_width(rel_width)
+    h_up, h_lo, rw = _check_grid(value_discretization_interval, lower_value_discretization_interval, rel_width)
     return _pld_delta_cached(qf, zf, t, e, rel, h_up, h_lo, rw)
 
 

@@ -186,9 +186,16 @@ def check_claim(
     if claim.symbolic is not None:
         from dptheory.core.symbolic import SymbolicVerdict
 
-        res = claim.symbolic()
+        res = _run_symbolic(claim)
         if res.verdict is SymbolicVerdict.PROVED:
-            return done(Verdict.PROVED, "symbolic proof (sympy)", region=claim.region.describe(), proof=res.detail)
+            clash = _spot_check(claim, seed, dps)
+            if clash is None:
+                return done(Verdict.PROVED, "symbolic proof (sympy)", region=claim.region.describe(),
+                            proof=res.detail)
+            notes.append(f"the symbolic proof ({res.detail}) does not match the claim as stated: the point below "
+                         "violates it (a proof written for another claim, or a claim changed after its proof)")
+            return done(Verdict.FALSIFIED, "symbolic proof contradicted by a point check",
+                        region=claim.region.describe(), examples_tried=SPOT_CHECK_BUDGET, counterexample=clash)
         notes.append(f"symbolic: {res.verdict.value}: {res.detail}")
 
     # 3. finite region
@@ -302,6 +309,41 @@ def _exhaustive(claim: Claim, pts: list[dict[str, Any]], dps: int, notes: list[s
                 f"every point of the finite region evaluated (float64, mpmath at {dps} digits near the boundary; "
                 "not rigorous)", region=region, examples_tried=len(valid),
                 closest_margin=_closest_from(claim, valid[worst_i], dps))
+
+
+#: margin evaluations of the point check that runs after a symbolic proof (see :func:`_spot_check`)
+SPOT_CHECK_BUDGET = 24
+
+
+def _run_symbolic(claim: Claim) -> Any:
+    """``claim.symbolic``, given the claim when it takes an argument (proofs that rebuild their steps from the
+    claim's sides and relation then prove exactly the claim being checked, not the registered one)."""
+    import inspect
+
+    fn: Callable[..., Any] | None = claim.symbolic
+    assert fn is not None
+    try:
+        takes_claim = bool(inspect.signature(fn).parameters)
+    except (TypeError, ValueError):
+        takes_claim = False
+    return fn(claim) if takes_claim else fn()
+
+
+def _spot_check(claim: Claim, seed: int, dps: int) -> dict[str, Any] | None:
+    """A proof is a statement about the registered claim; this re-decides the claim object actually being
+    checked at a few searched points (``SPOT_CHECK_BUDGET`` margin evaluations, 50-digit decisions) so that a
+    proof attached to a claim it does not prove (a mutated relation or side, a proof of another statement)
+    cannot report ``proved``. Returns the counterexample record of a violating point, or None."""
+    try:
+        from dptheory.verify import search as _s
+    except ImportError:  # pragma: no cover - the search is part of the package
+        return None
+    sr = _s.search_counterexample(claim, budget=SPOT_CHECK_BUDGET, seed=seed, dps=dps)
+    if sr.found is None:
+        return None
+    rec: dict[str, Any] = sr.found.to_dict()
+    rec["dps"] = dps
+    return rec
 
 
 def _search(claim: Claim, examples: int, seed: int, dps: int, notes: list[str],

@@ -84,7 +84,8 @@ class ClaimResult:
         v = self.verdict
         out: list[str] = []
         if v is Verdict.PROVED:
-            out.append(f"Proved: {what}. {self.proof}".rstrip())
+            proof = self.proof or ""
+            out.append(f"Proved: {what}. {proof[:1].upper()}{proof[1:]}".rstrip())
         elif v is Verdict.CERTIFIED:
             out.append(f"Certified: {what} at every point of the region {self.region} ({self.method}, "
                        f"{self.examples_tried} boxes).")

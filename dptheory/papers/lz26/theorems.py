@@ -117,6 +117,15 @@ def _pb_np(p: Mapping[str, np.ndarray]) -> np.ndarray:
     return K.kl_inv_upper_np(p["emp_risk"], _pb_rhs(p, np, K.xi_np))
 
 
+def _pb_arb(p: Mapping[str, Any]) -> Any:
+    """Certified value on arb balls: the kl budget with xi(n) on balls, then the bisection of
+    numerics/kl.py whose bracket ends are certified by ball signs."""
+    kl_term = p.get("KL", 0)
+    k1 = p["C"] * p["E"] * p["n"] * p["zeta"] ** 2 / p["sigma"] ** 2 * (p["E"] / p["beta"]).log()
+    rhs = (kl_term + K.xi_arb(K.exact_int_arb(p["n"], "n")).log() - (p["delta"] - p["beta"]).log() + k1) / p["n"]
+    return K.kl_inv_upper_arb(p["emp_risk"], rhs)
+
+
 _kl = sp.Function("kl")
 _R = sp.Symbol("R(Q)", positive=True)
 _j = sp.Symbol("j", integer=True, nonnegative=True)
@@ -137,6 +146,7 @@ THM2 = REGISTRY.add(Theorem(
     unit=Unit.DIMENSIONLESS,
     mp=_pb_mp,
     np=_pb_np,
+    arb=_pb_arb,
     kernel_reason=KL_INVERSE_REASON,
     terms={"rhs": Term("rhs", "kl budget with k = C E n zeta^2/sigma^2 ln(E/beta) (nats)",
                        lambda p: _pb_rhs(p, mpmath, lambda x: K.xi_mp(int(x))), lambda p: _pb_rhs(p, np, K.xi_np))},
@@ -160,6 +170,7 @@ THM2_SINGLE = REGISTRY.add(Theorem(
     unit=Unit.DIMENSIONLESS,
     mp=_pb_mp,
     np=_pb_np,
+    arb=_pb_arb,
     kernel_reason=KL_INVERSE_REASON,
     notes="ASYMPTOTIC; for a guarantee use pacbayes.g3_single_model_derived with k from maxinfo.thm*_derived.",
 ))

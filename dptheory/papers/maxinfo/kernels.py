@@ -17,6 +17,7 @@ What is whose (see ``docs/derivations/maxinfo_dpsgd.md``):
 
 from __future__ import annotations
 
+import itertools
 import math
 from typing import Any
 
@@ -27,8 +28,12 @@ from dptheory.core.errors import NumericalFailure
 from dptheory.numerics.gaussian_dp import gdp_delta_mp, gdp_delta_np
 
 __all__ = [
+    "dp_route_arb",
+    "dp_route_eps_arb",
     "dwork_product",
     "dwork_pure",
+    "gdp_delta_arb",
+    "k_b_arb",
     "k_b_mp",
     "k_b_np",
     "lemma_m_mp",
@@ -37,6 +42,7 @@ __all__ = [
     "lemma_m_relaxed_np",
     "thm_a_mp",
     "thm_a_np",
+    "thm_b_arb",
     "thm_b_mp",
     "thm_b_np",
 ]
@@ -270,3 +276,327 @@ def dp_route_eps_mp(n: Any, mu: Any, C_beta: Any, beta: Any) -> mpmath.mpf:
         else:
             hi = mid
     return hi
+
+
+# ----------------------------------------------------------------------------- certified (python-flint arb)
+# Balls in, ball out, at the caller's flint.ctx.prec. Integer parameters are Python ints; the others
+# are arb balls, possibly wide (a box of the branch and bound): every result encloses the value at
+# every point of the balls. docs/derivations/maxinfo_arb.md gives the arguments (monotone pieces,
+# Taylor bound, bracketing).
+
+#: most lambda-intervals examined by one lower bound of Theorem B's infimum
+THM_B_ARB_MAX_INTERVALS = 2000
+
+
+def _k_b_series(lam: Any, n_u: int, m: int, E: int, r: Any, L: Any, order: int) -> Any:
+    """K_B(lambda + x) as a truncated power series in x (coefficients enclose K_B^(k)(xi)/k! for xi in the
+    ball ``lam``): K_B = L/lambda + n_u E r/2 + n_u (exp(8 abar) - 1)/(8 lambda)."""
+    from flint import arb_series
+
+    x = arb_series([lam, 1], prec=order + 1)
+    a = E * r * (x * x + x) / 2
+    den = 1 - 4 * (m - 1) * a
+    g = (8 * a / den).exp()
+    return L / x + (n_u * E * r / 2 + n_u * (g - 1) / (8 * x))
+
+
+def k_b_arb(lam: Any, n_u: int, m: int, E: int, r: Any, L: Any) -> Any:
+    """K_B(lambda) on balls (``L = ln(1/beta)``); +inf when 4 a (m - 1) >= 1 certainly, NaN when undecided."""
+    import flint
+
+    a = E * r * (lam * lam + lam) / 2
+    den = 1 - 4 * (m - 1) * a
+    if den <= 0:
+        return flint.arb("inf")
+    if not den > 0:
+        return flint.arb("nan")
+    return L / lam + n_u * E * r / 2 + n_u * (8 * a / den).expm1() / (8 * lam)
+
+
+def _k_b_lower_mono(lo: Any, hi: Any, n_u: int, m: int, E: int, r: Any, L: Any) -> Any:
+    """A lower bound of K_B on [lo, hi] (exact ends, lo > 0): L/lambda decreases and
+    (exp(8 abar) - 1)/lambda increases in lambda (abar/lambda and expm1(t)/t both increase), so
+    K_B >= L/hi + n_u E r/2 + n_u expm1(8 abar(lo))/(8 lo). ``hi`` may be the admissible end."""
+    import flint
+
+    a = E * r * (lo * lo + lo) / 2
+    den = 1 - 4 * (m - 1) * a
+    if den <= 0:
+        return flint.arb("inf")
+    if not den > 0:
+        return None
+    return (L / hi + n_u * E * r / 2 + n_u * (8 * a / den).expm1() / (8 * lo)).lower()
+
+
+def _k_b_lower_taylor(lo: Any, hi: Any, c: Any, n_u: int, m: int, E: int, r: Any, L: Any) -> Any:
+    """A lower bound of K_B on [lo, hi] from K(c) + K'(c) t + K''(I) t^2/2 (Taylor with Lagrange remainder,
+    t = lambda - c): K(c) - K'(c)^2/(2 min K'') when K'' > 0 on I, else its bound at the ends."""
+    import flint
+
+    if not (1 - 4 * (m - 1) * E * r * (hi * hi + hi) / 2) > 0:
+        return None
+    Kc = k_b_arb(c, n_u, m, E, r, L)
+    d1 = _k_b_series(c, n_u, m, E, r, L, 1).coeffs()[1]
+    iv = flint.arb(lo).union(flint.arb(hi))
+    d2 = 2 * _k_b_series(iv, n_u, m, E, r, L, 2).coeffs()[2]
+    if not (Kc.is_finite() and d1.is_finite() and d2.is_finite()):
+        return None
+    m2 = d2.lower()
+    if m2 > 0:
+        return (Kc - d1 * d1 / (2 * m2)).lower()
+    h = (flint.arb(hi) - c).abs_upper().max((c - lo).abs_upper())
+    return (Kc - d1.abs_upper() * h + m2 * h * h / 2).lower()
+
+
+def _newton_minimiser(lam0: float, n_u: int, m: int, E: int, r: Any, L: Any) -> Any:
+    """The minimiser of K_B at the balls' midpoints, refined from ``lam0`` by Newton's method on K_B'
+    (an exact arb number; only its accuracy, not the validity of the enclosure, depends on it)."""
+    import flint
+
+    rm, Lm = r.mid(), L.mid()
+    c = flint.arb(lam0)
+    for _ in range(2 * max(1, int(math.log2(max(flint.ctx.prec, 53) / 40.0))) + 6):
+        s = _k_b_series(c, n_u, m, E, rm, Lm, 2).coeffs()
+        d1, d2 = s[1], 2 * s[2]
+        if not (d1.is_finite() and d2.is_finite() and d2 > 0):
+            break
+        step = (d1 / d2).mid()
+        new = (c - step).mid()
+        if not new > 0 or not (1 - 4 * (m - 1) * E * rm * (new * new + new) / 2) > 0:
+            break
+        if new == c:
+            break
+        c = new
+    return c
+
+
+def thm_b_arb(n_u: int, m: int, E: int, r: Any, beta: Any) -> Any:
+    """A ball containing Theorem B's inf_lambda K_B(lambda) (derived here), for every r and beta in their balls.
+
+    Upper end: K_B at the minimiser (any lambda gives an upper bound). Lower end: a branch and bound over
+    lambda: below ``L/U`` K_B >= L/lambda >= U, above ``2U/(n_u E r)`` K_B >= n_u E r lambda/2 >= U (or the
+    admissible end ``4 a (m - 1) = 1``), in between monotone pieces and a second-order Taylor bound at the
+    minimiser (docs/derivations/maxinfo_arb.md). The ball narrows with the working precision.
+
+    Raises:
+        NumericalFailure: a parameter ball is not certainly in the theorem's domain (r > 0, 0 < beta < 1).
+    """
+    import flint
+
+    arb = flint.arb
+    if not (r > 0 and beta > 0 and beta < 1):
+        raise NumericalFailure(f"thm_b_arb: needs r > 0 and 0 < beta < 1 certainly (r = {r.str(5)}, "
+                               f"beta = {beta.str(5)})")
+    if n_u < 1 or m < 1 or E < 1:
+        raise NumericalFailure(f"thm_b_arb: n_u, m, E must be positive integers (got {n_u}, {m}, {E})")
+    prec = flint.ctx.prec
+    L = -beta.log()
+    _, lam_f = thm_b_np(float(n_u), float(m), float(E), float(r.mid()), float(beta.mid()), return_lambda=True)
+    c = _newton_minimiser(float(lam_f), n_u, m, E, r, L)
+    U = k_b_arb(c, n_u, m, E, r, L)
+    if not U.is_finite():
+        raise NumericalFailure(f"thm_b_arb: K_B is not finite at the numerical minimiser lambda = {c.str(5)}")
+    Uh = U.upper()
+    tol = Uh * arb(2) ** (-(prec - 6))
+    target = Uh - tol
+    lam_lo = (L.lower() / Uh).lower()
+    lam_top = (2 * Uh / (n_u * E * r.lower())).upper()
+    if m > 1:
+        lam_max = ((-1 + (1 + 4 / (2 * E * r.lower() * (m - 1))).sqrt()) / 2).upper()
+        lam_top = lam_top.min(lam_max)
+    if not lam_top > lam_lo:
+        return arb(lam_lo).union(Uh)  # cannot happen for valid balls; the bound then rests on the cut-offs only
+    # geometric start grid, c (where the Taylor bound is tight) as one of the breakpoints
+    pts = [lam_lo, lam_top]
+    if lam_lo < c < lam_top:
+        pts.insert(1, c)
+    stack: list[tuple[Any, Any]] = []
+    for a, b in itertools.pairwise(pts):
+        ratio = (b / a).log()
+        k = max(1, min(64, int(float(ratio.mid()) * 8)))
+        step = (ratio / k).exp().mid()
+        x = a
+        for _ in range(k - 1):
+            y = (x * step).mid()
+            stack.append((x, y))
+            x = y
+        stack.append((x, b))
+    lower = Uh
+    seen = 0
+    min_width = arb(2) ** (-(prec // 2 + 8))
+    while stack:
+        a, b = stack.pop()
+        seen += 1
+        lb = _k_b_lower_mono(a, b, n_u, m, E, r, L)
+        if lb is None or lb < target:
+            near = (b - a) < (b + a) / 64
+            if near:
+                cc = c if a <= c <= b else ((a + b) / 2).mid()
+                lt = _k_b_lower_taylor(a, b, cc, n_u, m, E, r, L)
+                if lt is not None and (lb is None or lt > lb):
+                    lb = lt
+        if lb is not None and lb >= target:
+            lower = lower.min(lb)
+            continue
+        if seen > THM_B_ARB_MAX_INTERVALS or (b - a) < min_width * b:
+            if lb is None:
+                raise NumericalFailure(f"thm_b_arb: K_B could not be bounded below on [{a.str(5)}, {b.str(5)}]")
+            lower = lower.min(lb)
+            continue
+        mid = (a * b).sqrt().mid() if b > 2 * a else ((a + b) / 2).mid()
+        if a <= c <= b and not (c == a or c == b):
+            mid = c
+        stack.append((a, mid))
+        stack.append((mid, b))
+    return arb(lower).union(arb(Uh))
+
+
+def gdp_delta_arb(eps: Any, mu: Any) -> Any:
+    """delta(eps) of mu-GDP on balls (Balle & Wang 2018, Thm 8): (erfc(a/sqrt 2) - e^eps erfc(b/sqrt 2))/2 with
+    a = eps/mu - mu/2, b = a + mu (Phi(-x) = erfc(x/sqrt 2)/2); arb keeps the cancellation rigorous."""
+    import flint
+
+    s2 = flint.arb(2).sqrt()
+    a = eps / mu - mu / 2
+    b = eps / mu + mu / 2
+    return ((a / s2).erfc() - eps.exp() * (b / s2).erfc()) / 2
+
+
+def _route_slack_arb(eps: Any, n: int, mu: Any, C_beta: Any, beta: Any) -> Any:
+    """e^(-eps^2 n) + C_beta n sqrt(delta(eps)/eps) - beta (strictly decreasing in eps)."""
+    d = gdp_delta_arb(eps, mu)
+    if not d > 0:
+        d = d.max(0)  # delta(eps) > 0 for every finite eps; a ball reaching below 0 is clipped, not trusted
+    return (-(eps * eps) * n).exp() + C_beta * n * (d / eps).sqrt() - beta
+
+
+def _route_eps_float(n: float, mu: float, C_beta: float, beta: float) -> float:
+    """:func:`dp_route_eps` on Python floats (scalar ufunc calls, ~50x faster than the array kernel): only the
+    starting point of the certified bracket, so a float64 error there costs time, not correctness."""
+    from scipy.special import erfcx, ndtr
+
+    r2 = math.sqrt(2.0)
+
+    def slack(e: float) -> float:
+        a = e / mu - mu / 2.0
+        b = e / mu + mu / 2.0
+        if a > 0:
+            d = 0.5 * math.exp(-a * a / 2.0) * (float(erfcx(a / r2)) - float(erfcx(b / r2)))
+        else:
+            d = float(ndtr(-a)) - math.exp(min(e, 700.0)) * float(ndtr(-b))
+        return math.exp(-e * e * n) + C_beta * n * math.sqrt(max(d, 0.0) / e) - beta
+
+    lo, hi = 1e-12, 1.0
+    while slack(hi) > 0:
+        hi *= 2.0
+        if hi > 1e6:
+            return dp_route_eps(n, mu, C_beta, beta)  # raises NumericalFailure with the full message
+    for _ in range(200):
+        mid = 0.5 * (lo + hi)
+        if slack(mid) > 0:
+            lo = mid
+        else:
+            hi = mid
+        if hi - lo <= 1e-15 * hi:
+            break
+    return hi
+
+
+def _route_root_bracket(n: int, mu: Any, C_beta: Any, beta: Any, e0: float, width: float = 0.0) -> tuple[Any, Any]:
+    """[lo, hi] (exact) with the slack certainly > 0 at lo and < 0 at hi, for exact-valued mu, C_beta, beta;
+    ``e0`` the float64 root; the bisection stops at a relative width 2^-(prec - 8) or ``width`` (absolute)."""
+    import flint
+
+    arb = flint.arb
+    prec = flint.ctx.prec
+    lo, hi = arb(e0 * (1 - 1e-12)).mid(), arb(e0 * (1 + 1e-12)).mid()
+
+    def sign(e: Any) -> int:
+        s = _route_slack_arb(e, n, mu, C_beta, beta)
+        return 1 if s > 0 else -1 if s < 0 else 0
+
+    for _ in range(200):
+        if sign(lo) > 0:
+            break
+        lo = (lo * (1 - (hi - lo) / hi * 16)).mid() if lo > 0 else lo
+    else:
+        raise NumericalFailure(f"dp_route_eps_arb: the slack is not certainly above beta near eps = {e0:g}")
+    for _ in range(200):
+        if sign(hi) < 0:
+            break
+        hi = (hi * (1 + (hi - lo) / hi * 16)).mid()
+    else:
+        raise NumericalFailure(f"dp_route_eps_arb: the slack is not certainly below beta near eps = {e0:g}")
+    rel = arb(2) ** (-(prec - 8))
+    for _ in range(4 * prec):
+        if hi - lo <= rel * hi or hi - lo <= width:
+            break
+        mid = ((lo + hi) / 2).mid()
+        s = sign(mid)
+        if s > 0:
+            lo = mid
+        elif s < 0:
+            hi = mid
+        else:
+            break  # rounding at this precision limits the bracket here
+    return lo, hi
+
+
+def dp_route_eps_arb(n: int, mu: Any, C_beta: Any, beta: Any) -> tuple[Any, Any]:
+    """A bracket [lo, hi] (exact arb numbers) of the eps solving e^(-eps^2 n) + C_beta n sqrt(delta(eps)/eps) = beta,
+    valid for every mu, C_beta, beta in their balls.
+
+    The slack decreases in eps and increases in mu (delta(eps) of mu-GDP increases in mu), in C_beta and in -beta,
+    so the root increases in mu and C_beta and decreases in beta: over the balls it lies between the root at the
+    corner (mu, C_beta, beta) = (low, low, high) and the one at (high, high, low). Each corner's root is bracketed
+    by bisection from the float64 root with the slack's sign certified on balls at both ends, down to a relative
+    width of 2^-(prec - 8) (or where the sign is no longer decided).
+
+    Raises:
+        NumericalFailure: no certified bracket.
+    """
+    import flint
+
+    arb = flint.arb
+    lo_corner = (arb(mu.lower()), arb(C_beta.lower()), arb(beta.upper()))
+    hi_corner = (arb(mu.upper()), arb(C_beta.upper()), arb(beta.lower()))
+    e_lo, e_hi = (_route_eps_float(float(n), *(float(x.mid()) for x in corner)) for corner in (lo_corner, hi_corner))
+    # on a box the roots at the two corners differ by (e_hi - e_lo): brackets much narrower than that are wasted
+    width = (e_hi - e_lo) / 32 if e_hi - e_lo > 1e-10 * e_hi else 0.0
+    lo, hi = _route_root_bracket(n, *lo_corner, e_lo, width)
+    if width > 0:
+        _, hi = _route_root_bracket(n, *hi_corner, e_hi, width)
+    return lo, hi
+
+
+def dp_route_arb(n: int, E: int, zeta: Any, sigma: Any, beta: Any, C: Any, C_beta: Any) -> Any:
+    """The route's value C (eps^2 n + n sqrt(delta(eps)/eps)) on balls, eps the root of the slack equation.
+
+    At the root n sqrt(delta/eps) = (beta - e^(-eps^2 n))/C_beta, so the value is C (x + (beta - e^(-x))/C_beta)
+    with x = eps^2 n: increasing in x, hence enclosed by its values at the bracket's ends.
+
+    Raises:
+        RegimeNotSupported: eps > 1/2 or delta(eps) >= eps certainly (outside Rogers et al.'s conditions).
+        NumericalFailure: those conditions cannot be decided on these balls.
+    """
+    import flint
+
+    from dptheory.core.errors import RegimeNotSupported
+
+    arb = flint.arb
+    mu = 2 * zeta * arb(E).sqrt() / sigma
+    lo, hi = dp_route_eps_arb(n, mu, C_beta, beta)
+    eps = arb(lo).union(arb(hi))
+    # delta(eps) decreases in eps and increases in mu: its largest value on the balls is at (lo, mu high)
+    d_hi = gdp_delta_arb(arb(lo), arb(mu.upper()))
+    d_lo = gdp_delta_arb(arb(hi), arb(mu.lower()))
+    d = d_lo.union(d_hi)
+    half = arb(1) / 2
+    if arb(lo) > half or d_lo >= arb(hi):
+        raise RegimeNotSupported(f"maxinfo.dp_route_rogers_asymptotic: Rogers et al. need eps <= 1/2 and 0 < delta < "
+                                 f"eps; the route gives eps = {eps.str(5)}, delta = {d.str(5)}")
+    if not (arb(hi) <= half and d_hi < arb(lo)):
+        raise NumericalFailure(f"dp_route_arb: eps <= 1/2 and delta < eps cannot be decided on these balls "
+                               f"(eps = {eps.str(5)}, delta = {d.str(5)})")
+    x = eps * eps * n
+    return C * (x + (beta - (-x).exp()) / C_beta)

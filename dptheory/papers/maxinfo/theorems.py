@@ -324,6 +324,26 @@ def _thm_b_np(p: Mapping[str, np.ndarray]) -> np.ndarray:
     return mx.thm_b_np(_nu_np(p), p["m"], p["E"], p["zeta"] ** 2 / p["sigma"] ** 2, p["beta"])
 
 
+def _exact_ints(p: Mapping[str, Any], names: tuple[str, ...], where: str) -> tuple[int, ...]:
+    """Integer parameters given as balls, as Python ints (Undecided when a ball is not one integer)."""
+    from dptheory.core.compile import Undecided
+
+    out = []
+    for x in names:
+        v = p[x]
+        k = v.unique_fmpz() if v.is_exact() else None
+        if k is None:
+            raise Undecided(f"{where}: the integer {x} must be exact on balls (got {v.str(5)})")
+        out.append(int(k))
+    return tuple(out)
+
+
+def _thm_b_arb(p: Mapping[str, Any]) -> Any:
+    """Certified Theorem B (:func:`kernels.thm_b_arb`: K_B at the minimiser, branch and bound below)."""
+    n_, m_, E_ = _exact_ints(p, ("n", "m", "E"), "maxinfo.thmB_derived")
+    return mx.thm_b_arb(m_ * (n_ // m_), m_, E_, p["zeta"] ** 2 / p["sigma"] ** 2, p["beta"])
+
+
 THM_B = REGISTRY.add(Theorem(
     key="maxinfo.thmB_derived",
     title="Max-information of DP-SGD-stream, one epoch or theta-independent gradients (Theorem B, derived here)",
@@ -341,9 +361,11 @@ THM_B = REGISTRY.add(Theorem(
     quantity="approximate max-information I^beta_inf(S; DP-SGD-stream(S))",
     mp=_thm_b_mp,
     np=_thm_b_np,
+    arb=_thm_b_arb,
     kernel_reason=(
         'an infimum over lambda of K_B(lambda), found by a bracketed one-dimensional search; no closed '
-        'form'
+        'form. The arb kernel encloses it: K_B at the minimiser above, a branch and bound over lambda below '
+        '(docs/derivations/maxinfo_arb.md)'
     ),
     monotone={"E": Monotone.INCREASING, "sigma": Monotone.DECREASING, "beta": Monotone.DECREASING},
     notes="DERIVED HERE. Any fixed lambda gives a valid bound; the kernels minimise over lambda (float64: grid + "
@@ -396,6 +418,12 @@ def _route_mp(p: Mapping[str, Any]) -> mpmath.mpf:
     return p["C"] * (e**2 * nn + nn * mpmath.sqrt(d / e))
 
 
+def _route_arb(p: Mapping[str, Any]) -> Any:
+    """Certified route (:func:`kernels.dp_route_arb`: eps bracketed by certified signs of the slack)."""
+    n_, E_ = _exact_ints(p, ("n", "E"), "maxinfo.dp_route_rogers_asymptotic")
+    return mx.dp_route_arb(n_, E_, p["zeta"], p["sigma"], p["beta"], p["C"], p["C_beta"])
+
+
 def _route_np(p: Mapping[str, np.ndarray]) -> np.ndarray:
     arrs = np.broadcast_arrays(*(np.asarray(p[k], dtype=np.float64) for k in ("n", "E", "zeta", "sigma", "beta", "C",
                                                                                 "C_beta")))
@@ -430,8 +458,10 @@ ROUTE = REGISTRY.add(Theorem(
                {"n": 500_000, "E": 4, "zeta": 1, "sigma": 150, "beta": "0.001", "C": "0.5", "C_beta": 3}),
     mp=_route_mp,
     np=_route_np,
+    arb=_route_arb,
     kernel_reason="eps is the root of the Gaussian mechanism's delta(eps) equation, then Rogers et al.'s slack; "
-    "no closed form",
+    "no closed form. The arb kernel brackets eps by bisection with certified signs of the slack "
+    "(docs/derivations/maxinfo_arb.md)",
     notes="ASYMPTOTIC (Rogers et al.'s constants unverified). Used only for the scaling claim lz26.C2: its per-example "
     "value grows with n (eps^2 carries ln(n/beta)), unlike maxinfo.thmB_derived.",
 ))

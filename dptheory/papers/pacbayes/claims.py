@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import mpmath
@@ -21,7 +22,7 @@ from dptheory.core.claims import Box, Claim, Quantity, Region, Relation, Verdict
 from dptheory.core.conditions import Condition
 from dptheory.core.notation import rational_to_mpf
 from dptheory.core.registry import REGISTRY
-from dptheory.core.symbolic import SymbolicResult, prove_zero
+from dptheory.core.symbolic import SymbolicResult, SymbolicVerdict, prove_zero
 from dptheory.papers.pacbayes import theorems as P
 
 empD, KLD, mD, deltaD, epsD = P.NOTATION_DR.symbols("emp_risk", "KL", "m", "delta", "eps")
@@ -115,17 +116,197 @@ MCA_GE_PINSKER = _add(Claim(
                               log=("delta", "n", "KL"), free={"emp_risk": "0.1"}, max_boxes=6000)),
 ))
 
+# ----------------------------------------------------------------------------- proofs of C3 and C4
+# docs/derivations/pacbayes_c3_c4.md has the argument in words; each function below re-derives it from the
+# *registered* statements (so a changed theorem, or a changed claim, is not proved by a stale proof) and
+# returns UNDECIDED, with the failing step, as soon as one step does not go through. Given a claim (e.g. a
+# mutated copy), the proof checks that claim's sides and relation instead of the registered one's.
+
+_N0 = 8  # from n = 8 on, the analytic bound; below, exact rational values of xi(n)
+
+
+def _undecided(what: str) -> SymbolicResult:
+    return SymbolicResult(SymbolicVerdict.UNDECIDED, what)
+
+
+def _claim_is(cl: Claim, lhs: str, rhs: str, rel: Relation, lhs_term: str | None, rhs_term: str | None) -> str | None:
+    """None when the claim still compares these two sides with this relation, else why not."""
+    key = cl.key
+    got = (cl.lhs.theorem, cl.lhs.term, cl.rhs.theorem, cl.rhs.term, cl.relation, dict(cl.lhs.set), dict(cl.rhs.set))
+    want: tuple[Any, ...] = (lhs, lhs_term, rhs, rhs_term, rel, {}, {})
+    return None if got == want and cl.factor is None else f"{key} no longer states {lhs} {rel.value} {rhs}"
+
+
+def _xi_canonical(nn: sp.Symbol) -> sp.Sum:
+    """Maurer's xi(n) = sum_{j=0}^{n} C(n, j) (j/n)^j (1 - j/n)^(n-j), written here independently of theorems.py."""
+    j = sp.Symbol("j", integer=True, nonnegative=True)
+    return sp.Sum(sp.binomial(nn, j) * (j / nn) ** j * (1 - j / nn) ** (nn - j), (j, 0, nn))
+
+
+def _xi_le_2sqrt_proof(claim: Claim | None = None) -> SymbolicResult:
+    """pacbayes.C3 for every n >= 1 (and every KL >= 0, delta in (0, 1)): the two kl budgets differ by
+    (ln(2 sqrt n) - ln xi(n))/n, and xi(n) <= 2 sqrt(n) (docs/derivations/pacbayes_c3_c4.md):
+
+    1. sympy: rhs - lhs == (ln(2 sqrt n) - ln X)/n with X = xi(n) > 0 (KL and delta cancel);
+    2. n = 1..7: xi(n) as an exact rational (the statement's own sum, summed by sympy), xi(n)^2 <= 4n exactly;
+    3. n >= 8: xi(n) < 2 + sqrt(pi n/2) (Robbins' Stirling bounds; the sympy-checked identity of the Stirling
+       main terms, the sign of Robbins' remainder, the convexity of 1/sqrt(x(n-x)) and its integral pi), and
+       2 + sqrt(pi n/2) <= 2 sqrt(n) for n >= 8 (arb: 2 - sqrt(pi/2) > 0 and the value at n = 8 is positive).
+    """
+    import flint
+
+    why = _claim_is(claim or REGISTRY.get("pacbayes.C3"), "maurer04.kl", "maurer04.kl_2sqrtn", Relation.LE,
+                    "rhs", "rhs")
+    if why:
+        return _undecided(why)
+    n = P.n
+    lhs, rhs = REGISTRY.get("maurer04.kl").terms["rhs"].expr, REGISTRY.get("maurer04.kl_2sqrtn").terms["rhs"].expr
+    if lhs is None or rhs is None:
+        return _undecided("a budget has no sympy expression")
+    sums = list(lhs.atoms(sp.Sum))
+    if len(sums) != 1 or not sums[0].dummy_eq(_xi_canonical(n)):
+        return _undecided("maurer04.kl's budget does not contain Maurer's xi(n) as the proof knows it")
+    X = sp.Symbol("X", positive=True)
+    diff = sp.expand_log(rhs - lhs.xreplace({sums[0]: X}), force=False)
+    target = (sp.log(2) + sp.log(n) / 2 - sp.log(X)) / n
+    if sp.simplify(diff - target) != 0:
+        return _undecided(f"step 1: rhs - lhs = {sp.sstr(diff)} is not (ln(2 sqrt n) - ln xi(n))/n")
+    # step 2: exact values below N0
+    small = []
+    for N in range(1, _N0):
+        xi_n = sums[0].subs(n, N).doit()
+        if not (xi_n.is_Rational and 0 < xi_n and xi_n**2 <= 4 * N):
+            return _undecided(f"step 2: xi({N}) = {xi_n} is not <= 2 sqrt({N})")
+        small.append(f"xi({N}) = {xi_n}")
+    # step 3a: Stirling main terms: S(n)/(S(k) S(m)) k^k m^m / n^n = sqrt(n/(2 pi k m)), n = k + m
+    k, m = sp.symbols("k m", positive=True)
+
+    def S(x: sp.Expr) -> sp.Expr:
+        return sp.sqrt(2 * sp.pi) * x ** (x + sp.Rational(1, 2)) * sp.exp(-x)
+
+    ratio = S(k + m) / (S(k) * S(m)) * k**k * m**m / (k + m) ** (k + m)
+    if sp.simplify(sp.expand_log(sp.log(ratio) - sp.log(sp.sqrt((k + m) / (2 * sp.pi * k * m))), force=True)) != 0:
+        return _undecided("step 3a: the Stirling main terms do not give sqrt(n/(2 pi k (n-k)))")
+    # step 3b: Robbins' remainders: 1/(12 n) - 1/(12 k + 1) - 1/(12 (n-k) + 1) < 0 for k, n - k >= 1
+    a, b = sp.symbols("a b", nonnegative=True)
+    rem = sp.Rational(1, 12) / (a + b + 2) - 1 / (12 * (a + 1) + 1) - 1 / (12 * (b + 1) + 1)
+    if sp.factor(sp.together(rem)).is_negative is not True:
+        return _undecided("step 3b: the sign of Robbins' remainder is not decided")
+    # step 3c: g(t) = (t (1-t))^(-1/2) is convex on (0, 1): g'' = (3/4 (1-2t)^2 + t(1-t)) / (t(1-t))^(5/2)
+    s_ = sp.Symbol("s", positive=True)
+    t = s_ / (1 + s_)  # t in (0, 1)
+    tt = sp.Symbol("t", positive=True)
+    g = (tt * (1 - tt)) ** sp.Rational(-1, 2)
+    num = sp.Rational(3, 4) * (1 - 2 * tt) ** 2 + tt * (1 - tt)
+    g2 = sp.diff(g, tt, 2).subs(tt, t)
+    if sp.simplify(g2 - (num / (tt * (1 - tt)) ** sp.Rational(5, 2)).subs(tt, t)) != 0 \
+            or sp.simplify(num.subs(tt, t)).is_positive is not True:
+        return _undecided("step 3c: the convexity of 1/sqrt(x(n-x)) is not shown")
+    # step 3d: int_0^n dx/sqrt(x(n-x)) = pi: F(x) = 2 asin(sqrt(x/n)) has F' = 1/sqrt(x(n-x)) on (0, n)
+    nn = sp.Symbol("n", positive=True)
+    x = nn * t
+    xs = sp.Symbol("x", positive=True)
+    F = 2 * sp.asin(sp.sqrt(xs / nn))
+    dF = sp.diff(F, xs).subs(xs, x)
+    if sp.simplify(dF - 1 / sp.sqrt(x * (nn - x))) != 0 or sp.simplify(F.subs(xs, nn) - F.subs(xs, 0) - sp.pi) != 0:
+        return _undecided("step 3d: the integral of 1/sqrt(x(n-x)) over (0, n) is not pi")
+    # step 3e: 2 + sqrt(pi n/2) <= 2 sqrt(n) for n >= N0 (linear in sqrt(n) with a positive slope), on arb balls
+    with flint.ctx.workprec(128):
+        slope = 2 - (flint.arb.pi() / 2).sqrt()
+        at_n0 = 2 * flint.arb(_N0).sqrt() - 2 - (flint.arb.pi() * _N0 / 2).sqrt()
+        if not (slope > 0 and at_n0 > 0):
+            return _undecided(f"step 3e: 2 + sqrt(pi n/2) <= 2 sqrt(n) not certified at n = {_N0}")
+        margin = f"{math.floor(float(at_n0.lower()) * 10**4) / 10**4}"  # rounded down
+    return SymbolicResult(
+        SymbolicVerdict.PROVED,
+        "maurer04.kl's budget <= maurer04.kl_2sqrtn's for every n >= 1, KL, delta: (1) sympy: their difference is "
+        "(ln(2 sqrt n) - ln xi(n))/n (KL and delta cancel), so the claim is xi(n) <= 2 sqrt(n); (2) n = 1..7 exactly: "
+        f"{', '.join(small)} (equality at n = 1); (3) n >= 8: xi(n) < 2 + sqrt(pi n/2) by Robbins' Stirling bounds "
+        "(H. Robbins, 'A remark on Stirling's formula', Amer. Math. Monthly 62, 1955), the convexity of 1/sqrt(x(n-x)) "
+        "and its integral pi over (0, n) (each identity and sign checked by sympy), and 2 + sqrt(pi n/2) <= 2 sqrt(n) "
+        f"for n >= 8 (arb: 2 - sqrt(pi/2) > 0; 2 sqrt(8) - 2 - sqrt(4 pi) >= {margin}); "
+        "docs/derivations/pacbayes_c3_c4.md",
+    )
+
+
+def _pinsker_proof(claim: Claim | None = None) -> SymbolicResult:
+    """pacbayes.C4: kl^-1_+(q, B) <= q + sqrt(B/2) with the same budget B on both sides
+    (docs/derivations/pacbayes_c3_c4.md):
+
+    1. the registered statements: maurer04.kl_2sqrtn is kl(emp||R) <= B with B its term ``rhs``;
+       pacbayes.pinsker_derived's bound equals emp + sqrt(B/2) (sympy); B > 0 on the valid region;
+    2. Pinsker's binary inequality: f(d) = kl(q||q+d) - 2 d^2 has f(0) = 0 and f'(d) = d (1 - 2p)^2/(p (1-p)) >= 0
+       (p = q + d), both checked by sympy (the sign on q in (0, 1), p in (q, 1) through a positive
+       parametrisation, and at q = 0 separately);
+    3. kl(q||.) is increasing on [q, 1) (its derivative (p - q)/(p (1 - p)) >= 0, sympy), so the inverse
+       p* (where kl(q||p*) = B, or p* = 1 when q = 1) satisfies 2 (p* - q)^2 <= B.
+    """
+    why = _claim_is(claim or REGISTRY.get("pacbayes.C4"), "maurer04.kl_2sqrtn", "pacbayes.pinsker_derived",
+                    Relation.LE, None, None)
+    if why:
+        return _undecided(why)
+    lhs_t, rhs_t = REGISTRY.get("maurer04.kl_2sqrtn"), REGISTRY.get("pacbayes.pinsker_derived")
+    B = lhs_t.terms["rhs"].expr
+    st = lhs_t.statement[0] if len(lhs_t.statement) == 1 else None
+    if B is None or not isinstance(st, sp.LessThan) or st.lhs != P.kl(P.emp, P.R_SYM) or sp.simplify(st.rhs - B) != 0:
+        return _undecided("step 1: maurer04.kl_2sqrtn is no longer kl(emp||R) <= its budget rhs")
+    if rhs_t.bound is None or sp.simplify(rhs_t.bound - (P.emp + sp.sqrt(B / 2))) != 0:
+        return _undecided("step 1: pacbayes.pinsker_derived is not emp + sqrt(B/2) with maurer04.kl_2sqrtn's budget B")
+    # B > 0 where delta < 1, n >= 1, KL >= 0: with delta = 1/(1+u), n = (1+w)^2 (u > 0, w >= 0),
+    # B n - KL = ln(2 (1+w) (1+u)), the logarithm of a number > 1
+    u, w = sp.Symbol("u", positive=True), sp.Symbol("w", nonnegative=True)
+    inner = sp.exp(sp.expand(B * P.n) - P.KLs).subs({P.delta: 1 / (1 + u), P.n: (1 + w) ** 2})
+    if sp.expand(sp.simplify(inner) - 1).is_positive is not True:
+        return _undecided("step 1: the budget's logarithm is not shown positive")
+    # step 2: Pinsker's binary inequality
+    q, d = sp.symbols("q d", nonnegative=True)
+    p = q + d
+    kl_qp = q * sp.log(q / p) + (1 - q) * sp.log((1 - q) / (1 - p))
+    f = kl_qp - 2 * d**2
+    fprime = d * (1 - 2 * p) ** 2 / (p * (1 - p))
+    if sp.simplify(f.subs(d, 0)) != 0 or sp.simplify(sp.diff(f, d) - fprime) != 0:
+        return _undecided("step 2: f(0) = 0 or f'(d) = d (1-2p)^2/(p(1-p)) fails")
+    f0 = -sp.log(1 - d) - 2 * d**2  # q = 0 (0 ln 0 = 0)
+    if sp.simplify(sp.diff(f0, d) - fprime.subs(q, 0)) != 0:
+        return _undecided("step 2: the derivative at q = 0 differs")
+    a, b = sp.Symbol("a", positive=True), sp.Symbol("b", nonnegative=True)
+    on_domain = {q: a / (1 + a + b), d: b / (1 + a + b)}  # 0 < q < 1, 0 <= d, p = q + d < 1
+    if sp.factor(sp.simplify(fprime.subs(on_domain))).is_nonnegative is not True:
+        return _undecided("step 2: the sign of f' on 0 < q <= p < 1 is not decided")
+    c_ = sp.Symbol("c", positive=True)  # q = 0: 0 <= d < 1 as d = c/(1+c)
+    if sp.factor(sp.simplify(fprime.subs(q, 0).subs(d, c_ / (1 + c_)))).is_nonnegative is not True:
+        return _undecided("step 2: the sign of f' at q = 0 is not decided")
+    # step 3: kl(q||.) increasing on [q, 1)
+    pp = sp.Symbol("p", positive=True)
+    dkl = sp.diff(q * sp.log(q / pp) + (1 - q) * sp.log((1 - q) / (1 - pp)), pp)
+    if sp.simplify(dkl - (pp - q) / (pp * (1 - pp))) != 0 or \
+            sp.factor(sp.simplify(((pp - q) / (pp * (1 - pp))).subs(pp, p).subs(on_domain))).is_nonnegative is not True:
+        return _undecided("step 3: kl(q||.) is not shown increasing on [q, 1)")
+    return SymbolicResult(
+        SymbolicVerdict.PROVED,
+        "maurer04.kl_2sqrtn <= pacbayes.pinsker_derived at every valid point: both use the same budget B = "
+        "(KL + ln(2 sqrt(n)/delta))/n > 0 (sympy: the Pinsker bound is emp + sqrt(B/2)); Pinsker's binary inequality "
+        "kl(q||q+d) >= 2 d^2 (sympy: f(0) = 0, f'(d) = d (1-2p)^2/(p(1-p)) >= 0 on 0 <= q <= p < 1) and kl(q||.) "
+        "increasing on [q, 1) give kl^-1_+(q, B) <= q + sqrt(B/2) (q = 1: the inverse is 1); "
+        "docs/derivations/pacbayes_c3_c4.md",
+    )
+
+
 XI_LE_2SQRT = _add(Claim(
     key="pacbayes.C3",
     title="The exact xi(n) budget is never above the 2 sqrt(n) budget",
     citation=P.MAURER04.item("xi(n) <= 2 sqrt(n)"),
     statement="sqrt(n) <= xi(n) <= 2 sqrt(n) (for n >= 8)",
-    reading="maurer04.kl's kl budget <= maurer04.kl_2sqrtn's at every n >= 1 (equality at n = 1).",
+    reading="maurer04.kl's kl budget <= maurer04.kl_2sqrtn's at every n >= 1 (equality at n = 1). The budgets "
+    "differ by (ln(2 sqrt n) - ln xi(n))/n, so this is xi(n) <= 2 sqrt(n) for every n >= 1 (Maurer states n >= 8).",
     lhs=T("maurer04.kl", "kl budget with xi(n)", term="rhs"),
     rhs=T("maurer04.kl_2sqrtn", "kl budget with 2 sqrt(n)", term="rhs"),
     relation=Relation.LE,
-    verdict=Verdict.NOT_FALSIFIED,
-    region=Region(ranges={"n": (1, 100_000, True)}, description="all valid points, n <= 10^5"),
+    verdict=Verdict.PROVED,
+    symbolic=_xi_le_2sqrt_proof,
+    region=Region(ranges={"n": (1, 100_000, True)},
+                  description="all valid points: every n >= 1, KL >= 0, delta in (0, 1) (proved: exact xi(n) for "
+                  "n <= 7, Robbins' Stirling bounds for n >= 8; searches draw n <= 10^5)"),
 ))
 
 KL_LE_PINSKER = _add(Claim(
@@ -133,12 +314,14 @@ KL_LE_PINSKER = _add(Claim(
     title="The kl-inverse risk bound is never above its Pinsker relaxation",
     citation=P.OURS.item("docs/derivations/pacbayes_maxinfo.md, Pinsker relaxation"),
     statement="R(Q) <= kl^-1_+(emp, c) <= emp + sqrt(c/2)",
-    reading="maurer04.kl_2sqrtn <= pacbayes.pinsker_derived at every valid point (both with 2 sqrt(n)).",
+    reading="maurer04.kl_2sqrtn <= pacbayes.pinsker_derived at every valid point (both with the same budget "
+    "B = (KL + ln(2 sqrt(n)/delta))/n): Pinsker's binary inequality kl(q||p) >= 2 (p - q)^2.",
     lhs=T("maurer04.kl_2sqrtn", "kl bound"),
     rhs=T("pacbayes.pinsker_derived", "Pinsker form"),
     relation=Relation.LE,
-    verdict=Verdict.NOT_FALSIFIED,
-    region=Region(description="all valid points"),
+    verdict=Verdict.PROVED,
+    symbolic=_pinsker_proof,
+    region=Region(description="all valid points (proved: every emp_risk in [0, 1], KL >= 0, n >= 1, delta in (0, 1))"),
 ))
 
 __all__ = ["DR18_C1", "KL_LE_PINSKER", "MCA_GE_PINSKER", "MI_LT_DR", "XI_LE_2SQRT"]

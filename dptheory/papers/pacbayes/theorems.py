@@ -11,8 +11,11 @@ Sources and status (derivations and checks in ``docs/derivations/pacbayes_maxinf
   ln(xi(n)/delta))/n`` with ``xi(n) = sum_k C(n,k)(k/n)^k(1-k/n)^(n-k)``. Attribution [R]. What we
   checked (tests/test_kl.py): ``E exp(n kl(p_hat||p)) = xi(n)`` exactly for Bernoulli samples at every
   p (the moment the proof needs; Maurer shows Bernoulli is the worst case on [0, 1]); ``xi(n) = 1 +
-  Q(n)``; ``xi(n) <= 2 sqrt(n)`` computed exactly for 1 <= n <= 20000 (Maurer proves it for n >= 8),
+  Q(n)``; ``xi(n) <= 2 sqrt(n)`` for every n >= 1 (Maurer proves it for n >= 8; claim ``pacbayes.C3``
+  proves every n: exact values for n <= 7, Robbins' Stirling bounds above, ``docs/derivations/pacbayes_c3_c4.md``),
   so the ``2 sqrt(n)`` relaxation is valid for every n.
+* Certified values: every kl-inversion key declares an ``arb=`` kernel (``numerics/kl.py``: the budget on
+  balls, ``xi(n)`` by its Q series with a rigorous tail, the inverse by bisection with certified bracket ends).
 * McAllester 1999 ("PAC-Bayesian model averaging", COLT): the square-root bound with ``ln n + 2``
   and ``2n - 1`` is *recalled* [R], not checked against the paper. We encode it because its validity
   is established here independently: it is implied by Maurer's bound through Pinsker for every n
@@ -54,7 +57,7 @@ OURS = Paper(key="pacbayes", authors="dptheory", year=2026,
              "docs/derivations/pacbayes_maxinfo.md)")
 
 KL_INVERSE_REASON = ("the risk bound is an inverse of the binary kl (the root p of kl(q||p) = c, "
-                     "by bisection/Newton); no closed form")
+                     "by bisection/Newton; on arb balls by bisection with certified bracket ends); no closed form")
 
 NOTATION = NotationTable.build(
     "pacbayes",
@@ -118,6 +121,7 @@ KL_INV_UPPER = REGISTRY.add(Theorem(
     quantity="kl^-1_+(q, c), returned at the upper (safe) end of a bracket of width 1e-14 in float64",
     unit=Unit.DIMENSIONLESS,
     mp=lambda p: K.kl_inv_upper_mp(p["q"], p["c"]),
+    arb=lambda p: K.kl_inv_upper_arb(p["q"], p["c"]),
     np=_inv_up_np,
     kernel_reason=KL_INVERSE_REASON,
     monotone={"c": Monotone.NONDECREASING, "q": Monotone.NONDECREASING},
@@ -136,6 +140,7 @@ KL_INV_LOWER = REGISTRY.add(Theorem(
     quantity="kl^-1_-(q, c), returned at the lower (safe) end of a bracket of width 1e-14 in float64",
     unit=Unit.DIMENSIONLESS,
     mp=lambda p: K.kl_inv_lower_mp(p["q"], p["c"]),
+    arb=lambda p: K.kl_inv_lower_arb(p["q"], p["c"]),
     np=_inv_lo_np,
     kernel_reason=KL_INVERSE_REASON,
     monotone={"c": Monotone.NONINCREASING, "q": Monotone.NONDECREASING},
@@ -157,6 +162,29 @@ def _sqrt_rhs_mp(p: Mapping[str, Any]) -> mpmath.mpf:
 
 def _sqrt_rhs_np(p: Mapping[str, np.ndarray]) -> np.ndarray:
     return (p["KL"] + np.log(2 * np.sqrt(p["n"]) / p["delta"])) / p["n"]
+
+
+def _n_arb(p: Mapping[str, Any], name: str = "n") -> int:
+    return K.exact_int_arb(p[name], name)
+
+
+def _maurer_rhs_arb(p: Mapping[str, Any]) -> Any:
+    return (p["KL"] + (K.xi_arb(_n_arb(p)) / p["delta"]).log()) / p["n"]
+
+
+def _sqrt_rhs_arb(p: Mapping[str, Any]) -> Any:
+    import flint
+
+    return (p["KL"] + (2 * flint.arb(p["n"]).sqrt() / p["delta"]).log()) / p["n"]
+
+
+def _risk_arb(rhs_arb: Any) -> Any:
+    """The certified risk bound: kl^-1_+(emp_risk, budget) on arb balls (numerics/kl.py, bisection with
+    certified bracket ends)."""
+    def arb_fn(p: Mapping[str, Any]) -> Any:
+        return K.kl_inv_upper_arb(p["emp_risk"], rhs_arb(p))
+
+    return arb_fn
 
 
 def _risk(rhs_mp: Any, rhs_np: Any) -> tuple[Any, Any]:
@@ -187,6 +215,7 @@ MAURER = REGISTRY.add(Theorem(
     quantity="true risk R(Q) (via kl^-1_+)",
     unit=Unit.DIMENSIONLESS,
     mp=_mp,
+    arb=_risk_arb(_maurer_rhs_arb),
     np=_np,
     kernel_reason=KL_INVERSE_REASON,
     terms={"rhs": Term("rhs", "kl budget (KL + ln(xi(n)/delta))/n, nats", _maurer_rhs_mp, _maurer_rhs_np,
@@ -199,7 +228,7 @@ MAURER_2SQRT = REGISTRY.add(Theorem(
     key="maurer04.kl_2sqrtn",
     title="PAC-Bayes-kl bound with the relaxation xi(n) <= 2 sqrt(n)",
     citation=MAURER04.item("main theorem with xi(n) <= 2 sqrt(n)", note="Maurer proves xi(n) <= 2 sqrt(n) for n >= 8; "
-                           "checked exactly here for 1 <= n <= 20000"),
+                           "proved here for every n >= 1 (claim pacbayes.C3)"),
     notation=NOTATION,
     params=("emp_risk", "KL", "n", "delta"),
     conditions=(C_EMP, C_DELTA),
@@ -209,6 +238,7 @@ MAURER_2SQRT = REGISTRY.add(Theorem(
     quantity="true risk R(Q) (via kl^-1_+)",
     unit=Unit.DIMENSIONLESS,
     mp=_mp,
+    arb=_risk_arb(_sqrt_rhs_arb),
     np=_np,
     kernel_reason=KL_INVERSE_REASON,
     terms={"rhs": Term("rhs", "kl budget (KL + ln(2 sqrt(n)/delta))/n, nats", _sqrt_rhs_mp, _sqrt_rhs_np,
@@ -261,6 +291,11 @@ def _g2_rhs_np(p: Mapping[str, np.ndarray]) -> np.ndarray:
     return (kl_term + np.log(K.xi_np(p["n"])) - np.log(p["delta"] - p["beta"]) + p["k"]) / p["n"]
 
 
+def _g2_rhs_arb(p: Mapping[str, Any]) -> Any:
+    kl_term = p.get("KL", 0)
+    return (kl_term + K.xi_arb(_n_arb(p)).log() - (p["delta"] - p["beta"]).log() + p["k"]) / p["n"]
+
+
 _MI_ASSUMPTIONS = ("loss in [0, 1]", "S ~ D^n i.i.d.",
                    "the prior (or the model) is the output A(S) of an algorithm with I^beta_inf(S; A(S)) <= k nats, "
                    "e.g. maxinfo.thmA_derived / maxinfo.thmB_derived for DP-SGD, dwork15.thm20 for pure DP",
@@ -281,6 +316,7 @@ G2 = REGISTRY.add(Theorem(
     quantity="true risk R(Q) of every posterior Q (via kl^-1_+)",
     unit=Unit.DIMENSIONLESS,
     mp=_mp,
+    arb=_risk_arb(_g2_rhs_arb),
     np=_np,
     kernel_reason=KL_INVERSE_REASON,
     terms={"rhs": Term("rhs", "kl budget (KL + ln xi(n) + ln(1/(delta - beta)) + k)/n, nats", _g2_rhs_mp, _g2_rhs_np,
@@ -305,6 +341,7 @@ G3 = REGISTRY.add(Theorem(
     quantity="true risk R(theta) of the trained model theta = A(S) (via kl^-1_+)",
     unit=Unit.DIMENSIONLESS,
     mp=_mp,
+    arb=_risk_arb(_g2_rhs_arb),
     np=_np,
     kernel_reason=KL_INVERSE_REASON,
     terms={"rhs": Term("rhs", "kl budget (ln xi(n) + ln(1/(delta - beta)) + k)/n, nats", _g2_rhs_mp, _g2_rhs_np,
@@ -371,6 +408,21 @@ def _drv_rhs_np(p: Mapping[str, np.ndarray]) -> np.ndarray:
             + p["eps"] * np.sqrt(np.log(4 / p["delta"]) / (2 * mm)))
 
 
+def _dr_rhs_arb(p: Mapping[str, Any]) -> Any:
+    import flint
+
+    mm = flint.arb(p["m"])
+    return (p["KL"] + (2 * mm.sqrt()).log() + 2 * (3 / p["delta"]).log().max(mm * p["eps"] ** 2)) / mm
+
+
+def _drv_rhs_arb(p: Mapping[str, Any]) -> Any:
+    import flint
+
+    mm = flint.arb(p["m"])
+    return ((p["KL"] + (2 * K.xi_arb(_n_arb(p, "m")) / p["delta"]).log()) / mm + p["eps"] ** 2 / 2
+            + p["eps"] * ((4 / p["delta"]).log() / (2 * mm)).sqrt())
+
+
 _DR_ASSUMPTIONS = ("loss in [0, 1]", "S ~ D^m i.i.d.", "the prior P(S) is eps-differentially private (pure DP)",
                    "holds with probability >= 1 - delta for every posterior Q")
 
@@ -389,6 +441,7 @@ DR18_THM = REGISTRY.add(Theorem(
     quantity="true risk R(Q) (via kl^-1_+)",
     unit=Unit.DIMENSIONLESS,
     mp=_mp,
+    arb=_risk_arb(_dr_rhs_arb),
     np=_np,
     kernel_reason=KL_INVERSE_REASON,
     terms={"rhs": Term("rhs", "kl budget (KL + ln 2 sqrt(m) + 2 max{ln(3/delta), m eps^2})/m, nats", _dr_rhs_mp,
@@ -411,6 +464,7 @@ DR18_MI = REGISTRY.add(Theorem(
     quantity="true risk R(Q) (via kl^-1_+)",
     unit=Unit.DIMENSIONLESS,
     mp=_mp,
+    arb=_risk_arb(_drv_rhs_arb),
     np=_np,
     kernel_reason=KL_INVERSE_REASON,
     terms={"rhs": Term("rhs", "kl budget (KL + ln(2 xi(m)/delta))/m + eps^2/2 + eps sqrt(ln(4/delta)/(2m)), nats",

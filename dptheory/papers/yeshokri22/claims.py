@@ -9,6 +9,7 @@ sentence on the whole valid region (by property-based search).
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import mpmath
@@ -19,6 +20,7 @@ from dptheory.core.conditions import Condition
 from dptheory.core.registry import REGISTRY
 from dptheory.core.symbolic import SymbolicResult, SymbolicVerdict, prove_finite_limit, prove_zero
 from dptheory.papers.yeshokri22.theorems import (
+    C_N2,
     FIGURE_SETTING,
     FIRST_TERM_EXPR,
     LME_EXPR,
@@ -142,14 +144,6 @@ FIG_BOX = Box(intervals={"alpha": (2, 32), "eta": ("0.01", "0.04")}, integers={"
 S_g = 4, sigma = 2, n = 50, b = 2) with alpha in [2, 32] (the figures use 10, 15, 20), eta in [0.01, 0.04]
 (the figures use 0.02) and every K = 1..200 (the figures' range)."""
 FIG_FIXED = {k: v for k, v in FIG.items() if k not in ("alpha", "eta")}
-
-
-def _fig2_region(words: str, **kw: Any) -> Region:
-    """The Figure 2 setting itself (alpha in {10, 15, 20}, eta = 0.02), every K = 1..200: for sides whose ball
-    evaluator needs integer Renyi orders (exact composition: the subsampled Gaussian at integer orders)."""
-    return Region(fixed={**FIG_FIXED, "eta": FIG["eta"]}, choices={"alpha": [10, 15, 20]},
-                  certify=Box(integers={"K": (1, 200)}, max_boxes=3000),
-                  description=f"{words}; certified on the Figure 2 setting (alpha in {{10, 15, 20}}, K = 1..200)", **kw)
 
 
 def _fig_region(words: str, **kw: Any) -> Region:
@@ -369,7 +363,7 @@ _C5_T1_REGION = Region(
 )
 _C5_T2_REGION = Region(
     constraints=(Condition(K >= n / b, "after n/b epochs"), _DIVIDES),
-    description="valid points with b | n and K >= n/b",
+    description="every valid point of Thm 4.2 (n/b >= 2) with b | n and K >= n/b, every real alpha > 1",
 )
 _C5_STATEMENT = (
     "Theorem 4.2 is strictly smaller than composition-based privacy bound for DP-SGD after 1/(lambda eta) "
@@ -413,7 +407,159 @@ _C5B_FINDING = (
     "setting box (alpha in [2, 32], eta in [0.01, 0.04], K = 1..200) the inequality holds (certified while this "
     "claim was narrowed to that box; the claim is about the paper's general statement, so it is falsified)."
 )
-_C5_CERTIFIED = ("f",)  # on the Figure box; C5e (exact composition, integer orders) on the Figure 2 setting
+# ----------------------------------------------------------------------------- C5e, C5f, C5h: the proofs
+# docs/derivations/yeshokri22_c5_second_term.md, one sympy check per step (tests/test_c5_proofs.py)
+C5_NOTE = "docs/derivations/yeshokri22_c5_second_term.md"
+_a1 = sp.Symbol("a1", positive=True)  # alpha - 1 > 0
+_P = sp.Symbol("P", positive=True)
+_u = sp.Symbol("u", nonnegative=True)
+_w = sp.Symbol("w", positive=True)
+_kk = sp.Symbol("k", positive=True)
+_dl = sp.Symbol("delta", positive=True)
+_s_int = sp.Symbol("s", integer=True, nonnegative=True)
+_v = sp.Symbol("v", real=True)
+_y = sp.Symbol("y", real=True)
+_sn = sp.Symbol("s", positive=True)  # s = 1/z, the Gaussian's sensitivity-to-noise ratio
+_q = sp.Symbol("q", positive=True)
+_Nb = sp.Symbol("N_b", positive=True, integer=True)  # n = b N_b when b divides n
+_D = sp.Function("D")
+_F_SGM = (1 - _q + _q * sp.exp(_v)) ** al
+"""F(v) = (1 - q + q e^v)^alpha: the subsampled Gaussian's A_alpha is E[F(s Y - s^2/2)], Y ~ N(0, 1)."""
+_P_SGM = _q * sp.exp(_v) / (1 - _q + _q * sp.exp(_v))
+
+
+def _sign(expr: sp.Expr, want: str, what: str) -> SymbolicResult:
+    """PROVED when sympy's assumptions decide that ``expr`` is positive / negative / nonnegative."""
+    got = {"positive": expr.is_positive, "negative": expr.is_negative, "nonnegative": expr.is_nonnegative}[want]
+    if got is True:
+        return SymbolicResult(SymbolicVerdict.PROVED, f"{what}: {sp.sstr(expr)} is {want}")
+    return SymbolicResult(SymbolicVerdict.UNDECIDED, f"{what}: sign of {sp.sstr(expr)} not decided ({want} wanted)")
+
+
+def c5_second_term_steps(lme: sp.Expr | None = None, approx: sp.Expr | None = None) -> list[SymbolicResult]:
+    """Thm 4.2's second term is below G, and G <= (b/n) G K once K >= n/b (C5f; Sec. 4.1 and E.1 item 3).
+
+    Steps of part 1 of the derivation note: eps0^1 = G; G - eps0^j = G P/(P + r^(j-1)) > 0 for j >= 2
+    (P = sum_{s<j-1} r^s >= 1); the second term is G + log(M)/(alpha-1), M = mean_j exp(-(alpha-1)(G -
+    eps0^j)), with 1/N <= M < 1; (b/n) G K - G = G b w/n >= 0 at K = n/b + w. ``lme`` and ``approx``
+    default to the registered Thm 4.2 second term and (b/n) G K (overridable to test that a change is noticed).
+    """
+    lme = LME_EXPR if lme is None else lme
+    approx = REGISTRY.get("yeshokri22.composition_approx").bound if approx is None else approx
+    G1 = G_sym.subs(al, 1 + _a1)
+    t = sp.Symbol("t", positive=True)  # 1 - eta lam = 1/(1+t): 0 < eta lam < 1 under the conditions
+    r = (1 / (1 + t)) ** 2
+    m = sp.Symbol("m", integer=True, nonnegative=True)  # j = m + 2 >= 2
+    eps_j = Eps0(m + 2, G_sym, eta * lam).doit().subs(1 - eta * lam, 1 / (1 + t))
+    geo = sp.Sum(r**_s_int, (_s_int, 0, m)).doit()
+    term2 = lme.replace(lambda e: isinstance(e, Eps0), lambda e: G_sym - _D(e.args[0])).subs(al, 1 + _a1)
+    mean = sp.Sum(sp.exp(-_a1 * _D(N_sym - j0)), (j0, 0, N_sym - 1)) / N_sym
+    # exp(a1 (G - D_j)) = exp(a1 G) exp(-a1 D_j); the constant leaves the sum; then log of the product
+    term2_split = sp.expand_log(sp.factor_terms(sp.expand(term2 - (G1 + sp.log(mean) / _a1))), force=True)
+    w = sp.Symbol("w", nonnegative=True)
+    return [
+        prove_zero(Eps0(sp.Integer(1), G_sym, eta * lam).doit() - G_sym, "(1) eps0^1 - G"),
+        prove_zero((G_sym - eps_j - G_sym * _P / (_P + r ** (m + 1))).subs(_P, geo),
+                   "(2) G - eps0^(m+2) - G P/(P + r^(m+1)) with P = sum_{s=0}^{m} r^s, 1 - eta lam = 1/(1+t), t > 0"),
+        _sign(G_sym * _P / (_P + r ** (m + 1)), "positive", "(3) G P/(P + r^(m+1)) with P > 0"),
+        prove_zero(term2_split,
+                   "(4) second term - (G + log(M)/(alpha-1)), eps0^j = G - D_j, alpha = 1 + a1, "
+                   "M = mean_j exp(-a1 D_j)"),
+        _sign(-sp.log(1 / (1 + _kk)) / _a1, "positive", "(5) G - second term at M = 1/(1+k), k > 0 (M < 1)"),
+        _sign(sp.expand(sp.expand_log(sp.log(N_sym) / _a1 + sp.log((1 + _u) / N_sym) / _a1, force=True)),
+              "nonnegative",
+              "(6) log(N)/(alpha-1) - (G - second term) at M = (1+u)/N, u >= 0 (M >= 1/N)"),
+        _sign(sp.simplify(approx.subs(K, n / b + w) - G_sym), "nonnegative",
+              "(7) (b/n) G K - G at K = n/b + w, w >= 0"),
+    ]
+
+
+def c5_sgm_steps(composition: Any = None, approx: sp.Expr | None = None) -> list[SymbolicResult]:
+    """One step of the Poisson-subsampled Gaussian has RDP > q^2 G at every real alpha > 1 when 0 < q < 1, and
+    exactly G at q = 1; so K n/b steps exceed (b/n) G K when b | n and b < n (C5h; Sec. E.1 item 1).
+
+    Steps of part 2 of the derivation note (a heat-flow argument in s = 1/z): the statement's A_alpha is
+    E[F(sY - s^2/2)] with F(v) = (1 - q + q e^v)^alpha; alpha/(2 z^2) = G; the Gaussian moment generating
+    function; Gaussian integration by parts (for any smooth F); F'' - F' = alpha(alpha-1) p^2 F; (p - q) F =
+    q(1-q)(e^v - 1)(1-q+qe^v)^(alpha-1) and its sign; the tie at q = 1; the count of steps. ``composition``
+    (the registered theorem) and ``approx`` ((b/n) G K) are overridable to test that a change is noticed.
+    """
+    comp = REGISTRY.get("yeshokri22.composition") if composition is None else composition
+    approx = REGISTRY.get("yeshokri22.composition_approx").bound if approx is None else approx
+    A_def = next(e for e in comp.statement if isinstance(e, sp.Eq) and isinstance(e.rhs, sp.Integral))
+    z_def = next(e for e in comp.statement if isinstance(e, sp.Eq) and e.lhs == sp.Symbol("z", positive=True))
+    T_def = next(e for e in comp.statement if isinstance(e, sp.Eq) and e.lhs == sp.Symbol("T"))
+    integrand, (x, lo, hi) = A_def.rhs.function, A_def.rhs.limits[0]
+    z = z_def.lhs
+    phi = sp.exp(-_y**2 / 2) / sp.sqrt(2 * sp.pi)
+    X = _sn * _y - _sn**2 / 2
+    # x = z y, dx = z dy, s = 1/z, q = b/n; the integral runs over the whole line
+    pulled = (integrand.subs(x, z * _y) * z).subs(z, 1 / _sn).subs(b, _q * n)
+    whole_line = sp.Integer(0) if (lo, hi) == (-sp.oo, sp.oo) else sp.Integer(1)
+    c = sp.Symbol("c", positive=True)
+    mgf = sp.integrate(phi * sp.exp(c * _y), (_y, -sp.oo, sp.oo))
+    Fg = sp.Function("F")
+    F1X = sp.Subs(sp.Derivative(Fg(_v), _v), _v, X)
+    F2X = sp.Subs(sp.Derivative(Fg(_v), (_v, 2)), _v, X)
+    heat = (phi * sp.diff(Fg(X), _sn) - _sn * phi * (F2X - F1X) + sp.diff(phi * F1X, _y)) / phi
+    F1, F2 = _F_SGM.diff(_v), _F_SGM.diff(_v, 2)
+    one = {al: 1 + _a1}
+    T = T_def.rhs.subs(n, b * _Nb)
+    per_step = (b / n) ** 2 * G_sym + _dl
+    return [
+        prove_zero(pulled - phi * _F_SGM.subs(_v, X) + whole_line,
+                   "(1) the statement's A_alpha integrand at x = z y, times dx/dy = z, minus phi(y) F(s y - s^2/2) "
+                   "(s = 1/z, q = b/n; the integral is over the whole line)"),
+        prove_zero(al / (2 * z_def.rhs**2) - G_sym, "(2) alpha/(2 z^2) - G with the statement's z"),
+        prove_zero(mgf - sp.exp(c**2 / 2), "(3) E[exp(c Y)] - exp(c^2/2), Y ~ N(0, 1), c > 0"),
+        prove_zero(mgf.subs(c, _sn) * sp.exp(-_sn**2 / 2) - 1, "(3a) E[exp(s Y - s^2/2)] - 1 (by (3) at c = s)"),
+        prove_zero(sp.expand(heat), "(4) [phi d/ds F(X) - s phi (F'' - F')(X) + d/dy (phi F'(X))]/phi for any "
+                   "smooth F, X = s y - s^2/2"),
+        prove_zero(F2 - F1 - al * (al - 1) * _P_SGM**2 * _F_SGM, "(5) F'' - F' - alpha (alpha-1) p^2 F"),
+        prove_zero((_P_SGM - _q) * _F_SGM - _q * (1 - _q) * (sp.exp(_v) - 1) * (1 - _q + _q * sp.exp(_v)) ** (al - 1),
+                   "(6) (p - q) F - q (1-q) (e^v - 1) (1 - q + q e^v)^(alpha-1)"),
+        _sign(((al - 1) * sp.log(1 + _q * _w)).subs(one), "positive",
+              "(7a) (alpha-1) log(1 - q + q e^v) for v > 0 (e^v - 1 = w > 0)"),
+        _sign(((al - 1) * sp.log(1 / (1 + _kk))).subs(one), "negative",
+              "(7b) (alpha-1) log(1 - q + q e^v) for v < 0 (1 - q + q e^v = 1/(1+k), k > 0)"),
+        prove_zero(_P_SGM.subs(_q, 1) - 1, "(8a) p - 1 at q = 1"),
+        prove_zero(mgf.subs(c, al * _sn) * sp.exp(-al * _sn**2 / 2) - sp.exp(al * (al - 1) * _sn**2 / 2),
+                   "(8b) E[exp(alpha X)] - exp(alpha (alpha-1) s^2/2) (by (3) at c = alpha s): F at q = 1, the tie "
+                   "at b = n"),
+        _sign(sp.simplify((T * per_step - approx).subs(n, b * _Nb)), "positive",
+              "(9) T (q^2 G + delta) - (b/n) G K with T from the statement, n = b N_b (b | n), delta > 0"),
+    ]
+
+
+def _all_proved(steps: list[SymbolicResult], what: str) -> SymbolicResult:
+    bad = [st.detail for st in steps if st.verdict is not SymbolicVerdict.PROVED]
+    if bad:
+        return SymbolicResult(SymbolicVerdict.UNDECIDED, f"{what}: step not proved: {bad[0]}")
+    return SymbolicResult(SymbolicVerdict.PROVED, f"{what} ({C5_NOTE}; {len(steps)} sympy-checked steps)")
+
+
+@functools.cache
+def _c5_steps(part: str) -> tuple[SymbolicResult, ...]:
+    """The steps on the registered theorems, computed once per process (C5e reuses C5f's and C5h's)."""
+    return tuple(c5_second_term_steps() if part == "second term" else c5_sgm_steps())
+
+
+def _c5f_symbolic() -> SymbolicResult:
+    return _all_proved(list(_c5_steps("second term")), "second term < G <= (b/n) G K for K >= n/b, every alpha > 1, "
+                       "0 < eta lam < 1 (1 - eta lam = 1/(1+t), t > 0), N = n/b >= 2")
+
+
+def _c5h_symbolic() -> SymbolicResult:
+    return _all_proved(list(_c5_steps("sgm")), "one step of the subsampled Gaussian has RDP > q^2 G for 0 < q < 1 and "
+                       "every real alpha > 1 (integrated along s = 1/z); K n/b steps > (b/n) G K when b | n, b < n")
+
+
+def _c5e_symbolic() -> SymbolicResult:
+    return _all_proved(list(_c5_steps("second term") + _c5_steps("sgm")), "second term < G <= (b/n) G K < exact "
+                       "composition for K >= n/b, b | n, N = n/b >= 2, every alpha > 1")
+
+
+_C5_SYMBOLIC = {"e": _c5e_symbolic, "f": _c5f_symbolic}
 for suffix, lhs, rhs, region, what, ces, finding in [
     (
         "a",
@@ -480,11 +626,11 @@ for suffix, lhs, rhs, region, what, ces, finding in [
             lhs=lhs,
             rhs=rhs,
             relation=Relation.LT,
-            region=_fig_region(region.description, constraints=region.constraints) if suffix in _C5_CERTIFIED
-            else _fig2_region(region.description, constraints=region.constraints) if suffix == "e" else region,
+            region=region,
             counterexamples=ces,
             finding=finding,
-            verdict=None if ces else Verdict.CERTIFIED,
+            verdict=Verdict.PROVED if suffix in _C5_SYMBOLIC else None,
+            symbolic=_C5_SYMBOLIC.get(suffix),
         )
     )
 
@@ -529,13 +675,18 @@ _add(
         citation=C("Section E.1, item 1"),
         statement="the composition-based privacy bound for one iteration is larger than (b^2/n^2) alpha eta S_g^2/"
         "(4 sigma^2 b^2) ... for one epoch is larger than (b/n) alpha eta S_g^2/(4 sigma^2 b^2).",
-        reading="exact composition > (b/n) G K at every valid point with b | n (both are linear in K); certified "
-        "on the Figure 2 setting.",
+        reading="exact composition > (b/n) G K at every valid point with b | n and n/b >= 2 (both are linear in K), "
+        "at every real alpha > 1. The sentence explains the terms of Thm 4.2, whose hypothesis and the paragraph "
+        "itself say n/b >= 2; at b = n (q = 1, outside that) the two sides are equal (one step of composition is "
+        "the Gaussian's G), so a strict inequality there would fail.",
         lhs=T("composition", "composition (exact)"),
         rhs=T("composition_approx", "(b/n) G K"),
         relation=Relation.GT,
-        verdict=Verdict.CERTIFIED,
-        region=_fig2_region("claimed at every valid point with b | n", constraints=(_DIVIDES,)),
+        verdict=Verdict.PROVED,
+        region=Region(constraints=(_DIVIDES, C_N2),
+                      description="every valid point with b | n and n/b >= 2 (Thm 4.2's hypothesis; the sides tie "
+                      "at b = n), every real alpha > 1"),
+        symbolic=_c5h_symbolic,
     )
 )
 

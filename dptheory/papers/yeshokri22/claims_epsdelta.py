@@ -12,7 +12,9 @@ Sides:
 * (a) ``rdp``: RDP composition of the paper's Poisson baseline (MTZ19, arXiv 1908.10530), the same
   conversion, order optimised (:func:`dptheory.privacy.pld.rdp_epsilon_best`);
 * (b) ``pld``: the tight privacy-loss-distribution composition of the same mechanism from dp-accounting,
-  a bracket [lower, upper] (:func:`dptheory.privacy.pld.pld_epsilon`). "bound < PLD" holds at a point only
+  a bracket [lower, upper] (:func:`dptheory.privacy.pld.pld_epsilon`; floating point, not rigorous: the ball
+  evaluator encloses the tight epsilon in [0, certified RDP epsilon] instead, :class:`TightEpsilon`).
+  "bound < PLD" holds at a point only
   when the bound is below the lower end, fails only when it is at or above the upper end; in between the
   point is *bracketed* and the checker reports it as a tie (verdict ``undecided``, note "points tied");
 * (c) ``wor``: WBK19's without-replacement RDP composition (``rdp.sampled_wor_gaussian``, replace-one
@@ -27,12 +29,14 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
+from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 import mpmath
 import sympy as sp
 
-from dptheory.core.claims import Claim, Quantity, Region, Relation, Verdict
+from dptheory.core.claims import Claim, NoBallEvaluator, Quantity, Region, Relation, Verdict
 from dptheory.core.notation import format_rational
 from dptheory.core.registry import REGISTRY
 from dptheory.papers.yeshokri22.theorems import FIGURE_SETTING, NOTATION, PAPER
@@ -121,24 +125,101 @@ def _validity(thm: str) -> tuple[Quantity, ...]:
     return (Quantity(label=f"{thm} validity", theorem=f"yeshokri22.{thm}", set={"alpha": sp.Integer(2)}),)
 
 
+DELTA_EXACT = "1/100000"
+"""DELTA as the exact rational the ball evaluators use (the mpmath path reads the double nearest 1e-5; the two
+epsilons differ by about 1e-21, far inside the enclosures)."""
+_MAX_DEN = 10**6
+
+
+def _exact_of(v: Any, name: str) -> sp.Rational:
+    """The exact rational a point ball stands for: the unique fraction with denominator <= 10^6 in the ball
+    (two such fractions are at least 10^-12 apart, so a ball narrower than that holds at most one; balls of
+    the checker start at 53 bits); the region's values (FIG and K) all have such denominators."""
+    if isinstance(v, int):
+        return sp.Integer(v)
+    if not v.is_finite() or not bool(2 * v.rad() < 10.0**-12):
+        raise NoBallEvaluator(f"the order-optimised epsilon needs exact parameters; {name} = {v} is not a point")
+    man, exp = (int(x) for x in v.mid().man_exp())
+    mid = Fraction(man) * (Fraction(2) ** exp)
+    r = mid.limit_denominator(_MAX_DEN)
+    import flint
+
+    if not v.contains(flint.arb(r.numerator) / r.denominator):
+        raise NoBallEvaluator(f"{name} = {v} is not a fraction with denominator <= {_MAX_DEN}")
+    return sp.Rational(r.numerator, r.denominator)
+
+
+@functools.lru_cache(maxsize=1024)
+def _best_ball(mechanism: str, point: tuple[tuple[str, str], ...], delta: str) -> Any:
+    from dptheory.papers.yeshokri22.epsdelta import best_epsilon_ball
+
+    return best_epsilon_ball(mechanism, dict(point), delta)
+
+
+@dataclass(frozen=True)
+class OrderInfimum(Quantity):
+    """A side "epsilon at delta with the Renyi order optimised" with a ball evaluator: the ball
+    ``[certified lower bound of the infimum over every order alpha > 1, certified epsilon at one order]``
+    (:func:`dptheory.papers.yeshokri22.epsdelta.best_epsilon_ball`; docs/derivations/epsdelta_order_bounds.md)."""
+
+    mechanism: str = ""
+    delta_exact: str = DELTA_EXACT
+
+    def ball_reason(self) -> str | None:
+        return None
+
+    def value_arb(self, balls: Mapping[str, Any]) -> Any:
+        exact = {k: _exact_of(balls[k], k) for k in _PARAMS}
+        return _best_ball(self.mechanism, _key(exact), self.delta_exact)
+
+
+@dataclass(frozen=True)
+class TightEpsilon(OrderInfimum):
+    """The tight epsilon at delta of the Poisson baseline, with a ball evaluator that does not use the PLD.
+
+    dp-accounting's PLD bracket is floating point (float64 discretisation, FFT convolution, truncated tails), so
+    it is not a rigorous enclosure. The true tight epsilon is the smallest valid epsilon at delta, hence
+    ``0 <= tight <= eps`` for every valid (eps, delta) guarantee of the same mechanism and neighbouring relation;
+    the RDP conversion at any order is one (the baseline's RDP is an add/remove-one guarantee, MTZ19 Sec. 3.3,
+    the relation of the PLD here; Balle et al. 2020, Thm 21). The ball is ``[0, certified upper end of
+    OrderInfimum("composition")]``: wide, but enough to
+    certify that a bound above it is above the tight epsilon."""
+
+    def value_arb(self, balls: Mapping[str, Any]) -> Any:
+        import flint
+
+        up = super().value_arb(balls)
+        return flint.arb(0).union(flint.arb(up.upper()))
+
+
 def hidden_quantity(thm: str, label: str, delta: float = DELTA) -> Quantity:
+    """Thm 4.2 or 4.3 in (epsilon, delta), order optimised. Thm 4.3 at ``DELTA`` also has a ball evaluator
+    (:class:`OrderInfimum`); Thm 4.2's ``thm4_2`` is not wired (no claim needs it)."""
     key = f"yeshokri22.{thm}"
-    return Quantity(
+    kw: dict[str, Any] = dict(
         label=f"{label} in (epsilon, delta = {delta:g}), order optimised",
         mp=lambda e, d: _hidden(key, _key(e), delta),
         np=lambda e: float(_hidden(key, _key(e), delta, _SCREEN_DPS)),
         params=_PARAMS,
         parts=_validity(thm),
     )
+    if thm == "thm4_3" and delta == DELTA:
+        return OrderInfimum(**kw, mechanism="thm4_3")
+    return Quantity(**kw)
 
 
 def rdp_quantity(delta: float = DELTA) -> Quantity:
-    return Quantity(
+    """RDP composition of the Poisson baseline in (epsilon, delta), order optimised; at ``DELTA`` with a ball
+    evaluator (:class:`OrderInfimum`)."""
+    kw: dict[str, Any] = dict(
         label=f"RDP composition (MTZ19, Poisson) in (epsilon, delta = {delta:g}), order optimised",
         mp=lambda e, d: _rdp(_key(e), delta),
         np=lambda e: float(_rdp(_key(e), delta, _SCREEN_DPS)),
         params=_PARAMS,
     )
+    if delta == DELTA:
+        return OrderInfimum(**kw, mechanism="composition")
+    return Quantity(**kw)
 
 
 def wor_quantity(delta: float = DELTA) -> Quantity:
@@ -166,9 +247,17 @@ def pld_quantity(thm: str, delta: float = DELTA) -> Quantity:
         d = pld_decided(float(h), lo, up)
         return h if d == float(h) and lo <= d < up else mpmath.mpf(d)
 
+    if delta == DELTA:
+        return TightEpsilon(
+            label=f"PLD composition (dp-accounting) at delta = {delta:g}: the bracket end that decides (lower end "
+            "if the bound is below it, upper end if at or above it; the bound itself when bracketed)",
+            mp=mp_value,
+            np=np_value,
+            params=_PARAMS,
+            mechanism="composition",
+        )
     return Quantity(
-        label=f"PLD composition (dp-accounting) at delta = {delta:g}: the bracket end that decides (lower end if "
-        "the bound is below it, upper end if at or above it; the bound itself when bracketed)",
+        label=f"PLD composition (dp-accounting) at delta = {delta:g}: the bracket end that decides",
         mp=mp_value,
         np=np_value,
         params=_PARAMS,
@@ -228,7 +317,8 @@ def _claim(
             counterexamples=ces,
             finding=finding,
             tags=("ours", "epsdelta"),
-            # finite sets, but the sides are mpmath/PLD only (no ball evaluator): not rigorous, so not falsified
+            # finite sets; claims without a pinned point keep 'not falsified': a side without a ball evaluator
+            # (Thm 4.2, WBK19 in (eps, delta)) leaves the exhaustive pass not rigorous
             verdict=None if ces else Verdict.NOT_FALSIFIED,
             notation=NOTATION,
         )
@@ -274,7 +364,9 @@ _claim(
     "is 0.550356 at K = 50 and first exceeds it at K = 76 (0.689597; 0.684688 at K = 75, 7e-5 relative below). "
     "In (epsilon, delta) with the best order on each side, 'improves after 50 epochs' holds from the 76th epoch "
     "on (yeshokri22.epsdelta.crossover_epochs; the crossing is confirmed on a grid of orders with dp-accounting's "
-    "RDP in tests/test_epsdelta.py).",
+    "RDP in tests/test_epsdelta.py). Certified at K = 50: both sides are bracketed over every order alpha > 1 on arb "
+    "balls (Thm 4.3 in [0.683745, 0.684736], RDP composition in [0.549727, 0.550357]; "
+    "docs/derivations/epsdelta_order_bounds.md).",
 )
 _claim(
     "yeshokri22.C7_epsdelta_pld",
@@ -289,7 +381,10 @@ _claim(
     "Fails at every K = 50..88 (Thm 4.3, 0.684735, is at or above the PLD bracket's upper end: 0.500814 at K = 50, "
     "0.680991 at K = 88). K = 89 is bracketed ([0.684314, 0.685194] at the point cap; prv-accountant at eps_error "
     "2e-4 puts it below, docs/privacy_baselines_pld.md) and Thm 4.3 is certainly below from K = 90 on. Against the "
-    "tight baseline, 'improves after 50 epochs' holds from the 89th or 90th epoch on.",
+    "tight baseline, 'improves after 50 epochs' holds from the 89th or 90th epoch on. Certified at K = 50 without the "
+    "PLD: the tight epsilon is at most any valid epsilon, so it lies in [0, 0.550357] (the certified RDP bracket's "
+    "upper end), below Thm 4.3's certified lower end 0.683745; dp-accounting's bracket (floating point) is shown "
+    "but not used for the certificate. The crossing epochs 89-90 rest on the PLD and are not certified.",
 )
 _claim(
     "yeshokri22.C7_epsdelta_wor",

@@ -1,0 +1,118 @@
+"""The proofs of pacbayes.C3 (xi(n) <= 2 sqrt(n) for every n) and pacbayes.C4 (Pinsker): they prove the
+registered claims, and a changed claim or a changed theorem is not proved by them (the proof functions read
+the registry; here the registry answers with mutated copies).
+
+Independent checks of the derivation (docs/derivations/pacbayes_c3_c4.md): the analytic bound
+xi(n) < 2 + sqrt(pi n/2) against xi(n) computed by the package's float64 Q series (n <= 20000) and by the
+defining binomial sum in exact rationals (small n); Pinsker's inequality kl(q||p) >= 2 (p - q)^2 on a grid
+with kl written out here.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pytest
+import sympy as sp
+
+from dptheory.core.claims import Relation
+from dptheory.core.registry import REGISTRY
+from dptheory.core.symbolic import SymbolicVerdict
+from dptheory.numerics import kl as K
+from dptheory.papers.pacbayes import claims as C
+from dptheory.papers.pacbayes import theorems as P
+
+
+def test_both_claims_are_proved() -> None:
+    for fn in (C._xi_le_2sqrt_proof, C._pinsker_proof):
+        res = fn()
+        assert res.verdict is SymbolicVerdict.PROVED, res.detail
+    assert REGISTRY.get("pacbayes.C3").symbolic is C._xi_le_2sqrt_proof
+    assert REGISTRY.get("pacbayes.C4").symbolic is C._pinsker_proof
+
+
+def _with(monkeypatch: pytest.MonkeyPatch, key: str, obj: Any) -> None:
+    """Make REGISTRY.get(key) return ``obj`` (a mutated copy) for the proof functions."""
+    real = REGISTRY.get
+
+    def fake(k: str) -> Any:
+        return obj if k == key else real(k)
+
+    monkeypatch.setattr(REGISTRY, "get", fake)
+
+
+def _term(t: Any, expr: sp.Expr) -> Any:
+    return dataclasses.replace(t, terms={"rhs": dataclasses.replace(t.terms["rhs"], expr=expr)})
+
+
+n, KLs, delta, emp = P.n, P.KLs, P.delta, P.emp
+MUTATIONS: list[tuple[str, Callable[[], Any], Callable[[], Any]]] = [
+    # (claim proof, key, mutated object)
+    ("C3", lambda: "pacbayes.C3",
+     lambda: dataclasses.replace(REGISTRY.get("pacbayes.C3"), relation=Relation.GT)),
+    ("C3", lambda: "maurer04.kl_2sqrtn",  # 1.9 sqrt(n): fails at n = 1 (xi(1) = 2)
+     lambda: _term(REGISTRY.get("maurer04.kl_2sqrtn"), (KLs + sp.log(sp.Rational(19, 10) * sp.sqrt(n) / delta)) / n)),
+    ("C3", lambda: "maurer04.kl",  # a different sum in place of xi(n)
+     lambda: _term(REGISTRY.get("maurer04.kl"), (KLs + sp.log(P.XI_SYM.replace(
+         lambda e: isinstance(e, sp.Pow) and e.exp == P._j, lambda e: e.base ** (e.exp + 1)) / delta)) / n)),
+    ("C4", lambda: "pacbayes.C4",
+     lambda: dataclasses.replace(REGISTRY.get("pacbayes.C4"), relation=Relation.GE)),
+    ("C4", lambda: "pacbayes.pinsker_derived",  # sqrt(B/2.1) instead of sqrt(B/2)
+     lambda: dataclasses.replace(REGISTRY.get("pacbayes.pinsker_derived"),
+                                 bound=emp + sp.sqrt((KLs + sp.log(2 * sp.sqrt(n) / delta))
+                                                     / (sp.Rational(21, 10) * n)))),
+    ("C4", lambda: "maurer04.kl_2sqrtn",  # the statement's budget no longer the term's
+     lambda: dataclasses.replace(REGISTRY.get("maurer04.kl_2sqrtn"), statement=(
+         sp.LessThan(P.kl(emp, P.R_SYM), (KLs + sp.log(3 * sp.sqrt(n) / delta)) / n),))),
+]
+
+
+@pytest.mark.parametrize(("which", "key", "mutated"), MUTATIONS, ids=[f"{m[0]}-{i}" for i, m in enumerate(MUTATIONS)])
+def test_a_mutated_claim_or_theorem_is_not_proved(monkeypatch: pytest.MonkeyPatch, which: str,
+                                                  key: Callable[[], str], mutated: Callable[[], Any]) -> None:
+    obj = mutated()
+    _with(monkeypatch, key(), obj)
+    fn = C._xi_le_2sqrt_proof if which == "C3" else C._pinsker_proof
+    res = fn()
+    assert res.verdict is SymbolicVerdict.UNDECIDED, res.detail
+
+
+def test_xi_below_the_analytic_bound_and_2_sqrt_n() -> None:
+    """xi(n) < 2 + sqrt(pi n/2) for 2 <= n <= 20000 (the bound of step 3, with a float64 margin far above the
+    1e-13 relative error of xi), and <= 2 sqrt(n) there; exact rationals for n <= 40."""
+    ns = np.arange(2, 20001)
+    xs = K.xi_np(ns)
+    bound = 2 + np.sqrt(np.pi * ns / 2)
+    assert np.all(xs < bound - 0.5)  # the slack is about 4/3
+    assert np.all(xs <= 2 * np.sqrt(ns))
+    for m in range(1, 41):
+        exact = sum(sp.binomial(m, j) * sp.Rational(j, m) ** j * sp.Rational(m - j, m) ** (m - j) for j in range(m + 1))
+        assert exact**2 <= 4 * m and (m == 1) == (exact**2 == 4 * m)
+        if m >= 2:
+            assert float(exact) < 2 + math.sqrt(math.pi * m / 2)
+
+
+def test_pinsker_inequality_on_a_grid() -> None:
+    """kl(q||p) >= 2 (p - q)^2, kl written out here, on a 200 x 200 grid of (q, p) in (0, 1)^2."""
+    g = np.linspace(0.0025, 0.9975, 200)
+    q, p = np.meshgrid(g, g)
+    kl = q * np.log(q / p) + (1 - q) * np.log((1 - q) / (1 - p))
+    assert np.all(kl - 2 * (p - q) ** 2 >= -1e-15)
+
+
+@pytest.mark.parametrize(("key", "fn"), [("pacbayes.C3", C._xi_le_2sqrt_proof), ("pacbayes.C4", C._pinsker_proof)])
+def test_a_proof_given_a_mutated_copy_does_not_prove_it(key: str, fn: Callable[..., Any]) -> None:
+    """The copies the mutation contract builds (relation flipped, a side scaled by 1.01) are not proved when the
+    proof is handed the copy."""
+    from dptheory.core.claims import combine, constant
+
+    cl = REGISTRY.get(key)
+    assert fn(cl).verdict is SymbolicVerdict.PROVED
+    flipped = dataclasses.replace(cl, relation=Relation.GT)
+    scaled = dataclasses.replace(cl, lhs=combine("x 1.01", "*", cl.lhs, constant("101/100", "101/100")))
+    for mut in (flipped, scaled):
+        assert fn(mut).verdict is SymbolicVerdict.UNDECIDED
