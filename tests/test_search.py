@@ -158,9 +158,8 @@ def test_counterexample_record_round_trips() -> None:
 
 def test_same_result_in_process_and_in_a_fresh_interpreter() -> None:
     """The search's draws come from its seed alone: the same verdict, points and closest approach under
-    pytest and in a plain subprocess. maxinfo.thmA_at_most_linear (an ``m | n`` region) used to fall back
-    to a hypothesis search whose draws under pytest came from a pool of constants collected from the loaded
-    modules: its closest margin differed between the two (this test failed there)."""
+    pytest and in a plain subprocess (the earlier hypothesis fallback of the checker drew, under pytest,
+    from a pool of constants collected from the loaded modules, and its record differed between the two)."""
     import json
     import os
     import subprocess
@@ -169,7 +168,7 @@ def test_same_result_in_process_and_in_a_fresh_interpreter() -> None:
 
     from dptheory.verify.checking import check_claim
 
-    key, examples, seed = "maxinfo.thmA_at_most_linear", 20, 3
+    key, examples, seed = "maxinfo.route_superlinear_regime", 10, 3
     here = check_claim(_claim(key), examples=examples, seed=seed).to_dict()
     code = ("import json; from dptheory.core.registry import REGISTRY; "
             "from dptheory.verify.checking import check_claim; "
@@ -181,15 +180,29 @@ def test_same_result_in_process_and_in_a_fresh_interpreter() -> None:
     there = json.loads(out.stdout.strip().splitlines()[-1])
     for d in (here, there):
         d.pop("duration_s")
+    assert here["method"].startswith("search:")
     assert here["closest_margin"] is not None
     assert here["closest_margin"]["margin"] == there["closest_margin"]["margin"]
     assert here == there
 
 
 def test_divisibility_condition_is_drawn() -> None:
-    """``m | n`` (maxinfo.thmA_at_most_linear): m is drawn first and n as a multiple, so the search evaluates
-    points of the region (it drew none when n came first); every reported point has m | n."""
-    claim = _claim("maxinfo.thmA_at_most_linear")
+    """``m | n`` where a bound on m needs n (m <= n), so that n would be drawn first: m is drawn first and n
+    as a multiple k m (the search drew no point of such a region before). The claim is our derived
+    Theorem A's linearity written with n itself (the registered claim now writes n = k m)."""
+    from dptheory.core.claims import Claim, Region, Relation, Verdict
+    from dptheory.core.conditions import Condition
+    from dptheory.papers.lz26.claims import T, _times2, mO, nO
+
+    claim = Claim(
+        key="test.thmA_linear_with_n", title="t", citation=_claim("maxinfo.thmA_at_most_linear").citation,
+        statement="t", reading="t",
+        lhs=T("maxinfo.thmA_derived", "A at 2n", set={"n": 2 * nO}),
+        rhs=_times2(T("maxinfo.thmA_derived", "A at n"), "2 A at n"),
+        relation=Relation.LE, verdict=Verdict.NOT_FALSIFIED,
+        region=Region(constraints=(Condition(sp.Eq(sp.Mod(nO, mO), 0), "m divides n"),),
+                      ranges={"n": (1, 200_000, True), "m": (1, 200, True)}, description="m | n"),
+    )
     res = search_counterexample(claim, budget=120, seed=0)
     assert res.points_tried >= 60
     assert res.closest is not None
