@@ -154,3 +154,73 @@ def test_counterexample_record_round_trips() -> None:
     d = cx.to_dict()
     assert d["params"] == cx.params and d["certified"] is cx.certified
     assert certify_point(claim, cx.exact()) is not None
+
+
+def test_same_result_in_process_and_in_a_fresh_interpreter() -> None:
+    """The search's draws come from its seed alone: the same verdict, points and closest approach under
+    pytest and in a plain subprocess (the earlier hypothesis fallback of the checker drew, under pytest,
+    from a pool of constants collected from the loaded modules, and its record differed between the two)."""
+    import json
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from dptheory.verify.checking import check_claim
+
+    key, examples, seed = "maxinfo.route_superlinear_regime", 10, 3
+    here = check_claim(_claim(key), examples=examples, seed=seed).to_dict()
+    code = ("import json; from dptheory.core.registry import REGISTRY; "
+            "from dptheory.verify.checking import check_claim; "
+            f"print(json.dumps(check_claim(REGISTRY.get({key!r}), examples={examples}, seed={seed}).to_dict()))")
+    root = str(Path(__file__).resolve().parents[1])
+    env = {**os.environ, "PYTHONPATH": root + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=root,
+                         check=True, timeout=300)
+    there = json.loads(out.stdout.strip().splitlines()[-1])
+    for d in (here, there):
+        d.pop("duration_s")
+    assert here["method"].startswith("search:")
+    assert here["closest_margin"] is not None
+    assert here["closest_margin"]["margin"] == there["closest_margin"]["margin"]
+    assert here == there
+
+
+def test_divisibility_condition_is_drawn() -> None:
+    """``m | n`` where a bound on m needs n (m <= n), so that n would be drawn first: m is drawn first and n
+    as a multiple k m (the search drew no point of such a region before). The claim is our derived
+    Theorem A's linearity written with n itself (the registered claim now writes n = k m)."""
+    from dptheory.core.claims import Claim, Region, Relation, Verdict
+    from dptheory.core.conditions import Condition
+    from dptheory.papers.lz26.claims import T, _times2, mO, nO
+
+    claim = Claim(
+        key="test.thmA_linear_with_n", title="t", citation=_claim("maxinfo.thmA_at_most_linear").citation,
+        statement="t", reading="t",
+        lhs=T("maxinfo.thmA_derived", "A at 2n", set={"n": 2 * nO}),
+        rhs=_times2(T("maxinfo.thmA_derived", "A at n"), "2 A at n"),
+        relation=Relation.LE, verdict=Verdict.NOT_FALSIFIED,
+        region=Region(constraints=(Condition(sp.Eq(sp.Mod(nO, mO), 0), "m divides n"),),
+                      ranges={"n": (1, 200_000, True), "m": (1, 200, True)}, description="m | n"),
+    )
+    res = search_counterexample(claim, budget=120, seed=0)
+    assert res.points_tried >= 60
+    assert res.closest is not None
+    p = {k: parse_value(v, key="t", name=k) for k, v in res.closest.params.items()}
+    assert p["n"] % p["m"] == 0 and _in_region(claim, p)
+
+
+def test_refused_draws_are_redrawn_not_counted() -> None:
+    """yeshokri22.C5e's region (K >= 1/(lambda eta) + n/b, b | n) refuses many draws: the seeded starts are
+    0.3 budget points of the region (the refused ones redrawn), and every evaluated point lies in the region."""
+    import re
+
+    claim = _claim("yeshokri22.C5e")
+    res = search_counterexample(claim, budget=400, seed=0)
+    m = re.search(r"(\d+) seeded starts in the region \((\d+) drawn", res.strategy)
+    assert m is not None, res.strategy
+    starts, drawn = int(m.group(1)), int(m.group(2))
+    assert starts == 120 and drawn > starts
+    assert res.closest is not None
+    exact = {k: parse_value(v, key="t", name=k) for k, v in res.closest.params.items()}
+    assert _in_region(claim, exact)

@@ -10,9 +10,9 @@
 4. **A certify box** (``Region.certify``): branch and bound with arb
    (:func:`dptheory.verify.certify.certify_region`): *certified* on the box, or *falsified* at a point
    of it, or (budget exhausted, or no ball evaluator) on to the search with the undecided boxes noted.
-5. **Search** (:func:`dptheory.verify.search.search_counterexample` when available, else a
-   hypothesis search steered by ``target``): *falsified* with a counterexample re-decided exactly,
-   else *not falsified* with the number of points, the strategy and the closest approach.
+5. **Search** (:func:`dptheory.verify.search.search_counterexample`, seeded draws, margin optimisation):
+   *falsified* with a counterexample re-decided exactly, else *not falsified* with the number of points,
+   the strategy and the closest approach.
 
 Verdict words: :class:`dptheory.core.claims.Verdict`; results: :class:`~.verdicts.ClaimResult`.
 """
@@ -20,13 +20,11 @@ Verdict words: :class:`dptheory.core.claims.Verdict`; results: :class:`~.verdict
 from __future__ import annotations
 
 import math
-import random
 import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
 import mpmath
-import sympy as sp
 
 from dptheory.core.claims import Claim, Relation, Verdict
 from dptheory.core.errors import DPTheoryError
@@ -34,7 +32,7 @@ from dptheory.core.notation import format_rational, parse_value
 from dptheory.verify.points import PointOutcome, _in_region, _margin, evaluate_point
 from dptheory.verify.verdicts import ClaimResult
 
-__all__ = ["ClaimResult", "PointOutcome", "Verdict", "check_claim", "evaluate_point", "region_strategy"]
+__all__ = ["ClaimResult", "PointOutcome", "Verdict", "check_claim", "evaluate_point"]
 
 
 
@@ -55,24 +53,6 @@ def counterexample_record(claim: Claim, point: Mapping[str, Any], out: PointOutc
         "relation": f"within a factor {claim.factor}" if claim.factor else claim.relation.value,
         "dps": dps,
     }
-
-
-def region_strategy(claim: Claim) -> Any:
-    """Hypothesis strategy of the claim's region (sides' conditions with derived parameters, constraints)."""
-    from dptheory.testing.strategies import point_strategy
-    from dptheory.verify.points import region_conditions
-
-    conds, info, hint = region_conditions(claim)
-    return point_strategy(
-        claim.params,
-        conds,
-        info,
-        fixed=claim.region.fixed,
-        choices=claim.region.choices,
-        ranges=claim.region.ranges,
-        order_hint=hint,
-        key=claim.key,
-    )
 
 
 def _finite_points(claim: Claim) -> list[dict[str, Any]] | None:
@@ -368,22 +348,21 @@ def _spot_check(claim: Claim, seed: int, dps: int) -> dict[str, Any] | None:
 
 def _search(claim: Claim, examples: int, seed: int, dps: int, notes: list[str],
             progress: Callable[[int, int], None] | None) -> ClaimResult:
+    """The margin-optimising search (:func:`dptheory.verify.search.search_counterexample`): every draw
+    comes from a numpy Generator seeded with ``seed``, so the verdict and the record are the same in
+    every process (CLI, test runner, Dask worker)."""
+    from dptheory.verify.search import DEFAULT_BUDGET, search_counterexample
+
     t0 = time.perf_counter()
     base: dict[str, Any] = dict(claim=claim.key, expected=claim.verdict, statement=_statement(claim),
                                 ours=claim.ours, region=claim.region.describe())
-    try:
-        from dptheory.verify import search as _s  # the margin-optimising search (when installed)
-    except ImportError:
-        return _hypothesis_search(claim, examples, seed, dps, notes, progress, base, t0)
-    # --examples scales the search: the default 100 gives search.DEFAULT_BUDGET (1500) margin evaluations
-    budget = max(1, examples * getattr(_s, "DEFAULT_BUDGET", 1500) // 100)
-    sr = _s.search_counterexample(claim, budget=budget, seed=seed, dps=dps, progress=progress)
+    # --examples scales the search: the default 100 gives DEFAULT_BUDGET (1500) margin evaluations
+    budget = max(1, examples * DEFAULT_BUDGET // 100)
+    sr = search_counterexample(claim, budget=budget, seed=seed, dps=dps, progress=progress)
     notes.extend(sr.notes)
     if sr.points_tried == 0 and sr.found is None:
-        # the optimiser drew no point of the region (e.g. a divisibility condition): the hypothesis
-        # strategy builds points from the conditions instead
-        notes.append("the margin-optimising search drew no point of the region; hypothesis search used")
-        return _hypothesis_search(claim, examples, seed, dps, notes, progress, base, t0)
+        notes.append("the search drew no point of the region (its conditions refused every draw): nothing was "
+                     "tested")
     if sr.found is not None:
         rec = sr.found.to_dict()
         rec["dps"] = dps
@@ -394,68 +373,3 @@ def _search(claim: Claim, examples: int, seed: int, dps: int, notes: list[str],
     return ClaimResult(verdict=Verdict.NOT_FALSIFIED, method=f"search: {sr.strategy}",
                        examples_tried=sr.points_tried, closest_margin=closest, notes=notes,
                        duration_s=time.perf_counter() - t0, **base)
-
-
-def _hypothesis_search(claim: Claim, examples: int, seed: int, dps: int, notes: list[str],
-                       progress: Callable[[int, int], None] | None, base: dict[str, Any], t0: float) -> ClaimResult:
-    """Property-based search (hypothesis, steered by ``target`` on the relative margin; float64 screen,
-    mpmath at 30 digits below 1e-9)."""
-    from hypothesis import HealthCheck, find, settings, target
-    from hypothesis.errors import NoSuchExample, Unsatisfiable
-
-    method = f"hypothesis search steered by the relative margin (seed {seed})"
-    strategy = region_strategy(claim)
-    tried = 0
-    errors: list[str] = []
-    worst_holder: dict[str, Any] = {}
-
-    def fails(point: dict[str, sp.Rational]) -> bool:
-        nonlocal tried
-        tried += 1
-        if progress is not None:
-            progress(tried, examples)
-        try:
-            lf = claim.lhs.value_np(point)
-            rf = claim.rhs.value_np(point)
-        except (DPTheoryError, OverflowError, ZeroDivisionError) as exc:
-            errors.append(f"{_render_point(point)}: {exc}")
-            lf = rf = None
-        if lf is not None and rf is not None and math.isfinite(lf) and math.isfinite(rf):
-            m = _margin(claim, lf, rf)
-            target(max(-m, -1e6), label="violation")
-            if worst_holder.get("m", math.inf) > m:
-                worst_holder.update(m=m, point=point)
-            if m > 1e-9:
-                return False
-        try:
-            out = evaluate_point(claim, point, dps=30)
-        except DPTheoryError as exc:
-            errors.append(f"{_render_point(point)}: {exc}")
-            return False
-        if worst_holder.get("m", math.inf) > out.margin:
-            worst_holder.update(m=out.margin, point=point)
-        return out.holds is False
-
-    cfg = settings(  # independent of the active profile: the draws come from random.Random(seed) alone
-        settings.get_profile("default"), max_examples=examples, database=None, deadline=None,
-        suppress_health_check=list(HealthCheck), derandomize=False,
-    )
-    try:
-        found = find(strategy, fails, settings=cfg, random=random.Random(seed))
-    except NoSuchExample:
-        found = None
-    except Unsatisfiable:
-        notes.append("could not draw valid points from the region (conditions too restrictive?)")
-        return ClaimResult(verdict=Verdict.NOT_FALSIFIED, method=method, examples_tried=tried, notes=notes,
-                           duration_s=time.perf_counter() - t0, **base)
-    if errors:
-        notes.append(f"{len(errors)} points could not be evaluated; first: {errors[0]}")
-    closest = _closest_from(claim, worst_holder["point"], dps) if "point" in worst_holder else None
-    if found is not None:
-        rec = _ce_record(claim, found, dps)
-        if rec is not None:
-            return ClaimResult(verdict=Verdict.FALSIFIED, method=method + " (shrunk)", examples_tried=tried,
-                               counterexample=rec, notes=notes, duration_s=time.perf_counter() - t0, **base)
-        notes.append(f"search flagged {_render_point(found)} but it does not fail at {dps} digits")
-    return ClaimResult(verdict=Verdict.NOT_FALSIFIED, method=method, examples_tried=tried, closest_margin=closest,
-                       notes=notes, duration_s=time.perf_counter() - t0, **base)

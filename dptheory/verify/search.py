@@ -16,19 +16,30 @@ range, narrowed by the bounds that the region's conditions put on it given the p
 before it, in the order of :func:`dptheory.testing.strategies.draw_order`) is scaled to ``[0, 1]``
 (in log space for scale parameters: a log-scale range or ``hi/lo >= 100``), and ``t = logit(w)``
 of that fraction ``w``, so the optimiser can approach either end of a bounded parameter to within
-1e-13 relative. Integers are the rounded value (in log space for log-scale ranges); a parameter that
-a region condition requires to be a multiple of another is drawn as a multiple; a finite set of
-choices is indexed by ``w``. Every point is then checked exactly (rational arithmetic) against every
-condition before anything is decided there.
+1e-13 relative (``t = -inf``/``+inf`` is the end itself). Integers are the rounded value (in log space
+for log-scale ranges); a parameter that a region condition requires to be a multiple of another is drawn
+as a multiple, after it (``m | n``: ``m`` first, then ``n = k m``); a finite set of choices is indexed by
+``w``. Every point is then checked exactly (rational arithmetic) against every condition before anything
+is decided there.
 
 **The strategy** (the budget counts margin evaluations, each one float64 or, for sides without a
-float64 kernel, mpmath at 20 digits):
+float64 kernel, mpmath at 20 digits). Every draw comes from one ``numpy.random.Generator`` seeded with
+``seed``: the result depends on ``(claim, budget, seed)`` only, not on the process (a test runner, the
+CLI, a Dask worker) or on any library's global state.
 
-1. seeded starts: ``0.4 budget`` points drawn in the transformed space (per coordinate: uniform in
-   ``w``, or within 10^-1..10^-12 of either end), evaluated in batches;
-2. hypothesis with ``target(-margin)`` on the same coordinates (``0.15 budget``);
-3. local optimisation (scipy Nelder-Mead, then Powell) of the float64 margin from the best starts
-   (``0.35 budget``);
+1. seeded starts: ``0.3 budget`` points of the region drawn in the transformed space, per coordinate
+   independently: uniform in ``w`` (50%), within 10^-1..10^-12 of either end (10% each), exactly at
+   either end (5% each), or a simple value (20%: one of the four smallest integers or the largest, the
+   drawn value to 1 or 2 significant digits, the nearest integer); a draw that a region condition
+   refuses (checked in float64) or that repeats a point is redrawn and not counted; among clear float64
+   violations the one with the smallest integer parameters is confirmed first;
+2. targeted mutation (``0.4 budget``): parents are the 8 lowest-margin points so far that lie apart
+   from each other (RMS distance >= 0.2 in the unit cube of the coordinates); each generation every
+   parent gets one child per coordinate with that coordinate redrawn (a coordinate sweep), and up to 16
+   children of rank-biased parents with one coordinate redrawn, one coordinate moved or all coordinates
+   moved by a Gaussian step of random scale;
+3. local optimisation (scipy Nelder-Mead, then Powell) of the float64 margin from the 6 best points
+   that lie apart (``0.2 budget``);
 4. integer neighbourhood moves (+-1, +-2, x2, /2 on every integer parameter) around the best point.
 
 Any point whose float64 margin is below 1e-9 is confirmed with mpmath at 30 digits (and then 50)
@@ -37,7 +48,8 @@ enumerated instead (strategy "exhaustive enumeration").
 
 **Shrinking.** A confirmed counterexample is simplified one parameter at a time (small integers;
 reals rounded to 1..6 significant digits or to fractions with small denominators), keeping each
-change that stays in the region and still violates the claim at 30 digits.
+change that stays in the region (and in the search box, when the point was in it) and still violates
+the claim at 30 digits.
 
 **Certifying.** Both sides of the shrunk counterexample are enclosed with arb
 (:func:`dptheory.core.compile.enclose` on the theorem's compiled statement or its declared ``arb``
@@ -53,7 +65,6 @@ flipping).
 from __future__ import annotations
 
 import math
-import random
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -89,6 +100,8 @@ MP_COST = 10
 #: theorems whose float64 kernel is slow at fractional Renyi orders (searched at integer orders, said in the strategy)
 _SLOW_FRACTIONAL = frozenset({"rdp.subsampled_gaussian", "yeshokri22.composition"})
 _ORDER_NAMES = frozenset({"alpha"})
+#: shares of the budget: seeded starts, targeted mutation, local optimisation (the rest: integer moves)
+_SPLIT = (0.3, 0.4, 0.2)
 #: relative tolerance of an "==" claim (the same as the checker's at 50 digits)
 EQ_TOL = 1e-42
 
@@ -262,7 +275,16 @@ class _Space:
             if (isinstance(rel, sp.Eq) and rel.rhs == 0 and isinstance(rel.lhs, sp.Mod)
                     and isinstance(rel.lhs.args[0], sp.Symbol)):
                 self.multiples[rel.lhs.args[0].name] = _float_fn(rel.lhs.args[1])
-        self.order = draw_order(names, bounds, hint)
+        order = draw_order(names, bounds, hint)
+        # a multiple is drawn after what it is a multiple of ("m divides n": n = k m, with m drawn first);
+        # a bound on m that needs n (m <= n) is then not applied to the draw, the exact check still applies it
+        for x, (_fn, deps) in self.multiples.items():
+            if x in order and all(d in order for d in deps):
+                last = max(order.index(d) for d in deps)
+                if order.index(x) < last:
+                    order.remove(x)
+                    order.insert(last, x)
+        self.order = order
         self.bounds = {
             n: [(bd.kind, bd.strict, *_float_fn(bd.expr)) for bd in bs]
             for n, bs in bounds.items()
@@ -326,9 +348,13 @@ class _Space:
 
     @staticmethod
     def _warp(w: float, lo: float, hi: float, log: bool) -> float:
-        if log and lo > 0 and hi > lo:
-            return math.exp(math.log(lo) + w * (math.log(hi) - math.log(lo)))
-        return lo + w * (hi - lo)
+        if w <= 0 or hi <= lo:
+            return lo
+        if w >= 1:
+            return hi
+        if log and lo > 0:
+            return min(hi, max(lo, math.exp(math.log(lo) + w * (math.log(hi) - math.log(lo)))))
+        return min(hi, max(lo, lo + w * (hi - lo)))
 
     @staticmethod
     def _unwarp(x: float, lo: float, hi: float, log: bool) -> float:
@@ -338,8 +364,15 @@ class _Space:
             return (math.log(x) - math.log(lo)) / (math.log(hi) - math.log(lo))
         return (x - lo) / (hi - lo)
 
-    def decode(self, t: Sequence[float] | np.ndarray) -> dict[str, sp.Rational] | None:
-        """The point of coordinates ``t`` (exact values), or None when a range is empty there."""
+    def decode(self, t: Sequence[float] | np.ndarray,
+               simple: Sequence[float] | np.ndarray | None = None) -> dict[str, sp.Rational] | None:
+        """The point of coordinates ``t`` (exact values), or None when a range is empty there.
+
+        ``t = -inf`` / ``+inf`` is the lower / upper end of the coordinate's range exactly. ``simple``
+        (optional, one number per coordinate, NaN for none) replaces a coordinate's value by a simple
+        value in its narrowed range, chosen by the number in [0, 1) (see :func:`_simple_int` and
+        :func:`_simple_real`): small integers, the ends, 1 or 2 significant digits.
+        """
         vals: dict[str, float] = {}
         exact: dict[str, sp.Rational] = {}
         i = 0
@@ -350,6 +383,7 @@ class _Space:
                 continue
             c = self.coords[i]
             w = _sigmoid(float(t[i]))
+            u = math.nan if simple is None else float(simple[i])
             i += 1
             if c.kind == "choice":
                 k = min(len(c.choices) - 1, int(w * len(c.choices)))
@@ -371,17 +405,23 @@ class _Space:
                     if k_hi < k_lo:
                         return None
                     k = _round_in(self._warp(w, k_lo, k_hi, c.log and k_hi / max(k_lo, 1) > 2), k_lo, k_hi)
+                    if not math.isnan(u):
+                        k = _simple_int(k, k_lo, k_hi, u)
                     x_i = k * step
                 else:
                     if hi_i < lo_i:
                         return None
                     x_i = _round_in(self._warp(w, max(lo_i, 0), hi_i, c.log and lo_i >= 1), lo_i, hi_i)
+                    if not math.isnan(u):
+                        x_i = _simple_int(x_i, lo_i, hi_i, u)
                 exact[n] = sp.Integer(x_i)
                 vals[n] = float(x_i)
                 continue
             if not (math.isfinite(lo) and math.isfinite(hi)) or hi < lo:
                 return None
             x = self._warp(w, lo, hi, c.log and lo > 0)
+            if not math.isnan(u):
+                x = _simple_real(x, lo, hi, lo_s, hi_s, u)
             if (lo_s and x <= lo) or (hi_s and x >= hi):
                 return None
             if c.positive and x <= 0:
@@ -462,6 +502,28 @@ def _logit(w: float) -> float:
 
 def _round_in(x: float, lo: int, hi: int) -> int:
     return int(min(hi, max(lo, round(x))))
+
+
+def _sig(x: float, digits: int) -> float:
+    return float(f"{x:.{digits}g}")
+
+
+def _simple_int(x: int, lo: int, hi: int, u: float) -> int:
+    """A simple integer in ``[lo, hi]`` chosen by ``u`` in [0, 1): the smallest four, the largest, ``x``
+    to one significant digit (what a property-based search mixes in: small values and ends)."""
+    k = int(u * 6)
+    cand = lo + k if k < 4 else (hi if k == 4 else int(_sig(x, 1)))
+    return cand if lo <= cand <= hi else x
+
+
+def _simple_real(x: float, lo: float, hi: float, lo_s: bool, hi_s: bool, u: float) -> float:
+    """A simple value near ``x`` in the range chosen by ``u`` in [0, 1): ``x`` to 1 or 2 significant
+    digits, or the nearest integer; ``x`` itself when that leaves the range."""
+    k = int(u * 3)
+    cand = _sig(x, 1) if k == 0 else (_sig(x, 2) if k == 1 else float(round(x)))
+    if cand < lo or cand > hi or (lo_s and cand <= lo) or (hi_s and cand >= hi):
+        return x
+    return cand
 
 
 # ============================================================================ margins
@@ -761,8 +823,12 @@ class _Evaluator:
         return False
 
     def maybe_confirm(self, pts: Sequence[dict[str, sp.Rational] | None], ms: np.ndarray) -> bool:
-        """Screen a batch, lowest float margin first; True once a point fails at 30 digits."""
-        order = np.argsort(np.where(np.isnan(ms), np.inf, ms))
+        """Screen a batch; True once a point fails at 30 digits. Clear float64 violations (margin below
+        -1e-6) go first, the one with the smallest integer parameters first (the product of their sizes:
+        a smaller point reads better and costs less to decide, e.g. a sum over m terms), then the rest
+        lowest margin first."""
+        order = sorted(np.argsort(np.where(np.isnan(ms), np.inf, ms), kind="stable"),
+                       key=lambda i: (0, self._size(pts[i])) if ms[i] < -1e-6 else (1, 0.0))
         for i in order:
             m = float(ms[i])
             if math.isnan(m) or m > SCREEN:
@@ -770,6 +836,13 @@ class _Evaluator:
             if self.screen(pts[i], m):
                 return True
         return False
+
+
+    def _size(self, p: Mapping[str, sp.Rational] | None) -> float:
+        """log10 of the product of the integer parameters' sizes (0 for a point without any)."""
+        if p is None:
+            return math.inf
+        return sum(math.log10(max(1.0, abs(float(p[c.name])))) for c in self.space.coords if c.kind == "int")
 
 
 def _key(p: Mapping[str, sp.Rational]) -> tuple[Any, ...]:
@@ -1003,6 +1076,8 @@ def _shrink(ev: _Evaluator, exact: dict[str, sp.Rational], max_tries: int) -> di
                 cands = [sp.Integer(x) for x in _simpler_ints(int(v))]
             else:
                 cands = _simpler_reals(v)
+            if c.kind != "choice" and c.lo <= float(v) <= c.hi:  # stay in the search box the strategy reports
+                cands = [x for x in cands if c.lo <= float(x) <= c.hi]
             for cand in cands:
                 if tries >= max_tries:
                     return cur
@@ -1029,20 +1104,75 @@ class _Stop(Exception):
     """A counterexample was confirmed: leave the optimiser."""
 
 
-def _draw_starts(space: _Space, rng: np.random.Generator, n: int) -> np.ndarray:
-    """Coordinates: per coordinate, uniform in w (60%) or within 10^-1..10^-12 of either end."""
+#: mixture of a coordinate's draws (non-choice coordinates), cumulative: uniform in w, within 10^-1..10^-12
+#: of the lower / upper end, exactly at the lower / upper end, a simple value (small integer, an end, 1-2 digits)
+_MIX = (("uniform", 0.5), ("near lower end", 0.6), ("near upper end", 0.7), ("at lower end", 0.75),
+        ("at upper end", 0.8), ("simple value", 1.0))
+
+
+def _draw_coords(space: _Space, rng: np.random.Generator, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """``n`` draws of the coordinates and of the simple-value selectors (see :meth:`_Space.decode`).
+
+    Per non-choice coordinate, independently, by :data:`_MIX`: uniform in ``w`` (50%), within
+    10^-1..10^-12 of either end (10% each), exactly at either end (5% each), a simple value (20%).
+    A choice is uniform over the choices. Returns ``(T, S)``, both ``(n, dim)``; ``T = -inf/+inf`` is
+    an end exactly, ``S`` is NaN where the value is not replaced by a simple one.
+    """
     T = np.empty((n, space.dim))
+    S = np.full((n, space.dim), np.nan)
+    cut = [p for _name, p in _MIX]
     for j, c in enumerate(space.coords):
         u = rng.random(n)
         kind = rng.random(n)
         depth = 10.0 ** -rng.uniform(1, 12, n)
+        sel = rng.random(n)
         if c.kind == "choice":
             w = u
         else:
-            w = np.where(kind < 0.6, u, np.where(kind < 0.8, depth, 1 - depth))
-        w = np.clip(w, 1e-15, 1 - 1e-15)
-        T[:, j] = np.log(w) - np.log1p(-w)
-    return T
+            w = np.select([kind < cut[0], kind < cut[1], kind < cut[2], kind < cut[3], kind < cut[4]],
+                          [u, depth, 1 - depth, 0.0, 1.0], u)
+            S[:, j] = np.where(kind >= cut[4], sel, np.nan)
+        inner = np.clip(w, 1e-15, 1 - 1e-15)
+        with np.errstate(divide="ignore"):
+            T[:, j] = np.where(w <= 0, -np.inf, np.where(w >= 1, np.inf, np.log(inner) - np.log1p(-inner)))
+    return T, S
+
+
+@dataclass
+class _Start:
+    """A point of the region that was evaluated, with the coordinates it was decoded from."""
+
+    t: np.ndarray
+    s: np.ndarray
+    point: dict[str, sp.Rational]
+    m: float
+
+
+def _valid_draws(space: _Space, ev: _Evaluator, T: np.ndarray, S: np.ndarray, taken: set[tuple[Any, ...]],
+                 limit: int) -> list[tuple[np.ndarray, np.ndarray, dict[str, sp.Rational]]]:
+    """The first ``limit`` draws that decode to a new point where every condition holds (float64); the
+    others are refused (they cost nothing)."""
+    out: list[tuple[np.ndarray, np.ndarray, dict[str, sp.Rational]]] = []
+    for t, sv in zip(T, S, strict=True):
+        if len(out) >= limit:
+            break
+        p = space.decode(t, sv)
+        if p is None:
+            continue
+        key = _key(p)
+        if key in taken or key in ev.seen or not space.float_ok(p):
+            continue
+        taken.add(key)
+        out.append((t, sv, p))
+    return out
+
+
+def _evaluate(ev: _Evaluator, cands: list[tuple[np.ndarray, np.ndarray, dict[str, sp.Rational]]]) -> list[_Start]:
+    pts: list[dict[str, sp.Rational] | None] = [p for _t, _s, p in cands]
+    ms = ev.margins(pts)
+    if ev.maybe_confirm(pts, ms):
+        raise _Stop
+    return [_Start(t, sv, p, float(m)) for (t, sv, p), m in zip(cands, ms, strict=True)]
 
 
 def _finite_points(space: _Space, limit: int) -> list[dict[str, sp.Rational]] | None:
@@ -1074,7 +1204,7 @@ def search_counterexample(
         budget: number of margin evaluations (float64, or mpmath at 20 digits for sides without a
             float64 kernel) to spend; the split between phases is in the module docstring.
             Deterministic for a given ``(claim, budget, seed)``.
-        seed: seed of the numpy Generator and of hypothesis.
+        seed: seed of the numpy Generator that makes every draw (nothing else is random).
         dps: digits of the final confirmation (at least 50) and of the certification.
         progress: called as ``progress(points_tried, budget)`` now and then.
 
@@ -1111,7 +1241,7 @@ def search_counterexample(
         phases.append(f"exhaustive enumeration of the {len(finite)} points of the finite region")
     else:
         try:
-            _run_phases(space, ev, rng, budget, seed, phases, tick)
+            _run_phases(space, ev, rng, budget, phases, tick)
         except _Stop:
             pass
     if ev.confirmed is None and ev.best is not None and ev.best_m <= SCREEN and _key(ev.best) not in ev.mp_checked:
@@ -1167,51 +1297,49 @@ def _closest(claim: Claim, ev: _Evaluator, p: dict[str, sp.Rational]) -> Closest
     return Closest(_render(p), m, lhs, rhs, _flip_words(claim, m, None, None))
 
 
-def _run_phases(space: _Space, ev: _Evaluator, rng: np.random.Generator, budget: int, seed: int,
+def _run_phases(space: _Space, ev: _Evaluator, rng: np.random.Generator, budget: int,
                 phases: list[str], tick: Callable[[], None]) -> None:
     """The four phases of the module docstring; ``ev.cost`` is the budget meter."""
-    # 1. seeded starts in the transformed space
-    n_starts = max(8, int(0.4 * budget))
-    T = _draw_starts(space, rng, n_starts)
-    start_m = np.full(n_starts, np.nan)
-    drawn = 0
-    for lo in range(0, n_starts, 128):
-        if ev.cost >= 0.4 * budget and lo > 0:
-            break
-        pts = [space.decode(t) for t in T[lo:lo + 128]]
-        ms = ev.margins(pts)
-        start_m[lo:lo + 128] = ms
-        drawn = min(n_starts, lo + 128)
-        tick()
-        if ev.maybe_confirm(pts, ms):
-            phases.append(f"{drawn} seeded starts (found)")
-            raise _Stop
-    valid = int(np.sum(~np.isnan(start_m)))
-    phases.append(f"{drawn} seeded starts ({valid} in the region)")
-    if space.dim == 0:
+    # 1. seeded starts in the transformed space; draws the region's conditions refuse are redrawn
+    n_starts = max(8, int(_SPLIT[0] * budget))
+    starts: list[_Start] = []
+    taken: set[tuple[Any, ...]] = set()
+    drawn = empty = 0
+    try:
+        while len(starts) < n_starts and drawn < 20 * n_starts and empty < 8:
+            if ev.cost >= _SPLIT[0] * budget and starts:
+                break
+            T, S = _draw_coords(space, rng, 128)
+            drawn += 128
+            cands = _valid_draws(space, ev, T, S, taken, n_starts - len(starts))
+            empty = 0 if cands else empty + 1
+            if cands:
+                starts.extend(_evaluate(ev, cands))
+            tick()
+    except _Stop:
+        phases.append(f"{len(taken)} seeded starts in the region (found; {drawn} drawn)")
+        raise
+    phases.append(f"{len(starts)} seeded starts in the region ({drawn} drawn, the others refused by the "
+                  "region's conditions or repeated)")
+    if space.dim == 0 or not starts:
         return
 
-    # 2. hypothesis, targeting the margin
+    # 2. targeted mutation of the best starts (what a property-based search's target phase does)
     before = ev.tried
-    _hypothesis_phase(space, ev, max(10, int(0.15 * budget)), seed, stop_at=ev.cost + 0.15 * budget)
-    phases.append(f"hypothesis with target(-margin) ({ev.tried - before} points)")
-    if ev.confirmed is not None:
-        raise _Stop
+    try:
+        _mutate(space, ev, rng, starts, stop_at=ev.cost + max(10.0, _SPLIT[1] * budget), tick=tick)
+    finally:
+        phases.append(f"targeted mutation of the best points ({ev.tried - before} points)")
 
     # 3. local optimisation from the best distinct starts
     from scipy.optimize import minimize
 
-    order = [i for i in np.argsort(np.where(np.isnan(start_m), np.inf, start_m)) if not np.isnan(start_m[i])]
-    picks: list[np.ndarray] = []
+    pool = [st for st in starts if not math.isnan(st.m)]
     if ev.best is not None:
-        picks.append(space.encode(ev.best))
-    for i in order:
-        if len(picks) >= 6:
-            break
-        if all(np.max(np.abs(T[i] - p)) > 0.5 for p in picks):
-            picks.append(T[i])
-    local_stop = ev.cost + max(20.0, 0.35 * budget)
-    per = max(10, int(0.35 * budget) // max(1, len(picks)))
+        pool.append(_Start(space.encode(ev.best), np.full(space.dim, np.nan), ev.best, ev.best_m))
+    picks = [space.encode(st.point) for st in _diverse(space, pool, 6)]
+    local_stop = ev.cost + max(20.0, _SPLIT[2] * budget)
+    per = max(10, int(_SPLIT[2] * budget) // max(1, len(picks)))
     before = ev.tried
 
     class _Spent(Exception):
@@ -1281,33 +1409,75 @@ def _integer_moves(space: _Space, ev: _Evaluator, stop_at: float) -> None:
                 improved = True
 
 
-def _hypothesis_phase(space: _Space, ev: _Evaluator, n: int, seed: int, stop_at: float) -> None:
-    from hypothesis import HealthCheck, Phase, find, settings, target
-    from hypothesis import strategies as st
-    from hypothesis.errors import NoSuchExample, Unsatisfiable
+#: the targeted mutation keeps this many parents: the lowest-margin points that are pairwise at RMS distance
+#: >= _RADIUS in the unit cube of the coordinates (so one basin of low margins cannot take every place)
+_ELITE = 8
+_RADIUS = 0.2
 
-    body = st.floats(1e-15, 1 - 1e-15)
-    edge = st.floats(1.0, 12.0).map(lambda k: 10.0 ** -k)
-    coord = st.one_of(body, edge, edge.map(lambda d: 1 - d))
-    strat = st.lists(coord, min_size=space.dim, max_size=space.dim)
 
-    def fails(ws: list[float]) -> bool:
-        if ev.cost >= stop_at:
-            return False
-        t = [_logit(min(max(w, 1e-15), 1 - 1e-15)) for w in ws]
-        p = space.decode(t)
-        m = ev.margin_one(p)
-        if math.isnan(m):
-            return False
-        target(max(min(-m, 1e6), -1e6), label="violation")
-        return ev.screen(p, m)
+def _diverse(space: _Space, pop: list[_Start], k: int) -> list[_Start]:
+    """The ``k`` lowest-margin points that are pairwise apart: each at RMS distance >= _RADIUS from the
+    ones taken before it in the unit cube of the coordinates (``w``), lowest margin first; fewer when
+    the population has fewer such points."""
+    out: list[_Start] = []
+    ws: list[np.ndarray] = []
+    for st in sorted(pop, key=lambda st: st.m):
+        if len(out) >= k:
+            break
+        w = 1.0 / (1.0 + np.exp(-np.clip(space.encode(st.point), -40.0, 40.0)))
+        if all(float(np.sqrt(np.mean((w - v) ** 2))) >= _RADIUS for v in ws):
+            out.append(st)
+            ws.append(w)
+    return out
 
-    # independent of the active hypothesis profile (CI loads a derandomised one): the draws come from
-    # random.Random(seed) alone, so reports and verdicts are the same in every environment
-    cfg = settings(settings.get_profile("default"), max_examples=n, database=None, deadline=None,
-                   derandomize=False, suppress_health_check=list(HealthCheck),
-                   phases=(Phase.generate, Phase.target))
-    try:
-        find(strat, fails, settings=cfg, random=random.Random(seed))
-    except (NoSuchExample, Unsatisfiable):
-        pass
+
+def _mutate(space: _Space, ev: _Evaluator, rng: np.random.Generator, starts: list[_Start], stop_at: float,
+            tick: Callable[[], None]) -> None:
+    """Targeted mutation of the best points (phase 2 of the module docstring).
+
+    Parents: :func:`_diverse` (the ``_ELITE`` lowest-margin points of everything evaluated so far, pairwise
+    apart). Each generation, every parent gets one child per coordinate with that coordinate redrawn from
+    the mixture of :func:`_draw_coords` (a coordinate sweep), then up to 16 children of rank-biased
+    parents with one coordinate redrawn (40%), one coordinate moved (30%) or every coordinate moved (30%)
+    by a Gaussian step of random scale 10^-2..10^0.5 in the transformed space. Children outside the
+    region or already evaluated are refused, not counted.
+    """
+    pop = [st for st in starts if not math.isnan(st.m)]
+    elite = _diverse(space, pop, _ELITE)
+    if not elite:
+        return
+    taken: set[tuple[Any, ...]] = set()
+    fails = 0
+    d = space.dim
+    while ev.cost < stop_at and fails < 8:
+        n_sweep = len(elite) * d
+        n = n_sweep + 64
+        T = np.empty((n, d))
+        S = np.empty((n, d))
+        fresh_t, fresh_s = _draw_coords(space, rng, n)
+        for r in range(n):
+            if r < n_sweep:
+                par, j, move = elite[r // d], r % d, 0.0
+            else:
+                par = elite[min(int(rng.exponential(2.0)), len(elite) - 1)]
+                j, move = int(rng.integers(d)), float(rng.random())
+            t = np.clip(par.t, -35.0, 35.0)
+            sv = par.s.copy()
+            if move < 0.4:
+                t[j], sv[j] = fresh_t[r, j], fresh_s[r, j]
+            elif move < 0.7:
+                t[j] += rng.normal(0.0, 10.0 ** rng.uniform(-2.0, 0.5))
+                sv[j] = np.nan
+            else:
+                t = t + rng.normal(0.0, 10.0 ** rng.uniform(-2.0, 0.5), d)
+                sv[:] = np.nan
+            T[r], S[r] = t, sv
+        cands = _valid_draws(space, ev, T, S, taken, min(n_sweep + 16, max(1, math.ceil(stop_at - ev.cost))))
+        if not cands:
+            fails += 1
+            continue
+        fails = 0
+        kids = _evaluate(ev, cands)
+        tick()
+        pop.extend(k for k in kids if not math.isnan(k.m))
+        elite = _diverse(space, pop, _ELITE)
