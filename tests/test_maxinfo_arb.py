@@ -292,3 +292,16 @@ def test_thm_b_point_where_the_lower_bound_does_not_close_fails_fast() -> None:
     assert abs(float(v.value) / ref - 1) < 1e-9
     with pytest.raises(NumericalFailure, match="did not close"):
         t.evaluate(p, dps=15, certify=True)
+
+
+def test_lam_max_at_m_1_is_infinite_without_a_warning() -> None:
+    """m = 1 has no upper limit on lambda; the float kernel must say inf quietly (it printed a numpy overflow
+    warning during `dptheory check`)."""
+    import warnings
+
+    import numpy as np
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        out = mx._lam_max_np(np.array([1.0, 2.0]), 5.0, 1e4)
+    assert out[0] == np.inf and 0 < out[1] < 1e-5

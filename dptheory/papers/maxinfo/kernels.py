@@ -120,7 +120,7 @@ def k_b_np(lam: Any, n_u: Any, m: Any, E: Any, r: Any, beta: Any) -> np.ndarray:
 def _lam_max_np(m: Any, E: Any, r: Any) -> np.ndarray:
     """Largest admissible lambda: lam^2 + lam < 1/(2 E r (m-1)) (inf when m = 1)."""
     m = np.asarray(m, dtype=np.float64)
-    with np.errstate(divide="ignore"):
+    with np.errstate(divide="ignore", over="ignore"):  # m = 1: 1/(2 E r 1e-300) overflows to inf (no limit)
         rhs = np.where(m > 1, 1.0 / (2.0 * E * r * np.maximum(m - 1.0, 1e-300)), np.inf)
     return np.where(np.isinf(rhs), np.inf, (-1.0 + np.sqrt(1.0 + 4.0 * rhs)) / 2.0)
 
