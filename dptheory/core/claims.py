@@ -55,9 +55,6 @@ class Verdict(StrEnum):
     NOT_FALSIFIED = "not falsified"
     FALSIFIED = "falsified"
 
-    def __str__(self) -> str:
-        return self.value
-
     @property
     def holds(self) -> bool | None:
         """True when the claim was shown to hold (on the stated region), False when falsified, None

@@ -30,9 +30,6 @@ class Status(StrEnum):
     VIOLATED = "violated"
     UNDECIDED = "undecided"
 
-    def __str__(self) -> str:
-        return self.value
-
 
 @dataclass(frozen=True, slots=True)
 class Condition:

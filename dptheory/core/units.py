@@ -15,9 +15,6 @@ class Unit(StrEnum):
     BITS = "bits"
     DIMENSIONLESS = "dimensionless"  # probabilities, deltas, ratios
 
-    def __str__(self) -> str:
-        return self.value
-
 
 class Direction(StrEnum):
     """What a number says about the true quantity.
@@ -34,9 +31,6 @@ class Direction(StrEnum):
     EXACT = "exact"
     ASYMPTOTIC = "asymptotic"
 
-    def __str__(self) -> str:
-        return self.value
-
     @property
     def is_guarantee(self) -> bool:
         """True when the number can be used as a privacy guarantee (an upper bound on the loss)."""
@@ -50,9 +44,6 @@ class Monotone(StrEnum):
     DECREASING = "decreasing"
     NONDECREASING = "nondecreasing"
     NONINCREASING = "nonincreasing"
-
-    def __str__(self) -> str:
-        return self.value
 
     @property
     def strict(self) -> bool:
@@ -75,9 +66,6 @@ class BatchScheme(StrEnum):
     SHUFFLE_PARTITION = "shuffle"
     WITHOUT_REPLACEMENT = "without_replacement"
     FIXED_ORDER = "fixed"
-
-    def __str__(self) -> str:
-        return self.value
 
     @classmethod
     def parse(cls, value: BatchScheme | str, *, key: str = "batch scheme", citation: str = "") -> BatchScheme:
@@ -118,9 +106,6 @@ class ConversionMethod(StrEnum):
 
     IMPROVED = "improved"
     CLASSIC = "classic"
-
-    def __str__(self) -> str:
-        return self.value
 
     @classmethod
     def parse(cls, value: ConversionMethod | str, *, key: str = "conversion") -> ConversionMethod:

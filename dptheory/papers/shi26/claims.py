@@ -34,9 +34,6 @@ class TrainedVerdict(StrEnum):
     FALSIFIED = "falsified"
     UNDECIDED = "undecided"
 
-    def __str__(self) -> str:
-        return self.value
-
 
 Verdict = TrainedVerdict  # the name used before the verdict vocabulary (kept for the trained-claims suite)
 
