@@ -60,7 +60,7 @@ def evaluate_point(claim: Claim, point: Mapping[str, Any], *, dps: int = 50) -> 
     tol = mpmath.mpf(10) ** (-(dps - 8))
     with mpmath.workdps(dps):
         if claim.factor is not None:
-            if lhs <= 0 or rhs <= 0:
+            if lhs <= 0 or rhs <= 0 or mpmath.isinf(lhs) or mpmath.isinf(rhs):
                 return PointOutcome(False, lhs, rhs, -math.inf)
             ratio = lhs / rhs
             f = mpmath.mpf(claim.factor)

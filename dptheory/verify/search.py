@@ -79,7 +79,7 @@ from dptheory.core.claims import Claim, Quantity, Relation
 from dptheory.core.conditions import Status
 from dptheory.core.errors import DPTheoryError
 from dptheory.core.notation import Domain, format_rational, parse_value
-from dptheory.verify.points import region_conditions
+from dptheory.verify.points import PointOutcome, evaluate_point, region_conditions
 
 __all__ = [
     "DEFAULT_BUDGET",
@@ -564,44 +564,6 @@ def _violated_float(claim: Claim, m: float) -> bool:
     return m <= 0
 
 
-@dataclass(frozen=True)
-class _MpOutcome:
-    holds: bool | None  # None: a tie at the working precision
-    lhs: mpmath.mpf
-    rhs: mpmath.mpf
-    margin: float
-
-
-def _decide_mp(claim: Claim, exact: Mapping[str, sp.Rational], dps: int) -> _MpOutcome:
-    """Both sides with mpmath at ``dps`` digits (the same semantics as the checker's)."""
-    lhs = claim.lhs.value_mp(exact, dps)
-    rhs = claim.rhs.value_mp(exact, dps)
-    tol = mpmath.mpf(10) ** (-(dps - 8))
-    with mpmath.workdps(dps):
-        if claim.factor is not None:
-            if lhs <= 0 or rhs <= 0 or mpmath.isinf(lhs) or mpmath.isinf(rhs):
-                return _MpOutcome(False, lhs, rhs, -math.inf)
-            lr = mpmath.log(lhs / rhs)
-            m = mpmath.log(claim.factor) - abs(lr)
-            return _MpOutcome(None if abs(m) < tol else bool(m > 0), lhs, rhs, float(m))
-        if mpmath.isinf(lhs) or mpmath.isinf(rhs):
-            if mpmath.isinf(lhs) and mpmath.isinf(rhs) and (lhs > 0) == (rhs > 0):
-                ok = claim.relation in (Relation.LE, Relation.GE, Relation.EQ)
-            else:
-                ok = claim.relation.holds(lhs, rhs)
-            return _MpOutcome(ok, lhs, rhs, math.inf if ok else -math.inf)
-        scale = max(abs(lhs), abs(rhs))
-        diff = rhs - lhs
-        rel = float(diff / scale) if scale else 0.0
-        if claim.relation is Relation.EQ:
-            ok_eq = bool(abs(diff) <= tol * max(scale, mpmath.mpf(10) ** -300))
-            return _MpOutcome(ok_eq, lhs, rhs, float(tol) - abs(rel))
-        m = rel if claim.relation in (Relation.LT, Relation.LE) else -rel
-        if abs(diff) <= tol * scale:
-            return _MpOutcome(None, lhs, rhs, m)
-        return _MpOutcome(bool(claim.relation.holds(lhs, rhs)), lhs, rhs, m)
-
-
 def _flip_words(claim: Claim, m: float, lhs: Any, rhs: Any) -> str:
     """How far a point with margin ``m`` is from the relation flipping, in words."""
     if not math.isfinite(m):
@@ -788,14 +750,14 @@ class _Evaluator:
         return float(self.margins([p])[0])
 
     # ------------------------------------------------------------------ confirmation
-    def confirm(self, p: Mapping[str, sp.Rational], dps: int = 30) -> _MpOutcome | None:
+    def confirm(self, p: Mapping[str, sp.Rational], dps: int = 30) -> PointOutcome | None:
         """mpmath at ``dps`` digits at an exactly valid point; None if outside or not evaluable."""
         key = _key(p)
         if not self.space.exact_ok(p):
             self.mp_checked.add(key)
             return None
         try:
-            out = _decide_mp(self.claim, p, dps)
+            out = evaluate_point(self.claim, p, dps=dps)
         except (DPTheoryError, ValueError, ZeroDivisionError, OverflowError) as exc:
             self._err(p, exc)
             self.mp_checked.add(key)
@@ -993,7 +955,7 @@ def certify_point(claim: Claim, point: Mapping[str, Any], *, dps: int = 50) -> C
         if r.status is not Status.HOLDS:
             raise DPTheoryError(f"{claim.key}: the point {_render(exact)} is outside the claim's region: "
                                 f"{r.text} is {r.status.value} ({c.gloss})")
-    out = _decide_mp(claim, exact, dps)
+    out = evaluate_point(claim, exact, dps=dps)
     if out.holds is not False:
         return None
     L, why_l = _enclose_side(claim.lhs, exact, dps)
