@@ -48,6 +48,7 @@ from dptheory.core.claims import Box, Claim, NoBallEvaluator, Quantity, Relation
 from dptheory.core.conditions import Condition, Status
 from dptheory.core.errors import DPTheoryError, InvalidParameter, NumericalFailure
 from dptheory.core.notation import format_rational, parse_value
+from dptheory.verify.points import claim_conditions
 
 __all__ = [
     "BoxOutcome",
@@ -305,37 +306,6 @@ class _Cond:
     names: frozenset[str]
     compiled: Any  # compiled lhs - rhs, or None (decided exactly once every symbol is exact)
     bound: tuple[str, str, bool, Any] | None = None  # (p, "upper"/"lower", strict, compiled other side)
-
-
-def claim_conditions(claim: Claim) -> list[Condition]:
-    """Every condition a point of the claim's region must satisfy (the theorems' conditions with derived
-    parameters substituted, then the region's constraints), without the domain conditions."""
-    conds: list[Condition] = []
-    seen: set[Any] = set()
-    for q in (r for side in claim.sides() for r in side.theorem_refs()):
-        t = q.thm()
-        assert t is not None  # theorem_refs() yields theorem references only (an unknown key raises)
-        subs = {t.notation.sym(p): e for p, e in q.set.items()}
-        for c in t.conditions:
-            if q.limit is not None and t.notation.sym(q.limit) in c.symbols:
-                continue
-            rel = c.relation.xreplace(subs) if subs else c.relation
-            if rel is sp.true:
-                continue
-            if rel is sp.false:
-                conds.append(Condition(sp.false, c.gloss))
-                continue
-            key = sp.srepr(rel)
-            if key in seen:
-                continue
-            seen.add(key)
-            conds.append(Condition(rel, c.gloss, kind=c.kind) if subs else c)
-    for c in claim.region.constraints:
-        key = sp.srepr(c.relation)
-        if key not in seen:
-            seen.add(key)
-            conds.append(c)
-    return conds
 
 
 def _compile_conditions(claim: Claim) -> list[_Cond]:

@@ -18,7 +18,7 @@ from dptheory.core.claims import Claim, Relation
 from dptheory.core.conditions import Condition
 from dptheory.core.notation import Param, parse_value
 
-__all__ = ["PointOutcome", "evaluate_point", "region_conditions"]
+__all__ = ["PointOutcome", "claim_conditions", "evaluate_point", "region_conditions"]
 
 
 @dataclass(frozen=True)
@@ -106,36 +106,49 @@ def _in_region(claim: Claim, point: Mapping[str, Any]) -> bool:
     return True
 
 
-def region_conditions(claim: Claim) -> tuple[list[Condition], dict[str, Param], list[str]]:
-    """The conditions of the claim's region (both sides' theorems, derived parameters substituted,
-    the region's constraints), the parameter table and a name-order hint."""
+def claim_conditions(claim: Claim, *, domain: bool = False) -> list[Condition]:
+    """Every condition a point of the claim's region must satisfy: both sides' theorems' conditions with
+    derived parameters substituted (their domain conditions too when ``domain``), then the region's
+    constraints; each relation once."""
     conds: list[Condition] = []
-    info: dict[str, Param] = {}
-    order: list[str] = []
+    seen: set[str] = set()
+
+    def add(c: Condition) -> None:
+        key = sp.srepr(c.relation)
+        if key not in seen:
+            seen.add(key)
+            conds.append(c)
+
     for q in (r for side in claim.sides() for r in side.theorem_refs()):
         t = q.thm()
-        assert t is not None
-        for p in t.notation.params.values():
-            info.setdefault(p.name, p)
-            order.append(p.name)
+        assert t is not None  # theorem_refs() yields theorem references only (an unknown key raises)
         subs = {t.notation.sym(p): e for p, e in q.set.items()}
-        for c in t.all_conditions:
+        for c in t.all_conditions if domain else t.conditions:
             if q.limit is not None and t.notation.sym(q.limit) in c.symbols:
                 continue
             rel = c.relation.xreplace(subs) if subs else c.relation
             if rel is sp.true:
                 continue
-            conds.append(Condition(rel, c.gloss, kind=c.kind) if subs else c)
+            add(Condition(rel, c.gloss, kind=c.kind) if subs else c)
+    for c in claim.region.constraints:
+        add(c)
+    return conds
+
+
+def region_conditions(claim: Claim) -> tuple[list[Condition], dict[str, Param], list[str]]:
+    """The conditions of the claim's region (:func:`claim_conditions` with the domain conditions), the
+    parameter table and a name-order hint."""
+    info: dict[str, Param] = {}
+    order: list[str] = []
+    tables = []
+    for q in (r for side in claim.sides() for r in side.theorem_refs()):
+        t = q.thm()
+        assert t is not None
+        tables.append(t.notation)
     if claim.notation is not None:
-        for p in claim.notation.params.values():
+        tables.append(claim.notation)
+    for table in tables:
+        for p in table.params.values():
             info.setdefault(p.name, p)
             order.append(p.name)
-    conds.extend(claim.region.constraints)
-    seen: set[Any] = set()
-    uniq: list[Condition] = []
-    for c in conds:
-        if c.relation in seen:
-            continue
-        seen.add(c.relation)
-        uniq.append(c)
-    return uniq, info, list(dict.fromkeys(order))
+    return claim_conditions(claim, domain=True), info, list(dict.fromkeys(order))
