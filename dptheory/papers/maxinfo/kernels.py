@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Callable
 from typing import Any
 
 import mpmath
@@ -232,21 +233,27 @@ def dp_route_eps(n: float, mu: float, C_beta: float, beta: float) -> float:
 
     delta(eps) is the exact delta of mu-GDP; the slack decreases in eps, so bisection (safe upper end).
     """
-    def slack(e: float) -> float:
-        return float(_route_beta(e, n, mu, C_beta, np, gdp_delta_np))
+    root = _decreasing_root(lambda e: float(_route_beta(e, n, mu, C_beta, np, gdp_delta_np)) - beta)
+    if root is None:
+        raise NumericalFailure(
+            f"the (eps, delta) route cannot reach beta = {beta:g}: Rogers et al.'s slack "
+            f"e^(-eps^2 n) + C_beta n sqrt(delta(eps)/eps) stays above it for every eps up to 1e6 "
+            f"(n = {n:g}, mu = {mu:g}, C_beta = {C_beta:g})"
+        )
+    return root
 
+
+def _decreasing_root(f: Callable[[float], float]) -> float | None:
+    """The root of a decreasing ``f`` on (0, 1e6] (float64): the upper end doubles from 1 until ``f`` <= 0
+    there, then bisection to a relative width of 1e-15; None when ``f`` stays > 0 up to 1e6."""
     lo, hi = 1e-12, 1.0
-    while slack(hi) > beta:
+    while f(hi) > 0:
         hi *= 2.0
         if hi > 1e6:
-            raise NumericalFailure(
-                f"the (eps, delta) route cannot reach beta = {beta:g}: Rogers et al.'s slack "
-                f"e^(-eps^2 n) + C_beta n sqrt(delta(eps)/eps) stays above it for every eps up to 1e6 "
-                f"(n = {n:g}, mu = {mu:g}, C_beta = {C_beta:g})"
-            )
+            return None
     for _ in range(200):
         mid = 0.5 * (lo + hi)
-        if slack(mid) > beta:
+        if f(mid) > 0:
             lo = mid
         else:
             hi = mid
@@ -496,20 +503,9 @@ def _route_eps_float(n: float, mu: float, C_beta: float, beta: float) -> float:
             d = float(ndtr(-a)) - math.exp(min(e, 700.0)) * float(ndtr(-b))
         return math.exp(-e * e * n) + C_beta * n * math.sqrt(max(d, 0.0) / e) - beta
 
-    lo, hi = 1e-12, 1.0
-    while slack(hi) > 0:
-        hi *= 2.0
-        if hi > 1e6:
-            return dp_route_eps(n, mu, C_beta, beta)  # raises NumericalFailure with the full message
-    for _ in range(200):
-        mid = 0.5 * (lo + hi)
-        if slack(mid) > 0:
-            lo = mid
-        else:
-            hi = mid
-        if hi - lo <= 1e-15 * hi:
-            break
-    return hi
+    root = _decreasing_root(slack)
+    # unreachable beta: dp_route_eps raises NumericalFailure with the full message
+    return dp_route_eps(n, mu, C_beta, beta) if root is None else root
 
 
 def _route_root_bracket(n: int, mu: Any, C_beta: Any, beta: Any, e0: float, width: float = 0.0) -> tuple[Any, Any]:
