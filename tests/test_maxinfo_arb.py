@@ -68,14 +68,20 @@ def _kb_reference(p: dict, dps: int) -> mpmath.mpf:
         return f(root)
 
 
-@pytest.mark.parametrize("p", THM_B_POINTS, ids=lambda p: f"n{p['n']}-m{p['m']}-b{p['beta']}")
-def test_thm_b_certified_value_matches_the_statement_at_twice_the_digits(p: dict) -> None:
-    v = REGISTRY.get("maxinfo.thmB_derived").evaluate(p, dps=DPS, certify=True)
+def _assert_certified_value(key: str, p: dict, ref: mpmath.mpf) -> None:
+    """``evaluate(certify=True)`` at DPS digits encloses ``ref`` (computed at 2 DPS) and rounds to it."""
+    v = REGISTRY.get(key).evaluate(p, dps=DPS, certify=True)
     assert v.enclosure is not None
-    ref = _kb_reference(p, 2 * DPS)
     with mpmath.workdps(2 * DPS):
         assert v.enclosure.lo <= ref <= v.enclosure.hi, (v.enclosure, ref)
         assert abs(v.value - ref) <= abs(ref) * mpmath.mpf(10) ** (1 - DPS)
+
+
+@pytest.mark.parametrize("p", THM_B_POINTS, ids=lambda p: f"n{p['n']}-m{p['m']}-b{p['beta']}")
+def test_thm_b_certified_value_matches_the_statement_at_twice_the_digits(p: dict) -> None:
+    ref = _kb_reference(p, 2 * DPS)
+    _assert_certified_value("maxinfo.thmB_derived", p, ref)
+    with mpmath.workdps(2 * DPS):
         # the mpmath kernel (golden section) agrees too: a third evaluation
         mp_val = mx.thm_b_mp(int(p["m"]) * (int(p["n"]) // int(p["m"])), int(p["m"]), int(p["E"]),
                              mpmath.mpf(_q(p["zeta"]) ** 2 / _q(p["sigma"]) ** 2), mpmath.mpf(_q(p["beta"])))
@@ -148,12 +154,7 @@ def _route_reference(p: dict, dps: int) -> mpmath.mpf:
 
 @pytest.mark.parametrize("p", ROUTE_POINTS, ids=["n1e4", "n1e5", "n1e3", "n100", "n200"])
 def test_route_certified_value_matches_quadrature_at_twice_the_digits(p: dict) -> None:
-    v = REGISTRY.get("maxinfo.dp_route_rogers_asymptotic").evaluate(p, dps=DPS, certify=True)
-    assert v.enclosure is not None
-    ref = _route_reference(p, 2 * DPS)
-    with mpmath.workdps(2 * DPS):
-        assert v.enclosure.lo <= ref <= v.enclosure.hi, (v.enclosure, ref)
-        assert abs(v.value - ref) <= abs(ref) * mpmath.mpf(10) ** (1 - DPS)
+    _assert_certified_value("maxinfo.dp_route_rogers_asymptotic", p, _route_reference(p, 2 * DPS))
 
 
 def test_route_bracket_is_certified_and_outside_rogers_conditions_is_refused() -> None:
