@@ -134,11 +134,11 @@ class Probe:
 
     def widgets(self, *names: str) -> Any:  # pragma: no cover - needs ipywidgets and a notebook
         """Sliders for the named parameters (requires ipywidgets)."""
-        try:
-            import ipywidgets
-        except ImportError as exc:
-            raise DPTheoryError("Probe.widgets needs ipywidgets (pip install ipywidgets)") from exc
-        from IPython.display import HTML, display
+        from dptheory.core.extras import require
+
+        ipywidgets = require("ipywidgets", feature="Probe.widgets")
+        ipy_display = require("IPython.display", feature="Probe.widgets")
+        HTML, display = ipy_display.HTML, ipy_display.display
 
         out = ipywidgets.Output()
 

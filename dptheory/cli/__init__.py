@@ -335,6 +335,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as exc:
         if debug:
             raise
+        if isinstance(exc, ModuleNotFoundError):
+            # an optional extra (or a lazily imported dependency) is not installed: name it, not "internal error"
+            from dptheory.core.extras import missing_message
+
+            message = missing_message(exc)
+            if message is not None:
+                print(f"dptheory: error: {message}", file=sys.stderr)
+                return EXIT_ERROR
         print(f"dptheory: internal error: {type(exc).__name__}: {_one_line(exc)} (this is a bug; rerun with "
               "--debug for the traceback and please report it)", file=sys.stderr)
         return EXIT_ERROR

@@ -36,6 +36,11 @@ class UnknownKey(DPTheoryError, KeyError):
         return str(self.args[0])
 
 
+class MissingOptionalDependency(DPTheoryError, ImportError):
+    """A feature needs a package that is not installed (an extra of ``pyproject.toml``, or a broken install);
+    the message names it and how to install it (:mod:`dptheory.core.extras`)."""
+
+
 class DuplicateKey(DPTheoryError):
     """Registering a second object under a key that is already taken."""
 
@@ -117,3 +122,8 @@ class NumericalFailure(DPTheoryError, ArithmeticError):
 
 class RegimeNotSupported(DPTheoryError):
     """A request the theorem cannot serve (e.g. an asymptotic bound where an upper bound is required)."""
+
+
+class InsufficientMemory(DPTheoryError, MemoryError):
+    """A workload whose arrays, estimated from their shapes before any is allocated, exceed the memory available
+    (:func:`dptheory.core.memory.check_fits`); the message gives both figures and what to change."""

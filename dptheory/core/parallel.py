@@ -104,13 +104,12 @@ def dask_client(workers: int | None = None, scheduler: str | None = None, *,
     """
     workers, scheduler = validate_cluster(workers, scheduler)
     timeout = CONNECT_TIMEOUT if timeout is None else timeout
-    try:
-        import logging
+    import logging
 
-        from distributed import Client, LocalCluster
-    except ImportError as exc:  # pragma: no cover - dask is a declared extra
-        raise DPTheoryError(f"--workers/--scheduler need dask.distributed ({exc}); install it with "
-                            "pip install 'dask[distributed]'") from None
+    from dptheory.core.extras import require
+
+    distributed = require("distributed", feature="--workers/--scheduler")
+    Client, LocalCluster = distributed.Client, distributed.LocalCluster
     if scheduler is not None:
         try:
             client = Client(scheduler, timeout=timeout, set_as_default=False)

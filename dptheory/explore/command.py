@@ -44,10 +44,10 @@ def cmd_explore(args: argparse.Namespace) -> int:
     if not 0 <= args.port <= 65535:
         raise DPTheoryError(f"explore: --port must be between 0 and 65535 (0: a free port); got {args.port}")
     Explorer(keys, values)  # validate keys and values before importing panel or binding a port
-    try:
-        import panel  # noqa: F401
-    except ImportError:
-        raise DPTheoryError("explore needs panel and bokeh: pip install 'dptheory[explore]'") from None
+    from dptheory.core.extras import require
+
+    for module in ("panel", "bokeh"):
+        require(module, feature="dptheory explore")
     from dptheory.explore.app import serve
 
     serve(keys, port=args.port, show=args.show, address=args.address, values=values)

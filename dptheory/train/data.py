@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from dptheory.core.errors import DPTheoryError, InvalidParameter
+from dptheory.core.errors import DPTheoryError, InvalidParameter, MissingOptionalDependency
 from dptheory.core.validate import check_generator, check_int, check_positive
 
 __all__ = [
@@ -33,10 +33,6 @@ __all__ = [
 ]
 
 KEY = "train.data"
-
-
-class MissingOptionalDependency(DPTheoryError, ImportError):
-    """An optional extra is needed (the message says which and how to install it)."""
 
 
 @dataclass(frozen=True)
