@@ -304,6 +304,27 @@ def summarize_gap(lower: float, uppers: Sequence[tuple[str, float]]) -> list[dic
 TASK_RUNS = 250
 
 
+#: bytes of one task besides its models: its generator (``Generator``, ``PCG64``, ``SeedSequence``), the task
+#: tuple and its bounds (measured ~1.3 kB)
+TASK_BYTES = 2048
+
+
+def memory_estimate(runs: int, task_runs: int = TASK_RUNS, *, task_payload: int = 0) -> Any:
+    """Bytes an audit of ``runs`` models allocates per model, from the shapes (nothing is allocated).
+
+    Per model: the D / D' mask (bool), the scores of the tasks and their concatenation (float64), and in
+    :func:`run_audit` the two permutations (int64) and the selection / evaluation copies (float64); per task
+    (``ceil(runs / task_runs)`` of them): its generator and tuple, and ``task_payload`` bytes (the pickled
+    spec that each Dask task carries). Each task's training checks its own arrays
+    (:func:`dptheory.train.noisy_gd.memory_estimate`).
+    """
+    from dptheory.core.memory import MemoryEstimate
+
+    per_task = TASK_BYTES + int(task_payload)
+    per = {"mask": 1, "scores": 8 + 8, "threshold split": 8 + 8, "tasks": -(-per_task // max(1, task_runs))}
+    return MemoryEstimate(what=KEY, units=int(runs), unit="models", per_unit=per, advice="use fewer models (--runs)")
+
+
 def scores_by_task(
     fn: Any,
     spec: Any,
@@ -324,9 +345,18 @@ def scores_by_task(
     so the scores depend on ``rng``'s seed and ``task_runs`` only: the same in process, on threads,
     or on any number of Dask workers (:func:`dptheory.core.parallel.run_tasks`). ``fn`` must be a
     module-level function (Dask pickles it).
-    """
-    from dptheory.core.parallel import chunk_bounds, run_tasks, task_generators
 
+    Before any task is made, the memory of the per-model arrays (:func:`memory_estimate`) is checked against
+    the available memory (:class:`~dptheory.core.errors.InsufficientMemory` says how many models fit).
+    """
+    from dptheory.core.parallel import chunk_bounds, run_tasks, task_generators, uses_dask
+
+    payload = 0
+    if uses_dask(workers, scheduler):  # every task carries its own pickled copy of spec
+        import pickle
+
+        payload = len(pickle.dumps(spec, protocol=pickle.HIGHEST_PROTOCOL))
+    memory_estimate(runs, task_runs, task_payload=payload).check()
     bounds = chunk_bounds(runs, task_runs)
     gens = task_generators(rng, len(bounds))
     tasks = [(spec, lo, hi, g) for (lo, hi), g in zip(bounds, gens, strict=True)]

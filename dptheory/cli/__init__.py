@@ -22,17 +22,26 @@ accepted; a traceback only with the global ``--debug`` (given anywhere on the li
 * 3: a finding: ``check`` got a verdict that differs from the one on record, an audit found a bound
   violated by a trained model;
 * 130: interrupted (Ctrl-C); the message says which output files were kept (outputs are written whole or
-  not at all: :func:`dptheory.cli.output.output_files`).
+  not at all: :func:`dptheory.cli.output.output_files`);
+* 129, 143: terminated by SIGHUP or SIGTERM (128 + the signal's number: a closed terminal, a timeout, a cancelled
+  job), cleaned up as for Ctrl-C: no temporary file or folder is left and the previous outputs are intact.
+
+**Outputs.** Before a command runs, its output options are checked together
+(:func:`dptheory.cli.output.check_outputs`): two of them naming one file are refused, and ``-`` means standard
+output for the text outputs (``--csv -``), while the command's other messages then go to stderr.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import importlib.util
 import os
+import signal
 import sys
-from collections.abc import Sequence
+import warnings
+from collections.abc import Iterator, Sequence
 from typing import Any, NoReturn
 
 from dptheory import __version__
@@ -40,6 +49,44 @@ from dptheory.cli.params import UsageError
 from dptheory.core.errors import ConditionViolated, DPTheoryError
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_FINDING, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
+#: signals that end a command the way Ctrl-C does (exit status 128 + the signal's number)
+TERMINATING_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
+
+
+class Terminated(KeyboardInterrupt):
+    """Raised in the main thread on SIGTERM or SIGHUP, so that every ``finally`` and ``with`` block cleans up as it
+    does for Ctrl-C (temporary ``.part`` files deleted, temporary folders removed, worker processes stopped)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _terminate(signum: int, frame: Any) -> None:
+    # a second signal must not interrupt the clean-up of the first
+    for s in TERMINATING_SIGNALS:
+        signal.signal(s, signal.SIG_IGN)
+    raise Terminated(signum)
+
+
+@contextlib.contextmanager
+def _terminate_like_interrupt() -> Iterator[None]:
+    """SIGTERM and SIGHUP raise :class:`Terminated` while a command runs (a signal the caller ignores, as under
+    ``nohup``, stays ignored); the previous handlers are restored afterwards. Only in the main thread."""
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = {s: signal.getsignal(s) for s in TERMINATING_SIGNALS}
+    for s, h in old.items():
+        if h is not signal.SIG_IGN:
+            signal.signal(s, _terminate)
+    try:
+        yield
+    finally:
+        for s, h in old.items():
+            signal.signal(s, h if h is not None else signal.SIG_DFL)
 #: Python's int <-> str limit while a command runs (inputs are capped at 4000 digits; see ``main``)
 INT_STR_DIGITS = 100_000
 
@@ -83,16 +130,12 @@ class _FigureParser(Parser):
 
 def add_paper_groups(sub: Any) -> None:
     """``dptheory <paper> ...`` for every discovered paper package that has a ``cli`` module."""
-    from dptheory.core.registry import paper_packages
+    from dptheory.core.registry import paper_module, paper_packages
 
     for pkg in paper_packages():
-        name = f"{pkg}.cli"
-        try:
-            if importlib.util.find_spec(name) is None:
-                continue
-        except ModuleNotFoundError:
+        mod = paper_module(pkg, "cli")  # a plugin's broken cli.py is a warning naming it, not an internal error
+        if mod is None:
             continue
-        mod = importlib.import_module(name)
         paper = pkg.rsplit(".", 1)[-1]
         doc = (importlib.import_module(pkg).__doc__ or paper).strip().splitlines()[0]
         top = sub.add_parser(paper, help=getattr(mod, "GROUP_HELP", doc), description=mod.__doc__)
@@ -120,8 +163,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="dptheory",
         description="Symbolic and numeric verifier of differential-privacy theory: evaluate bounds, check "
         "conditions and claimed orderings.\n\nExit status: 0 success; 1 bad value, violated condition or failed "
-        "computation; 2 malformed command line;\n3 a finding (check, audits); 130 interrupted. Add --debug "
-        "anywhere for a traceback.",
+        "computation; 2 malformed command line;\n3 a finding (check, audits); 130 interrupted (129, 143: SIGHUP, "
+        "SIGTERM). Add --debug anywhere for a traceback.",
     )
     p.add_argument("--version", action="version", version=f"dptheory {__version__}")
     p.add_argument("--debug", action="store_true", help="show the Python traceback of an error")
@@ -292,16 +335,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     old_limit = sys.get_int_max_str_digits()
     sys.set_int_max_str_digits(0 if old_limit == 0 else max(old_limit, INT_STR_DIGITS))
     try:
-        return _run(args_list)
+        with _terminate_like_interrupt(), warnings.catch_warnings():
+            from dptheory.core.registry import cli_showwarning
+
+            warnings.showwarning = cli_showwarning  # our warnings are one line: dptheory: warning: ...
+            return _run(args_list)
     except SystemExit as exc:  # --help, --version
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else _fail(str(exc.code)))
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
         if debug:
             raise
-        kept = kept_files()
-        note = f"; kept (complete): {', '.join(kept)}" if kept else "; no output file was written"
-        print(f"dptheory: interrupted{note}", file=sys.stderr)
-        return EXIT_INTERRUPTED
+        return _interrupted(exc, kept_files())
     except UsageError as exc:
         if debug:
             raise
@@ -335,6 +379,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as exc:
         if debug:
             raise
+        cause = _interrupt_behind(exc)
+        if cause is not None:  # e.g. an extension module whose import was interrupted: ImportError from Terminated
+            return _interrupted(cause, kept_files())
         if isinstance(exc, ModuleNotFoundError):
             # an optional extra (or a lazily imported dependency) is not installed: name it, not "internal error"
             from dptheory.core.extras import missing_message
@@ -348,6 +395,28 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_ERROR
     finally:
         sys.set_int_max_str_digits(old_limit)
+
+
+def _interrupted(exc: KeyboardInterrupt, kept: list[str]) -> int:
+    """The message and exit status of an interrupted (Ctrl-C: 130) or terminated (128 + signal) command."""
+    note = f"; kept (complete): {', '.join(kept)}" if kept else "; no output file was written"
+    if isinstance(exc, Terminated):
+        print(f"dptheory: terminated by {signal.Signals(exc.signum).name}{note}", file=sys.stderr)
+        return 128 + exc.signum
+    print(f"dptheory: interrupted{note}", file=sys.stderr)
+    return EXIT_INTERRUPTED
+
+
+def _interrupt_behind(exc: BaseException) -> KeyboardInterrupt | None:
+    """The interrupt an exception was raised from or during (its ``__cause__``/``__context__`` chain), if any."""
+    seen: set[int] = set()
+    e: BaseException | None = exc
+    while e is not None and id(e) not in seen:
+        if isinstance(e, KeyboardInterrupt):
+            return e
+        seen.add(id(e))
+        e = e.__cause__ or e.__context__
+    return None
 
 
 def _fail(message: str) -> int:
@@ -371,4 +440,20 @@ def _run(argv: list[str]) -> int:
             parser.error(f"unrecognized arguments: {' '.join(extra)}")
     if getattr(args, "progress", False) is None:
         args.progress = sys.stderr.isatty()
-    return int(args.func(args))
+    from dptheory.cli.output import check_outputs, data_stdout, to_stdout
+
+    check_outputs(args)
+    with _files_only_backend(), data_stdout(to_stdout(args)):
+        return int(args.func(args))
+
+
+@contextlib.contextmanager
+def _files_only_backend() -> Iterator[None]:
+    """Commands write figures to files only, with matplotlib's Agg backend whatever ``MPLBACKEND`` names (an
+    unknown name there would make ``import matplotlib`` fail): the variable is unset while a command runs."""
+    saved = os.environ.pop("MPLBACKEND", None)
+    try:
+        yield
+    finally:
+        if saved is not None:
+            os.environ["MPLBACKEND"] = saved

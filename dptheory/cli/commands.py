@@ -14,7 +14,15 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from dptheory.cli.output import out_in_folder, output_files, print_json, progress_bar, table, write_csv
+from dptheory.cli.output import (
+    check_outputs,
+    out_in_folder,
+    output_files,
+    print_json,
+    progress_bar,
+    table,
+    write_csv,
+)
 from dptheory.cli.params import (
     MAX_GRID_POINTS,
     PLOT_SUFFIXES,
@@ -548,6 +556,7 @@ def cmd_figure(args: argparse.Namespace) -> int:
     if Path(out).suffix.lower() not in PLOT_SUFFIXES:
         raise UsageError(f"figure: --out must be an existing folder or a file name ending in "
                          f"{', '.join(PLOT_SUFFIXES[:3])} (or {', '.join(PLOT_SUFFIXES[3:])}); got {args.out!r}")
+    check_outputs(args, [("--out", out)])  # --out FOLDER: the file it names in the folder
     with output_files() as group:
         png = group.path(out)
         csv_tmp = str(group.path(args.csv)) if args.csv else None
@@ -555,7 +564,8 @@ def cmd_figure(args: argparse.Namespace) -> int:
     if args.json:
         print_json({"figure": fig.name, "title": fig.title, "out": out, "csv": args.csv, "info": info})
         return 0
-    print(f"wrote {out}" + (f" and {args.csv}" if args.csv else ""))
+    print(f"wrote {out}" + (f" and {'the CSV to standard output' if args.csv == '-' else args.csv}" if args.csv
+                            else ""))
     for line in info:
         print("  " + line)
     return 0
@@ -574,7 +584,9 @@ def cmd_report(args: argparse.Namespace) -> int:
         except (TypeError, ValueError, KeyError, AttributeError) as exc:
             raise DPTheoryError(f"{args.params}: {type(exc).__name__}: {exc} (schema: reports/README.md)") from None
         if args.paper and args.paper != cfg.paper:
-            cfg = dataclasses.replace(cfg, paper=args.paper)
+            # the file's sets and title are the paper's: reporting them under another paper would mislabel them
+            raise DPTheoryError(f"--paper {args.paper} disagrees with paper = {cfg.paper!r} in {args.params}; drop "
+                                f"--paper (the file names its paper) or change the file's [report] paper")
     elif args.paper:
         cfg = defaults(args.paper)
     else:

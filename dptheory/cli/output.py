@@ -4,7 +4,9 @@
   :func:`print_json` is what ``--json`` prints (the same data, for programs).
 * :func:`output_files` is the one way a command writes files: an :class:`dptheory.core.io.AtomicGroup`
   (every file appears, or none), with the paths kept recorded so that an interrupted command can say
-  which it kept (:func:`kept_files`).
+  which it kept (:func:`kept_files`); the path ``-`` is standard output (text outputs).
+* :func:`check_outputs` runs before every command: two outputs naming one file, ``-`` for an image, or two
+  things sent to standard output are refused before any work.
 * :func:`falsification` is the one sentence that says why a claim fails at a counterexample ("Thm 4.3 =
   0.359 is not below composition (exact) = 0.202 at alpha=20, ..."); ``dptheory check`` prints it.
 * :func:`progress_bar`: tqdm on stderr, only when stderr is a terminal (or ``--progress``).
@@ -92,13 +94,143 @@ def table(rows: Sequence[Mapping[str, Any]], columns: Sequence[str] | None = Non
 
 
 # ----------------------------------------------------------------------------- files
+#: ``-`` as an output path: standard output (text outputs only)
+STDOUT = "-"
+
+#: output options of the commands (``args`` attribute -> option, what it writes): checked together by
+#: :func:`check_outputs` before a command runs. ``text`` outputs accept ``-`` (standard output).
+OUTPUT_OPTIONS: dict[str, tuple[str, str]] = {
+    "csv": ("--csv", "text"),
+    "json": ("--json", "text"),
+    "plot": ("--plot", "image"),
+    "out": ("--out", "image or folder"),
+    "save_iterates": ("--save-iterates", "binary"),
+}
+
+_DATA_STDOUT: list[Any] = []  # the real standard output while the command's own messages go to stderr
+
+
+def check_outputs(args: Any, extra: Sequence[tuple[str, str]] = ()) -> None:
+    """Before any work: the output paths of one command (``args``' :data:`OUTPUT_OPTIONS`, plus ``extra``
+    ``(option, path)`` pairs) name different files (compared after resolving symbolic links, ``.`` and ``..``,
+    and hard links), ``-`` is given only to a text output, and at most one thing goes to standard output (a
+    ``-`` output, ``--json`` printed, ``--print``). Raises :class:`~dptheory.cli.params.UsageError`."""
+    from dptheory.cli.params import UsageError
+    from dptheory.core.io import same_file
+
+    paths: list[tuple[str, str]] = []
+    stdout: list[str] = []
+    for dest, (opt, kind) in OUTPUT_OPTIONS.items():
+        value = getattr(args, dest, None)
+        if value is True and dest == "json":
+            stdout.append("--json")
+        if not isinstance(value, str):
+            continue
+        if value == STDOUT:
+            if kind != "text":
+                raise UsageError(f"{opt} cannot be '-' (standard output): it writes {_written(kind)}; only text "
+                                 "outputs (--csv, --json PATH) accept '-'")
+            stdout.append(f"{opt} -")
+        else:
+            paths.append((opt, value))
+    if getattr(args, "print", False) is True:
+        stdout.append("--print")
+    paths += [(o, v) for o, v in extra if v != STDOUT]
+    if len(stdout) > 1:
+        raise UsageError(f"{' and '.join(stdout)} would {'both' if len(stdout) == 2 else 'all'} write to standard "
+                         "output; send all but one to files")
+    for i, (opt_a, a) in enumerate(paths):
+        for opt_b, b in paths[i + 1:]:
+            if (opt_a, a) != (opt_b, b) and same_file(a, b):
+                raise UsageError(f"{opt_a} {a} and {opt_b} {b} name the same file: one would overwrite the "
+                                 "other; give different files")
+
+
+def _written(kind: str) -> str:
+    return {"image": "an image (PNG, PDF, SVG)", "binary": "a binary file",
+            "image or folder": "an image file or a folder"}.get(kind, kind)
+
+
+def to_stdout(args: Any) -> bool:
+    """True when one of the command's outputs is ``-`` (its messages then go to stderr: see :func:`data_stdout`)."""
+    return any(getattr(args, dest, None) == STDOUT for dest in OUTPUT_OPTIONS if dest != "json")
+
+
+@contextlib.contextmanager
+def data_stdout(active: bool) -> Iterator[None]:
+    """While ``active``: standard output carries only the ``-`` output's data; everything else the command
+    prints (tables, "wrote ..." lines) goes to stderr."""
+    if not active:
+        yield
+        return
+    _DATA_STDOUT.append(sys.stdout)
+    try:
+        with contextlib.redirect_stdout(sys.stderr):
+            yield
+    finally:
+        _DATA_STDOUT.pop()
+
+
+class OutputGroup:
+    """:class:`~dptheory.core.io.AtomicGroup` in which the path ``-`` is standard output: its text is staged in a
+    temporary file and printed when the group commits (so it is all-or-none like the files)."""
+
+    def __init__(self) -> None:
+        from dptheory.core.io import AtomicGroup
+
+        self._files = AtomicGroup()
+        self._stdout: list[Path] = []
+
+    def path(self, target: Any) -> Path:
+        if str(target) != STDOUT:
+            return self._files.path(target)
+        import tempfile
+
+        from dptheory.core.io import new_temporary_file
+
+        return new_temporary_file(tempfile.gettempdir(), "dptheory-stdout-", ".part", record=self._stdout.append,
+                                  forget=self._stdout.pop, shown="standard output")
+
+    @contextlib.contextmanager
+    def open(self, target: Any, mode: str = "w", **kwargs: Any) -> Iterator[Any]:
+        if str(target) == STDOUT and mode != "w":
+            from dptheory.core.errors import OutputPathError
+
+            raise OutputPathError("a binary output cannot go to standard output ('-'); give a file name")
+        if str(target) != STDOUT:
+            with self._files.open(target, mode, **kwargs) as fh:
+                yield fh
+            return
+        with open(self.path(target), mode, **kwargs) as fh:
+            yield fh
+
+    def commit(self) -> list[Path]:
+        done = self._files.commit()
+        out = _DATA_STDOUT[-1] if _DATA_STDOUT else sys.stdout
+        try:
+            for tmp in self._stdout:
+                with open(tmp, newline="") as fh:
+                    out.write(fh.read())
+            out.flush()
+        finally:
+            self._drop_stdout()
+        return done
+
+    def discard(self) -> None:
+        self._files.discard()
+        self._drop_stdout()
+
+    def _drop_stdout(self) -> None:
+        for tmp in self._stdout:
+            tmp.unlink(missing_ok=True)
+        self._stdout = []
+
+
 @contextlib.contextmanager
 def output_files() -> Iterator[Any]:
     """Several output files of one command: all of them are written, or none (and the kept ones are
-    recorded for the interrupt message). Yields an :class:`~dptheory.core.io.AtomicGroup`."""
-    from dptheory.core.io import AtomicGroup
-
-    group = AtomicGroup()
+    recorded for the interrupt message). Yields an :class:`OutputGroup` (``-`` is standard output)."""
+    group = OutputGroup()
     try:
         yield group
     except BaseException:

@@ -4,7 +4,8 @@ Every option value is parsed by a type below *before* any work starts, so a bad 
 error (exit status 2) naming the option, the value and what is accepted. ``name=value`` items stay strings
 (they are parsed exactly, as rationals, by the theorem that takes them), but a number too large to handle
 (more than :data:`MAX_DIGITS` digits or a decimal exponent beyond +-:data:`MAX_EXPONENT`) is refused at once
-instead of stalling on Python's int-to-str limit. This module is light: no sympy, numpy or scipy.
+instead of stalling on Python's int-to-str limit (the limits are :mod:`dptheory.core.validate`'s, shared with the
+Python API). This module is light: no sympy, numpy or scipy.
 """
 
 from __future__ import annotations
@@ -18,16 +19,19 @@ from pathlib import Path
 from typing import TypeVar
 
 from dptheory.core.errors import DPTheoryError, InvalidParameter
+from dptheory.core.validate import (  # noqa: F401  (MAX_DIGITS, MAX_EXPONENT: re-exported, the core's limits)
+    MAX_DIGITS,
+    MAX_EXPONENT,
+    check_size,
+    rational_size_problem,
+    text_size_problem,
+)
 
 
 class UsageError(DPTheoryError):
     """A malformed command line (exit status 2)."""
 
 
-#: a number given on the command line may have at most this many digits ...
-MAX_DIGITS = 4000
-#: ... and a decimal exponent in [-MAX_EXPONENT, MAX_EXPONENT] (Python refuses int <-> str beyond 4300 digits)
-MAX_EXPONENT = 4000
 #: the largest grid a sweep, crossover or compare evaluates (points in total)
 MAX_GRID_POINTS = 1_000_000
 
@@ -39,69 +43,44 @@ NUMBER_FORMS = "a decimal such as 0.02 or 1e-5, or a fraction such as 1/3"
 def exact_number(text: str) -> Fraction:
     """``"0.02"`` -> Fraction(1, 50), ``"1/3"``, ``"1e-400"`` exactly; ValueError (one sentence) otherwise.
 
-    Refuses NaN, infinities, text, and numbers beyond :data:`MAX_DIGITS` digits or exponent
-    :data:`MAX_EXPONENT` (so nothing ever builds a 10^(10^6) integer)."""
+    Refuses NaN, infinities, text, and numbers beyond the size limits of :mod:`dptheory.core.validate`
+    (:data:`MAX_DIGITS` digits, magnitude within 1e+-:data:`MAX_EXPONENT`: the same limits as the Python API's
+    ``parse_value``), decided before the number is built (so nothing ever builds a 10^(10^6) integer)."""
     s = str(text).strip()
-    if len(s) > MAX_DIGITS + 20:
-        raise ValueError(f"more than {MAX_DIGITS} digits")
     low = s.lower().lstrip("+-")
     if low in ("nan",):
         raise ValueError("NaN is not a number")
     if low in ("inf", "infinity", "oo"):
         raise ValueError("infinity is not allowed here")
+    problem = text_size_problem(s)
+    if problem is not None:
+        raise ValueError(problem)
     m = _FRACTION.match(s)
     if m:
-        num, den = m.group(1), m.group(2)
-        if len(num.lstrip("+-")) > MAX_DIGITS or len(den) > MAX_DIGITS:
-            raise ValueError(f"more than {MAX_DIGITS} digits")
-        if int(den) == 0:
+        if int(m.group(2)) == 0:
             raise ValueError("division by zero")
-        return Fraction(int(num), int(den))
-    m = _DECIMAL.match(s)
-    if not m or not (m.group(2) or m.group(3)):
-        raise ValueError(f"not a number (write {NUMBER_FORMS})")
-    sign, whole, frac, exp = m.group(1), m.group(2), m.group(3) or "", m.group(4)
-    digits = (whole + frac).lstrip("0")
-    if len(digits) > MAX_DIGITS:
-        raise ValueError(f"more than {MAX_DIGITS} digits")
-    e = 0
-    if exp is not None:
-        if len(exp.lstrip("+-").lstrip("0")) > 6:
-            raise ValueError(f"the magnitude is beyond 1e+-{MAX_EXPONENT}")
-        e = int(exp)
-    if digits:
-        lead = whole.lstrip("0")
-        magnitude = e + len(lead) if lead else e - (len(frac) - len(frac.lstrip("0")))
-        if abs(magnitude) > MAX_EXPONENT:
-            raise ValueError(f"the magnitude is beyond 1e+-{MAX_EXPONENT}")
+        value = Fraction(int(m.group(1)), int(m.group(2)))
     else:
-        return Fraction(0)
-    value = Fraction(int(whole + frac or "0"), 10 ** len(frac))
-    if e:
-        value *= Fraction(10) ** e
-    return -value if sign == "-" else value
+        m = _DECIMAL.match(s)
+        if not m or not (m.group(2) or m.group(3)):
+            raise ValueError(f"not a number (write {NUMBER_FORMS})")
+        value = Fraction(s)
+    problem = rational_size_problem(value.numerator, value.denominator)
+    if problem is not None:
+        raise ValueError(problem)
+    return value
 
 
 def check_magnitude(name: str, value: str) -> None:
     """Refuse at once a ``name=value`` whose numbers are too large to handle (exit status 1).
 
-    Only the size is checked here; whether the value is a valid number for the theorem is decided by the
-    theorem (``dptheory.core.notation.parse_value``)."""
+    Only the size is checked here (the same check as the Python API's, :mod:`dptheory.core.validate`); whether
+    the value is a valid number for the theorem is decided by the theorem
+    (``dptheory.core.notation.parse_value``)."""
     for tok in re.split(r"\.\.|[,:]", value):
         tok = tok.strip()
-        if not tok:
-            continue
-        if len(tok) > MAX_DIGITS + 10:
-            raise InvalidParameter(key="command line", name=name, value=tok[:20] + "...",
-                                   reason=f"more than {MAX_DIGITS} characters; numbers may have at most {MAX_DIGITS} "
-                                   f"digits and a magnitude between 1e-{MAX_EXPONENT} and 1e{MAX_EXPONENT}")
-        try:
-            exact_number(tok)
-        except ValueError as exc:
-            if "digits" in str(exc) or "magnitude" in str(exc):
-                raise InvalidParameter(key="command line", name=name, value=tok if len(tok) < 40 else tok[:20] + "...",
-                                       reason=f"{exc}; numbers may have at most {MAX_DIGITS} digits and a magnitude "
-                                       f"between 1e-{MAX_EXPONENT} and 1e{MAX_EXPONENT}") from None
+        if tok:
+            check_size(text_size_problem(tok), key="command line", name=name, value=tok)
 
 
 def parse_params(items: Sequence[str]) -> dict[str, str]:
@@ -306,11 +285,11 @@ def out_file(suffixes: tuple[str, ...] = ()) -> Callable[[str], str]:
 
 
 def _writable(p: Path) -> None:
-    if p.is_dir():
-        example = p / ("out" + (p.suffix or ".png"))
-        raise argparse.ArgumentTypeError(f"{p} is a folder; give a file name (e.g. {example})")
-    if not p.parent.exists():
-        raise argparse.ArgumentTypeError(f"cannot write {p}: the folder {p.parent} does not exist")
+    from dptheory.core.io import output_problem  # the one check of an output path (also used when writing)
+
+    problem = output_problem(p)
+    if problem is not None:
+        raise argparse.ArgumentTypeError(problem)
 
 
 def existing_file(text: str) -> str:

@@ -20,7 +20,13 @@ Backends:
 * ``np``: float64, vectorised and broadcasting; finite sums are vectorised over chunks of the summation
   index (bounded memory); ``1 - a b`` inside ``log1p`` uses Dekker's exact product near ``a b = 1``.
 * ``arb``: python-flint balls at the current ``flint.ctx.prec``; every operation is rigorous, a branch
-  or floor that a ball cannot decide raises :class:`Undecided`, never picks a side.
+  or floor that a ball cannot decide raises :class:`Undecided`, never picks a side. A nan ball (python-flint's
+  answer where it has no enclosure, e.g. ``log`` of a ball reaching 0) or a ball of infinite radius decides
+  no comparison. Integer powers go through ``_ipow``: python-flint 0.9 returns nan for ``ball ** n`` when the
+  ball's midpoint is 0 (``arb(0, 1)**2``, flint issue 426), so there the power is taken from the ball's ends.
+
+Each backend is generated and executed on first use (:class:`Compiled`): a float64 sweep builds only the
+float64 kernel, and only the arb backend imports python-flint (:func:`require_flint`).
 
 :func:`enclose` runs the arb backend with exact rational inputs under a Ziv loop (raise precision
 until the ball is narrow enough) and returns a certified enclosure rounded outward.
@@ -30,6 +36,7 @@ until the ball is narrow enough) and returns a certified enclosure rounded outwa
 from __future__ import annotations
 
 import math
+import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -39,24 +46,54 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from dptheory.core.errors import DPTheoryError, NumericalFailure
+from dptheory.core.errors import DPTheoryError, MissingOptionalDependency, NumericalFailure
 
 __all__ = [
+    "BACKENDS",
     "CompileError",
     "Compiled",
     "Enclosure",
+    "MissingBackend",
     "Undecided",
     "agree_mp",
     "compile_expr",
     "compile_theorem",
     "enclose",
     "expand_shorthands",
+    "require_flint",
     "stabilise",
 ]
 
 
 class CompileError(DPTheoryError):
     """The expression uses something the compiler does not handle (the message says what)."""
+
+
+class MissingBackend(NumericalFailure, MissingOptionalDependency):
+    """The library of a backend cannot be imported: the arb backend (certified values, ``--certify``, the
+    branch and bound of ``check``) needs python-flint. The message names the package to install
+    (:func:`dptheory.core.extras.install_hint`). A :class:`NumericalFailure`, so that where a certified value
+    is optional (``Theorem.evaluate`` without ``certify``) the mpmath kernel is used instead, as for any point
+    without a certified enclosure."""
+
+
+def require_flint() -> Any:
+    """The ``flint`` module (python-flint), imported on first use; the float64 and mpmath backends never
+    import it.
+
+    Raises:
+        MissingBackend: python-flint cannot be imported (one line naming what to install).
+    """
+    try:
+        import flint
+    except ImportError as exc:
+        from dptheory.core.extras import install_hint
+
+        raise MissingBackend(
+            f"certified (arb ball) evaluation needs python-flint, which cannot be imported here ({exc}): "
+            f"{install_hint('flint')}; values without --certify do not need it"
+        ) from exc
+    return flint
 
 
 MAX_SUM_TERMS = 10**7  # a compiled sum is evaluated term by term: more terms would not finish
@@ -604,6 +641,9 @@ class _Emitter:
             )
         if ex.is_Integer:
             bc = self.emit(base, sc)
+            if b == "arb":
+                # not ``ball ** n``: python-flint 0.9 returns nan for a ball with midpoint 0 (flint issue 426)
+                return f"_ipow({bc}, {int(ex)})"
             if ex < 0:
                 return f"(1 / {bc} ** {-int(ex)})" if b != "np" else f"(1.0 / {bc} ** {float(-ex)!r})"
             return f"({bc} ** {int(ex)})" if b != "np" else f"({bc} ** {float(ex)!r})"
@@ -612,7 +652,10 @@ class _Emitter:
             return self.code(sp.exp(arg * ex, evaluate=False), sc, "real")
         bc = self.emit(base, sc)
         if self.is_int(ex) and b != "np":
-            return f"({bc} ** {self.emit(ex, sc, 'int')})"
+            ic = self.emit(ex, sc, "int")
+            return f"_apow({bc}, {ic})" if b == "arb" else f"({bc} ** {ic})"
+        if b == "arb":
+            return f"_apow({bc}, {self.emit(ex, sc)})"
         return f"({bc} ** {self.emit(ex, sc)})"
 
     # ---------------------------------------------------------------- conditions
@@ -815,7 +858,10 @@ def _mp_namespace() -> dict[str, Any]:
 
 
 def _arb_namespace() -> dict[str, Any]:
-    import flint
+    """The runtime of the arb kernels. Every comparison, floor and branch raises :class:`Undecided` unless the
+    balls decide it; a nan ball (python-flint's "no information", e.g. ``log`` of a ball reaching 0) or a ball
+    of infinite radius never decides anything (only an exact infinity compares)."""
+    flint = require_flint()
 
     arb = flint.arb
 
@@ -825,10 +871,17 @@ def _arb_namespace() -> dict[str, Any]:
     def _undecided(what: str, *balls: Any) -> Undecided:
         return Undecided(f"{what} is undecided on the balls {', '.join(str(b) for b in balls)}")
 
+    def _informative(what: str, a: Any, b: Any) -> None:
+        """Refuse to compare a nan ball or one of infinite radius (an exact +-inf is a value and compares)."""
+        for x in (a, b):
+            if x.is_nan() or not (x.is_finite() or x.is_exact()):
+                raise _undecided(what, a, b)
+
     def _lt(a: Any, b: Any) -> bool:
         if isinstance(a, int) and isinstance(b, int):
             return a < b
         a, b = _R(a), _R(b)
+        _informative("a < b", a, b)
         if a < b:
             return True
         if a >= b:
@@ -839,6 +892,7 @@ def _arb_namespace() -> dict[str, Any]:
         if isinstance(a, int) and isinstance(b, int):
             return a <= b
         a, b = _R(a), _R(b)
+        _informative("a <= b", a, b)
         if a <= b:
             return True
         if a > b:
@@ -855,6 +909,7 @@ def _arb_namespace() -> dict[str, Any]:
         if isinstance(a, int) and isinstance(b, int):
             return a == b
         a, b = _R(a), _R(b)
+        _informative("a == b", a, b)
         if not a.overlaps(b):
             return False
         if a.is_exact() and b.is_exact():
@@ -896,15 +951,40 @@ def _arb_namespace() -> dict[str, Any]:
         _check_sum_terms(lo, hi)
         return range(lo, hi + 1)
 
+    def _ipow(x: Any, n: int) -> Any:
+        """x^n for an integer n, rigorous on every ball. ``ball ** n`` is used where it is finite; python-flint
+        0.9 returns nan for a ball with midpoint 0 (``arb(0, 1)**2``, flint issue 426), where the power is
+        taken from the ends instead: x^n is increasing in x for odd n, and in |x| for even n, so with exact
+        ends L <= x <= U (odd) or |x| <= U (even) the range lies in [L^n, U^n] (odd) or [0, U^n] (even)."""
+        if not isinstance(x, arb):
+            return x**n if n >= 0 else 1 / _R(x) ** -n
+        if n < 0:
+            return 1 / _ipow(x, -n)  # a ball containing 0 gives a nan (undecided), never a number
+        y = x**n
+        if y.is_finite() or not x.is_finite() or n == 0:
+            return y
+        if n % 2:
+            return (x.lower() ** n).union(x.upper() ** n)
+        return arb(0).union(x.abs_upper() ** n)
+
+    def _apow(x: Any, e: Any) -> Any:
+        """x^e: an exact integer exponent (a Python int or an exact integer ball) through :func:`_ipow`;
+        otherwise the ball power (nan, i.e. undecided, where x reaches 0 or below)."""
+        if isinstance(e, arb) and e.is_exact() and e.is_integer():
+            e = int(e.unique_fmpz())
+        if isinstance(e, int):
+            return _ipow(_R(x), e)
+        return _R(x) ** e
+
     def _pow1p(t: Any, L: Any, E: Any) -> Any:
         if _R(t) > -1:
             return (E * L).exp()
-        return (1 + t) ** E  # rigorous for every ball; only the accuracy differs
+        return _apow(1 + t, E)  # rigorous for every ball; only the accuracy differs
 
     def _pow1pm1(t: Any, L: Any, E: Any) -> Any:
         if _R(t) > -1:
             return (E * L).expm1()
-        return (1 + t) ** E - 1
+        return _apow(1 + t, E) - 1
 
     def _amin(*xs: Any) -> Any:
         out = _R(xs[0])
@@ -935,7 +1015,8 @@ def _arb_namespace() -> dict[str, Any]:
 
     return {"_arb": arb, "_R": _R, "_lt": _lt, "_le": _le, "_gt": _gt, "_ge": _ge, "_eq": _eq, "_ne": _ne,
             "_as_int": _as_int, "_afloor": _afloor, "_aceil": _aceil, "_fdiv": _fdiv, "_irange": _irange,
-            "_pow1p": _pow1p, "_pow1pm1": _pow1pm1, "_amin": _amin, "_amax": _amax, "_abin": _abin,
+            "_pow1p": _pow1p, "_pow1pm1": _pow1pm1, "_ipow": _ipow, "_apow": _apow, "_amin": _amin, "_amax": _amax,
+            "_abin": _abin,
             "_abinr": _abinr, "_acomb": _acomb, "_comb": math.comb, "_NF": NumericalFailure}
 
 
@@ -1032,8 +1113,9 @@ def _np_namespace() -> dict[str, Any]:
 # ----------------------------------------------------------------------------- the compiled object
 
 
-def _build(backend: str, expr: sp.Expr, params: tuple[str, ...], symbols: Mapping[str, sp.Symbol],
-           integers: frozenset[str]) -> tuple[str, Callable[..., Any]]:
+def _emit(backend: str, expr: sp.Expr, params: tuple[str, ...], symbols: Mapping[str, sp.Symbol],
+          integers: frozenset[str]) -> str:
+    """The generated source of one backend (pure Python: imports nothing, raises :class:`CompileError`)."""
     em = _Emitter(backend, params, symbols, integers)
     root = em.root
     prologue: list[str] = []
@@ -1063,13 +1145,25 @@ def _build(backend: str, expr: sp.Expr, params: tuple[str, ...], symbols: Mappin
         lines.append(f"    return _out({result})")
     else:
         lines.append(f"    return _R({result})")
-    src = "\n".join(lines) + "\n"
+    return "\n".join(lines) + "\n"
+
+
+def _exec(backend: str, src: str) -> Callable[..., Any]:
+    """The kernel of generated source, run in its backend's namespace (the arb one imports python-flint)."""
     ns = {"mp": _mp_namespace, "arb": _arb_namespace, "np": _np_namespace}[backend]()
     try:
         exec(compile(src, f"<compiled {backend}>", "exec"), ns)
     except SyntaxError as exc:  # pragma: no cover - a bug in the emitter
         raise CompileError(f"internal: generated {backend} code does not parse: {exc}\n{src}") from exc
-    return src, ns["kernel"]
+    kernel: Callable[..., Any] = ns["kernel"]
+    return kernel
+
+
+def _build(backend: str, expr: sp.Expr, params: tuple[str, ...], symbols: Mapping[str, sp.Symbol],
+           integers: frozenset[str]) -> tuple[str, Callable[..., Any]]:
+    """Source and kernel of one backend."""
+    src = _emit(backend, expr, params, symbols, integers)
+    return src, _exec(backend, src)
 
 
 class ArbKernel(Protocol):
@@ -1082,27 +1176,96 @@ class ArbKernel(Protocol):
     def arb(self, args: Mapping[str, Any]) -> Any: ...
 
 
-@dataclass(frozen=True)
+BACKENDS = ("mp", "np", "arb")
+
+
+class _Sources(Mapping[str, str]):
+    """``Compiled.source``: the generated code per backend, emitted on first access."""
+
+    def __init__(self, owner: Compiled) -> None:
+        self._owner = owner
+
+    def __getitem__(self, backend: str) -> str:
+        if backend not in BACKENDS:
+            raise KeyError(backend)
+        return self._owner._source(backend)
+
+    def __iter__(self) -> Any:
+        return iter(BACKENDS)
+
+    def __len__(self) -> int:
+        return len(BACKENDS)
+
+    def __repr__(self) -> str:
+        return f"<generated source of the {', '.join(BACKENDS)} backends>"
+
+
+@dataclass(frozen=True, eq=False)
 class Compiled:
-    """A bound compiled to three backends (see the module docstring).
+    """A bound compiled to three backends (see the module docstring), each built on first use.
+
+    :func:`compile_expr` checks that the statement compiles (it emits the mpmath source, which imports
+    nothing); a backend's kernel is generated and executed the first time it is called (``mp``, ``np``,
+    ``np_flagged``, ``arb``) and kept. So a float64 sweep never builds the arb kernel, and only the arb
+    backend imports python-flint. Building is guarded by a lock: threads that share a ``Compiled`` build
+    each backend once.
 
     Attributes:
         params: parameter names, in order.
         integers: the integer parameters.
         expr: the expression that was compiled (shorthands expanded, stabilised).
-        source: the generated code per backend, for inspection.
+        source: the generated code per backend (a read-only mapping, emitted on access), for inspection.
     """
 
     params: tuple[str, ...]
     integers: frozenset[str]
     expr: sp.Expr
-    source: Mapping[str, str]
-    _kernels: Mapping[str, Callable[..., Any]] = field(repr=False)
+    symbols: Mapping[str, sp.Symbol] = field(repr=False)
+    _sources: dict[str, str] = field(default_factory=dict, repr=False)
+    _kernels: dict[str, Callable[..., Any]] = field(default_factory=dict, repr=False)
+    _lock: Any = field(default_factory=threading.RLock, repr=False)
+
+    @property
+    def source(self) -> Mapping[str, str]:
+        return _Sources(self)
+
+    @property
+    def built(self) -> frozenset[str]:
+        """The backends whose kernels have been built so far."""
+        return frozenset(self._kernels)
+
+    def _source(self, backend: str) -> str:
+        src = self._sources.get(backend)
+        if src is None:
+            with self._lock:
+                src = self._sources.get(backend)
+                if src is None:
+                    src = _emit(backend, self.expr, self.params, self.symbols, self.integers)
+                    self._sources[backend] = src
+        return src
+
+    def kernel(self, backend: str) -> Callable[..., Any]:
+        """The kernel of one backend (``"mp"``, ``"np"`` or ``"arb"``), built on first use.
+
+        Raises:
+            CompileError: the statement uses something this backend does not handle.
+            MissingBackend: the arb backend, without python-flint.
+        """
+        k = self._kernels.get(backend)
+        if k is None:
+            if backend not in BACKENDS:
+                raise CompileError(f"unknown backend {backend!r} (backends: {', '.join(BACKENDS)})")
+            with self._lock:
+                k = self._kernels.get(backend)
+                if k is None:
+                    k = _exec(backend, self._source(backend))
+                    self._kernels[backend] = k
+        return k
 
     def mp(self, args: Mapping[str, Any]) -> mpmath.mpf:
         """Value at the current mpmath precision; ints for integer parameters, numbers otherwise."""
         try:
-            return self._kernels["mp"](args)
+            return self.kernel("mp")(args)
         except ZeroDivisionError as exc:
             raise NumericalFailure(
                 f"division by zero: the statement is undefined at {dict(args)} (state the value there "
@@ -1112,7 +1275,7 @@ class Compiled:
     def np(self, arrays: Mapping[str, Any]) -> np.ndarray:
         """float64 values, vectorised with broadcasting (no condition checks)."""
         with np.errstate(over="ignore", under="ignore", divide="ignore", invalid="ignore"):
-            return self._kernels["np"](arrays)
+            return self.kernel("np")(arrays)
 
     def np_flagged(self, arrays: Mapping[str, Any], *, tol: float = 1e-11) -> tuple[Any, Any]:
         """float64 values and a mask of points where they may be off by more than ``tol`` relative.
@@ -1144,7 +1307,7 @@ class Compiled:
     def arb(self, args: Mapping[str, Any]) -> Any:
         """A ball containing the exact value at every point of the input balls, at the current
         ``flint.ctx.prec``; raises :class:`Undecided` when a branch or floor cannot be decided."""
-        return self._kernels["arb"](args)
+        return self.kernel("arb")(args)
 
 
 def compile_expr(expr: sp.Expr, symbols: Mapping[str, sp.Symbol], *,
@@ -1163,11 +1326,9 @@ def compile_expr(expr: sp.Expr, symbols: Mapping[str, sp.Symbol], *,
     if free:
         raise CompileError(f"symbols {sorted(map(str, free))} are not parameters ({', '.join(params)})")
     stable = stabilise(expanded)
-    sources: dict[str, str] = {}
-    kernels: dict[str, Callable[..., Any]] = {}
-    for backend in ("mp", "np", "arb"):
-        sources[backend], kernels[backend] = _build(backend, stable, params, symbols, frozenset(integers))
-    return Compiled(params=params, integers=frozenset(integers), expr=stable, source=sources, _kernels=kernels)
+    out = Compiled(params=params, integers=frozenset(integers), expr=stable, symbols=dict(symbols))
+    out._source("mp")  # an unsupported construct is named here, not at the first evaluation (emitting imports nothing)
+    return out
 
 
 _THEOREM_CACHE: dict[str, tuple[sp.Expr, Compiled]] = {}
@@ -1230,7 +1391,7 @@ def _decimal_bound(v: Any, digits: int, down: bool) -> str:
     """A decimal string d with d <= v (``down``) or d >= v, for an exact arb ``v``, with about ``digits``
     significant digits. Works for any exponent (exp(-10^15) included): the scaling by 10^k is done
     with balls and the rounding is applied to the ball's outer endpoint."""
-    import flint
+    flint = require_flint()
 
     if v.is_zero():
         return "0"
@@ -1285,7 +1446,7 @@ def _le_exact(a: mpmath.mpf, b: mpmath.mpf, qa: int = 1, qb: int = 1) -> bool:
 
 
 def _to_arb(v: Any, name: str) -> Any:
-    import flint
+    flint = require_flint()
 
     if isinstance(v, bool):
         raise NumericalFailure(f"parameter {name}: a boolean is not a number")
@@ -1310,7 +1471,7 @@ def enclose(compiled: ArbKernel, exact: Mapping[str, Any], *, dps: int, max_prec
     precision) is accepted once its radius is below 10^-dps; the result then says ``relative=False``.
     Raises :class:`NumericalFailure` once ``max_prec`` bits are exceeded.
     """
-    import flint
+    flint = require_flint()
 
     if dps < 1:
         raise NumericalFailure(f"dps = {dps} is invalid: enclose needs at least 1 significant digit")

@@ -41,8 +41,63 @@ class MissingOptionalDependency(DPTheoryError, ImportError):
     the message names it and how to install it (:mod:`dptheory.core.extras`)."""
 
 
+class InvalidKey(UnknownKey, TypeError):
+    """A registry key or figure name that is not a string (``dptheory.get(None)``).
+
+    An :class:`UnknownKey` (so ``except KeyError`` still catches it) and a ``TypeError``.
+    """
+
+    def __init__(self, key: object, *, what: str = "key", example: str = "rdp.gaussian") -> None:
+        self.key = key  # type: ignore[assignment]
+        self.known = []
+        DPTheoryError.__init__(
+            self, f"a registry {what} is a string such as {example!r} (see `dptheory list`); got {key!r} "
+            f"({type(key).__name__})"
+        )
+
+
 class DuplicateKey(DPTheoryError):
-    """Registering a second object under a key that is already taken."""
+    """Registering a second object under a key that is already taken (the message names both origins)."""
+
+
+class OutputPathError(DPTheoryError):
+    """An output file that cannot be written (its folder is missing, is a file or is not writable; two outputs
+    name the same file); the message names the path as the user gave it (:mod:`dptheory.core.io`)."""
+
+
+class PaperImportError(DPTheoryError, ImportError):
+    """A paper package found by discovery (``DPTHEORY_PATH``, an entry point) that fails to import.
+
+    Raised by ``REGISTRY.get(key)`` for a key of that paper; the other papers keep working, and discovery
+    reports the failure as a :class:`PaperImportWarning`. ``package``, ``file``, ``line`` and ``cause`` (the
+    original exception) say where it failed.
+    """
+
+    def __init__(self, *, package: str, file: str, line: int | None, cause: BaseException) -> None:
+        self.package = package
+        self.file = file
+        self.line = line
+        self.cause = cause
+        if isinstance(cause, SyntaxError):
+            what = f"{type(cause).__name__}: {cause.msg}"
+        else:
+            what = f"{type(cause).__name__}: {cause}"
+        where = f"{file}, line {line}" if line else file
+        DPTheoryError.__init__(self, f"paper package {package!r} ({where}) failed to import: {what}")
+        self.name = package
+        self.path = file
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+class DPTheoryWarning(UserWarning):
+    """Base class of the warnings dptheory emits."""
+
+
+class PaperImportWarning(DPTheoryWarning):
+    """Discovery skipped something: a paper package that fails to import, one whose name an installed module
+    already takes (it would shadow it), or a ``DPTHEORY_PATH`` entry that is not a folder."""
 
 
 class InvalidParameter(DPTheoryError, ValueError):
@@ -118,6 +173,12 @@ class ConditionViolated(DPTheoryError, ValueError):
 
 class NumericalFailure(DPTheoryError, ArithmeticError):
     """A numerical computation failed (NaN, no convergence); never returned silently."""
+
+
+class ParameterOutOfRange(InvalidParameter, NumericalFailure):
+    """A value in the parameter's domain that an evaluator cannot serve (a Renyi order above 10^8 for the
+    subsampled Gaussian series); ``reason`` states the accepted range. ``Theorem.evaluate`` re-raises it with
+    the theorem's key and the value as the user wrote it (also a :class:`NumericalFailure`, as it was)."""
 
 
 class RegimeNotSupported(DPTheoryError):

@@ -5,6 +5,14 @@ files that belong together: all of them appear, or none): the content is written
 in the target folder and renamed into place (``os.replace`` is atomic on POSIX within a file system),
 so an interrupted or failed command never leaves a half-written or stale-but-replaced file.
 
+* A target that is a symbolic link is written through: its target file is replaced (atomically, the
+  temporary file is made beside it) and the link stays a link, as a plain ``open(path, "w")`` would do.
+* An output that cannot be written is an :class:`~dptheory.core.errors.OutputPathError` naming the path
+  as given and what is wrong (its folder does not exist, is a file, or is not writable), never the name of
+  the temporary file (:func:`check_target` is the one check; the command line's option types use it too).
+* Two outputs of one group that are the same file (also through a symbolic link, ``./f.png`` and ``f.png``
+  or a hard link) are refused (:func:`same_file`).
+
 Usage::
 
     with atomic_write("out.csv") as fh:           # text; mode="wb" for bytes
@@ -20,32 +28,101 @@ from __future__ import annotations
 
 import contextlib
 import os
-import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, Any
 
-from dptheory.core.errors import DPTheoryError
+from dptheory.core.errors import OutputPathError
+
+__all__ = ["AtomicGroup", "atomic_write", "check_target", "new_temporary_file", "output_problem", "same_file"]
 
 
-def _target(path: str | os.PathLike[str]) -> Path:
-    p = Path(path)
-    if p.is_dir():
-        raise DPTheoryError(f"{p} is a folder; give a file name (e.g. {p / 'out.png'})")
-    if not p.parent.exists():
-        raise DPTheoryError(f"cannot write {p}: the folder {p.parent} does not exist")
-    return p
+def output_problem(path: str | os.PathLike[str]) -> str | None:
+    """Why ``path`` cannot be written as an output file (a sentence naming the path as given), or None.
+
+    A symbolic link is followed (the file written is the link's target; the message then names both)."""
+    given = Path(path)
+    shown = os.fspath(path)
+    if given.is_dir():
+        return f"{shown} is a folder; give a file name (e.g. {given / ('out' + (given.suffix or '.png'))})"
+    base = given
+    via = ""
+    if given.is_symlink():
+        base = Path(os.path.realpath(given))
+        via = f" (a symbolic link to {base})"
+    folder = base.parent
+    if not folder.is_dir():
+        # the nearest existing ancestor: a file in the way, or else the first missing folder below it
+        missing, p = folder, folder
+        while not p.exists() and p != p.parent:
+            missing, p = p, p.parent
+        if p.exists() and not p.is_dir():
+            return f"cannot write {shown}{via}: {p} is a file, not a folder"
+        return f"cannot write {shown}{via}: the folder {missing} does not exist"
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return f"cannot write {shown}{via}: the folder {folder} is not writable (permission denied)"
+    return None
 
 
-def _tmp_name(p: Path) -> Path:
-    fd, name = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".part", dir=p.parent)
+def check_target(path: str | os.PathLike[str]) -> Path:
+    """The file to write for output ``path`` (a symbolic link resolved to its target), or
+    :class:`OutputPathError` (see :func:`output_problem`)."""
+    problem = output_problem(path)
+    if problem is not None:
+        raise OutputPathError(problem)
+    return Path(os.path.realpath(path))
+
+
+def same_file(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
+    """True when output paths ``a`` and ``b`` name one file: the same path once symbolic links, ``.`` and ``..``
+    are resolved, or (both existing) one inode (hard links)."""
+    ra, rb = os.path.realpath(a), os.path.realpath(b)
+    if ra == rb:
+        return True
     try:
-        # mkstemp creates the file private (0600); the output gets the mode a plain open() would give it
-        # (the existing file's, else 0666 less the umask)
-        os.fchmod(fd, _mode_for(p))
-    finally:
-        os.close(fd)
-    return Path(name)
+        return os.path.samefile(ra, rb)
+    except OSError:
+        return False
+
+
+def _failed(shown: str, exc: OSError) -> OutputPathError:
+    """An ``OSError`` of our own file operations, reworded to name the user's path (not the temporary file)."""
+    return OutputPathError(f"cannot write {shown}: {exc.strerror or type(exc).__name__}")
+
+
+def new_temporary_file(folder: str | os.PathLike[str], prefix: str, suffix: str, *, mode: int = 0o600,
+                       record: Callable[[Path], None], forget: Callable[[], object], shown: str = "") -> Path:
+    """Create a new empty file ``folder/prefix<random>suffix`` (``O_EXCL``: never an existing one) with
+    permissions ``mode``, and return its path.
+
+    Its name is given to ``record`` *before* the file exists (``forget`` undoes the last ``record`` when the name
+    is taken), so that an interrupt (Ctrl-C, or SIGTERM/SIGHUP, which the command line turns into one) at any
+    moment leaves nothing the caller's clean-up does not know about: deleting a recorded name that was never
+    created is harmless. Errors name ``shown`` (the user's path), not the temporary file."""
+    for _ in range(100):
+        tmp = Path(folder) / f"{prefix}{os.urandom(5).hex()}{suffix}"
+        record(tmp)
+        try:
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o600)
+        except FileExistsError:
+            forget()
+            continue
+        except OSError as exc:
+            forget()
+            raise _failed(shown or os.fspath(tmp), exc) from None
+        try:
+            os.fchmod(fd, mode)
+        finally:
+            os.close(fd)
+        return tmp
+    raise OutputPathError(f"cannot write {shown}: no free temporary file name in {folder}")
+
+
+def _tmp_name(p: Path, shown: str, record: Callable[[Path], None], forget: Callable[[], object]) -> Path:
+    """A new empty temporary file beside ``p``, ``.NAME.<random>.part`` + the extension of ``p`` (kept last, for
+    writers that infer the format from it), with the mode a plain ``open()`` would give ``p``."""
+    return new_temporary_file(p.parent, f".{p.name}.", ".part" + p.suffix, mode=_mode_for(p), record=record,
+                              forget=forget, shown=shown)
 
 
 def _mode_for(p: Path) -> int:
@@ -59,20 +136,34 @@ def _mode_for(p: Path) -> int:
 
 @contextlib.contextmanager
 def atomic_write(path: str | os.PathLike[str], mode: str = "w", **kwargs: Any) -> Iterator[IO[Any]]:
-    """Open a temporary file beside ``path``; on a clean exit rename it to ``path``, else delete it."""
+    """Open a temporary file beside ``path`` (beside its target if it is a symbolic link); on a clean exit
+    rename it to that file, else delete it."""
     if mode not in ("w", "wb"):
         raise ValueError("atomic_write writes whole files: mode must be 'w' or 'wb'")
-    p = _target(path)
-    tmp = _tmp_name(p)
+    shown = os.fspath(path)
+    p = check_target(path)
+    made: list[Path] = []
     try:
-        with open(tmp, mode, **kwargs) as fh:
+        tmp = _tmp_name(p, shown, made.append, made.pop)
+        try:
+            fh = open(tmp, mode, **kwargs)  # closed by the with below
+        except OSError as exc:
+            raise _failed(shown, exc) from None
+        with fh:
             yield fh
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, p)
+            try:
+                fh.flush()
+                os.fsync(fh.fileno())
+            except OSError as exc:
+                raise _failed(shown, exc) from None
+        try:
+            os.replace(tmp, p)
+        except OSError as exc:
+            raise _failed(shown, exc) from None
     except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            tmp.unlink()
+        for t in made:
+            with contextlib.suppress(FileNotFoundError):
+                t.unlink()
         raise
 
 
@@ -80,17 +171,16 @@ class AtomicGroup:
     """Several output files that appear together or not at all (use as a context manager)."""
 
     def __init__(self) -> None:
-        self._pending: list[tuple[Path, Path]] = []
+        self._pending: list[tuple[Path, Path, str]] = []  # (temporary file, file written, path as given)
 
     def path(self, target: str | os.PathLike[str]) -> Path:
         """A temporary path beside ``target`` for a writer that wants a file name (e.g. matplotlib)."""
-        p = _target(target)
-        tmp = _tmp_name(p)
-        # keep the extension last so that writers which infer the format from it still work
-        tmp_ext = tmp.with_name(tmp.name[: -len(".part")] + ".part" + p.suffix)
-        tmp.rename(tmp_ext)
-        self._pending.append((tmp_ext, p))
-        return tmp_ext
+        shown = os.fspath(target)
+        p = check_target(target)
+        for _tmp, final, other in self._pending:
+            if same_file(final, p):
+                raise OutputPathError(f"two outputs name the same file: {other} and {shown}; give different files")
+        return _tmp_name(p, shown, lambda t: self._pending.append((t, p, shown)), self._pending.pop)
 
     @contextlib.contextmanager
     def open(self, target: str | os.PathLike[str], mode: str = "w", **kwargs: Any) -> Iterator[IO[Any]]:
@@ -101,16 +191,25 @@ class AtomicGroup:
             yield fh
 
     def commit(self) -> list[Path]:
-        """Rename every temporary file into place (in order); returns the final paths."""
+        """Rename every temporary file into place (in order); returns the paths as given. If a rename fails, the
+        temporary files not yet renamed are deleted."""
         done = []
-        for tmp, final in self._pending:
-            os.replace(tmp, final)
-            done.append(final)
-        self._pending = []
+        try:
+            while self._pending:
+                tmp, final, shown = self._pending[0]
+                try:
+                    os.replace(tmp, final)
+                except OSError as exc:
+                    raise _failed(shown, exc) from None
+                self._pending.pop(0)
+                done.append(Path(shown))
+        except BaseException:
+            self.discard()
+            raise
         return done
 
     def discard(self) -> None:
-        for tmp, _final in self._pending:
+        for tmp, _final, _shown in self._pending:
             with contextlib.suppress(FileNotFoundError):
                 tmp.unlink()
         self._pending = []

@@ -9,7 +9,8 @@ Parameter values enter the package through :func:`parse_value`, which turns them
 rationals (sympy ``Rational``). Conditions are then decided exactly, and the mpmath kernels see the
 same number at any precision. Python floats are read by their shortest decimal representation
 (``0.02`` means 1/50, not the binary double nearest to it), which is what a user who typed the number
-meant; pass a ``fractions.Fraction`` or an ``mpmath.mpf`` to give an exact binary value instead.
+meant; pass a ``fractions.Fraction`` or an ``mpmath.mpf`` to give an exact binary value instead. A
+``decimal.Decimal`` is read exactly (``Decimal("0.02")`` is 1/50, like the string ``"0.02"``).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import math
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from decimal import Decimal
 from enum import StrEnum
 from fractions import Fraction
 from numbers import Integral
@@ -28,6 +30,14 @@ import numpy as np
 import sympy as sp
 
 from dptheory.core.errors import InvalidParameter
+from dptheory.core.validate import (
+    binary_size_problem,
+    check_size,
+    decimal_size_problem,
+    rational_size_problem,
+    shown,
+    text_size_problem,
+)
 
 
 class Domain(StrEnum):
@@ -122,13 +132,23 @@ _FRACTION_RE = re.compile(r"^\s*([+-]?\d+)\s*/\s*(\d+)\s*$")
 def parse_value(raw: Any, *, key: str, name: str, citation: str = "") -> sp.Rational:
     """Turn a user value into an exact sympy Rational, or raise :class:`InvalidParameter`.
 
-    Accepts int, Fraction, float (read by its shortest decimal repr), decimal strings
-    (``"0.02"``, ``"1e-5"``), fractions (``"1/3"``), mpmath mpf (exact binary value), numpy
-    scalars and sympy rationals. Rejects bool, NaN, infinities, complex numbers and text.
+    Accepts int, Fraction, ``decimal.Decimal`` (exactly, like the same decimal string), float (read by its
+    shortest decimal repr), decimal strings (``"0.02"``, ``"1e-5"``), fractions (``"1/3"``), mpmath mpf (exact
+    binary value), numpy scalars and sympy rationals. Rejects bool, NaN, infinities, complex numbers and text,
+    and (at once, before any big integer is built) numbers beyond the size limits of
+    :mod:`dptheory.core.validate` (the same limits as the command line's). This is the one entry of user
+    values into the package: ``Theorem.evaluate``, ``value``, ``check`` and the CLI all pass through it.
     """
 
     def bad(reason: str) -> InvalidParameter:
-        return InvalidParameter(key=key, name=name, value=raw, reason=reason, citation=citation)
+        return InvalidParameter(key=key, name=name, value=shown(raw), reason=reason, citation=citation)
+
+    def sized(problem: str | None) -> None:
+        check_size(problem, key=key, name=name, value=raw, citation=citation)
+
+    def rational(num: int, den: int) -> sp.Rational:
+        sized(rational_size_problem(num, den))
+        return sp.Rational(num, den)
 
     value = raw
     if isinstance(value, (bool, np.bool_)):
@@ -137,7 +157,7 @@ def parse_value(raw: Any, *, key: str, name: str, citation: str = "") -> sp.Rati
         value = value.item()
     if isinstance(value, sp.Basic):
         if value.is_Rational:
-            return sp.Rational(value)
+            return rational(int(value.p), int(value.q))
         if value.is_Float:
             value = mpmath.mpf(value._mpf_)  # exact binary value of the sympy Float
         elif value.is_number and value.is_finite and value.is_real:
@@ -145,9 +165,17 @@ def parse_value(raw: Any, *, key: str, name: str, citation: str = "") -> sp.Rati
         else:
             raise bad("not a finite real number")
     if isinstance(value, Integral):
-        return sp.Integer(int(value))
+        return rational(int(value), 1)
     if isinstance(value, Fraction):
-        return sp.Rational(value.numerator, value.denominator)
+        return rational(value.numerator, value.denominator)
+    if isinstance(value, Decimal):
+        if value.is_nan():
+            raise bad("NaN is not a number")
+        if value.is_infinite():
+            raise bad("infinity is not allowed here")
+        sized(decimal_size_problem(value))
+        f = Fraction(value)  # exact: a Decimal is a finite decimal fraction
+        return rational(f.numerator, f.denominator)
     if isinstance(value, float):
         if math.isnan(value):
             raise bad("NaN is not a number")
@@ -160,6 +188,7 @@ def parse_value(raw: Any, *, key: str, name: str, citation: str = "") -> sp.Rati
         if mpmath.isinf(value):
             raise bad("infinity is not allowed here")
         man, exp = value.man_exp
+        sized(binary_size_problem(int(man), int(exp)))
         return sp.Integer(man) * sp.Integer(2) ** exp
     if isinstance(value, str):
         s = value.strip()
@@ -168,18 +197,21 @@ def parse_value(raw: Any, *, key: str, name: str, citation: str = "") -> sp.Rati
             raise bad("NaN is not a number")
         if low in {"inf", "+inf", "-inf", "infinity", "+infinity", "-infinity", "oo"}:
             raise bad("infinity is not allowed here")
+        sized(text_size_problem(s))
         m = _FRACTION_RE.match(s)
         if m:
             den = int(m.group(2))
             if den == 0:
                 raise bad("division by zero")
-            return sp.Rational(int(m.group(1)), den)
+            return rational(int(m.group(1)), den)
         if _NUMBER_RE.match(s):
-            return sp.Rational(s)
+            f = Fraction(s)  # exact, and sized above: no 10^(10^9) is ever built
+            return rational(f.numerator, f.denominator)
         raise bad("not a number (write e.g. 0.02, 1e-5 or 1/3)")
     if isinstance(value, complex):
         raise bad("complex numbers are not allowed")
-    raise bad(f"unsupported type {type(value).__name__}")
+    raise bad(f"unsupported type {type(value).__name__} (pass an int, a Fraction, a Decimal, a float, a decimal "
+              "or fraction string, or an mpmath mpf)")
 
 
 def rational_to_mpf(x: sp.Rational) -> mpmath.mpf:

@@ -30,7 +30,8 @@ import numpy as np
 
 from dptheory.core.errors import DPTheoryError, InvalidParameter
 
-__all__ = ["chunk_bounds", "dask_client", "run_tasks", "task_generators", "validate_cluster"]
+__all__ = ["cap_workers", "chunk_bounds", "dask_client", "machine_workers", "run_tasks", "task_generators",
+           "validate_cluster"]
 
 KEY = "parallel"
 T = TypeVar("T")
@@ -68,6 +69,52 @@ def validate_cluster(workers: Any = None, scheduler: Any = None) -> tuple[int | 
                                    reason="give either workers (a local cluster) or a scheduler address, not both")
         scheduler = scheduler.strip()
     return workers, scheduler
+
+
+#: memory one local Dask worker process needs at least (Python, numpy, sympy, distributed, a paper loaded)
+WORKER_BYTES = 256 * 2**20
+_WARNED: set[tuple[int, int]] = set()
+
+
+def _cpus() -> int:
+    """CPUs this process may run on (``os.sched_getaffinity``, else ``os.cpu_count``; at least 1)."""
+    import os
+
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+def machine_workers() -> tuple[int, str]:
+    """How many single-threaded worker processes this machine runs at once, and why: the CPUs this process may
+    use, and no more than the available memory holds at :data:`WORKER_BYTES` each."""
+    from dptheory.core.memory import available_bytes, human_bytes
+
+    cpus = _cpus()
+    cap, why = cpus, f"{cpus} CPU{'s' if cpus != 1 else ''} available to this process"
+    free = available_bytes()
+    if free is not None and free // WORKER_BYTES < cap:
+        cap = max(1, free // WORKER_BYTES)
+        why = f"{human_bytes(free)} of memory available, about {human_bytes(WORKER_BYTES)} per worker process"
+    return cap, why
+
+
+def cap_workers(workers: int | None) -> int | None:
+    """``workers`` bounded by :func:`machine_workers`; a larger request is capped, with one warning on stderr
+    (per request and cap). More single-threaded processes than CPUs only share them (and, far beyond, spend the
+    time starting processes: 1000 asked on 2 CPUs ran no task in 100 s); the results do not depend on the
+    number of workers (module docstring), so capping changes only the time."""
+    if workers is None or workers <= 1:
+        return workers
+    cap, why = machine_workers()
+    if workers <= cap:
+        return workers
+    if (workers, cap) not in _WARNED:
+        _WARNED.add((workers, cap))
+        print(f"dptheory: warning: {workers} Dask workers asked (--workers), capped to {cap}: {why} (the results "
+              "do not depend on the number of workers)", file=sys.stderr)
+    return cap
 
 
 def uses_dask(workers: int | None, scheduler: str | None) -> bool:
@@ -123,7 +170,7 @@ def dask_client(workers: int | None = None, scheduler: str | None = None, *,
         finally:
             client.close()
         return
-    n = workers or 1
+    n = cap_workers(workers) or 1
     import dask
 
     try:
@@ -174,6 +221,7 @@ def run_tasks(
             release the GIL); the results are the same as with one.
     """
     workers, scheduler = validate_cluster(workers, scheduler)
+    workers = cap_workers(workers) if client is None and scheduler is None else workers
     if isinstance(retries, bool) or not isinstance(retries, int) or retries < 0:
         raise InvalidParameter(key=KEY, name="retries", value=retries, reason="must be a whole number >= 0")
     if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:

@@ -12,6 +12,30 @@ time the registry is asked for something it does not hold. The generic mechanism
 layer (``rdp.*`` keys) are registered by :mod:`dptheory.privacy.theorems` the same way. Nothing in
 ``core`` imports a paper by name: the registry imports whatever discovery finds.
 
+**What ``DPTHEORY_PATH`` loads.** A ``DPTHEORY_PATH`` folder is never put on ``sys.path``: only its *paper
+packages* are importable, a paper package being a sub-folder with an ``__init__.py`` and at least one
+registration module (``theorems``, ``claims``, ``figures``; a ``.py`` file or a sub-package). They are
+resolved by a finder placed *last* on ``sys.meta_path`` (:class:`_PaperFinder`), so a module of the standard
+library or of site-packages always wins, and a paper package whose name is already importable from elsewhere
+(a ``scipy/`` or ``json/`` folder with a ``theorems.py``) is skipped with a :class:`PaperImportWarning` naming
+both locations. Any other file or folder there is never imported. An entry of ``DPTHEORY_PATH`` that is not a
+folder is a warning naming it.
+
+**Failures.** A paper package from ``DPTHEORY_PATH`` or an entry point that fails to import (a syntax error, a
+missing module, an exception at import) is skipped with a :class:`PaperImportWarning` naming the package, the
+file and the line; whatever it registered is withdrawn, the other papers keep working, and
+:meth:`Registry.get` of one of its keys raises :class:`PaperImportError` (the same message). A warning rather
+than an exception for the listing, because one broken third-party folder must not disable every paper; an
+exception for the lookup, because the user asked for that paper. A built-in paper that fails to import is a bug
+and propagates.
+
+**Duplicates.** A key (or figure name) registered twice is a :class:`DuplicateKey` naming both origins (module
+and file), whatever the source (built-in, ``DPTHEORY_PATH``, entry point) and whatever the order of the calls:
+the providers the index does not cover are imported before the registry answers its first question (``get``,
+``figure``, ``in``, ``catalog``, iteration), and a key they register that the index gives to another module is
+refused at once. A conflict found while importing a provider makes every later lookup raise it (a registry
+holding two meanings for one key answers nothing).
+
 Objects declare what they are by a ``KIND`` class attribute (``"theorem"`` or ``"claim"``), so the
 registry needs neither the theorem nor the claim module (no import cycle).
 
@@ -29,19 +53,33 @@ the tight PLD and the RDP composition beside the paper's theorems without import
 
 from __future__ import annotations
 
+import functools
 import importlib
+import importlib.abc
+import importlib.machinery
 import importlib.util
 import json
+import keyword
 import os
 import pkgutil
 import sys
-from collections.abc import Callable, Iterator, Mapping
+import traceback
+import warnings
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from types import FrameType
+from types import FrameType, ModuleType
 from typing import Any, Protocol, TypeVar
 
-from dptheory.core.errors import DPTheoryError, DuplicateKey, UnknownKey
+from dptheory.core.errors import (
+    DPTheoryError,
+    DuplicateKey,
+    InvalidKey,
+    PaperImportError,
+    PaperImportWarning,
+    UnknownKey,
+)
 
 
 class _Keyed(Protocol):
@@ -105,23 +143,53 @@ class Registry:
         self._origin: dict[str, str] = {}
         self._discovered = False
         self._discovering = False
+        self._extras_loaded = False
+        self._loaded: set[str] = set()
+        self._loading = 0
+        self._conflict: str | None = None
         self._index: dict[str, Any] | None = None
 
     # ------------------------------------------------------------------ adding
     def add(self, obj: T, *, replace: bool = False) -> T:
         key = obj.key
-        if key in self._items and not replace:
-            raise DuplicateKey(f"key {key!r} is already registered ({type(self._items[key]).__name__})")
+        module = _calling_module()
+        if not replace:
+            self._refuse_duplicate(key, f"key {key!r}", module)
         self._items[key] = obj
-        self._origin[key] = _calling_module()
+        self._origin[key] = module
         return obj
 
     def add_figure(self, fig: Figure, *, replace: bool = False) -> Figure:
-        if fig.name in self._figures and not replace:
-            raise DuplicateKey(f"figure {fig.name!r} is already registered")
+        module = _calling_module()
+        if not replace:
+            self._refuse_duplicate("figure:" + fig.name, f"figure {fig.name!r}", module)
         self._figures[fig.name] = fig
-        self._origin["figure:" + fig.name] = _calling_module()
+        self._origin["figure:" + fig.name] = module
         return fig
+
+    def _refuse_duplicate(self, slot: str, what: str, module: str) -> None:
+        """Raise :class:`DuplicateKey` naming both origins if ``slot`` (a key or ``figure:NAME``) is taken: by a
+        registered object, or, for a registration from outside ``dptheory``, by the index (the built-in module
+        that owns it may not be imported yet: the order of the calls must not decide which one wins)."""
+        if slot.startswith("figure:"):
+            taken = slot[len("figure:"):] in self._figures
+        else:
+            taken = slot in self._items
+        first = self._origin.get(slot, "") if taken else ""
+        if not taken and not _is_builtin(module):
+            owner = self._index_modules().get(slot, "")
+            if owner and owner != module:
+                taken, first = True, owner
+        if not taken:
+            return
+        message = f"{what} is registered twice: by {_describe_module(first)} and by {_describe_module(module)}"
+        if self._loading:
+            self._conflict = message  # found while importing a provider: every later lookup raises it
+        raise DuplicateKey(message)
+
+    def _check_conflict(self) -> None:
+        if self._conflict is not None:
+            raise DuplicateKey(self._conflict)
 
     def add_baseline(self, base: Baseline, *, replace: bool = True) -> Baseline:
         """Register a composition baseline (re-registering the same name replaces it: modules may be reloaded)."""
@@ -140,20 +208,30 @@ class Registry:
 
     # ------------------------------------------------------------------ lookup
     def get(self, key: str) -> Any:
+        if not isinstance(key, str):
+            raise InvalidKey(key)
+        self._load_extras()
         if key not in self._items:
             self._load_indexed(key)
         if key not in self._items:
+            self._raise_if_broken(key.split(".", 1)[0])
             self.discover()
+        self._check_conflict()
         try:
             return self._items[key]
         except KeyError:
             raise UnknownKey(key, list(dict.fromkeys([*self._items, *self.index_keys()]))) from None
 
     def figure(self, name: str) -> Figure:
+        if not isinstance(name, str):
+            raise InvalidKey(name, what="figure name", example="yeshokri22-fig1")
+        self._load_extras()
         if name not in self._figures:
             self._load_indexed("figure:" + name)
         if name not in self._figures:
+            self._raise_if_broken(name.split("-", 1)[0])
             self.discover()
+        self._check_conflict()
         try:
             return self._figures[name]
         except KeyError:
@@ -165,15 +243,28 @@ class Registry:
         self.discover()
         return [self._figures[k] for k in sorted(self._figures)]
 
+    def broken(self) -> dict[str, PaperImportError]:
+        """The paper packages discovery skipped because they fail to import, by package name."""
+        return dict(_BROKEN)
+
+    def _raise_if_broken(self, prefix: str) -> None:
+        """A key whose prefix is a paper package that failed to import: raise its :class:`PaperImportError`."""
+        for pkg, err in _BROKEN.items():
+            if pkg.rsplit(".", 1)[-1] == prefix:
+                raise PaperImportError(package=err.package, file=err.file, line=err.line, cause=err.cause)
+
     def __contains__(self, key: object) -> bool:
+        self._load_extras()
         if key not in self._items and isinstance(key, str):
             self._load_indexed(key)
         if key not in self._items:
             self.discover()
+        self._check_conflict()
         return key in self._items
 
     def __iter__(self) -> Iterator[Any]:
         self.discover()
+        self._check_conflict()
         return iter(list(self._items.values()))
 
     def keys(self) -> list[str]:
@@ -202,6 +293,67 @@ class Registry:
     def index_keys(self) -> list[str]:
         return [row["key"] for row in self.index().get("items", [])]
 
+    def _index_modules(self) -> dict[str, str]:
+        """Key (or ``figure:NAME``) -> the built-in module the index says registers it."""
+        data = self.index()
+        out = {r["key"]: r["module"] for r in data.get("items", []) if "module" in r}
+        out.update({"figure:" + r["name"]: r["module"] for r in data.get("figures", []) if "module" in r})
+        return out
+
+    def _indexed_packages(self) -> set[str]:
+        return {v["package"] for v in self.index().get("papers", {}).values()} | set(GENERIC_PROVIDERS)
+
+    @contextmanager
+    def _importing(self) -> Iterator[None]:
+        """Around the import of a provider: a duplicate found meanwhile becomes the registry's standing conflict."""
+        self._loading += 1
+        try:
+            yield
+        finally:
+            self._loading -= 1
+
+    def _load_extras(self) -> None:
+        """Import the providers the index does not cover (``DPTHEORY_PATH``, entry points, a built-in paper missing
+        from a stale index), once, before the registry answers: their keys are unknown until they are imported, so
+        a duplicate among them and the built-ins is found whatever the order of the calls."""
+        self._check_conflict()
+        if self._extras_loaded or self._discovering:
+            return
+        self._extras_loaded = True
+        if not self.index().get("items"):
+            return  # no index: every lookup falls back to full discovery
+        indexed = self._indexed_packages()
+        for pkg in paper_packages():
+            if pkg not in indexed:
+                self._load_provider(pkg)
+
+    def _load_provider(self, pkg: str) -> None:
+        """Import one paper package's registration modules. A package from outside ``dptheory`` that fails is
+        skipped (:class:`PaperImportWarning`; what it registered is withdrawn), except for a duplicate key."""
+        if pkg in self._loaded or pkg in _BROKEN:
+            return
+        if _is_builtin(pkg):
+            with self._importing():
+                load_paper(pkg)
+            self._loaded.add(pkg)
+            return
+        items, figures = set(self._items), set(self._figures)
+        try:
+            with self._importing():
+                load_paper(pkg)
+        except DuplicateKey:
+            raise
+        except Exception as exc:
+            for k in set(self._items) - items:
+                del self._items[k]
+                self._origin.pop(k, None)
+            for k in set(self._figures) - figures:
+                del self._figures[k]
+                self._origin.pop("figure:" + k, None)
+            _record_broken(pkg, exc)
+            return
+        self._loaded.add(pkg)
+
     def _load_indexed(self, key: str) -> None:
         """Import the one module the index names for ``key`` (a theorem/claim key or ``figure:NAME``)."""
         if self._discovered:
@@ -212,7 +364,8 @@ class Registry:
             rows = [r for r in self.index().get("items", []) if r["key"] == key]
         for r in rows:
             try:
-                importlib.import_module(r["module"])
+                with self._importing():
+                    importlib.import_module(r["module"])
             except ImportError:
                 return  # an out-of-date index: full discovery decides
 
@@ -222,14 +375,14 @@ class Registry:
         entry points) are imported and described from their objects. Sorted by key."""
         rows = [dict(r) for r in self.index().get("items", [])]
         indexed = {r["key"] for r in rows}
-        indexed_pkgs = {v["package"] for v in self.index().get("papers", {}).values()} | set(GENERIC_PROVIDERS)
+        indexed_pkgs = self._indexed_packages()
         extra = [p for p in paper_packages() if p not in indexed_pkgs]
         if extra or not rows:
             if not rows:
                 self.discover()
             else:
-                for pkg in extra:
-                    load_paper(pkg)
+                self._load_extras()
+            self._check_conflict()
             for obj in list(self._items.values()):
                 if obj.key not in indexed:
                     rows.append(describe_row(obj))
@@ -238,21 +391,161 @@ class Registry:
     # ------------------------------------------------------------------ discovery
     def discover(self) -> None:
         """Import every provider's registration modules (once; re-entrant calls are no-ops)."""
+        self._check_conflict()
         if self._discovered or self._discovering:
             return
         self._discovering = True
         try:
             for provider in GENERIC_PROVIDERS:
-                importlib.import_module(provider)
+                with self._importing():
+                    importlib.import_module(provider)
             for pkg in paper_packages():
-                load_paper(pkg)
+                self._load_provider(pkg)
             self._discovered = True
         finally:
             self._discovering = False
+        self._check_conflict()
+
+
+# ----------------------------------------------------------------------------- finding the paper packages
+class _PaperFinder(importlib.abc.MetaPathFinder):
+    """Resolves exactly the paper packages found in ``DPTHEORY_PATH`` folders (name -> package folder).
+
+    It sits last on ``sys.meta_path``: a name any other finder resolves (the standard library, site-packages,
+    the current folder) never reaches it, and it resolves no other name; the submodules of a paper package are
+    found through the package's ``__path__`` by the standard machinery.
+    """
+
+    def __init__(self) -> None:
+        self.packages: dict[str, Path] = {}
+
+    def find_spec(
+        self, fullname: str, path: Sequence[str] | None = None, target: ModuleType | None = None
+    ) -> importlib.machinery.ModuleSpec | None:
+        folder = self.packages.get(fullname)
+        if folder is None:
+            return None
+        return importlib.util.spec_from_file_location(
+            fullname, folder / "__init__.py", submodule_search_locations=[str(folder)]
+        )
+
+
+_FINDER = _PaperFinder()
+#: paper packages from outside dptheory that failed to import (package name -> error)
+_BROKEN: dict[str, PaperImportError] = {}
+_WARNED: set[str] = set()
+
+
+def _warn(message: str, file: str = "", line: int | None = None) -> None:
+    """One :class:`PaperImportWarning` per message and process, attributed to the file (and line) at fault."""
+    if message in _WARNED:
+        return
+    _WARNED.add(message)
+    warnings.warn_explicit(message, PaperImportWarning, file or PATH_ENV, line or 0, module="dptheory.discovery")
+
+
+def cli_showwarning(
+    message: Warning | str, category: type[Warning], filename: str, lineno: int, file: Any = None, line: Any = None
+) -> None:
+    """A ``warnings.showwarning`` for the command line: a :class:`~dptheory.core.errors.DPTheoryWarning` is one
+    line, ``dptheory: warning: <message>`` (the message names the file and line at fault); other warnings as
+    usual."""
+    from dptheory.core.errors import DPTheoryWarning
+
+    out = sys.stderr if file is None else file
+    if issubclass(category, DPTheoryWarning):
+        text = " ".join(str(message).split())
+        out.write(f"dptheory: warning: {text}\n")
+    else:
+        out.write(warnings.formatwarning(message, category, filename, lineno, line))
+
+
+def _is_builtin(module: str) -> bool:
+    return module == "dptheory" or module.startswith("dptheory.")
+
+
+def _is_paper_dir(folder: Path) -> bool:
+    """A paper package: a package (``__init__.py``) holding at least one registration module."""
+    if not (folder / "__init__.py").is_file():
+        return False
+    return any((folder / f"{m}.py").is_file() or (folder / m / "__init__.py").is_file() for m in REGISTRATION_MODULES)
+
+
+def _taken_elsewhere(name: str, folder: Path) -> str:
+    """Where ``name`` is importable from other than ``folder`` ('' if nowhere else): any finder before ours."""
+    mine = (folder / "__init__.py").resolve()
+    mod = sys.modules.get(name)
+    if mod is not None:
+        file = getattr(mod, "__file__", None)
+        if file and Path(file).resolve() == mine:
+            return ""
+        return str(file or f"the module {name} already imported")
+    try:
+        spec = importlib.util.find_spec(name)
+    except (ImportError, ValueError):
+        return ""
+    if spec is None:
+        return ""
+    if spec.origin and spec.has_location:
+        return "" if Path(spec.origin).resolve() == mine else spec.origin
+    locations = list(spec.submodule_search_locations or [])
+    return ", ".join(locations) if locations else f"the built-in module {name}"
+
+
+def _path_packages() -> list[str]:
+    """The paper packages of the ``DPTHEORY_PATH`` folders, made importable through :data:`_FINDER` only."""
+    names: list[str] = []
+    for entry in filter(None, os.environ.get(PATH_ENV, "").split(os.pathsep)):
+        folder = Path(entry)
+        if not folder.is_dir():
+            what = "does not exist" if not folder.exists() else "is not a folder"
+            _warn(f"{PATH_ENV} names {entry!r}, which {what}; it is ignored", entry)
+            continue
+        try:
+            children = sorted(folder.iterdir())
+        except OSError as exc:
+            _warn(f"{PATH_ENV} names {entry!r}, which cannot be read ({exc.strerror}); it is ignored", entry)
+            continue
+        for child in children:
+            if not child.is_dir() or not _is_paper_dir(child):
+                continue
+            name = child.name
+            if not name.isidentifier() or keyword.iskeyword(name):
+                _warn(f"{PATH_ENV}: paper package folder {str(child)!r} is skipped: {name!r} is not a valid "
+                      "Python package name", str(child / "__init__.py"))
+                continue
+            first = _FINDER.packages.get(name)
+            if first is not None and first.resolve() != child.resolve():
+                _warn(f"{PATH_ENV}: paper package {name!r} in {str(child)!r} is skipped: a paper package of that "
+                      f"name was found first in {str(first)!r}", str(child / "__init__.py"))
+                continue
+            other = "" if first is not None else _taken_elsewhere(name, child)
+            if other:
+                _warn(f"{PATH_ENV}: paper package {name!r} in {str(child)!r} is skipped: the name {name!r} is "
+                      f"already importable from {other} (it would shadow it); rename the folder",
+                      str(child / "__init__.py"))
+                continue
+            _FINDER.packages[name] = child
+            names.append(name)
+    if _FINDER.packages and _FINDER not in sys.meta_path:
+        sys.meta_path.append(_FINDER)
+    return names
+
+
+@functools.cache
+def _entry_point_packages() -> tuple[str, ...]:
+    from importlib.metadata import entry_points
+
+    return tuple(ep.value for ep in entry_points(group=ENTRY_POINT_GROUP))
 
 
 def paper_packages() -> list[str]:
-    """Importable names of every paper package: ``dptheory.papers.*``, ``DPTHEORY_PATH``, entry points."""
+    """Importable names of every paper package: ``dptheory.papers.*``, ``DPTHEORY_PATH``, entry points.
+
+    The built-in packages are listed without being imported; a package from ``DPTHEORY_PATH`` or an entry point
+    is imported (its ``__init__``, which stays light) and left out, with a :class:`PaperImportWarning`, if that
+    fails, so that no caller (the command line's paper groups, the report defaults) meets a broken package.
+    """
     import dptheory.papers as papers_pkg
 
     names = [
@@ -260,16 +553,84 @@ def paper_packages() -> list[str]:
         for m in sorted(pkgutil.iter_modules(papers_pkg.__path__), key=lambda m: m.name)
         if m.ispkg
     ]
-    for folder in filter(None, os.environ.get(PATH_ENV, "").split(os.pathsep)):
-        if not os.path.isdir(folder):
-            raise DPTheoryError(f"{PATH_ENV} names {folder!r}, which is not a folder")
-        if folder not in sys.path:
-            sys.path.insert(0, folder)
-        names.extend(m.name for m in sorted(pkgutil.iter_modules([folder]), key=lambda m: m.name) if m.ispkg)
-    from importlib.metadata import entry_points
+    for name in [*_path_packages(), *_entry_point_packages()]:
+        if name in names or name in _BROKEN:
+            continue
+        if _is_builtin(name) or _import_outside_package(name):
+            names.append(name)
+    return names
 
-    names.extend(ep.value for ep in entry_points(group=ENTRY_POINT_GROUP))
-    return list(dict.fromkeys(names))
+
+def _import_outside_package(name: str) -> bool:
+    """Import a paper package from outside dptheory; False (and a warning) if it fails."""
+    try:
+        importlib.import_module(name)
+    except Exception as exc:
+        _record_broken(name, exc)
+        return False
+    return True
+
+
+def _record_broken(package: str, exc: BaseException) -> None:
+    file, line = _where(package, exc)
+    err = PaperImportError(package=package, file=file, line=line, cause=exc)
+    _BROKEN[package] = err
+    _warn(str(err), file, line)
+
+
+def _where(package: str, exc: BaseException) -> tuple[str, int | None]:
+    """The file and line at fault: a syntax error's own, else the innermost frame inside the package's folder
+    (else the innermost frame outside dptheory's registry and importlib)."""
+    if isinstance(exc, SyntaxError) and exc.filename:
+        return exc.filename, exc.lineno
+    top = package.split(".")[0]
+    folders = [str(p) for p in ([_FINDER.packages[top]] if top in _FINDER.packages else [])]
+    mod = sys.modules.get(package)
+    folders += [str(Path(p)) for p in getattr(mod, "__path__", [])]
+    frames = traceback.extract_tb(exc.__traceback__)
+    inside = [f for f in frames if any(f.filename.startswith(d + os.sep) for d in folders)]
+    outside = [f for f in frames if not f.filename.startswith("<") and f.filename != __file__]
+    for group in (inside, outside):
+        if group:
+            return group[-1].filename, group[-1].lineno
+    base = _FINDER.packages.get(top)
+    return (str(base / "__init__.py") if base else package), None
+
+
+def paper_module(package: str, name: str) -> ModuleType | None:
+    """``package.name`` (e.g. a paper's ``cli``), or None if it has none; for a package from outside dptheory, a
+    module that fails to import is a :class:`PaperImportWarning` and None (a built-in one propagates)."""
+    full = f"{package}.{name}"
+    try:
+        if importlib.util.find_spec(full) is None:
+            return None
+        return importlib.import_module(full)
+    except ModuleNotFoundError as exc:
+        if exc.name == full:
+            return None
+        if _is_builtin(package):
+            raise
+        _record_broken(package, exc)
+        return None
+    except Exception as exc:
+        if _is_builtin(package):
+            raise
+        _record_broken(package, exc)
+        return None
+
+
+def _describe_module(module: str) -> str:
+    """``module (file)`` for a message; the file from the imported module, else from its spec."""
+    if not module:
+        return "an unknown module"
+    file = getattr(sys.modules.get(module), "__file__", None)
+    if file is None:
+        try:
+            spec = importlib.util.find_spec(module)
+        except (ImportError, ValueError):
+            spec = None
+        file = spec.origin if spec is not None else None
+    return f"{module} ({file})" if file else module
 
 
 def _calling_module() -> str:
@@ -308,5 +669,10 @@ REGISTRY = Registry()
 
 
 def get(key: str) -> Any:
-    """Look a key up in the global registry (discovering the papers on first use)."""
+    """Look a key up in the global registry (discovering the papers on first use).
+
+    Raises :class:`~dptheory.core.errors.UnknownKey` for a key nobody registers (:class:`InvalidKey`, also a
+    ``TypeError``, for one that is not a string), :class:`PaperImportError` for a key of a paper package that
+    failed to import, :class:`DuplicateKey` if two providers register one key.
+    """
     return REGISTRY.get(key)

@@ -33,6 +33,7 @@ import sympy as sp
 
 from dptheory.core.conditions import Condition, Status
 from dptheory.core.errors import ConditionViolated, DPTheoryError, NumericalFailure
+from dptheory.core.memory import MemoryEstimate
 from dptheory.core.notation import format_rational, parse_value
 from dptheory.core.theorem import GUARD_DIGITS, Theorem
 
@@ -330,6 +331,18 @@ def _exact_valid(thm: Theorem, pt: Mapping[str, sp.Rational]) -> bool:
 # ----------------------------------------------------------------------------- sweep
 
 
+def grid_memory(thm: Theorem, sizes: Sequence[int]) -> MemoryEstimate:
+    """The bytes :func:`sweep` allocates on a grid with ``sizes`` values per axis, before anything is allocated.
+
+    Per grid point: one float64 array per parameter (the mesh and the fixed values) and its selection for the
+    float64 kernel, the values and their logarithms, the kernel's result and two temporaries (float64), the
+    condition screen's two sides and their difference (float64), and five flag arrays (bool).
+    """
+    per = {"parameter arrays": 2 * 8 * len(thm.params), "values": 5 * 8, "condition screen": 3 * 8, "flags": 5}
+    return MemoryEstimate(what=thm.key, units=math.prod(int(n) for n in sizes), unit="grid points", per_unit=per,
+                          advice="use fewer values per axis")
+
+
 def sweep(
     thm: Theorem,
     grid: Mapping[str, Sequence[Any]],
@@ -363,6 +376,7 @@ def sweep(
             lists[n] = []
         if not lists[n]:
             raise DPTheoryError(f"{thm.key}: the grid of {n} must be a non-empty list of values, got {grid[n]!r}")
+    grid_memory(thm, [len(lists[n]) for n in names]).check()
     exact_axes = [[parse_value(v, key=thm.key, name=n) for v in lists[n]] for n in names]
     exact_fixed = {p: parse_value(fixed[p], key=thm.key, name=p) for p in thm.params if p not in names}
     g = _Grid(thm, names, exact_axes, exact_fixed)

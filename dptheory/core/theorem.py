@@ -42,10 +42,12 @@ from dptheory.core.errors import (
     InvalidParameter,
     MissingParameter,
     NumericalFailure,
+    ParameterOutOfRange,
     UnexpectedParameter,
 )
 from dptheory.core.notation import Domain, NotationTable, Param, format_rational, parse_value, rational_to_mpf
 from dptheory.core.units import Direction, Monotone, Unit
+from dptheory.core.validate import shown
 from dptheory.core.values import BoundValue
 
 if TYPE_CHECKING:
@@ -394,6 +396,37 @@ class Theorem:
         merged = {**(params or {}), **kwargs}
         exact = self.parse(merged)
         conds = self._check_exact(exact, raise_on_violation=check, domain_only=False)
+        try:
+            value, enclosure = self._evaluate_exact(exact, dps=dps, term=term, certify=certify)
+        except ParameterOutOfRange as exc:  # a kernel's range, said in the user's terms
+            raise self._out_of_range(exc, merged) from None
+        return BoundValue(
+            key=self.key if term is None else f"{self.key}:{term}",
+            value=value,
+            unit=self.unit,
+            direction=self.direction,
+            dps=dps,
+            quantity=self.quantity if term is None else self._term(term).description,
+            params=exact,
+            conditions=conds,
+            enclosure=enclosure,
+        )
+
+    def _out_of_range(self, exc: ParameterOutOfRange, written: Mapping[str, Any]) -> ParameterOutOfRange:
+        """A kernel's :class:`ParameterOutOfRange` (named by the kernel's argument, with the kernel's number)
+        restated with this theorem's key and citation and the value as the user wrote it; an argument the
+        kernel computes from the parameters is named as such."""
+        if exc.name in self.params and exc.name in written:
+            name, value = exc.name, shown(written[exc.name])
+        else:
+            name, value = f"{exc.name} (computed from {', '.join(self.params)})", exc.value
+        return ParameterOutOfRange(key=self.key, name=name, value=value, reason=exc.reason,
+                                   citation=self.citation.short())
+
+    def _evaluate_exact(
+        self, exact: Mapping[str, sp.Rational], *, dps: int, term: str | None, certify: bool
+    ) -> tuple[mpmath.mpf, Enclosure | None]:
+        """The value (and its certified enclosure, if any) at a parsed, checked point: :meth:`evaluate`'s work."""
         kern = self.kernels(term)
         enclosure = None
         why_not = "no rigorous evaluator (no closed-form statement and no arb override)"
@@ -401,6 +434,8 @@ class Theorem:
             try:
                 enclosure = _enclose_digits(kern.arb, exact, dps)
             except NumericalFailure as exc:
+                if certify and isinstance(exc, ParameterOutOfRange):
+                    raise
                 why_not = str(exc)
         if certify and enclosure is None:
             raise NumericalFailure(f"{self.key}{':' + term if term else ''} cannot be certified here: {why_not}")
@@ -424,17 +459,7 @@ class Theorem:
                 value = mp_value
         else:
             value = self._run_mp(kern.mp, exact, dps, double_check=True)
-        return BoundValue(
-            key=self.key if term is None else f"{self.key}:{term}",
-            value=value,
-            unit=self.unit,
-            direction=self.direction,
-            dps=dps,
-            quantity=self.quantity if term is None else self._term(term).description,
-            params=exact,
-            conditions=conds,
-            enclosure=enclosure,
-        )
+        return value, enclosure
 
     __call__ = evaluate
 
@@ -494,6 +519,8 @@ class Theorem:
                     if raw.imag != 0:
                         raise ValueError(f"complex result {raw}")
                     raw = raw.real
+            except InvalidParameter:
+                raise  # a kernel's own range (ParameterOutOfRange): evaluate() says it in the user's terms
             except (ZeroDivisionError, ValueError, OverflowError, TypeError) as exc:
                 bad = [
                     r
@@ -501,10 +528,11 @@ class Theorem:
                     if r.status is Status.VIOLATED
                 ]
                 why = f"; the violated condition {bad[0].text} makes it undefined" if bad else ""
-                raise NumericalFailure(f"{self.key}: evaluation failed at {dict(args)}{why}: {exc}") from exc
+                raise NumericalFailure(f"{self.key}: evaluation failed at {_point_text(exact)}{why}: {exc}") from exc
             val = mpmath.mpf(raw)
         if mpmath.isnan(val):
-            raise NumericalFailure(f"{self.key}: evaluation gave NaN at {exact}; this is a bug, please report it")
+            raise NumericalFailure(f"{self.key}: evaluation gave NaN at {_point_text(exact)}; this is a bug, please "
+                                   "report it")
         return val
 
     def evaluate_np(self, params: Mapping[str, Any], *, term: str | None = None) -> FloatArray:
@@ -598,6 +626,11 @@ class Theorem:
         from dptheory.core import describe
 
         return describe.theorem_latex(self)
+
+
+def _point_text(exact: Mapping[str, sp.Rational]) -> str:
+    """``alpha = 10, q = 0.01`` (exact values as decimals or fractions, never ``mpf('...')`` reprs)."""
+    return ", ".join(f"{k} = {format_rational(v)}" for k, v in exact.items())
 
 
 def _all_rational(params: Mapping[str, Any], names: tuple[str, ...]) -> bool:

@@ -35,6 +35,7 @@ from scipy import optimize
 
 from dptheory.core.errors import NumericalFailure
 from dptheory.core.units import ConversionMethod
+from dptheory.core.validate import number_text as _num
 
 __all__ = [
     "ConversionResult",
@@ -57,7 +58,7 @@ SCAN_DPS = 15
 
 def _to_mpf(value: Any) -> mpmath.mpf:
     if isinstance(value, bool):
-        raise ValueError(f"expected a number, got {value!r}")
+        raise ValueError(f"expected a number, got {_num(value)}")
     if isinstance(value, numbers.Integral):
         return mpmath.mpf(int(value))
     if isinstance(value, (float, np.floating)):
@@ -69,15 +70,16 @@ def _check_mp(rdp: Any, alpha: Any, delta: Any, where: str) -> tuple[mpmath.mpf,
     try:
         r, a, d = _to_mpf(rdp), _to_mpf(alpha), _to_mpf(delta)
     except (TypeError, ValueError) as exc:
-        raise ValueError(f"{where}: rdp, alpha, delta must be real numbers; got {rdp!r}, {alpha!r}, {delta!r}") from exc
+        raise ValueError(f"{where}: rdp, alpha, delta must be real numbers; got {_num(rdp)}, {_num(alpha)}, "
+                         f"{_num(delta)}") from exc
     if mpmath.isnan(r):
-        raise NumericalFailure(f"{where}: RDP is NaN at alpha={alpha!r}, delta={delta!r}")
+        raise NumericalFailure(f"{where}: RDP is NaN at alpha={_num(alpha)}, delta={_num(delta)}")
     if r < 0:
-        raise ValueError(f"{where}: RDP must be >= 0, got rdp={rdp!r} at alpha={alpha!r}")
+        raise ValueError(f"{where}: RDP must be >= 0, got rdp={_num(rdp)} at alpha={_num(alpha)}")
     if not mpmath.isfinite(a) or not a > 1:
-        raise ValueError(f"{where}: order alpha must be finite and > 1, got alpha={alpha!r}")
+        raise ValueError(f"{where}: order alpha must be finite and > 1, got alpha={_num(alpha)}")
     if mpmath.isnan(d) or not 0 < d < 1:
-        raise ValueError(f"{where}: delta must satisfy 0 < delta < 1, got delta={delta!r}")
+        raise ValueError(f"{where}: delta must satisfy 0 < delta < 1, got delta={_num(delta)}")
     return r, a, d
 
 
@@ -132,7 +134,7 @@ def _check_np(rdp: ArrayLike, alpha: ArrayLike, delta: ArrayLike, where: str) ->
     r, a, d = np.broadcast_arrays(*(np.asarray(v, dtype=np.float64) for v in (rdp, alpha, delta)))
     if np.isnan(r).any():
         k = np.unravel_index(int(np.argmax(np.isnan(r))), r.shape)
-        raise NumericalFailure(f"{where}: RDP is NaN at alpha={a[k]!r} (index {k})")
+        raise NumericalFailure(f"{where}: RDP is NaN at alpha={_num(a[k])} (index {k})")
     for name, arr, ok, what in (
         ("rdp", r, r >= 0, ">= 0"),
         ("alpha", a, np.isfinite(a) & (a > 1), "finite and > 1"),
@@ -140,7 +142,7 @@ def _check_np(rdp: ArrayLike, alpha: ArrayLike, delta: ArrayLike, where: str) ->
     ):
         if not ok.all():
             k = np.unravel_index(int(np.argmin(ok)), arr.shape)
-            raise ValueError(f"{where}: {name} must be {what}; got {name}={arr[k]!r} at index {k}")
+            raise ValueError(f"{where}: {name} must be {what}; got {name}={_num(arr[k])} at index {k}")
     return r, a, d
 
 
@@ -206,7 +208,7 @@ def _rdp_at(rdp_mp: Callable[[mpmath.mpf], Any], alpha: mpmath.mpf, dps: int) ->
         try:
             r = _to_mpf(value)
         except (TypeError, ValueError) as exc:
-            raise NumericalFailure(f"optimize_order: rdp function returned {value!r} at alpha={alpha}") from exc
+            raise NumericalFailure(f"optimize_order: rdp function returned {_num(value)} at alpha={alpha}") from exc
         if mpmath.isnan(r):
             raise NumericalFailure(f"optimize_order: rdp function returned NaN at alpha={mpmath.nstr(alpha, 17)}")
         return r
@@ -296,11 +298,11 @@ def optimize_order(
     """
     m = ConversionMethod.parse(method, key="optimize_order")
     if not isinstance(dps, numbers.Integral) or dps < 5:
-        raise ValueError(f"optimize_order: dps must be an integer >= 5, got {dps!r}")
+        raise ValueError(f"optimize_order: dps must be an integer >= 5, got {_num(dps)}")
     with mpmath.workdps(dps):
         d = _to_mpf(delta)
     if mpmath.isnan(d) or not 0 < d < 1:
-        raise ValueError(f"optimize_order: delta must satisfy 0 < delta < 1, got delta={delta!r}")
+        raise ValueError(f"optimize_order: delta must satisfy 0 < delta < 1, got delta={_num(delta)}")
     if orders is not None:
         if alpha_min is not None or alpha_max is not None:
             raise ValueError("optimize_order: give either orders or alpha_min/alpha_max, not both")
@@ -317,9 +319,9 @@ def _optimize_discrete(
             try:
                 a = _to_mpf(o)
             except (TypeError, ValueError) as exc:
-                raise ValueError(f"optimize_order: order {o!r} is not a real number") from exc
+                raise ValueError(f"optimize_order: order {_num(o)} is not a real number") from exc
             if not mpmath.isfinite(a) or not a > 1:
-                raise ValueError(f"optimize_order: every order must be finite and > 1, got {o!r}")
+                raise ValueError(f"optimize_order: every order must be finite and > 1, got {_num(o)}")
             parsed.append(a)
     if not parsed:
         raise ValueError("optimize_order: orders is empty")
@@ -345,7 +347,7 @@ def _optimize_continuous(
     if not (math.isfinite(amin) and math.isfinite(amax) and 1 < amin < amax):
         raise ValueError(
             "optimize_order: need 1 < alpha_min < alpha_max < inf, "
-            f"got alpha_min={alpha_min!r}, alpha_max={alpha_max!r}"
+            f"got alpha_min={_num(alpha_min)}, alpha_max={_num(alpha_max)}"
         )
     d_f = float(d)
     eps_np = _EPS_NP[method]
@@ -366,7 +368,7 @@ def _optimize_continuous(
             r = np.array([float(_rdp_at(rdp_mp, mpmath.mpf(float(x)), SCAN_DPS)) for x in a])
         if np.isnan(r).any():
             k = int(np.argmax(np.isnan(r)))
-            raise NumericalFailure(f"optimize_order: rdp_np returned NaN at alpha={a[k]!r}")
+            raise NumericalFailure(f"optimize_order: rdp_np returned NaN at alpha={_num(a[k])}")
         return r
 
     def eps_float(a: NDArray[np.float64]) -> NDArray[np.float64]:

@@ -68,7 +68,8 @@ import mpmath
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from dptheory.core.errors import InvalidParameter, NumericalFailure
+from dptheory.core.errors import InvalidParameter, NumericalFailure, ParameterOutOfRange
+from dptheory.core.validate import number_text
 from dptheory.numerics.sgm import _kept, _log_abs_binom, _runs, _stream_lse
 
 __all__ = ["FALLBACK_DPS", "FALLBACK_RTOL", "log_b_mp", "log_b_np", "rdp_mp", "rdp_np"]
@@ -94,7 +95,17 @@ _CHUNK = 1 << 20  # float64 estimates of the mp kernel are made in chunks of thi
 
 
 def _bad(where: str, name: str, value: Any, reason: str) -> InvalidParameter:
-    return InvalidParameter(key=f"sampled_wor.{where}", name=name, value=value, reason=reason)
+    return InvalidParameter(key=f"sampled_wor.{where}", name=name, value=number_text(value), reason=reason)
+
+
+def _order_out_of_range(where: str, alpha: Any) -> ParameterOutOfRange:
+    """The order is beyond the series' reach: the accepted range, in the user's terms (the calling theorem
+    re-raises it with the value as the user wrote it)."""
+    return ParameterOutOfRange(
+        key=f"sampled_wor.{where}", name="alpha", value=number_text(alpha),
+        reason=f"this evaluator accepts Renyi orders 1 < alpha <= 1e{round(math.log10(MAX_INT_ORDER))} "
+        f"(WBK19 Thm 9 has alpha - 1 "
+        "terms)")
 
 
 def _to_mpf(value: Any, where: str, name: str) -> mpmath.mpf:
@@ -115,9 +126,7 @@ def _parse(alpha: Any, q: Any, z: Any, T: Any, where: str) -> tuple[mpmath.mpf, 
     if not (mpmath.isfinite(a) and a > 1):
         raise _bad(where, "alpha", alpha, "the Renyi order must be finite and > 1")
     if a >= MAX_INT_ORDER + 1:
-        raise NumericalFailure(
-            f"sampled_wor.{where}: order alpha={alpha!r} is above {MAX_INT_ORDER}; WBK19 Thm 9 has alpha - 1 terms"
-        )
+        raise _order_out_of_range(where, alpha)
     qm = _to_mpf(q, where, "q")
     if mpmath.isnan(qm) or not 0 <= qm <= 1:
         raise _bad(where, "q", q, "the sampling fraction gamma = m/n must satisfy 0 <= q <= 1")
@@ -293,7 +302,7 @@ def log_b_mp(alpha: int, q: Real, z: Real) -> mpmath.mpf:
     if isinstance(alpha, bool) or not isinstance(alpha, numbers.Integral) or alpha < 1:
         raise _bad("log_b_mp", "alpha", alpha, "Theorem 9 is stated for integer orders >= 1 (here a Python int)")
     if alpha > MAX_INT_ORDER:
-        raise NumericalFailure(f"sampled_wor.log_b_mp: order alpha={alpha} is above {MAX_INT_ORDER}")
+        raise _order_out_of_range("log_b_mp", alpha)
     with mpmath.workdps(dps + _GUARD):
         _, qm, zm, _ = _parse(2, q, z, 0, "log_b_mp")
         result = mpmath.mpf(0) if qm == 0 else _log_b_int_mp(int(alpha), qm, zm, dps)

@@ -139,7 +139,8 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy import special
 
-from dptheory.core.errors import NumericalFailure
+from dptheory.core.errors import NumericalFailure, ParameterOutOfRange
+from dptheory.core.validate import number_text as _num
 
 __all__ = ["log_a_mp", "log_a_quad_mp", "rdp_mp", "rdp_np"]
 
@@ -181,7 +182,7 @@ _STIRLING = (1 / 12, -1 / 360, 1 / 1260, -1 / 1680, 1 / 1188, -691 / 360360, 1 /
 
 def _to_mpf(value: Any) -> mpmath.mpf:
     if isinstance(value, bool):
-        raise ValueError(f"expected a number, got {value!r}")
+        raise ValueError(f"expected a number, got {_num(value)}")
     if isinstance(value, numbers.Integral):
         return mpmath.mpf(int(value))
     if isinstance(value, (float, np.floating)):
@@ -194,28 +195,35 @@ def _parse_order(alpha: Any, where: str) -> tuple[int | None, mpmath.mpf]:
     try:
         a = _to_mpf(alpha)
     except (TypeError, ValueError) as exc:
-        raise ValueError(f"{where}: order alpha must be a real number > 1, got alpha={alpha!r}") from exc
+        raise ValueError(f"{where}: order alpha must be a real number > 1, got alpha={_num(alpha)}") from exc
     if not mpmath.isfinite(a) or not a > 1:
-        raise ValueError(f"{where}: order alpha must be finite and > 1, got alpha={alpha!r}")
+        raise ValueError(f"{where}: order alpha must be finite and > 1, got alpha={_num(alpha)}")
     if a > _MAX_INT_ORDER:
-        raise NumericalFailure(
-            f"{where}: order alpha={alpha!r} exceeds {_MAX_INT_ORDER}; the series (exact binomial sum at integer "
-            "orders, its head at fractional ones) would need that many terms"
-        )
+        raise _order_out_of_range(where, alpha)
     if mpmath.isint(a):
         return int(a), a
     return None, a
+
+
+def _order_out_of_range(where: str, alpha: Any) -> ParameterOutOfRange:
+    """The order is beyond what the series can serve: the accepted range, in the user's terms (the theorem
+    that called the kernel re-raises it with the value as written)."""
+    return ParameterOutOfRange(
+        key=where, name="alpha", value=_num(alpha),
+        reason=f"this evaluator accepts Renyi orders 1 < alpha <= 1e{round(math.log10(_MAX_INT_ORDER))} "
+        f"(the exact binomial sum at "
+        "integer orders, and its head at fractional ones, needs about alpha terms)")
 
 
 def _check_qz(q: Any, z: Any, where: str) -> tuple[mpmath.mpf, mpmath.mpf]:
     try:
         qm, zm = _to_mpf(q), _to_mpf(z)
     except (TypeError, ValueError) as exc:
-        raise ValueError(f"{where}: q and z must be real numbers, got q={q!r}, z={z!r}") from exc
+        raise ValueError(f"{where}: q and z must be real numbers, got q={_num(q)}, z={_num(z)}") from exc
     if mpmath.isnan(qm) or not 0 <= qm <= 1:
-        raise ValueError(f"{where}: sampling probability q must satisfy 0 <= q <= 1, got q={q!r}")
+        raise ValueError(f"{where}: sampling probability q must satisfy 0 <= q <= 1, got q={_num(q)}")
     if not mpmath.isfinite(zm) or not zm > 0:
-        raise ValueError(f"{where}: noise multiplier z must be finite and > 0, got z={z!r}")
+        raise ValueError(f"{where}: noise multiplier z must be finite and > 0, got z={_num(z)}")
     return qm, zm
 
 
@@ -223,9 +231,9 @@ def _check_steps(T: Any, where: str) -> mpmath.mpf:
     try:
         t = _to_mpf(T)
     except (TypeError, ValueError) as exc:
-        raise ValueError(f"{where}: number of steps T must be a real number >= 0, got T={T!r}") from exc
+        raise ValueError(f"{where}: number of steps T must be a real number >= 0, got T={_num(T)}") from exc
     if not mpmath.isfinite(t) or not t >= 0:
-        raise ValueError(f"{where}: number of steps T must be finite and >= 0, got T={T!r}")
+        raise ValueError(f"{where}: number of steps T must be finite and >= 0, got T={_num(T)}")
     return t
 
 
@@ -1318,11 +1326,10 @@ def _validate_np(a: NDArray, q: NDArray, z: NDArray, t: NDArray) -> None:
     ):
         if not ok.all():
             k = int(np.argmin(ok))
-            raise ValueError(f"rdp_np: {name} must be {what}; got {name}={arr[k]!r} at flat index {k}")
+            raise ValueError(f"rdp_np: {name} must be {what}; got {name}={_num(arr.flat[k])} at flat index {k}")
     if (a > _MAX_INT_ORDER).any():
         k = int(np.argmax(a > _MAX_INT_ORDER))
-        raise NumericalFailure(f"rdp_np: order alpha={a[k]!r} (flat index {k}) exceeds {_MAX_INT_ORDER}; the series "
-                               "would need that many terms")
+        raise _order_out_of_range(f"rdp_np (flat index {k})", a.flat[k])
 
 
 def rdp_np(alpha: ArrayLike, q: ArrayLike, z: ArrayLike, T: ArrayLike) -> NDArray[np.float64]:

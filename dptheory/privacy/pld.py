@@ -83,6 +83,7 @@ from numpy.typing import NDArray
 
 from dptheory.core.errors import InvalidParameter, NumericalFailure
 from dptheory.core.units import ConversionMethod
+from dptheory.core.validate import number_text
 from dptheory.numerics.conversion import ConversionResult
 
 __all__ = [
@@ -469,7 +470,8 @@ def _pld_epsilon_cached(
             eps_lo = eps_of(lower_pld, "lower")
     if eps_lo > eps_up:
         raise NumericalFailure(
-            f"pld: the optimistic epsilon {eps_lo!r} exceeds the pessimistic {eps_up!r} (q = {q}, z = {z}, "
+            f"pld: the optimistic epsilon {number_text(eps_lo)} exceeds the pessimistic {number_text(eps_up)} "
+            f"(q = {q}, z = {z}, "
             f"steps = {steps}, delta = {delta:g}): round-off beyond the bracket; use a coarser grid"
         )
     return PLDResult(q, z, steps, delta, rel, eps_lo, eps_up, h_used, h_lo, _points(lower_pld))
@@ -516,12 +518,13 @@ def _pld_delta_cached(
     d_lo = float(_composed(q, z, steps, rel, h_lo, False).get_delta_for_epsilon(eps))
     if not (0.0 <= d_lo <= 1.0 and 0.0 <= d_up <= 1.0 + 1e-12):
         raise NumericalFailure(
-            f"pld: dp-accounting returned deltas {d_lo!r}, {d_up!r} that are not probabilities "
+            f"pld: dp-accounting returned deltas {number_text(d_lo)}, {number_text(d_up)} that are not probabilities "
             f"(q = {q}, z = {z}, steps = {steps}, epsilon = {eps})"
         )
     if d_lo > d_up:
         raise NumericalFailure(
-            f"pld: the optimistic delta {d_lo!r} exceeds the pessimistic {d_up!r} (q = {q}, z = {z}, "
+            f"pld: the optimistic delta {number_text(d_lo)} exceeds the pessimistic {number_text(d_up)} "
+            f"(q = {q}, z = {z}, "
             f"steps = {steps}, epsilon = {eps}): round-off beyond the bracket; use a coarser grid"
         )
     return PLDDeltaResult(q, z, steps, eps, rel, d_lo, d_up, h_used, h_lo)

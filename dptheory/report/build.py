@@ -27,7 +27,7 @@ from dptheory.core.errors import DPTheoryError
 from dptheory.core.latex import escape, param_tex
 from dptheory.core.registry import REGISTRY
 from dptheory.core.theorem import Theorem
-from dptheory.report.config import ReportConfig
+from dptheory.report.config import ReportConfig, check_param_names
 
 _GREEK = {
     "alpha": r"\alpha", "beta": r"\beta", "gamma": r"\gamma", "delta": r"\delta", "epsilon": r"\varepsilon",
@@ -57,13 +57,14 @@ class ReportResult:
 
 
 def _versions() -> list[tuple[str, str]]:
-    import matplotlib
     import numpy
     import scipy
     import sympy
 
     from dptheory import __version__
+    from dptheory.report.plotting import matplotlib_for_files
 
+    matplotlib = matplotlib_for_files()
     return [
         ("dptheory", __version__),
         ("sympy", sympy.__version__),
@@ -493,6 +494,7 @@ def build(
         if bad:
             raise DPTheoryError(f"{cfg.source}: [report] {name} names {', '.join(bad)}, not a theorem of this report; "
                                 f"accepted: {', '.join(sorted(known))}")
+    check_param_names(cfg)  # a ReportConfig built in Python gets the same check as a parameter file
     result = ReportResult(tex=out / "report.tex", pdf=None)
     with tempfile.TemporaryDirectory(prefix="dptheory-report-") as tmp:
         stage = Path(tmp) / "stage"
@@ -527,7 +529,7 @@ def build(
                     "\\end{figure}\n"
                 )
         parts.append("\\end{document}\n")
-        (stage / "report.tex").write_text("\n".join(p for p in parts if p))
+        (stage / "report.tex").write_text(unicode_fallbacks("\n".join(p for p in parts if p)), encoding="utf-8")
         staged.insert(0, "report.tex")
         if compile_pdf is None:
             compile_pdf = shutil.which("pdflatex") is not None
@@ -548,6 +550,32 @@ def build(
                 result.notes.append(f"{out / 'report.pdf'} is from an earlier run (not rebuilt)")
         _commit(stage, staged, out)
     return result
+
+
+_FALLBACK_MACROS = r"""% characters LaTeX cannot set (non-Latin scripts in a folder name, a title, a set name)
+% are shown as their code point instead of stopping pdflatex; the characters it can set are left alone
+\newcommand{\dptuchar}[1]{\texttt{[U+#1]}}
+\makeatletter
+\newcommand{\dptfallback}[2]{\@ifundefined{u8:\detokenize{#1}}{\DeclareUnicodeCharacter{#2}{\dptuchar{#2}}}{}}
+\makeatother
+"""
+
+
+def unicode_fallbacks(tex: str) -> str:
+    """``tex`` with a fallback for every non-ASCII character it contains, declared before ``\\begin{document}``:
+    pdflatex (utf8 input, T1 fonts) stops with "Unicode character ... not set up for use with LaTeX" on a
+    character it has no glyph for (CJK, Cyrillic, Greek text; some Latin letters such as U+0126), and user text
+    reaches the report (the ``--out`` folder in the regeneration command, the title, set names, file names). Each
+    such character becomes ``[U+XXXX]`` in the PDF (the ``.tex`` keeps it as written); characters LaTeX defines
+    keep their own glyph (the test is made by LaTeX: ``\\DeclareUnicodeCharacter`` only where ``utf8.def``
+    has no definition). A document of ASCII only is returned unchanged."""
+    chars = sorted({ch for ch in tex if ord(ch) > 0x7F})
+    marker = "\\begin{document}"
+    if not chars or marker not in tex:
+        return tex
+    decl = _FALLBACK_MACROS + "".join(f"\\dptfallback{{{ch}}}{{{ord(ch):04X}}}\n" for ch in chars)
+    head, tail = tex.split(marker, 1)
+    return head + decl + marker + tail
 
 
 def _commit(stage: Path, names: list[str], out: Path) -> None:
@@ -706,7 +734,7 @@ def _log_excerpt(tex: Path) -> str:
     log = tex.with_suffix(".log")
     text = log.read_text(errors="replace") if log.exists() else ""
     lines = text.splitlines()
-    out = [f"pdflatex failed on {tex}"]
+    out = [f"pdflatex failed on the report's {tex.name} (compiled in a temporary folder; nothing was written)"]
     src = tex.read_text().splitlines()
     for i, line in enumerate(lines):
         if line.startswith("!"):

@@ -215,7 +215,7 @@ def from_dict(data: dict[str, Any], *, source: str) -> ReportConfig:
             bounds.append(v)
         label = _need(source, where, "label", c.get("label", ""), str)
         xs.append(CrossoverSpec(lower, upper, over, bounds[0], bounds[1], _params(source, where, c["params"]), label))
-    return ReportConfig(
+    cfg = ReportConfig(
         paper=paper,
         title=title,
         digits=digits,
@@ -233,6 +233,48 @@ def from_dict(data: dict[str, Any], *, source: str) -> ReportConfig:
         full_batch=full_batch,
         source=source,
     )
+    check_param_names(cfg)
+    return cfg
+
+
+def _unknown_names(source: str, where: str, given: dict[str, Any], accepted: set[str], takers: str) -> None:
+    """A one-line error for the first name of ``given`` that is not in ``accepted`` (with the closest name)."""
+    import difflib
+
+    for name in given:
+        if name not in accepted:
+            close = difflib.get_close_matches(name, sorted(accepted), n=1, cutoff=0.5)
+            hint = f" (did you mean {close[0]}?)" if close else ""
+            raise DPTheoryError(f"{source}: {where}: unknown parameter {name!r}{hint}; the theorems of {takers} take "
+                                f"{', '.join(sorted(accepted, key=str.lower))}")
+
+
+def check_param_names(cfg: ReportConfig) -> None:
+    """Every parameter of a ``[[sets]]`` entry is taken by a theorem of the report, and every parameter of a
+    ``[[crossovers]]`` entry by one of its two theorems.
+
+    A theorem is evaluated at a set only when the set gives all its parameters, so a misspelt name (``sigam``)
+    would silently turn every cell of the theorems needing it into "n/a": it is an error naming the set, the
+    name, the closest accepted name (:func:`difflib.get_close_matches`) and the accepted names. A report whose
+    prefixes register no theorem is left to :func:`dptheory.report.build` (which says so).
+    """
+    from dptheory.core.registry import REGISTRY
+
+    prefixes = (cfg.paper, *cfg.include)
+    thms = [t for p in prefixes for t in REGISTRY.family(p) if getattr(t, "KIND", "") == "theorem"]
+    if cfg.sets and thms:
+        accepted = {name for t in thms for name in t.params}
+        takers = " and ".join(prefixes)
+        for i, s in enumerate(cfg.sets):
+            _unknown_names(cfg.source, f"[[sets]] number {i + 1} ({s.name!r})", s.params, accepted, takers)
+    for i, c in enumerate(cfg.crossovers):
+        pair = [REGISTRY.get(c.lower), REGISTRY.get(c.upper)]
+        for key, t in zip((c.lower, c.upper), pair, strict=True):
+            if getattr(t, "KIND", "") != "theorem":
+                raise DPTheoryError(f"{cfg.source}: [[crossovers]] number {i + 1}: {key} is not a theorem")
+        accepted = {name for t in pair for name in t.params}
+        _unknown_names(cfg.source, f"[[crossovers]] number {i + 1} ({c.lower} vs {c.upper})", c.params, accepted,
+                       f"{c.lower} and {c.upper}")
 
 
 def load(path: str | Path) -> ReportConfig:

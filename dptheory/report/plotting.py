@@ -13,12 +13,35 @@ import numpy as np
 from dptheory.core.errors import DPTheoryError
 
 
-def new_figure(ncols: int = 1, width: float = 5.0, height: float = 3.8) -> tuple[Any, Any]:
+def matplotlib_for_files() -> Any:
+    """``matplotlib`` with the Agg backend: every figure of dptheory is written to a file, so Agg is always right,
+    whatever the ``MPLBACKEND`` environment variable names (an unknown name there makes ``import matplotlib`` itself
+    fail, so it is hidden during the first import; the variable is left as it was)."""
+    import sys
+
+    if "matplotlib" not in sys.modules:
+        saved = os.environ.pop("MPLBACKEND", None)
+        try:
+            import matplotlib
+        finally:
+            if saved is not None:
+                os.environ["MPLBACKEND"] = saved
     import matplotlib
 
     matplotlib.use("Agg")
+    return matplotlib
+
+
+def pyplot() -> Any:
+    """``matplotlib.pyplot`` on the Agg backend (:func:`matplotlib_for_files`)."""
+    matplotlib_for_files()
     import matplotlib.pyplot as plt
 
+    return plt
+
+
+def new_figure(ncols: int = 1, width: float = 5.0, height: float = 3.8) -> tuple[Any, Any]:
+    plt = pyplot()
     fig, axes = plt.subplots(1, ncols, figsize=(width * ncols, height), squeeze=False)
     return fig, axes[0]
 
@@ -29,10 +52,9 @@ def save(fig: Any, path: str | os.PathLike[str]) -> None:
     The file is written whole or not at all (:func:`dptheory.core.io.atomic_write`); the format comes
     from the extension (png, pdf, svg, ...). The figure is closed in every case.
     """
-    import matplotlib.pyplot as plt
-
     from dptheory.core.io import atomic_write
 
+    plt = pyplot()
     name = os.fspath(path)
     ext = Path(name).suffix.lower().lstrip(".")
     if ext == "part":  # a temporary name of dptheory.core.io for a target without extension
@@ -72,8 +94,7 @@ def sweep_figure(
     import itertools
     import textwrap
 
-    import matplotlib
-
+    matplotlib = matplotlib_for_files()
     fig, (ax,) = new_figure()
     x_name = names[0]
     beyond = any(
@@ -82,7 +103,7 @@ def sweep_figure(
         for idx in itertools.product(*(range(len(a)) for a in r.axes))
         if hasattr(r, "beyond_float64")
     )
-    colours = matplotlib.colormaps["tab10"].colors  # type: ignore[attr-defined]
+    colours = matplotlib.colormaps["tab10"].colors
     for k, r in enumerate(results):
         if x_name not in r.names:
             continue

@@ -33,11 +33,12 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 
 from dptheory.core.errors import DPTheoryError, InvalidParameter
+from dptheory.core.memory import MemoryEstimate, array_bytes
 from dptheory.core.validate import check_generator
 
 __all__ = [
     "SGD", "CreateBatches", "GradientUpdate", "Momentum", "StreamResult", "clip_per_example", "dpsgd_stream",
-    "fixed_batches", "logistic_per_example_grad", "shuffle_batches",
+    "fixed_batches", "logistic_per_example_grad", "memory_estimate", "shuffle_batches",
 ]
 
 KEY = "train.dpsgd_stream"
@@ -125,6 +126,26 @@ def logistic_per_example_grad(theta: np.ndarray, Xb: np.ndarray, yb: np.ndarray 
     return coef[..., None] * Xb
 
 
+# ----------------------------------------------------------------------------- memory
+def memory_estimate(*, runs: int, d: int, n: int, p: int, m: int, T: int, E: int,
+                    record_stream: bool = False, record_updates: bool = False) -> MemoryEstimate:
+    """The bytes :func:`dpsgd_stream` allocates, from the shapes alone (nothing is allocated).
+
+    Per run: the iterate, the update rule's state and the noise ``(R, d)`` float64 (twice each: old and new),
+    every batch ``(R, E, T, m)`` int64, the stream and the updates ``(R, E T, d)`` when recorded; one epoch's
+    batches and their sorted copy ``(R, T m)``, the shuffle's draws and argsort ``(R, n)``; one step's records
+    ``(R, m, p)`` and per-example gradients and their clipped copy ``(R, m, d)``. The data given per run
+    (``(R, n, p)``) is the caller's.
+    """
+    per = {"theta and state": 6 * 8 * d, "batches": array_bytes((E, T, m)), "epoch batches": 3 * 8 * T * m,
+           "shuffle": 2 * 8 * n, "step records": 8 * m * (p + 1), "gradients": 3 * 8 * m * d}
+    if record_stream:
+        per["stream"] = array_bytes((E * T, d))
+    if record_updates:
+        per["updates"] = array_bytes((E * T, d))
+    return MemoryEstimate(what=KEY, units=int(runs), unit="runs", per_unit=per, advice="use fewer runs")
+
+
 # ----------------------------------------------------------------------------- the algorithm
 @dataclass(frozen=True)
 class StreamResult:
@@ -210,10 +231,16 @@ def dpsgd_stream(
     etas = np.full(T, float(etas)) if etas.ndim == 0 else etas
     if etas.shape != (T,):
         raise _bad("eta", f"sequence of length {len(etas)}", f"one learning rate per step of an epoch (T = {T})")
+    if theta0 is not None:
+        dim0 = int(np.shape(theta0)[-1])
+    elif d is not None:
+        dim0 = int(d)
+    else:
+        raise DPTheoryError(f"{KEY}: give theta0 or the parameter dimension d")
+    memory_estimate(runs=runs, d=dim0, n=n, p=X.shape[-1], m=m, T=T, E=E, record_stream=record_stream,
+                    record_updates=record_updates).check()
     if theta0 is None:
-        if d is None:
-            raise DPTheoryError(f"{KEY}: give theta0 or the parameter dimension d")
-        theta = np.zeros((runs, int(d)))
+        theta = np.zeros((runs, int(dim0)))
     else:
         th = np.asarray(theta0, dtype=np.float64)
         theta = np.broadcast_to(th, (runs, th.shape[-1])).copy() if th.ndim == 1 else th.copy()

@@ -25,6 +25,7 @@ gradient is ``(P - Y)^T diag(s) Xbar_B / b`` (two batched matrix products per st
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -191,6 +192,7 @@ def train_dp_sgd(
     workers: int = 1,
     progress: bool = False,
     blas_threads: int | None = 1,
+    extra_per_run: Mapping[str, int] | None = None,
 ) -> TrainResult:
     """Run Algorithm 2 (Ye & Shokri 2022, Sec. F.1) ``runs`` times independently.
 
@@ -202,6 +204,8 @@ def train_dp_sgd(
             ``canary_runs`` is True (D' runs of an audit); the canary's features are clipped too.
         scheme: shuffle-and-partition is Algorithm 2; the other schemes are available for
             experiments (Cor. 5.3 covers only shuffle-and-partition).
+        extra_per_run: the caller's bytes per run, added to the trainer's memory check
+            (:func:`dptheory.train.noisy_gd.memory_estimate`).
 
     Returns:
         a :class:`TrainResult` whose ``extra`` records ``lam, sigma_mul, S_g, L, n_classes`` and
@@ -232,20 +236,32 @@ def train_dp_sgd(
     res = train_noisy_gd(loss, Xc, y=data.y, eta=eta, sigma=1.0, noise_std=std, b=b, K=K, scheme=scheme, runs=runs,
                          rng=rng, theta0=theta0, replacement=rep, track=track, record=record,
                          record_batches=record_batches, chunk_size=chunk_size, workers=workers, progress=progress,
-                         desc="Algorithm 2", blas_threads=blas_threads)
+                         desc="Algorithm 2", blas_threads=blas_threads, extra_per_run=extra_per_run)
     res.extra.update({"algorithm": "ye_shokri_2022.algorithm2", "lam": float(lam), "sigma_mul": sigma_mul,
                       "S_g": S_g, "L": L, "n_classes": data.n_classes, "n_features": data.X.shape[1],
                       "dataset": data.name})
     return res
 
 
+#: bytes of the logits of one chunk of runs in :func:`accuracy` (its memory does not grow with the runs)
+ACCURACY_CHUNK_BYTES = 32 * 2**20
+
+
 def accuracy(theta: np.ndarray, data: Dataset, L: float) -> np.ndarray:
-    """Training accuracy of each run's model (features clipped to L as in training), shape ``(R,)``."""
+    """Training accuracy of each run's model (features clipped to L as in training), shape ``(R,)``.
+
+    The ``(runs, n, c)`` logits are formed for chunks of runs of at most :data:`ACCURACY_CHUNK_BYTES`, so the
+    memory beyond the result is bounded whatever the number of runs.
+    """
     if data.y is None:
         raise DPTheoryError("accuracy needs a labelled dataset")
     Xc = add_bias(clip_features(data.X, L))
     W = np.asarray(theta).reshape(theta.shape[0], data.n_classes, Xc.shape[1])
-    pred = np.argmax(np.einsum("ni,rci->rnc", Xc, W), axis=2)
-    return (pred == data.y[None, :]).mean(axis=1)
+    out = np.empty(W.shape[0])
+    step = max(1, ACCURACY_CHUNK_BYTES // (8 * Xc.shape[0] * data.n_classes))
+    for lo in range(0, W.shape[0], step):
+        pred = np.argmax(np.einsum("ni,rci->rnc", Xc, W[lo:lo + step]), axis=2)
+        out[lo:lo + step] = (pred == data.y[None, :]).mean(axis=1)
+    return out
 
 

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeGuard, runtime_checkable
@@ -40,6 +40,7 @@ from typing import Any, Protocol, TypeGuard, runtime_checkable
 import numpy as np
 
 from dptheory.core.errors import DPTheoryError, InvalidParameter
+from dptheory.core.memory import MemoryEstimate, array_bytes
 from dptheory.core.units import BatchScheme
 from dptheory.core.validate import check_generator, check_int, check_positive
 
@@ -50,6 +51,7 @@ __all__ = [
     "Replacement",
     "TrainResult",
     "batches_per_epoch",
+    "memory_estimate",
     "train_noisy_gd",
 ]
 
@@ -203,6 +205,62 @@ class TrainResult:
                 if self.runs > 1 else None, **self.extra}
 
 
+# ----------------------------------------------------------------------------- memory
+#: bytes of one child generator (``Generator`` + ``PCG64`` + ``SeedSequence`` objects; measured ~1.2 kB)
+GENERATOR_BYTES = 2048
+
+
+def memory_estimate(
+    *,
+    runs: int,
+    d: int,
+    n: int,
+    p: int,
+    b: int,
+    K: int,
+    scheme: BatchScheme | str,
+    record: str | None = None,
+    record_batches: bool = False,
+    track: int | None = None,
+    chunk_size: int = 1024,
+    workers: int = 1,
+    labels: bool = False,
+    aux: bool = False,
+) -> MemoryEstimate:
+    """The bytes :func:`train_noisy_gd` allocates, from the shapes alone (nothing is allocated).
+
+    Per run: the last iterates and the initial parameters ``(R, d)`` float64, the trajectory ``(R, K+1, d)``
+    or ``(R, K N + 1, d)``, the batches ``(R, K N, b)`` int32, the inclusion flags ``(R, K N)`` bool and the
+    child generators (one per chunk). Fixed: the working arrays of the chunks that run at once
+    (``min(workers, chunks)`` of ``min(chunk_size, R)`` runs): the gathered records of a partition
+    ``(Rc, N b, p)`` (with labels and per-record values), the shuffled indices ``(Rc, n)`` (or, without
+    replacement, the draws and their argpartition), and the iterate, noise and gradient temporaries.
+    """
+    sch = BatchScheme.parse(scheme, key=KEY, citation=CITE)
+    N = n // b
+    T = K * N
+    per = {"theta": 8 * d, "initial theta": 8 * d}
+    if record == "epoch":
+        per["trajectory"] = array_bytes((K + 1, d))
+    elif record == "step":
+        per["trajectory"] = array_bytes((T + 1, d))
+    if record_batches:
+        per["batches"] = array_bytes((T, b), 4)
+    if track is not None:
+        per["inclusion"] = array_bytes((T,), 1)
+    per["generators"] = -(-GENERATOR_BYTES // max(1, chunk_size))
+    rc = min(chunk_size, runs)
+    side = 8 * (int(labels) + int(aux))  # a label and a per-record value gathered with each record
+    if sch is BatchScheme.WITHOUT_REPLACEMENT:
+        records = rc * (n * 8 + n * 8 + b * (8 * p + side + 2))
+    else:
+        records = rc * (N * b * (8 * p + side + 2) + (4 * n if sch is BatchScheme.SHUFFLE_PARTITION else 0))
+    grads = rc * 8 * (4 * d + b * (d + 2 * p + 4))  # iterate, noise, gradient; per-example temporaries of the loss
+    chunks = -(-runs // chunk_size)
+    return MemoryEstimate(what=KEY, units=runs, unit="runs", per_unit=per, advice="use fewer runs (--runs)",
+                          fixed={"working arrays of the running chunks": min(workers, chunks) * (records + grads)})
+
+
 # ----------------------------------------------------------------------------- the trainer
 Theta0 = np.ndarray | Callable[[np.random.Generator, int], np.ndarray] | None
 
@@ -231,6 +289,7 @@ def train_noisy_gd(
     progress: bool = False,
     desc: str = "training",
     blas_threads: int | None = 1,
+    extra_per_run: Mapping[str, int] | None = None,
 ) -> TrainResult:
     """Run Algorithm 1 (Ye & Shokri 2022) ``runs`` times independently.
 
@@ -262,6 +321,9 @@ def train_noisy_gd(
             small, and a multi-threaded BLAS is about twice slower on them than one thread per
             worker (measured by ``bench/bench_trainer.py``); needs ``threadpoolctl`` (ignored
             without it).
+        extra_per_run: bytes per run the caller will allocate from the result (e.g. output rows), by name:
+            added to :func:`memory_estimate`, which is checked against the available memory before anything
+            is allocated (:class:`~dptheory.core.errors.InsufficientMemory` says how many runs fit).
 
     Returns:
         a :class:`TrainResult`.
@@ -328,6 +390,9 @@ def train_noisy_gd(
                                    reason="the dataset has labels, so the replacement record needs one", citation=CITE)
 
     d = check_int("loss.dim", loss.dim, key=KEY, citation=CITE)
+    memory_estimate(runs=R, d=d, n=n, p=X.shape[1], b=b, K=K, scheme=sch, record=record,
+                    record_batches=record_batches, track=track, chunk_size=chunk_size, workers=workers,
+                    labels=y is not None, aux=_has_aux(loss)).with_per_unit(extra_per_run).check()
     th0 = _initial(theta0, rng, R, d)
     base_order = np.arange(n) if order is None else order
     fixed_partition = base_order[: N * b].reshape(N, b)

@@ -28,6 +28,12 @@ geometric midpoint for log-scaled parameters. Integers inside floors, sums' limi
 ``Mod`` are enumerated (split down to single values); other integers (epochs ``K`` in an exponent) are
 treated as intervals. The budget counts boxes examined; when it runs out the result lists the boxes
 still undecided, and the claim is not certified.
+
+**nan never decides.** A margin, gradient or condition that comes back as a nan ball (python-flint's answer
+where it has no enclosure: ``log`` or a division on a ball reaching 0) or as a ball of infinite radius bounds
+nothing: the box is split (or, at the finest split, left undecided), never certified, dropped or taken as a
+violation; the budget bounds the loop. Integer powers of balls with midpoint 0, which python-flint 0.9 returns
+as nan (flint issue 426), are finite enclosures in the compiled kernels (:mod:`dptheory.core.compile`).
 """
 
 from __future__ import annotations
@@ -168,6 +174,11 @@ def _arb(x: Any) -> Any:
 
 def _is_inf(x: Any) -> bool:
     return bool(x.is_exact() and not x.is_finite() and not x.is_nan())
+
+
+def _informative(x: Any) -> bool:
+    """Whether a ball says anything: finite, or an exact infinity; not nan and not of infinite radius."""
+    return bool(not x.is_nan() and (x.is_finite() or x.is_exact()))
 
 
 def _inf_margin(rel: Relation, L: Any, R: Any) -> Any:
@@ -486,8 +497,9 @@ def _sign_words(d: Any) -> str:
 
 
 def _decide(d: Any, strict: bool) -> tuple[bool, bool]:
-    """(certainly holds, certainly fails) from a margin ball."""
-    if d.is_nan():
+    """(certainly holds, certainly fails) from a margin ball; a nan ball (python-flint's "no enclosure") or one
+    of infinite radius decides neither (an exact infinity is a value and decides)."""
+    if not _informative(d):
         return False, False
     if strict:
         return bool(d > 0), bool(d <= 0)
@@ -749,7 +761,7 @@ def _evaluate_box_full(m: Margin, b: _B, varying: Sequence[str], *, lazy: bool) 
         balls = b.balls()
         try:
             d = m.ball(balls)
-            if not d.is_nan() and d.is_finite():
+            if not d.is_nan() and d.is_finite():  # a nan or infinite ball bounds nothing: the box stays open
                 lo, hi = d.lower(), d.upper()
         except errs:
             pass
@@ -837,6 +849,9 @@ def certify_region(
     region = region_text(claim, m)
     if not m.certifiable:
         return BoxOutcome("unavailable", region, reason=m.why_not)
+    from dptheory.core.compile import require_flint
+
+    require_flint()  # the boxes are balls: without python-flint, one line naming it (MissingBackend)
     budget = int(max_boxes if max_boxes is not None else box.max_boxes)
     roots, log = _roots(claim, box, m)
     conds = _compile_conditions(claim)

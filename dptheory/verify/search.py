@@ -855,7 +855,15 @@ def _combine_op(q: Quantity) -> str | None:
 
 
 def _enclose_side(q: Quantity, exact: Mapping[str, sp.Rational], dps: int) -> tuple[Any | None, str]:
-    """An arb ball containing the side's exact value, or (None, why not)."""
+    """An arb ball containing the side's exact value, or (None, why not); a nan ball or one of infinite radius
+    (python-flint's "no enclosure", e.g. a division by a ball containing 0) is no enclosure."""
+    ball, why = _enclose_side_raw(q, exact, dps)
+    if ball is not None and (ball.is_nan() or not (ball.is_finite() or ball.is_exact())):
+        return None, f"{q.label}: the arb ball {ball} encloses nothing (a singularity or a ball reaching 0)"
+    return ball, why
+
+
+def _enclose_side_raw(q: Quantity, exact: Mapping[str, sp.Rational], dps: int) -> tuple[Any | None, str]:
     import flint
 
     t = q.thm()

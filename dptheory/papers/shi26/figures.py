@@ -15,7 +15,7 @@ from pathlib import Path
 from dptheory.core.errors import DPTheoryError
 from dptheory.core.io import AtomicGroup
 from dptheory.core.registry import REGISTRY, Figure
-from dptheory.report.plotting import save
+from dptheory.report.plotting import pyplot, save
 
 DATA = Path(__file__).resolve().parents[3] / "reports" / "shi26" / "paper_fig1.csv"
 
@@ -26,10 +26,7 @@ def figure1(out: str, *, csv_path: str | None = None) -> list[str]:
     with DATA.open(newline="") as fh:
         rows = list(csv.DictReader(fh))
     sigmas = sorted({r["sigma_p"] for r in rows}, key=float)
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
 
     fig, axes = plt.subplots(len(sigmas), 3, figsize=(11, 2.6 * len(sigmas)), squeeze=False)
     for i, sp_ in enumerate(sigmas):

@@ -155,25 +155,31 @@ def cmd_train(args: argparse.Namespace) -> int:
     _check_paths(args)
     rng = np.random.default_rng(args.seed)
     prog = _progress(args)
+    rows: list[dict[str, Any]] = []
     if args.model == "logistic":
         data = load_dataset(args.dataset, n=args.n, rng=rng)
+        dim = (data.X.shape[1] + 1) * data.n_classes
         res = train_dp_sgd(data, eta=args.eta, lam=args.lam, sigma_mul=args.sigma_mul, S_g=args.S_g, L=args.L,
                            b=args.b, K=args.K, runs=args.runs, rng=rng, scheme=args.scheme, workers=args.threads,
-                           progress=prog)
+                           progress=prog, extra_per_run=_train_output_bytes(args, dim, {"accuracy": 0.5}))
         acc = accuracy(res.theta, data, args.L)
         summary = {**{k: v for k, v in res.summary().items() if k not in ("theta_mean", "theta_std")},
                    "accuracy_mean": float(acc.mean()), "accuracy_min": float(acc.min()),
                    "accuracy_max": float(acc.max()), "dim": int(res.theta.shape[1])}
-        rows = [{"run": i, "accuracy": float(a)} for i, a in enumerate(acc)]
+        if args.csv:  # one row per run only when they are written
+            rows = [{"run": i, "accuracy": float(a)} for i, a in enumerate(acc)]
     else:
         if args.n is None:
             raise DPTheoryError("the quadratic model needs --n")
         D, _ = quadratic_neighbours(args.n, args.dim, args.diameter, t=args.t)
         loss: Any = QuadraticLoss(lam=args.lam, dim=args.dim)
+        sample = {f"theta_{j}": 0.5 for j in range(args.dim)}
         res = train_noisy_gd(loss, D.X, eta=args.eta, sigma=args.sigma, b=args.b, K=args.K, scheme=args.scheme,
-                             runs=args.runs, rng=rng, workers=args.threads, progress=prog)
+                             runs=args.runs, rng=rng, workers=args.threads, progress=prog,
+                             extra_per_run=_train_output_bytes(args, args.dim, sample))
         summary = {**res.summary(), "model": "quadratic", "S_g": args.lam * args.diameter}
-        rows = [{"run": i, **{f"theta_{j}": float(v) for j, v in enumerate(th)}} for i, th in enumerate(res.theta)]
+        if args.csv:
+            rows = [{"run": i, **{f"theta_{j}": float(v) for j, v in enumerate(th)}} for i, th in enumerate(res.theta)]
     arrays = {}
     if args.save_iterates:
         arrays[args.save_iterates] = res.theta
@@ -188,6 +194,18 @@ def cmd_train(args: argparse.Namespace) -> int:
             if isinstance(v, list) and v and len(v) <= 8:
                 print(f"  {k}: {', '.join(fmt(float(x), 6) for x in v)}")
     return 0
+
+
+def _train_output_bytes(args: argparse.Namespace, dim: int, sample: dict[str, Any]) -> dict[str, int]:
+    """Bytes per run that ``train`` allocates from the trained models (for the trainer's memory check): the
+    summary's deviations from the mean ``(runs, dim)``, the accuracy ``(runs,)`` and, with ``--csv``, one row
+    per run (the size of a row like ``sample``)."""
+    from dptheory.core.memory import row_bytes
+
+    out = {"summary": 8 * dim, "accuracy": 8 if args.model == "logistic" else 0}
+    if args.csv:
+        out["CSV rows"] = row_bytes({"run": args.runs, **sample})
+    return out
 
 
 def _cell(v: Any) -> Any:
