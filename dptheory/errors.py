@@ -19,6 +19,7 @@ from dptheory.core.errors import (
     DPTheoryError,
     DPTheoryWarning,
     DuplicateKey,
+    InsufficientMemory,
     InvalidKey,
     InvalidParameter,
     MissingOptionalDependency,
@@ -38,6 +39,7 @@ _ELSEWHERE = {
     "UsageError": "dptheory.cli.params",
     "CompileError": "dptheory.core.compile",
     "Undecided": "dptheory.core.compile",
+    "MissingBackend": "dptheory.core.compile",
     "NoBallEvaluator": "dptheory.core.claims",
     "KLDomainError": "dptheory.numerics.kl",
     "ReportCompileError": "dptheory.report.build",
@@ -45,6 +47,7 @@ _ELSEWHERE = {
 
 __all__ = [
     "ConditionViolated",
+    "InsufficientMemory",
     "DPTheoryError",
     "DPTheoryWarning",
     "DuplicateKey",

@@ -4,7 +4,7 @@ Every ``import`` statement of the package is read from the source (including imp
 functions, which run later but are dependencies all the same) and resolved to a module of the
 package. Layers, lowest first (a module may import its own layer and the layers below it)::
 
-    core < numerics < privacy < train < audit < testing < verify < report < probe < cli, explore, docs_gen
+    core < numerics < privacy < train < audit < testing < verify < report < probe < cli, explore, docs_gen, errors
 
 Papers (``dptheory.papers.<name>``) may import any layer and other papers; no layer imports a paper
 (the registry finds papers by discovery: it imports the ``dptheory.papers`` namespace package only).
@@ -32,6 +32,7 @@ LAYERS = {
     "explore": 9,
     "cli": 9,
     "docs_gen": 9,
+    "errors": 9,  # dptheory.errors re-exports every exception class of every layer
     "__main__": 9,
 }
 

@@ -149,6 +149,8 @@ def number_text(x: Any) -> str:
     numpy scalar by its value (never an ``mpf('9.99...')`` or ``np.float64(...)`` repr from inside a kernel)."""
     if isinstance(x, str):
         return str(shown(x))
+    if (type(x).__module__ or "").startswith("numpy") and hasattr(x, "item"):
+        return number_text(x.item())  # np.float64 is a float subclass whose repr is np.float64(...)
     if isinstance(x, (bool, int, float)):
         return str(shown(x)) if isinstance(x, int) and not isinstance(x, bool) else repr(x)
     mod = type(x).__module__ or ""

@@ -133,7 +133,7 @@ def eps_improved_mp(rdp: Real, alpha: Real, delta: Real) -> mpmath.mpf:
 def _check_np(rdp: ArrayLike, alpha: ArrayLike, delta: ArrayLike, where: str) -> tuple[NDArray, NDArray, NDArray]:
     r, a, d = np.broadcast_arrays(*(np.asarray(v, dtype=np.float64) for v in (rdp, alpha, delta)))
     if np.isnan(r).any():
-        k = np.unravel_index(int(np.argmax(np.isnan(r))), r.shape)
+        k = tuple(int(i) for i in np.unravel_index(int(np.argmax(np.isnan(r))), r.shape))
         raise NumericalFailure(f"{where}: RDP is NaN at alpha={_num(a[k])} (index {k})")
     for name, arr, ok, what in (
         ("rdp", r, r >= 0, ">= 0"),
@@ -141,7 +141,7 @@ def _check_np(rdp: ArrayLike, alpha: ArrayLike, delta: ArrayLike, where: str) ->
         ("delta", d, (d > 0) & (d < 1), "in (0, 1)"),
     ):
         if not ok.all():
-            k = np.unravel_index(int(np.argmin(ok)), arr.shape)
+            k = tuple(int(i) for i in np.unravel_index(int(np.argmin(ok)), arr.shape))
             raise ValueError(f"{where}: {name} must be {what}; got {name}={_num(arr[k])} at index {k}")
     return r, a, d
 
