@@ -23,7 +23,7 @@ from typing import Any
 
 import mpmath
 
-from dptheory.core.errors import DPTheoryError
+from dptheory.core.errors import DPTheoryError, MissingOptionalDependency
 from dptheory.core.registry import REGISTRY
 from dptheory.core.theorem import Theorem
 from dptheory.core.values import BoundValue
@@ -134,11 +134,13 @@ class Probe:
 
     def widgets(self, *names: str) -> Any:  # pragma: no cover - needs ipywidgets and a notebook
         """Sliders for the named parameters (requires ipywidgets)."""
-        from dptheory.core.extras import require
+        from dptheory.core.extras import missing_message
 
-        ipywidgets = require("ipywidgets", feature="Probe.widgets")
-        ipy_display = require("IPython.display", feature="Probe.widgets")
-        HTML, display = ipy_display.HTML, ipy_display.display
+        try:
+            import ipywidgets
+            from IPython.display import HTML, display
+        except ModuleNotFoundError as exc:
+            raise MissingOptionalDependency(missing_message(exc, "Probe.widgets") or str(exc)) from None
 
         out = ipywidgets.Output()
 
