@@ -27,6 +27,7 @@ Toys (exact information density, cheap):
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, field
 from typing import Any
@@ -42,11 +43,20 @@ from dptheory.papers.maxinfo import kernels as mx
 
 __all__ = [
     "CertifiedLowerBound", "DirectLowerBound", "GaussianToy", "LaplaceCountToy", "ToyAudit", "audit_toy",
-    "certified_lower_bound", "direct_lower_bound",
+    "certified_lower_bound", "direct_lower_bound", "memory_estimate",
     "plugin_d_beta",
 ]
 
 KEY = "audit.maxinfo"
+
+#: bytes of working memory one block of a mixture density (an (elements, m + 1) or (rows, n + 1) array) may take;
+#: every output element is reduced from its own column or row, so the numbers do not depend on the block size
+WORK_BYTES = 64 * 2**20
+#: elements of a sorted sample handled at once by the threshold searches (elementwise work and a running sum
+#: carried as ``np.cumsum`` adds: the same numbers as on whole arrays)
+LEVEL_CHUNK = 1 << 18
+#: samples drawn per chunk by the toys (part of the seed layout: changing it changes the draws)
+SAMPLE_CHUNK = 20_000
 
 
 # ----------------------------------------------------------------------------- confidence bounds
@@ -62,18 +72,40 @@ def _q_upper(weights_mean: float, tau: float, N: int, alpha: float, method: str)
 
 
 # ----------------------------------------------------------------------------- toys
+@functools.lru_cache(maxsize=8)
+def _binomial_half_cdf(m: int) -> np.ndarray:
+    """The binomial(m, 1/2) CDF, each value ``sum_{j<=k} C(m, j) / 2^m`` computed in integers and rounded once
+    to float64 (correctly rounded integer division: no overflow for m >= 1024). ``C(m, k+1) = C(m, k) (m-k)/(k+1)``
+    exactly, so the cost is O(m^2) bit operations; cached, since every chunk of samples reads it."""
+    out = np.empty(m + 1)
+    c, cum, den = 1, 0, 1 << m
+    for k in range(m + 1):
+        cum += c
+        out[k] = cum / den
+        c = c * (m - k) // (k + 1)
+    out.setflags(write=False)
+    return out
+
+
 def _lse_linear(x: np.ndarray, coef: np.ndarray, base: np.ndarray, chunk: int = 16_384) -> np.ndarray:
     """ln sum_k exp(base_k + coef_k x) elementwise (a log-sum-exp over K terms, cache-blocked, stable)."""
     xf = np.ascontiguousarray(x, dtype=np.float64).reshape(-1)
     out = np.empty_like(xf)
     K_ = len(coef)
+    # a block of at most WORK_BYTES, and at least 2 wide: numpy sums a (K, w >= 2) block over axis 0 row after row
+    # (the same numbers for every w), a (K, 1) block pairwise; a block that would leave one element takes it too
+    step = max(2, min(chunk, WORK_BYTES // (8 * max(1, K_))))
     c = np.asarray(coef, dtype=np.float64)[:, None]
     b0 = np.asarray(base, dtype=np.float64)[:, None]
-    buf = np.empty((K_, chunk))
-    mx = np.empty(chunk)
-    acc = np.empty(chunk)
-    for a in range(0, len(xf), chunk):
-        b = min(len(xf), a + chunk)
+    width = step + (step < chunk)
+    buf = np.empty((K_, width))
+    mx = np.empty(width)
+    acc = np.empty(width)
+    a = 0
+    while a < len(xf):
+        b = min(len(xf), a + step)
+        if step < chunk and len(xf) - b == 1:
+            b += 1
         n = b - a
         bb = buf[:, :n]
         np.multiply(c, xf[a:b], out=bb)
@@ -84,6 +116,7 @@ def _lse_linear(x: np.ndarray, coef: np.ndarray, base: np.ndarray, chunk: int = 
         np.sum(bb, axis=0, out=acc[:n])
         np.log(acc[:n], out=acc[:n])
         out[a:b] = mx[:n] + acc[:n]
+        a = b
     return out.reshape(np.shape(x))
 
 
@@ -127,9 +160,7 @@ class GaussianToy:
         return gammaln(self.m + 1) - gammaln(k + 1) - gammaln(self.m - k + 1) - self.m * math.log(2.0)
 
     def _cdf(self) -> np.ndarray:
-        # exact binomial(m, 1/2) CDF from integers, rounded once to float64
-        cum = np.cumsum([math.comb(self.m, k) for k in range(self.m + 1)], dtype=object)
-        return np.array([float(c) / 2.0**self.m for c in cum])
+        return _binomial_half_cdf(self.m)
 
     def sample(self, rng: np.random.Generator, N: int) -> tuple[np.ndarray, np.ndarray]:
         """N joint draws: batch sums s (N, T) and noise Z (N, T).
@@ -151,17 +182,21 @@ class GaussianToy:
         log_mix = _lse_linear(ubar, mus / v, self._log_w() - mus**2 / (2 * v))
         return np.sum((ubar * s - s**2 / 2) / v - log_mix, axis=-1)
 
-    def joint(self, rng: np.random.Generator, N: int, chunk: int = 20_000) -> dict[str, np.ndarray]:
-        """N joint samples of the information density i and of Lemma G's upper bound Lambda."""
+    def joint(self, rng: np.random.Generator, N: int, chunk: int = SAMPLE_CHUNK, *,
+              lemma_g: bool = True) -> dict[str, np.ndarray]:
+        """N joint samples of the information density i and (``lemma_g``) of Lemma G's upper bound Lambda.
+
+        Lambda draws nothing: without it the samples of i are the same and take half the memory."""
         out_i = np.empty(N)
-        out_l = np.empty(N)
+        out_l = np.empty(N) if lemma_g else None
         for a in range(0, N, chunk):
             b = min(N, a + chunk)
             s, z = self.sample(rng, b - a)
             ubar = s + self.sigma / math.sqrt(self.E) * z
             out_i[a:b] = self.density(s, ubar)
-            out_l[a:b] = self.lemma_g(s, z)
-        return {"i": out_i, "Lambda": out_l}
+            if out_l is not None:
+                out_l[a:b] = self.lemma_g(s, z)
+        return {"i": out_i} if out_l is None else {"i": out_i, "Lambda": out_l}
 
     def lemma_g(self, s: np.ndarray, z: np.ndarray) -> np.ndarray:
         """Lemma G's Lambda: sum_b [sqrt(E) Z_b s_b/sigma + E (s_b^2 + m zeta^2)/(2 sigma^2)].
@@ -171,7 +206,7 @@ class GaussianToy:
         E, sig = self.E, self.sigma
         return np.sum(math.sqrt(E) * z * s / sig + E * (s**2 + self.m * self.zeta**2) / (2 * sig**2), axis=-1)
 
-    def product(self, rng: np.random.Generator, N: int, chunk: int = 20_000) -> np.ndarray:
+    def product(self, rng: np.random.Generator, N: int, chunk: int = SAMPLE_CHUNK) -> np.ndarray:
         """N draws of i(S'; Y) with S' independent of (S, Y) (direct sampling of the product law)."""
         out = np.empty(N)
         for a in range(0, N, chunk):
@@ -209,11 +244,22 @@ class LaplaceCountToy:
         return gammaln(self.n + 1) - gammaln(k + 1) - gammaln(self.n - k + 1) - self.n * math.log(2.0)
 
     def density(self, s: np.ndarray, y: np.ndarray) -> np.ndarray:
+        """i(S; Y) for counts s and outputs y; the (outputs, n + 1) mixture in blocks of at most WORK_BYTES."""
         ks = np.arange(self.n + 1)
-        log_mix = logsumexp(self._log_w() - self.eps * np.abs(y[..., None] - ks), axis=-1)
-        return -self.eps * np.abs(y - s) - log_mix
+        lw = self._log_w()
+        yv = np.asarray(y, dtype=np.float64)
+        flat = yv.reshape(-1)
+        log_mix = np.empty(flat.shape)
+        rows = max(1, WORK_BYTES // (8 * (self.n + 1)))
+        for a in range(0, len(flat), rows):
+            b = min(len(flat), a + rows)
+            log_mix[a:b] = logsumexp(lw - self.eps * np.abs(flat[a:b, None] - ks), axis=-1)
+        return -self.eps * np.abs(yv - s) - log_mix.reshape(yv.shape)
 
-    def joint(self, rng: np.random.Generator, N: int, chunk: int = 20_000) -> dict[str, np.ndarray]:
+    def joint(self, rng: np.random.Generator, N: int, chunk: int = SAMPLE_CHUNK, *,
+              lemma_g: bool = True) -> dict[str, np.ndarray]:
+        """N joint samples of the information density i (``lemma_g`` is accepted for the toys' common interface:
+        this toy has no Lemma G bound)."""
         out = np.empty(N)
         for a in range(0, N, chunk):
             b = min(N, a + chunk)
@@ -222,7 +268,7 @@ class LaplaceCountToy:
             out[a:b] = self.density(s, y)
         return {"i": out}
 
-    def product(self, rng: np.random.Generator, N: int, chunk: int = 20_000) -> np.ndarray:
+    def product(self, rng: np.random.Generator, N: int, chunk: int = SAMPLE_CHUNK) -> np.ndarray:
         out = np.empty(N)
         for a in range(0, N, chunk):
             b = min(N, a + chunk)
@@ -239,20 +285,83 @@ class LaplaceCountToy:
         }
 
 
+# ----------------------------------------------------------------------------- memory
+def memory_estimate(toy: GaussianToy | LaplaceCountToy, *, N: int, N_pilot: int, chunk: int = SAMPLE_CHUNK) -> Any:
+    """Bytes :func:`audit_toy` allocates at its peak, from the shapes (nothing is allocated).
+
+    Per sample (of the larger of N and N_pilot): the sample of i (float64) and one array as large beside it (the
+    importance weights, the sorted copy of the threshold search, the copy ``np.quantile`` partitions, or the
+    product sample of ``direct``); 16 bytes. Fixed: one chunk of draws (Gaussian toy: about nine float64 arrays
+    of (rows, T) at once; Laplace toy: the counts and outputs), a block of the mixture density (at most
+    :data:`WORK_BYTES` per array, or one row or column when that alone is larger; Laplace toy: seven such arrays at
+    once), the binomial CDF (m + 1 floats), the Lemma G check (at most 100,000 joint samples with Lambda) and the
+    temporaries of one chunk of the threshold search (six float64 arrays of :data:`LEVEL_CHUNK`).
+    """
+    from dptheory.core.memory import MemoryEstimate, array_bytes
+
+    units = max(int(N), int(N_pilot))
+    rows = min(int(chunk), units)
+    search = {"threshold search": 6 * array_bytes((min(LEVEL_CHUNK, units),))}  # the temporaries of one chunk
+    if isinstance(toy, GaussianToy):
+        cells = rows * toy.T
+        width = min(16_384, cells, max(2, WORK_BYTES // (8 * (toy.m + 1))) + 1)  # the columns of _lse_linear's block
+        fixed = {"chunk of draws": 9 * array_bytes((cells,)), "mixture block": array_bytes((toy.m + 3, width)),
+                 "binomial CDF": array_bytes((toy.m + 1,)), "Lemma G check": 16 * min(int(N), 100_000)}
+        size = "a smaller toy (--n, --m)"
+    else:
+        block = min(rows, max(1, WORK_BYTES // (8 * (toy.n + 1))))  # the rows of density's block
+        fixed = {"chunk of draws": 6 * array_bytes((rows,)), "mixture block": 7 * array_bytes((block, toy.n + 1))}
+        size = "a smaller toy (--n)"
+    return MemoryEstimate(what=KEY, units=units, unit="samples", per_unit={"samples of i": 8, "working copy": 8},
+                          fixed={**fixed, **search}, advice=f"give fewer samples (--N, --N-pilot) or {size}")
+
+
 # ----------------------------------------------------------------------------- lower bounds
-def plugin_d_beta(i: np.ndarray, beta: float) -> tuple[float, float]:
-    """Plug-in estimate (not a bound) of sup_tau ln((P[i > tau] - beta)/Q[i > tau]) and the tau attaining it."""
-    srt = np.sort(np.asarray(i, dtype=np.float64))[::-1]
+def _best_level(srt: np.ndarray, score: Any, chunk: int | None = None) -> tuple[float, int, bool]:
+    """``(max_j v_j, argmax_j v_j, any v_j finite)`` with ``v = score(P, Q, srt)``, ``P_j = (j+1)/N`` and
+    ``Q_j = sum_{l<=j} e^(-srt_l) / N``, in chunks of :data:`LEVEL_CHUNK`.
+
+    The same numbers as on whole arrays: every step is elementwise, the running sum is carried into the next
+    chunk's first term (``np.cumsum`` adds sequentially) and ties or nan keep ``np.argmax``'s first index."""
     N = len(srt)
-    P = np.arange(1, N + 1) / N  # fraction with i >= srt[j]
-    Q = np.cumsum(np.exp(-srt)) / N
-    ok = P > beta
-    if not ok.any():
+    step = LEVEL_CHUNK if chunk is None else chunk
+    best, where, finite, carry, nan = -math.inf, 0, False, 0.0, False
+    for a in range(0, N, step):
+        b = min(N, a + step)
+        Q = np.exp(-srt[a:b])
+        Q[0] += carry
+        np.cumsum(Q, out=Q)
+        carry = float(Q[-1])
+        Q /= N
+        val = score(np.arange(a + 1, b + 1) / N, Q, srt[a:b])
+        j = int(np.argmax(val))
+        v = float(val[j])
+        finite = finite or bool(np.isfinite(val).any())
+        if not nan and (a == 0 or v > best or math.isnan(v)):
+            best, where, nan = v, a + j, math.isnan(v)
+    return best, where, finite
+
+
+def _sorted_desc(i: np.ndarray) -> np.ndarray:
+    srt = np.sort(np.asarray(i, dtype=np.float64))
+    return srt[::-1]
+
+
+def plugin_d_beta(i: np.ndarray, beta: float) -> tuple[float, float]:
+    """Plug-in estimate (not a bound) of sup_tau ln((P[i > tau] - beta)/Q[i > tau]) and the tau attaining it.
+
+    ``P`` is the fraction with ``i >= srt[j]``; the search runs in chunks (:func:`_best_level`)."""
+    srt = _sorted_desc(i)
+    N = len(srt)
+    if N == 0 or not 1.0 > beta:  # P > beta somewhere: P reaches N / N = 1
         return -math.inf, math.inf
-    val = np.where(ok, np.log(np.maximum(P - beta, 1e-300)) - np.log(Q), -np.inf)
-    j = int(np.argmax(val))
+
+    def score(P: np.ndarray, Q: np.ndarray, _s: np.ndarray) -> np.ndarray:
+        return np.where(P > beta, np.log(np.maximum(P - beta, 1e-300)) - np.log(Q), -np.inf)
+
+    val, j, _ = _best_level(srt, score)
     tau = float(np.nextafter(srt[j], -np.inf))  # strict event {i > tau} contains srt[j]
-    return float(val[j]), tau
+    return val, tau
 
 
 @dataclass(frozen=True)
@@ -313,34 +422,41 @@ def certified_lower_bound(
         raise InvalidParameter(key=KEY, name="alpha", value=alpha, reason="alpha must lie in (0, 1)", citation="")
     if N < 10 or N_pilot < 10:
         raise InvalidParameter(key=KEY, name="N", value=N, reason="need at least 10 samples", citation="")
-    pilot = toy.joint(rng, N_pilot)["i"]
+    memory_estimate(toy, N=N, N_pilot=N_pilot).check()
+    pilot = toy.joint(rng, N_pilot, lemma_g=False)["i"]
     tau = _choose_tau(pilot, beta, N, alpha, method)
-    fresh = toy.joint(rng, N)["i"]
+    del pilot
+    fresh = toy.joint(rng, N, lemma_g=False)["i"]
     return _certify(fresh, tau, beta, N_pilot, alpha, method)
 
 
 def _choose_tau(pilot: np.ndarray, beta: float, N: int, alpha: float, method: str) -> float:
     """Maximise the certified objective (widths for the fresh sample size N) on the pilot sample."""
-    srt = np.sort(pilot)[::-1]
-    Np = len(srt)
-    P = np.arange(1, Np + 1) / Np
-    Q = np.cumsum(np.exp(-srt)) / Np
+    srt = _sorted_desc(pilot)
     wP = math.sqrt(math.log(2.0 / alpha) / (2.0 * N))
-    wQ = np.exp(-srt) * math.sqrt(math.log(2.0 / alpha) / (2.0 * N))
-    num = P - beta - wP
-    val = np.where(num > 0, np.log(np.maximum(num, 1e-300)) - np.log(Q + wQ), -np.inf)
-    if not np.isfinite(val).any():
+    width = math.sqrt(math.log(2.0 / alpha) / (2.0 * N))
+
+    def score(P: np.ndarray, Q: np.ndarray, s: np.ndarray) -> np.ndarray:
+        num = P - beta - wP
+        return np.where(num > 0, np.log(np.maximum(num, 1e-300)) - np.log(Q + np.exp(-s) * width), -np.inf)
+
+    _, j, finite = _best_level(srt, score)
+    if not finite:
         return float(np.quantile(pilot, 1.0 - 2.0 * beta))
-    j = int(np.argmax(val))
     return float(np.nextafter(srt[j], -np.inf))
 
 
 def _certify(i: np.ndarray, tau: float, beta: float, N_pilot: int, alpha: float, method: str) -> CertifiedLowerBound:
     N = len(i)
-    hit = i > tau
-    k = int(hit.sum())
-    w = np.where(hit, np.exp(-np.where(hit, i, 0.0)), 0.0)
+    k = 0
+    w = np.empty(N)  # importance weights e^-i 1{i > tau}, built chunk by chunk (elementwise: the same numbers)
+    for a in range(0, N, LEVEL_CHUNK):
+        part = i[a:a + LEVEL_CHUNK]
+        hit = part > tau
+        k += int(hit.sum())
+        w[a:a + LEVEL_CHUNK] = np.where(hit, np.exp(-np.where(hit, part, 0.0)), 0.0)
     q_hat = float(w.mean())
+    del w
     p_lcb = clopper_pearson_lower(k, N, alpha / 2)
     q_ucb = _q_upper(q_hat, tau, N, alpha / 2, method)
     certified = p_lcb > beta and q_ucb > 0
@@ -372,15 +488,20 @@ def direct_lower_bound(toy: GaussianToy | LaplaceCountToy, beta: float, *, rng: 
                        N: int = 200_000, N_pilot: int = 50_000, alpha: float = 0.01) -> DirectLowerBound:
     """Like :func:`certified_lower_bound` but Q(O) from independent product pairs (saturates near ln(N/ln(2/alpha)))."""
     rng = check_generator(rng, key=KEY)
-    pilot = toy.joint(rng, N_pilot)["i"]
+    memory_estimate(toy, N=N, N_pilot=N_pilot).check()
+    pilot = toy.joint(rng, N_pilot, lemma_g=False)["i"]
     # tau: maximise ln((P - beta)/max(Q, ln(2/alpha)/N)) on the pilot (the saturation level of the CP bound)
-    srt = np.sort(pilot)[::-1]
-    Np = len(srt)
-    P = np.arange(1, Np + 1) / Np
-    Q = np.maximum(np.cumsum(np.exp(-srt)) / Np, math.log(2.0 / alpha) / N)
-    val = np.where(P - beta > 0, np.log(np.maximum(P - beta, 1e-300)) - np.log(Q), -np.inf)
-    tau = float(np.nextafter(srt[int(np.argmax(val))], -np.inf))
-    joint = toy.joint(rng, N)["i"]
+    srt = _sorted_desc(pilot)
+    del pilot
+    floor = math.log(2.0 / alpha) / N
+
+    def score(P: np.ndarray, Q: np.ndarray, _s: np.ndarray) -> np.ndarray:
+        return np.where(P - beta > 0, np.log(np.maximum(P - beta, 1e-300)) - np.log(np.maximum(Q, floor)), -np.inf)
+
+    _, j, _ = _best_level(srt, score)
+    tau = float(np.nextafter(srt[j], -np.inf))
+    del srt
+    joint = toy.joint(rng, N, lemma_g=False)["i"]
     prod = toy.product(rng, N)
     p_lcb = clopper_pearson_lower(int((joint > tau).sum()), N, alpha / 2)
     q_ucb = clopper_pearson_upper(int((prod > tau).sum()), N, alpha / 2)
@@ -436,6 +557,7 @@ def audit_toy(toy: GaussianToy | LaplaceCountToy, beta: float, *, rng: np.random
 
     t0 = time.perf_counter()
     rng = check_generator(rng, key=KEY)
+    memory_estimate(toy, N=N, N_pilot=N_pilot).check()  # before any draw (the bounds below check it too)
     lower = certified_lower_bound(toy, beta, rng=rng, N=N, N_pilot=N_pilot, alpha=alpha, method=method)
     dlb = direct_lower_bound(toy, beta, rng=rng, N=N, N_pilot=N_pilot, alpha=alpha) if direct else None
     upper = toy.bounds(beta)

@@ -60,6 +60,7 @@ def cmd_fig1(args: argparse.Namespace) -> int:
     cfg = _config(args)
     sps = args.sigma_p
     workers, scheduler = cluster_options(args)
+    E.check_memory(cfg, pairs=len(sps or cfg.sigma_ps), workers=workers, scheduler=scheduler)  # before --out exists
     res, _moved = _staged(Path(args.out), lambda tmp: E.run_fig1(cfg, tmp, progress=args.progress, sigma_ps=sps,
                                                                  workers=workers, scheduler=scheduler))
     files = {k: str(Path(args.out) / Path(v).name) for k, v in res.files.items()}

@@ -158,6 +158,52 @@ def privacy_report(run: CNNTrainResult, cfg: Fig1Config, sigma_p: float, train: 
                          frac_train_in_domain=frac, notes=notes)
 
 
+# ----------------------------------------------------------------------------- memory of a run
+KEY = "shi26.experiments"
+#: bytes of one evaluation step while its list is built (a Python int, its set slot and list entry: measured
+#: about 100 bytes); the test-set size and the number of steps are user options (``--n-test``, ``--steps``)
+EVAL_BUILD_BYTES = 128
+
+
+def memory_estimate(cfg: Fig1Config, *, pairs: int = 1, concurrent: int = 1) -> Any:
+    """Bytes that ``pairs`` (GD, DP-GD) pairs of ``cfg`` allocate, from the shapes (nothing is allocated).
+
+    Kept per pair (:class:`PairResult`): the training losses of both runs and DP-GD's per-step sensitivities
+    (8 bytes per step each), 14 float64 summaries per evaluation and run and the evaluation steps
+    (:class:`~dptheory.papers.shi26.cnn.History`), the final test predictions (a bool per test example and run)
+    and the final decompositions (``(2, m, n)`` floats per run). Working, for each of ``concurrent`` pairs
+    trained at once: the training and test sets (:func:`~dptheory.papers.shi26.cnn.sample_data`: 24 d + 40
+    bytes per record kept, and 16 d more while one is drawn) or, while training, the forward workspaces (112 m
+    bytes per record), the least-squares decomposition (an (n+1, d) and two (n+1, n+1) arrays), five (d, 2m)
+    weight arrays and the list of evaluation steps while it is built. The units of the estimate are the test
+    examples or the steps, whichever takes more, so that the message names the option to change.
+    """
+    from dptheory.core.memory import MemoryEstimate
+
+    d, m, n, n_test, T, every = (int(cfg.d), int(cfg.m), int(cfg.n), int(cfg.n_test), int(cfg.steps),
+                                 max(1, int(cfg.eval_every)))
+    evals = T // every + 1 + (1 if T % every else 0)
+    record = 24 * d + 40
+    per_test = {"test set": concurrent * record, "test workspace": concurrent * max(16 * d, 112 * m),
+                "final predictions": 2 * pairs}
+    per_eval = 2 * 8 * 15
+    per_step = {"losses and sensitivities": pairs * 24}
+    train = {"training set": concurrent * n * (record + max(16 * d, 112 * m)),
+             "decomposition": concurrent * 8 * ((n + 1) * d + 2 * (n + 1) ** 2),
+             "weights": concurrent * 5 * 16 * d * m, "final decompositions": pairs * 2 * 16 * m * n}
+    evals_bytes = {"evaluations": pairs * per_eval * evals, "evaluation steps": EVAL_BUILD_BYTES * evals}
+    test_total = n_test * sum(per_test.values())
+    step_total = T * sum(per_step.values()) + sum(evals_bytes.values())
+    if test_total >= step_total:
+        return MemoryEstimate(what=KEY, units=n_test, unit="test examples", per_unit=per_test,
+                              fixed={**train, "losses and sensitivities": T * per_step["losses and sensitivities"],
+                                     **evals_bytes}, advice="give fewer test examples (--n-test)")
+    per_step["evaluations"] = -(-(pairs * per_eval + EVAL_BUILD_BYTES) // every)
+    return MemoryEstimate(what=KEY, units=T, unit="steps", per_unit=per_step,
+                          fixed={**train, **{k: n_test * v for k, v in per_test.items()}},
+                          advice="give fewer iterations (--steps) or evaluate less often (--eval-every)")
+
+
 # ----------------------------------------------------------------------------- one pair of runs
 @dataclass
 class PairResult:
@@ -186,7 +232,11 @@ def _rngs(seed: int, sigma_p: float) -> tuple[np.random.Generator, np.random.Gen
 
 def run_pair(cfg: Fig1Config, sigma_p: float, *, seed: int | None = None, progress: bool = False,
              keep_weights: bool = False, privacy: bool = True) -> PairResult:
-    """Train GD and DP-GD (same data, same W^(0)) at one sigma_p; privacy of the DP-GD run."""
+    """Train GD and DP-GD (same data, same W^(0)) at one sigma_p; privacy of the DP-GD run.
+
+    The memory of the pair (:func:`memory_estimate`) is checked first
+    (:class:`~dptheory.core.errors.InsufficientMemory` with the figures)."""
+    memory_estimate(cfg).check()
     seed = cfg.seed if seed is None else seed
     r_data, r_init, r_noise = _rngs(seed, sigma_p)
     dm = DataModel(d=cfg.d, mu_norm=cfg.mu_norm, sigma_p=sigma_p)
@@ -286,6 +336,14 @@ def plot_fig1(pairs: Sequence[PairResult], path: str) -> None:
     save(fig, path)
 
 
+def check_memory(cfg: Fig1Config, *, pairs: int, workers: int | None = None, scheduler: str | None = None) -> None:
+    """Refuse (:class:`~dptheory.core.errors.InsufficientMemory`) before any work when ``pairs`` pairs of ``cfg``
+    do not fit: one pair trained at a time in process, ``workers`` at once on a local Dask cluster (on a
+    ``scheduler``'s machines each task checks its own pair in :func:`run_pair`)."""
+    concurrent = 1 if scheduler or not workers else max(1, min(int(workers), pairs))
+    memory_estimate(cfg, pairs=pairs, concurrent=concurrent).check()
+
+
 def _pair_task(task: tuple[Fig1Config, float, bool]) -> PairResult:
     """One (GD, DP-GD) pair of Figure 1 (a Dask task: everything it draws comes from its seed)."""
     cfg, sigma_p, progress = task
@@ -303,11 +361,13 @@ def run_fig1(cfg: Fig1Config, out_dir: str | Path, *, progress: bool = False,
     """
     from dptheory.core.parallel import run_tasks, uses_dask
 
+    sps = tuple(sigma_ps or cfg.sigma_ps)
+    check_memory(cfg, pairs=len(sps), workers=workers, scheduler=scheduler)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     t0 = time.perf_counter()
     remote = uses_dask(workers, scheduler)
-    tasks = [(cfg, sp_, progress and not remote) for sp_ in (sigma_ps or cfg.sigma_ps)]
+    tasks = [(cfg, sp_, progress and not remote) for sp_ in sps]
     pairs = run_tasks(_pair_task, tasks, workers=workers, scheduler=scheduler, progress=progress and remote,
                       desc="Figure 1 pairs")
     seconds = time.perf_counter() - t0
@@ -363,6 +423,7 @@ def sweep(base: Fig1Config, grid: Mapping[str, Sequence[float]] | None = None, *
     """
     from dptheory.core.parallel import run_tasks
 
+    check_memory(base, pairs=1, workers=workers, scheduler=scheduler)  # every task keeps its rows only
     grid = SWEEP_GRID if grid is None else grid
     tasks = [(replace(base, **{param: type(getattr(base, param))(v)}), param, float(v), s, sigma_p, tuple(checkpoints))
              for param, values in grid.items() for v in values for s in seeds]

@@ -74,7 +74,7 @@ def audit_quadratic(
 
     t0 = time.perf_counter()
     spec = {"X": D.X, "x2": D2.X[index], "index": index, "lam": lam, "eta": float(st.eta), "sigma": float(st.sigma),
-            "b": st.b, "K": st.K, "scheme": train_sch, "order": order, "mask": mask}
+            "b": st.b, "K": st.K, "scheme": train_sch, "order": order, "split": runs // 2}
     score = scores_by_task(_quadratic_task, spec, runs, rng, task_runs=task_runs, workers=workers,
                            scheduler=scheduler, threads=threads, progress=progress, desc="audit (quadratic)")
     seconds = time.perf_counter() - t0
@@ -104,9 +104,21 @@ def _quadratic_task(task: tuple[dict[str, Any], int, int, np.random.Generator]) 
     sp, lo, hi, g = task
     res = train_noisy_gd(QuadraticLoss(lam=sp["lam"], dim=1), sp["X"], eta=sp["eta"], sigma=sp["sigma"], b=sp["b"],
                          K=sp["K"], scheme=sp["scheme"], runs=hi - lo, rng=g, order=sp["order"],
-                         replacement=Replacement(index=sp["index"], x=sp["x2"], runs=sp["mask"][lo:hi]),
+                         replacement=Replacement(index=sp["index"], x=sp["x2"], runs=_second_half(sp, lo, hi)),
                          chunk_size=hi - lo)
     return res.theta[:, 0]
+
+
+def _second_half(sp: dict[str, Any], lo: int, hi: int) -> np.ndarray:
+    """``mask[lo:hi]`` of the audit's (runs,) mask (True from ``sp["split"] = runs // 2`` on: the D' models).
+
+    The spec that every task carries holds only the split, so what is shipped to each Dask task is the same
+    whatever the number of runs (a (runs,) mask in it made the data shipped grow as runs^2 / task_runs). A spec
+    built by hand with a ``"mask"`` (a bool array over all runs) is still read: its slice.
+    """
+    if "mask" in sp:
+        return np.asarray(sp["mask"], dtype=bool)[lo:hi]
+    return np.arange(lo, hi) >= sp["split"]
 
 
 def _frac(x: Any) -> Any:
@@ -165,7 +177,7 @@ def audit_logistic(
 
     t0 = time.perf_counter()
     spec = {"data": data, "eta": eta, "lam": lam, "sigma_mul": sigma_mul, "S_g": S_g, "L": L, "b": b, "K": K,
-            "canary_x": x_c, "canary_feature": k, "canary_label": canary_label, "mask": mask}
+            "canary_x": x_c, "canary_feature": k, "canary_label": canary_label, "split": runs // 2}
     score = scores_by_task(_logistic_task, spec, runs, rng, task_runs=task_runs, workers=workers,
                            scheduler=scheduler, threads=threads, progress=progress, desc="audit (Algorithm 2)")
     seconds = time.perf_counter() - t0
@@ -197,6 +209,6 @@ def _logistic_task(task: tuple[dict[str, Any], int, int, np.random.Generator]) -
     data, k, L, y = sp["data"], sp["canary_feature"], sp["L"], sp["canary_label"]
     res = train_dp_sgd(data, eta=sp["eta"], lam=sp["lam"], sigma_mul=sp["sigma_mul"], S_g=sp["S_g"], L=L, b=sp["b"],
                        K=sp["K"], runs=hi - lo, rng=g, canary=Canary(index=0, x=sp["canary_x"], y=y),
-                       canary_runs=sp["mask"][lo:hi], chunk_size=hi - lo)
+                       canary_runs=_second_half(sp, lo, hi), chunk_size=hi - lo)
     col = res.theta.reshape(hi - lo, data.n_classes, data.d + 1)[:, :, k] * L
     return col[:, y] - col.mean(axis=1)
