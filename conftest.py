@@ -29,6 +29,24 @@ def _restore_mpmath_precision():
     assert not changed, "a test (or the code it called) changed mpmath's global precision"
 
 
+@pytest.fixture
+def traced_peak():
+    """``traced_peak(fn) -> (fn(), peak bytes)``: the peak of the memory tracemalloc traced while ``fn`` ran, above
+    what was traced when it started (tracemalloc sees numpy's buffers): the memory estimates are held against it."""
+    import tracemalloc
+
+    def run(fn):
+        tracemalloc.start()
+        try:
+            base = tracemalloc.get_traced_memory()[0]
+            out = fn()
+            return out, tracemalloc.get_traced_memory()[1] - base
+        finally:
+            tracemalloc.stop()
+
+    return run
+
+
 from dptheory.testing import profiles as _profiles  # noqa: E402
 
 _profiles.load()

@@ -8,7 +8,6 @@ from __future__ import annotations
 import subprocess
 import sys
 import time
-import tracemalloc
 
 import numpy as np
 import pytest
@@ -96,19 +95,9 @@ def test_train_refuses_runs_beyond_memory_at_once(tmp_path, extra):
     assert not (tmp_path / "x.csv").exists()
 
 
-def _peak(fn):
-    tracemalloc.start()
-    try:
-        base = tracemalloc.get_traced_memory()[0]
-        out = fn()
-        return out, tracemalloc.get_traced_memory()[1] - base
-    finally:
-        tracemalloc.stop()
-
-
 @pytest.mark.parametrize("scheme", ["shuffle", "fixed", "without_replacement"])
 @pytest.mark.parametrize("record", [None, "epoch", "step"])
-def test_train_estimate_counts_the_arrays_allocated(scheme, record):
+def test_train_estimate_counts_the_arrays_allocated(scheme, record, traced_peak):
     from dptheory.train import QuadraticLoss, train_noisy_gd
     from dptheory.train.noisy_gd import memory_estimate
 
@@ -116,7 +105,7 @@ def test_train_estimate_counts_the_arrays_allocated(scheme, record):
     X = np.random.default_rng(0).standard_normal((n, d))
     est = memory_estimate(runs=R, d=d, n=n, p=d, b=b, K=K, scheme=scheme, record=record, record_batches=True,
                           track=0, chunk_size=512)
-    res, peak = _peak(lambda: train_noisy_gd(QuadraticLoss(lam=1.0, dim=d), X, eta=0.1, sigma=1.0, b=b, K=K,
+    res, peak = traced_peak(lambda: train_noisy_gd(QuadraticLoss(lam=1.0, dim=d), X, eta=0.1, sigma=1.0, b=b, K=K,
                                              scheme=scheme, runs=R, rng=np.random.default_rng(1), record=record,
                                              record_batches=True, track=0, chunk_size=512))
     # the per-run arrays of the result, exactly
@@ -128,7 +117,7 @@ def test_train_estimate_counts_the_arrays_allocated(scheme, record):
     assert 0.95 * peak <= est.total <= 2 * peak, (est.total, peak)
 
 
-def test_dp_sgd_estimate_against_what_is_allocated():
+def test_dp_sgd_estimate_against_what_is_allocated(traced_peak):
     from dptheory.train import load_dataset, train_dp_sgd
     from dptheory.train.noisy_gd import memory_estimate
 
@@ -136,19 +125,19 @@ def test_dp_sgd_estimate_against_what_is_allocated():
     R, p, c = 1000, data.X.shape[1] + 1, data.n_classes
     est = memory_estimate(runs=R, d=p * c, n=200, p=p, b=10, K=2, scheme="shuffle", chunk_size=512, labels=True,
                           aux=True)
-    res, peak = _peak(lambda: train_dp_sgd(data, eta=0.1, lam=0.01, sigma_mul=1, S_g=2, L=1, b=10, K=2, runs=R,
+    res, peak = traced_peak(lambda: train_dp_sgd(data, eta=0.1, lam=0.01, sigma_mul=1, S_g=2, L=1, b=10, K=2, runs=R,
                                            rng=np.random.default_rng(2)))
     assert res.theta.nbytes == R * est.per_unit["theta"]
     assert 0.95 * peak <= est.total <= 2 * peak, (est.total, peak)
 
 
-def test_dpsgd_stream_estimate_against_what_is_allocated():
+def test_dpsgd_stream_estimate_against_what_is_allocated(traced_peak):
     from dptheory.train.dpsgd_stream import dpsgd_stream, logistic_per_example_grad, memory_estimate
 
     rng = np.random.default_rng(0)
     X, y = rng.standard_normal((100, 5)), np.sign(rng.standard_normal(100))
     est = memory_estimate(runs=1000, d=5, n=100, p=5, m=10, T=10, E=2, record_stream=True)
-    res, peak = _peak(lambda: dpsgd_stream(X, y, logistic_per_example_grad, m=10, E=2, zeta=1, sigma=1, eta=0.1,
+    res, peak = traced_peak(lambda: dpsgd_stream(X, y, logistic_per_example_grad, m=10, E=2, zeta=1, sigma=1, eta=0.1,
                                            rng=rng, runs=1000, d=5, record_stream=True))
     assert res.stream.nbytes == 1000 * est.per_unit["stream"] and res.batches.nbytes == 1000 * est.per_unit["batches"]
     assert 0.95 * peak <= est.total <= 2 * peak, (est.total, peak)

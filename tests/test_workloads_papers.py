@@ -9,7 +9,6 @@ import pickle
 import subprocess
 import sys
 import time
-import tracemalloc
 from dataclasses import replace
 
 import numpy as np
@@ -26,16 +25,6 @@ def _refused(tmp_path, *argv):
     assert "need about" in err and "available" in err and ("fit)" in err or "fits)" in err), err
     assert time.perf_counter() - t0 < 20  # start-up only: nothing is drawn or trained
     return err
-
-
-def _peak(fn):
-    tracemalloc.start()
-    try:
-        base = tracemalloc.get_traced_memory()[0]
-        out = fn()
-        return out, tracemalloc.get_traced_memory()[1] - base
-    finally:
-        tracemalloc.stop()
 
 
 # ----------------------------------------------------------------------------- maxinfo audit
@@ -114,13 +103,13 @@ def test_maxinfo_large_batch_is_not_an_internal_error():
 
 @pytest.mark.parametrize("toy,N", [("gaussian", 60_000), ("gaussian-small", 1_200_000), ("laplace", 60_000),
                                    ("laplace-small", 1_200_000)])
-def test_maxinfo_estimate_against_what_is_allocated(toy, N):
+def test_maxinfo_estimate_against_what_is_allocated(toy, N, traced_peak):
     from dptheory.papers.maxinfo import audit as A
 
     t = {"gaussian": A.GaussianToy(200, 10, 1, 4.0), "gaussian-small": A.GaussianToy(20, 10, 1, 4.0),
          "laplace": A.LaplaceCountToy(200, 0.5), "laplace-small": A.LaplaceCountToy(2, 0.5)}[toy]
     est = A.memory_estimate(t, N=N, N_pilot=N // 5)
-    _, peak = _peak(lambda: A.audit_toy(t, 0.05, rng=np.random.default_rng(0), N=N, N_pilot=N // 5, direct=True))
+    _, peak = traced_peak(lambda: A.audit_toy(t, 0.05, rng=np.random.default_rng(0), N=N, N_pilot=N // 5, direct=True))
     assert 0.95 * peak <= est.total <= 2 * peak, (est.total, peak)
 
 
@@ -139,13 +128,13 @@ def test_shi26_refuses_sizes_beyond_memory_before_any_file(tmp_path, cmd, argv, 
                                    dict(d=20, m=3, n=10, n_test=50, steps=60_000, eval_every=3),
                                    dict(d=100, m=10, n=40, n_test=500, steps=30, eval_every=10)],
                          ids=["test-set", "steps", "balanced"])
-def test_shi26_estimate_against_what_is_allocated(shape):
+def test_shi26_estimate_against_what_is_allocated(shape, traced_peak):
     from dptheory.papers.shi26 import experiments as E
 
     cfg = replace(E.REDUCED, **shape)
     est = E.memory_estimate(cfg)
     assert est.unit == ("steps" if shape["steps"] > 1000 else "test examples")
-    pair, peak = _peak(lambda: E.run_pair(cfg, 0.5, privacy=False))
+    pair, peak = traced_peak(lambda: E.run_pair(cfg, 0.5, privacy=False))
     assert pair.gd.history.train_loss.nbytes == 8 * (cfg.steps + 1)
     assert 0.95 * peak <= est.total <= 2 * peak, (est.total, peak)
 

@@ -443,17 +443,7 @@ def _run(argv: list[str]) -> int:
     from dptheory.cli.output import check_outputs, data_stdout, to_stdout
 
     check_outputs(args)
-    with _files_only_backend(), data_stdout(to_stdout(args)):
+    # figures are drawn on Agg whatever MPLBACKEND says: dptheory.report.plotting.matplotlib_for_files, the one
+    # import of matplotlib
+    with data_stdout(to_stdout(args)):
         return int(args.func(args))
-
-
-@contextlib.contextmanager
-def _files_only_backend() -> Iterator[None]:
-    """Commands write figures to files only, with matplotlib's Agg backend whatever ``MPLBACKEND`` names (an
-    unknown name there would make ``import matplotlib`` fail): the variable is unset while a command runs."""
-    saved = os.environ.pop("MPLBACKEND", None)
-    try:
-        yield
-    finally:
-        if saved is not None:
-            os.environ["MPLBACKEND"] = saved

@@ -60,6 +60,7 @@ __all__ = [
     "compile_theorem",
     "enclose",
     "expand_shorthands",
+    "informative_ball",
     "require_flint",
     "stabilise",
 ]
@@ -94,6 +95,14 @@ def require_flint() -> Any:
             f"{install_hint('flint')}; values without --certify do not need it"
         ) from exc
     return flint
+
+
+def informative_ball(x: Any) -> bool:
+    """Whether an arb ball says anything about its value: finite, or an exact infinity; not a nan ball
+    (python-flint's "no enclosure", e.g. ``log`` of a ball reaching 0) and not one of infinite radius. The one
+    test behind "nan never decides": the compiled comparisons, the branch and bound's margin decisions
+    (:mod:`dptheory.verify.certify`) and the search's side enclosures (:mod:`dptheory.verify.search`)."""
+    return bool(not x.is_nan() and (x.is_finite() or x.is_exact()))
 
 
 MAX_SUM_TERMS = 10**7  # a compiled sum is evaluated term by term: more terms would not finish
@@ -873,9 +882,8 @@ def _arb_namespace() -> dict[str, Any]:
 
     def _informative(what: str, a: Any, b: Any) -> None:
         """Refuse to compare a nan ball or one of infinite radius (an exact +-inf is a value and compares)."""
-        for x in (a, b):
-            if x.is_nan() or not (x.is_finite() or x.is_exact()):
-                raise _undecided(what, a, b)
+        if not (informative_ball(a) and informative_ball(b)):
+            raise _undecided(what, a, b)
 
     def _lt(a: Any, b: Any) -> bool:
         if isinstance(a, int) and isinstance(b, int):
@@ -1157,13 +1165,6 @@ def _exec(backend: str, src: str) -> Callable[..., Any]:
         raise CompileError(f"internal: generated {backend} code does not parse: {exc}\n{src}") from exc
     kernel: Callable[..., Any] = ns["kernel"]
     return kernel
-
-
-def _build(backend: str, expr: sp.Expr, params: tuple[str, ...], symbols: Mapping[str, sp.Symbol],
-           integers: frozenset[str]) -> tuple[str, Callable[..., Any]]:
-    """Source and kernel of one backend."""
-    src = _emit(backend, expr, params, symbols, integers)
-    return src, _exec(backend, src)
 
 
 class ArbKernel(Protocol):

@@ -605,14 +605,9 @@ def paper_module(package: str, name: str) -> ModuleType | None:
         if importlib.util.find_spec(full) is None:
             return None
         return importlib.import_module(full)
-    except ModuleNotFoundError as exc:
-        if exc.name == full:
-            return None
-        if _is_builtin(package):
-            raise
-        _record_broken(package, exc)
-        return None
     except Exception as exc:
+        if isinstance(exc, ModuleNotFoundError) and exc.name == full:
+            return None  # the package has no such module
         if _is_builtin(package):
             raise
         _record_broken(package, exc)

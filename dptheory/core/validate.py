@@ -22,7 +22,7 @@ import re
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
-from dptheory.core.errors import DPTheoryError, InvalidParameter
+from dptheory.core.errors import DPTheoryError, InvalidParameter, ParameterOutOfRange
 
 if TYPE_CHECKING:
     import numpy as np
@@ -147,20 +147,27 @@ def shown(value: Any) -> Any:
 def number_text(x: Any) -> str:
     """A number for a message, as a person reads it: an mpmath or numpy float to 17 significant digits and a
     numpy scalar by its value (never an ``mpf('9.99...')`` or ``np.float64(...)`` repr from inside a kernel)."""
+    mod = type(x).__module__ or ""
     if isinstance(x, str):
         return str(shown(x))
-    if (type(x).__module__ or "").startswith("numpy") and hasattr(x, "item"):
-        return number_text(x.item())  # np.float64 is a float subclass whose repr is np.float64(...)
+    if mod.startswith("numpy") and hasattr(x, "item"):
+        return number_text(x.item())  # before float: np.float64 is a float subclass whose repr is np.float64(...)
     if isinstance(x, (bool, int, float)):
         return str(shown(x)) if isinstance(x, int) and not isinstance(x, bool) else repr(x)
-    mod = type(x).__module__ or ""
     if mod.startswith("mpmath"):
         import mpmath
 
         return str(mpmath.nstr(x, 17))
-    if mod.startswith("numpy") and hasattr(x, "item"):
-        return number_text(x.item())
     return repr(x)
+
+
+def order_out_of_range(key: str, alpha: Any, max_order: int, why: str) -> ParameterOutOfRange:
+    """A Renyi order beyond what an evaluator's series can serve (it needs about ``alpha`` terms): the accepted
+    range ``1 < alpha <= max_order`` and ``why``, in the user's terms (the theorem that called the kernel re-raises
+    it with the value as the user wrote it, :meth:`dptheory.core.theorem.Theorem.evaluate`)."""
+    return ParameterOutOfRange(
+        key=key, name="alpha", value=number_text(alpha),
+        reason=f"this evaluator accepts Renyi orders 1 < alpha <= 1e{round(math.log10(max_order))} ({why})")
 
 
 def _digits(n: int) -> int:

@@ -69,7 +69,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from dptheory.core.errors import InvalidParameter, NumericalFailure, ParameterOutOfRange
-from dptheory.core.validate import number_text
+from dptheory.core.validate import number_text, order_out_of_range
 from dptheory.numerics.sgm import _kept, _log_abs_binom, _runs, _stream_lse
 
 __all__ = ["FALLBACK_DPS", "FALLBACK_RTOL", "log_b_mp", "log_b_np", "rdp_mp", "rdp_np"]
@@ -99,13 +99,7 @@ def _bad(where: str, name: str, value: Any, reason: str) -> InvalidParameter:
 
 
 def _order_out_of_range(where: str, alpha: Any) -> ParameterOutOfRange:
-    """The order is beyond the series' reach: the accepted range, in the user's terms (the calling theorem
-    re-raises it with the value as the user wrote it)."""
-    return ParameterOutOfRange(
-        key=f"sampled_wor.{where}", name="alpha", value=number_text(alpha),
-        reason=f"this evaluator accepts Renyi orders 1 < alpha <= 1e{round(math.log10(MAX_INT_ORDER))} "
-        f"(WBK19 Thm 9 has alpha - 1 "
-        "terms)")
+    return order_out_of_range(f"sampled_wor.{where}", alpha, MAX_INT_ORDER, "WBK19 Thm 9 has alpha - 1 terms")
 
 
 def _to_mpf(value: Any, where: str, name: str) -> mpmath.mpf:

@@ -141,6 +141,7 @@ from scipy import special
 
 from dptheory.core.errors import NumericalFailure, ParameterOutOfRange
 from dptheory.core.validate import number_text as _num
+from dptheory.core.validate import order_out_of_range
 
 __all__ = ["log_a_mp", "log_a_quad_mp", "rdp_mp", "rdp_np"]
 
@@ -206,13 +207,8 @@ def _parse_order(alpha: Any, where: str) -> tuple[int | None, mpmath.mpf]:
 
 
 def _order_out_of_range(where: str, alpha: Any) -> ParameterOutOfRange:
-    """The order is beyond what the series can serve: the accepted range, in the user's terms (the theorem
-    that called the kernel re-raises it with the value as written)."""
-    return ParameterOutOfRange(
-        key=where, name="alpha", value=_num(alpha),
-        reason=f"this evaluator accepts Renyi orders 1 < alpha <= 1e{round(math.log10(_MAX_INT_ORDER))} "
-        f"(the exact binomial sum at "
-        "integer orders, and its head at fractional ones, needs about alpha terms)")
+    return order_out_of_range(where, alpha, _MAX_INT_ORDER, "the exact binomial sum at integer orders, and its "
+                              "head at fractional ones, needs about alpha terms")
 
 
 def _check_qz(q: Any, z: Any, where: str) -> tuple[mpmath.mpf, mpmath.mpf]:

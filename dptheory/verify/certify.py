@@ -51,6 +51,7 @@ import mpmath
 import sympy as sp
 
 from dptheory.core.claims import Box, Claim, NoBallEvaluator, Quantity, Relation, _ball_of
+from dptheory.core.compile import informative_ball
 from dptheory.core.conditions import Condition, Status
 from dptheory.core.errors import DPTheoryError, InvalidParameter, NumericalFailure
 from dptheory.core.notation import format_rational, parse_value
@@ -174,11 +175,6 @@ def _arb(x: Any) -> Any:
 
 def _is_inf(x: Any) -> bool:
     return bool(x.is_exact() and not x.is_finite() and not x.is_nan())
-
-
-def _informative(x: Any) -> bool:
-    """Whether a ball says anything: finite, or an exact infinity; not nan and not of infinite radius."""
-    return bool(not x.is_nan() and (x.is_finite() or x.is_exact()))
 
 
 def _inf_margin(rel: Relation, L: Any, R: Any) -> Any:
@@ -499,7 +495,7 @@ def _sign_words(d: Any) -> str:
 def _decide(d: Any, strict: bool) -> tuple[bool, bool]:
     """(certainly holds, certainly fails) from a margin ball; a nan ball (python-flint's "no enclosure") or one
     of infinite radius decides neither (an exact infinity is a value and decides)."""
-    if not _informative(d):
+    if not informative_ball(d):
         return False, False
     if strict:
         return bool(d > 0), bool(d <= 0)

@@ -76,6 +76,7 @@ import numpy as np
 import sympy as sp
 
 from dptheory.core.claims import Claim, Quantity, Relation
+from dptheory.core.compile import informative_ball
 from dptheory.core.conditions import Status
 from dptheory.core.errors import DPTheoryError
 from dptheory.core.notation import Domain, format_rational, parse_value
@@ -858,7 +859,7 @@ def _enclose_side(q: Quantity, exact: Mapping[str, sp.Rational], dps: int) -> tu
     """An arb ball containing the side's exact value, or (None, why not); a nan ball or one of infinite radius
     (python-flint's "no enclosure", e.g. a division by a ball containing 0) is no enclosure."""
     ball, why = _enclose_side_raw(q, exact, dps)
-    if ball is not None and (ball.is_nan() or not (ball.is_finite() or ball.is_exact())):
+    if ball is not None and not informative_ball(ball):
         return None, f"{q.label}: the arb ball {ball} encloses nothing (a singularity or a ball reaching 0)"
     return ball, why
 

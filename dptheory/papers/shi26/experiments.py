@@ -313,13 +313,10 @@ def summarise(cfg: Fig1Config, pairs: Sequence[PairResult]) -> dict[str, Any]:
 
 
 def plot_fig1(pairs: Sequence[PairResult], path: str) -> None:
-    from dptheory.report.plotting import save
+    from dptheory.report.plotting import pyplot, save
 
     rows = len(pairs)
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
 
     fig, axes = plt.subplots(rows, 3, figsize=(13, 3.2 * rows), squeeze=False)
     for i, pr in enumerate(pairs):
@@ -458,12 +455,9 @@ def write_sweep(rows: Sequence[SweepRow], path: str | Path) -> None:
 
 
 def plot_sweep(rows: Sequence[SweepRow], path: str) -> None:
-    import matplotlib
+    from dptheory.report.plotting import pyplot, save
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    from dptheory.report.plotting import save
+    plt = pyplot()
 
     params = list(dict.fromkeys(r.param for r in rows))
     fig, axes = plt.subplots(1, len(params), figsize=(4.5 * len(params), 3.5), squeeze=False)
