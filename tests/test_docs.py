@@ -1,16 +1,63 @@
-"""Python examples in the docs run as written (docs/interactive.md)."""
+"""The docs run and do not drift: Python examples run as written (docs/interactive.md), and every file
+path and dotted name that the prose names exists.
+
+Where references are looked for: README.md, ``docs/**/*.md`` (the whole text, code blocks included), and
+the docstrings and ``#`` comments of ``dptheory/**/*.py`` (string literals of code are not prose and are
+not read).
+
+What counts as a reference, and when it exists:
+
+* a **repository path**: a token that starts with ``dptheory/``, ``docs/``, ``tests/``, ``bench/``,
+  ``reports/`` or ``checks/`` and is not the tail of a longer path (``~/.cache/dptheory/x`` and
+  ``/path/mypaper/theorems.py`` are examples, not references). It is resolved against the repository root;
+  a trailing ``.`` or ``/`` is punctuation. ``*`` and ``<name>`` are wildcards and ``{a,b}`` alternatives:
+  every alternative must match at least one file;
+* a **package-relative path**: a token ``folder/.../name.py`` that does not start with one of those roots
+  (``numerics/sgm.py``). It is resolved against ``dptheory/``, the package being the only place a module
+  of ours lives;
+* a **Markdown link** ``[text](target)`` in a ``.md`` file whose target is not a URL or an anchor: resolved
+  against the folder of that file;
+* a **package-relative dotted name** in backticks, ``x.y[.attr...]`` (the whole backticked text, and not a
+  file name such as ``report.toml``): in a module of ours whose folder holds a module ``x``, it is resolved
+  against that folder's package (``kernels.thm_b_arb`` in ``papers/maxinfo/theorems.py``); otherwise, when
+  ``x`` is a subpackage of ``dptheory`` or one of the folders of its former layout (``FORMER``), against
+  ``dptheory`` (``numerics.binomial``, ``theorems.shi_2026_claims``). A registry key
+  (``rdp.gaussian``, listed in ``dptheory/papers/index.json``) and any other ``x`` (``yeshokri22.C5``,
+  ``np.log``) are not module references;
+* a **dotted name** ``dptheory.x.y[.attr...]``: its longest prefix that is a module of the package (a file
+  ``x/y.py`` or ``x/y/__init__.py`` under ``dptheory/``) must be followed only by names defined there. The
+  names of a module are read from its source (top-level ``def``, ``class``, assignment, import, and the
+  entries of ``__all__``, which is how the lazy PEP 562 exports are named), without importing it, so no
+  optional package is needed; a name imported from another module of ours is followed into that module, and
+  the names of a class are those of its body.
+
+The exceptions are in ``OWN``, each with its reason: the tutorial's own examples (a paper package the
+reader writes) and two cgroup file names that read like dotted names.
+"""
 
 from __future__ import annotations
 
+import ast
+import glob
+import io
+import json
 import re
+import tokenize
+from collections.abc import Iterator
+from functools import cache
 from pathlib import Path
 
 import pytest
 
-DOCS = Path(__file__).resolve().parents[1] / "docs"
-BLOCKS = [(p.name, i, code) for p in sorted(DOCS.glob("*.md"))
-          for i, code in enumerate(re.findall(r"```python\n(.*?)```", p.read_text(), flags=re.S))
-          if p.name == "interactive.md"]
+REPO = Path(__file__).resolve().parents[1]
+DOCS = REPO / "docs"
+PKG = REPO / "dptheory"
+BLOCKS = [
+    (p.name, i, code)
+    for p in sorted(DOCS.glob("*.md"))
+    for i, code in enumerate(re.findall(r"```python\n(.*?)```", p.read_text(), flags=re.S))
+    if p.name == "interactive.md"
+]
 
 
 def test_interactive_page_has_examples():
@@ -23,3 +70,221 @@ def test_doc_block_runs(name, i, code):
     for j in range(i):  # blocks of a page share state, like notebook cells
         exec(compile(next(c for n, k, c in BLOCKS if n == name and k == j), f"{name}[{j}]", "exec"), ns)
     exec(compile(code, f"{name}[{i}]", "exec"), ns)
+
+
+# ----------------------------------------------------------------------------- references
+ROOTS = ("dptheory", "docs", "tests", "bench", "reports", "checks")
+_PART = r"(?:[\w.*-]|<\w+>|\{[\w.,-]+\})"
+REPO_PATH = re.compile(rf"(?<![\w./~$-])(?:{'|'.join(ROOTS)})/{_PART}*(?:/{_PART}*)*")
+RELATIVE_PY = re.compile(r"(?<![\w./~$-])(?!(?:" + "|".join(ROOTS) + r")/)[A-Za-z_]\w*(?:/[\w-]+)*/\w+\.py\b")
+LINK = re.compile(r"\]\(([^)\s]+)\)")
+DOTTED = re.compile(r"(?<![\w.])dptheory(?:\.[A-Za-z_]\w*)+")
+RELATIVE_DOTTED = re.compile(r"(?<=`)[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?=`)")
+#: folders of the package's former layout (before ``dptheory/papers/``): a reference into them is stale
+FORMER = ("theorems", "experiments", "figures")
+FILE_SUFFIXES = ("py", "md", "toml", "json", "csv", "pdf", "png", "tex", "txt", "cfg", "ini")
+KEYS = frozenset(item["key"] for item in json.loads((PKG / "papers" / "index.json").read_text())["items"])
+SUBPACKAGES = tuple(sorted(p.parent.name for p in PKG.glob("*/__init__.py")))
+
+#: the tutorial's own paper package (docs/adding_a_paper.md: the reader writes it, so it is not in the tree)
+OWN = {
+    "toy26/__init__.py": "docs/adding_a_paper.md: the file the reader creates",
+    "toy26/theorems.py": "docs/adding_a_paper.md: the file the reader creates",
+    "toy26/claims.py": "docs/adding_a_paper.md: the file the reader creates",
+    "toy26/figures.py": "docs/adding_a_paper.md: the file the reader creates",
+    "dptheory/papers/toy26/": "docs/adding_a_paper.md: where the reader may put the toy paper in the tree",
+    "dptheory.papers.toy26.theorems": "docs/adding_a_paper.md: the import of the toy paper placed in the tree",
+    "memory.max": "dptheory/core/memory.py: the cgroup v2 file of the memory limit, not a module",
+    "memory.limit_in_bytes": "dptheory/core/memory.py: the cgroup v1 file of the memory limit, not a module",
+}
+
+
+def _sources() -> Iterator[tuple[str, int, str]]:
+    """(file, line, text) of every piece of prose that may name a path or a module."""
+    for path in [REPO / "README.md", *sorted(DOCS.rglob("*.md"))]:
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            yield str(path.relative_to(REPO)), n, line
+    for path in sorted(PKG.rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        rel = str(path.relative_to(REPO))
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+                body = node.body
+                if (
+                    body
+                    and isinstance(body[0], ast.Expr)
+                    and isinstance(body[0].value, ast.Constant)
+                    and isinstance(body[0].value.value, str)
+                ):
+                    for k, line in enumerate(body[0].value.value.splitlines()):
+                        yield rel, body[0].lineno + k, line
+        for tok in tokenize.generate_tokens(io.StringIO(text).readline):
+            if tok.type == tokenize.COMMENT:
+                yield rel, tok.start[0], tok.string
+
+
+def _alternatives(pattern: str) -> list[str]:
+    m = re.search(r"\{([^}]*)\}", pattern)
+    if not m:
+        return [re.sub(r"<\w+>", "*", pattern)]
+    return [
+        alt for part in m.group(1).split(",") for alt in _alternatives(pattern[: m.start()] + part + pattern[m.end() :])
+    ]
+
+
+def _path_exists(base: Path, ref: str) -> bool:
+    for alt in _alternatives(ref):
+        if not glob.glob(str(base / alt)):
+            return False
+    return True
+
+
+def _module_file(dotted: str) -> Path | None:
+    rel = Path(*dotted.split("."))
+    for cand in (REPO / rel.with_suffix(".py"), REPO / rel / "__init__.py"):
+        if cand.is_file():
+            return cand
+    return None
+
+
+def _names(body: list[ast.stmt]) -> dict[str, ast.AST]:
+    """The names a module or class body defines (inside ``if``/``try`` too), each with its defining node."""
+    out: dict[str, ast.AST] = {}
+    for node in body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            out[node.name] = node
+        elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for t in targets:
+                for leaf in ast.walk(t):
+                    if isinstance(leaf, ast.Name):
+                        out[leaf.id] = node
+            if isinstance(node, ast.Assign) and any(
+                isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets
+            ):
+                for elt in getattr(node.value, "elts", []):
+                    if isinstance(elt, ast.Constant) and isinstance(elt.value, str):
+                        out.setdefault(elt.value, node)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            for alias in node.names:
+                out[(alias.asname or alias.name).split(".")[0]] = node
+        elif isinstance(node, (ast.If, ast.Try)):
+            for block in (
+                node.body,
+                node.orelse,
+                *(h.body for h in getattr(node, "handlers", [])),
+                getattr(node, "finalbody", []),
+            ):
+                for name, sub in _names(block).items():
+                    out.setdefault(name, sub)
+    return out
+
+
+@cache
+def _module_names(dotted: str) -> dict[str, ast.AST]:
+    path = _module_file(dotted)
+    assert path is not None
+    return _names(ast.parse(path.read_text(encoding="utf-8")).body)
+
+
+def _attribute_exists(module: str, attrs: list[str]) -> bool:
+    names = _module_names(module)
+    for i, attr in enumerate(attrs):
+        node = names.get(attr)
+        if node is None:
+            return _module_file(f"{module}.{attr}") is not None and _attribute_exists(
+                f"{module}.{attr}", attrs[i + 1 :]
+            )
+        rest = attrs[i + 1 :]
+        if not rest:
+            return True
+        if isinstance(node, ast.ClassDef):
+            names = _names(node.body)
+            continue
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").startswith("dptheory"):
+            return _dotted_exists(".".join([node.module or "", attr, *rest]))
+        return True  # an attribute of a value or of another package: not followed
+    return True
+
+
+def _dotted_exists(dotted: str) -> bool:
+    parts = dotted.split(".")
+    for k in range(len(parts), 0, -1):
+        module = ".".join(parts[:k])
+        if _module_file(module) is not None:
+            return _attribute_exists(module, parts[k:])
+    return False
+
+
+def _absolute(where: str, ref: str) -> str | None:
+    """The ``dptheory.`` name a package-relative dotted name stands for (None: not a module reference)."""
+    first = ref.split(".")[0]
+    if ref.rsplit(".", 1)[-1] in FILE_SUFFIXES or ref.startswith("dptheory.") or ref in KEYS:
+        return None
+    folder = (REPO / where).parent
+    if where.endswith(".py") and ((folder / f"{first}.py").is_file() or (folder / first / "__init__.py").is_file()):
+        return ".".join([*folder.relative_to(REPO).parts, ref])
+    if first in SUBPACKAGES or first in FORMER:
+        return f"dptheory.{ref}"
+    return None
+
+
+def dangling() -> list[str]:
+    """Every reference of the docs that names nothing, as ``file:line: reference``."""
+    found = []
+    for where, line, text in _sources():
+        base = REPO / where
+        refs: list[tuple[str, bool]] = []
+        for m in REPO_PATH.finditer(text):
+            ref = m.group(0).rstrip(".,")
+            refs.append((ref, _path_exists(REPO, ref.rstrip("/"))))
+        for m in RELATIVE_PY.finditer(text):
+            refs.append((m.group(0), _path_exists(PKG, m.group(0))))
+        if where.endswith(".md"):
+            for m in LINK.finditer(text):
+                target = m.group(1).split("#")[0]
+                if target and not re.match(r"[a-z]+:", target):
+                    refs.append((target, _path_exists(base.parent, target)))
+        for m in DOTTED.finditer(text):
+            refs.append((m.group(0), _dotted_exists(m.group(0))))
+        for m in RELATIVE_DOTTED.finditer(text):
+            absolute = _absolute(where, m.group(0))
+            if absolute is not None:
+                refs.append((m.group(0), _dotted_exists(absolute)))
+        found += [f"{where}:{line}: {ref}" for ref, ok in refs if not ok and ref not in OWN]
+    return found
+
+
+def test_every_reference_in_the_docs_exists():
+    missing = dangling()
+    assert not missing, f"{len(missing)} references name nothing:\n" + "\n".join(missing)
+
+
+def test_the_reference_rules_catch_what_they_should():
+    """The rules of the module docstring, on made-up text (so that a rule that matches nothing fails here)."""
+    assert [m.group(0) for m in REPO_PATH.finditer("see `dptheory/core/nothere.py`, ~/.cache/dptheory/x")] == [
+        "dptheory/core/nothere.py"
+    ]
+    assert [m.group(0) for m in RELATIVE_PY.finditer("(`numerics/sgm.py`, dptheory/core/io.py, /a/b.py)")] == [
+        "numerics/sgm.py"
+    ]
+    assert _path_exists(REPO, "docs/derivations/*.md") and not _path_exists(REPO, "docs/nothere/*.md")
+    assert _path_exists(REPO, "tests/test_{docs,readme}.py") and not _path_exists(REPO, "tests/test_{docs,xx}.py")
+    assert _dotted_exists("dptheory.core.registry.Registry.get")  # a method of a class
+    assert _dotted_exists("dptheory.get")  # a lazy export, named in __all__
+    assert _dotted_exists("dptheory.core.errors")
+    assert not _dotted_exists("dptheory.core.registry.Registry.nothere")
+    assert not _dotted_exists("dptheory.core.nothere")
+    assert not _dotted_exists("dptheory.core.registry.nothere")
+    assert (
+        _absolute("dptheory/papers/maxinfo/theorems.py", "kernels.thm_b_arb")
+        == "dptheory.papers.maxinfo.kernels.thm_b_arb"
+    )
+    assert _absolute("docs/x.md", "numerics.binomial") == "dptheory.numerics.binomial"
+    assert _absolute("docs/x.md", "theorems.shi_2026_claims") == "dptheory.theorems.shi_2026_claims"
+    assert _absolute("dptheory/privacy/rdp.py", "rdp.gaussian") is None  # a key, beside the module rdp.py
+    assert _absolute("docs/x.md", "yeshokri22.C5") is None and _absolute("docs/x.md", "report.toml") is None
+    assert [m.group(0) for m in RELATIVE_DOTTED.finditer("``audit.maxinfo`` and `np.log` but not a.b")] == [
+        "audit.maxinfo",
+        "np.log",
+    ]

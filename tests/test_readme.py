@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from dptheory.cli import main
-from dptheory.docs_gen import render
+from dptheory.docs_gen import LAYOUT_BEGIN, LAYOUT_END, layout_markdown, render, summary_line
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text()
@@ -30,6 +30,26 @@ def test_setup_commands_are_the_two_documented_ones():
 
 def test_registry_tables_are_current():
     assert render(README) == README, "README tables are stale: run `python -m dptheory.docs_gen`"
+
+
+def test_layout_is_generated_and_lists_every_folder_of_the_package():
+    """README "Layout and conventions": one line per subpackage (its docstring's first line), between the markers."""
+    assert LAYOUT_BEGIN in README and LAYOUT_END in README, "README.md has no layout markers"
+    block = README.split(LAYOUT_BEGIN, 1)[1].split(LAYOUT_END, 1)[0].strip()
+    assert block == layout_markdown(), "README layout is stale: run `python -m dptheory.docs_gen`"
+    listed = re.findall(r"^- `dptheory/(\w+)/`: (.+)$", block, flags=re.M)
+    folders = sorted(p.parent.name for p in (ROOT / "dptheory").glob("*/__init__.py"))
+    assert [name for name, _ in listed] == folders
+    for name, line in listed:
+        doc = ((ROOT / "dptheory" / name / "__init__.py").read_text().split('"""')[1]).splitlines()[0]
+        assert line == doc.replace("``", "`")
+
+
+def test_a_package_without_a_docstring_is_refused(tmp_path):
+    init = tmp_path / "__init__.py"
+    init.write_text("x = 1\n")
+    with pytest.raises(SystemExit, match="has no docstring"):
+        summary_line(init)
 
 
 @pytest.mark.parametrize("line", TOUR)

@@ -187,4 +187,4 @@ class RegimeNotSupported(DPTheoryError):
 
 class InsufficientMemory(DPTheoryError, MemoryError):
     """A workload whose arrays, estimated from their shapes before any is allocated, exceed the memory available
-    (:func:`dptheory.core.memory.check_fits`); the message gives both figures and what to change."""
+    (:meth:`dptheory.core.memory.MemoryEstimate.check`); the message gives both figures and what to change."""

@@ -320,7 +320,7 @@ class Explorer:
         owner = next(t for t in self.theorems if axis in t.params)
         n_lo, n_hi, _ = owner.notation[axis].sample
         if axis == "K" and c.integer and n_lo <= 1 and 200 <= n_hi:
-            return "1", "200"  # the epoch range of Ye & Shokri's Figures 1-2 as we plot them (figures/yeshokri22.py)
+            return "1", "200"  # the epoch range of Ye & Shokri's Figures 1-2 as plotted in papers/yeshokri22/figures.py
         if c.integer:
             return str(math.ceil(c.lo)), str(math.floor(c.hi))
         return f"{c.lo:g}", f"{c.hi:g}"

@@ -1,8 +1,8 @@
 """Confidence limits for a binomial proportion: one-sided Clopper-Pearson (exact) and Wilson (score).
 
 One home for the limits that the empirical audits (``audit.empirical``), the certified max-information
-lower bounds (``audit.maxinfo``) and the trained-model claims (``theorems.shi_2026_claims``,
-``experiments.shi26``) all use. Clopper & Pearson 1934: with k successes in n trials, the upper limit
+lower bounds (``papers.maxinfo.audit``) and the trained-model claims (``papers.shi26.claims``,
+``papers.shi26.experiments``) all use. Clopper & Pearson 1934: with k successes in n trials, the upper limit
 p_u solves P(Binomial(n, p_u) <= k) = alpha, i.e. p_u is the (1 - alpha) quantile of Beta(k + 1, n - k)
 (1 when k = n); the lower limit p_l solves P(Binomial(n, p_l) >= k) = alpha, the alpha quantile of
 Beta(k, n - k + 1) (0 when k = 0). scipy's beta quantile does the work.

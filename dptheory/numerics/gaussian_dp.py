@@ -7,8 +7,8 @@ tight profile (Balle & Wang 2018, Thm 8)
     delta(eps) = Phi(-eps/mu + mu/2) - e^eps Phi(-eps/mu - mu/2),
 
 continuous and strictly decreasing in eps. One home for the profile used by the Shi et al. exact
-accounting (``numerics.shi26_privacy``), the (eps, delta)-DP route of the max-information bounds
-(``numerics.maxinfo``) and the audits (``audit.empirical``).
+accounting (``papers.shi26.privacy``), the (eps, delta)-DP route of the max-information bounds
+(``papers.maxinfo.kernels``) and the audits (``audit.empirical``).
 """
 
 from __future__ import annotations

@@ -1,0 +1,1 @@
+"""Test helpers shipped with the package: hypothesis strategies derived from conditions, profiles, peer accountants."""

@@ -15,7 +15,7 @@ One step of Algorithm 2 on mini-batch ``B`` (Sec. F.1)::
 with features clipped to ``||x|| <= L`` beforehand and batches from shuffle-and-partition. This is
 Algorithm 1 with noise scale ``sigma = sqrt(eta/2) sigma_mul S_g/(2b)`` (Sec. F.1, Cor. 5.3), which
 :func:`train_dp_sgd` checks against
-:func:`dptheory.theorems.ye_shokri_2022.sigma_from_sigma_mul`.
+:func:`dptheory.papers.yeshokri22.theorems.sigma_from_sigma_mul`.
 
 The per-example gradient of ``l_0`` is ``xbar (p - y)^T`` (p the softmax probabilities, y one-hot),
 so its norm is ``||xbar|| ||p - y||`` and clipping needs no per-example matrices: the clipped mean

@@ -25,7 +25,7 @@ record in the runs it selects, so ``D`` and ``D'`` models come from one vectoris
 
 Coupled runs: batches and noise are drawn from the generator in an order that does not depend on
 the parameters, so two calls with generators in the same state and different ``theta0`` share
-their batches and noise exactly (used by :mod:`dptheory.audit.assumptions`).
+their batches and noise exactly (used by :mod:`dptheory.papers.yeshokri22.assumptions`).
 """
 
 from __future__ import annotations

@@ -2,8 +2,8 @@
 
 Our text of the paper is an extraction, garbled in places; the readings we chose are listed below and in
 ``docs/shi26.md``. Declarations only: the privacy kernels are in
-:mod:`dptheory.numerics.shi26_privacy`, the trained model in :mod:`dptheory.train.cnn`, the
-feasibility search in :mod:`dptheory.numerics.shi26_feasibility`.
+:mod:`dptheory.papers.shi26.privacy`, the trained model in :mod:`dptheory.papers.shi26.cnn`, the
+feasibility search in :mod:`dptheory.papers.shi26.feasibility`.
 
 Reading decisions (every one is also written in ``docs/shi26.md``):
 

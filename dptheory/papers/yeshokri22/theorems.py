@@ -2,7 +2,7 @@
 
 NeurIPS 2022, arXiv 2203.05363 (items cited by theorem, section and equation of the arXiv version).
 Declarations only: numerics live in
-:mod:`dptheory.numerics.ye_shokri` and :mod:`dptheory.numerics.sgm`.
+:mod:`dptheory.papers.yeshokri22.kernels` and :mod:`dptheory.numerics.sgm`.
 
 Notation (Algorithm 1): ``sigma`` is the noise scale of Algorithm 1 -- each update adds
 ``sqrt(2 eta sigma^2) N(0, I)`` -- so the figures' ``sigma^2 = 4`` is ``sigma = 2``. ``S_g`` is the
