@@ -6,7 +6,7 @@ Prints, from measurements taken in this one run (interleaved, medians of repeate
   ``(d, 2n) @ (2n, 2m)``, the same shapes and memory layouts) divided by the time of one full training
   step (``loss_and_grad`` + update, plus the DP noise for DP-GD). 1.0 means the step runs at the
   machine's matrix-multiply throughput; the target is >= 0.5;
-* a projected wall-clock time of the full six-run Figure 1 reproduction (``experiments.shi26.PAPER``:
+* a projected wall-clock time of the full six-run Figure 1 reproduction (``dptheory.papers.shi26.experiments.PAPER``:
   3 x (GD + DP-GD), 3000 steps each, test set and decomposition every 50 steps), from a timed partial
   run of ``train_cnn`` (so evaluation overheads are included).
 

@@ -2,7 +2,7 @@
 
 Trained-model claims are decided by :func:`check_trained_claim` on paired GD/DP-GD runs over 5 seeds
 (one-sided 95% Clopper-Pearson; see its docstring). The default run uses the reduced scale
-(``experiments.shi26.REDUCED``: the paper's ratios n/d and n||mu||^2/(sigma_p^2 d), 4x fewer records
+(``dptheory.papers.shi26.experiments.REDUCED``: the paper's ratios n/d and n||mu||^2/(sigma_p^2 d), 4x fewer records
 and filters); the paper-scale check is marked slow. The expected verdicts are recorded here: a change
 is a new result to look at, not noise (the runs are deterministic given the seeds).
 """

@@ -1,4 +1,4 @@
-"""The two-layer Huberized-ReLU CNN of Shi et al. (dptheory.train.cnn), against independent computations.
+"""The two-layer Huberized-ReLU CNN of Shi et al. (dptheory.papers.shi26.cnn), against independent computations.
 
 Independent computations: the activation and the loss re-implemented in mpmath at 40 digits (the
 gradient by mpmath's numerical differentiation of that implementation), single-record gradients for

@@ -389,7 +389,7 @@ GAUSSIAN_RDP_REPLACE = REGISTRY.add(Theorem(
     key="shi26.gaussian_rdp_replace",
     title="RDP of DP-GD, replace-one neighbours, records restricted to ||xi||^2 <= 1.5 sigma_p^2 d (derived here)",
     citation=_cite("Lemma 39 (Sec. C.4), corrected", note="worst-case sensitivity derived in "
-                   "dptheory.numerics.shi26_privacy.sup_sensitivity_sq; Gaussian mechanism RDP (Mironov 2017, "
+                   "dptheory.papers.shi26.privacy.sup_sensitivity_sq; Gaussian mechanism RDP (Mironov 2017, "
                    "Prop. 7) composed over T steps"),
     notation=NOTATION,
     params=_RDP_PARAMS,
