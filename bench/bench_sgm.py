@@ -1,4 +1,4 @@
-"""Benchmark: float64 SGM RDP (`dptheory.numerics.sgm.rdp_np`) against dp-accounting 0.6.0, measured in one run.
+"""Benchmark: float64 SGM RDP (`dptheory.privacy.sgm.rdp_np`) against dp-accounting 0.6.0, measured in one run.
 
 Run with ``python bench/bench_sgm.py`` from the repository root. The task is 100 integer orders
 (2..101) and T = 1e5 at (q = 0.04, z = 1.0) and (q = 2048/60000, z = 3.08). The dp-accounting call
@@ -22,7 +22,7 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
 import dp_accounting
 
-from dptheory.numerics.sgm import rdp_np
+from dptheory.privacy.sgm import rdp_np
 
 ORDERS = np.arange(2, 102, dtype=np.float64)
 T = 100_000

@@ -1,4 +1,4 @@
-"""Benchmark: float64 SGM RDP (`rdp.subsampled_gaussian`, `dptheory.numerics.sgm.rdp_np`) against its peers.
+"""Benchmark: float64 SGM RDP (`rdp.subsampled_gaussian`, `dptheory.privacy.sgm.rdp_np`) against its peers.
 
 Run with ``python bench/bench_sgm_peers.py`` from the repository root (``--quick`` for fewer repeats).
 Issue 14, item 3: at least as fast as the fastest peer on 100 fractional orders and on 100 integer
@@ -48,7 +48,7 @@ import numpy as np
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from dptheory.numerics.sgm import rdp_np  # noqa: E402
+from dptheory.privacy.sgm import rdp_np  # noqa: E402
 
 DATA = ROOT / "tests" / "data" / "sgm_grid_values.csv"
 T = 100_000

@@ -21,7 +21,7 @@ import numpy as np
 
 import dptheory
 from dptheory.core.sweep import sweep
-from dptheory.numerics import sgm
+from dptheory.privacy import sgm
 
 
 def _time(fn, reps: int = 3) -> float:

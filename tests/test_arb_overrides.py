@@ -133,7 +133,7 @@ def test_sgm_integer_orders_contain_quadrature(alpha: int, q: str, z: str, T: in
 
 @pytest.mark.parametrize("alpha", [2, 63, 256])
 def test_sgm_arb_agrees_with_mp_kernel_at_60_digits(alpha: int) -> None:
-    from dptheory.numerics import sgm
+    from dptheory.privacy import sgm
 
     p = dict(alpha=alpha, q="1/1000", z="1/2", T=10)
     bv = _get("rdp.subsampled_gaussian").evaluate(p, dps=50, certify=True)
@@ -144,7 +144,7 @@ def test_sgm_arb_agrees_with_mp_kernel_at_60_digits(alpha: int) -> None:
 
 def test_sgm_order_above_the_term_cap_is_not_certified_and_says_why() -> None:
     """Fractional orders are certified (tests/test_sgm_arb_frac.py); an order above MAX_ORDER is not."""
-    from dptheory.numerics import sgm_arb
+    from dptheory.privacy.sgm import arb as sgm_arb
 
     thm = _get("rdp.subsampled_gaussian")
     big = sgm_arb.MAX_ORDER + sp.Rational(1, 2)
@@ -221,14 +221,14 @@ def test_absolute_only_enclosure_takes_the_mpmath_digits(monkeypatch: pytest.Mon
     """When the ball still contains 0 (only an absolute radius reached), ``evaluate`` must not print the
     ball's midpoint 0: the digits come from the mpmath kernel, kept only inside the certified enclosure.
     Simulated with the old ``log(1 + x)`` ball kernel."""
-    from dptheory.numerics import sgm_arb
+    from dptheory.privacy.wor import arb as wor_arb
 
-    real = sgm_arb.log_b_wor_arb
+    real = wor_arb.log_b_wor_arb
 
     def lossy(k: int, q: Any, z2: Any) -> Any:
         return (1 + real(k, q, z2).expm1()).log()  # the same value, summed as 1 + x: absolute radius only
 
-    monkeypatch.setattr(sgm_arb, "log_b_wor_arb", lossy)
+    monkeypatch.setattr(wor_arb, "log_b_wor_arb", lossy)
     v = REGISTRY.get("rdp.sampled_wor_gaussian").evaluate(_TINY_WOR, dps=30)
     assert v.enclosure is not None and not v.enclosure.relative
     assert abs(v.value / _tiny_wor_reference() - 1) < mpmath.mpf("1e-29")

@@ -128,6 +128,13 @@ def test_no_import_cycle():
             assert cycle is None, "import cycle: " + " -> ".join(cycle)
 
 
+def test_test_oracles_stay_out_of_the_runtime_package():
+    """The quadrature oracles (``dptheory.testing.oracles``) are for tests, checks and bench: no module of the
+    package imports them, so no library code path can reach them."""
+    users = sorted(m for m, deps in GRAPH.items() if "dptheory.testing.oracles" in deps)
+    assert "dptheory.testing.oracles" in MODULES and not users, users
+
+
 def test_the_walk_sees_imports_inside_functions():
     """The checker is not vacuous: the CLI's command module imports the sweep engine inside a function."""
     assert "dptheory.core.sweep" in GRAPH["dptheory.cli.commands"]

@@ -105,7 +105,7 @@ POINTS = [("1.05", "0.5", "0.3"), ("1.5", "0.02", "2"), ("2.7", "0.9", "1"), ("1
 def test_one_step_exceeds_q2_G_by_quadrature(a: str, q: str, s: str) -> None:
     """log(A_alpha)/(alpha-1) > q^2 alpha s^2/2 (step 8), at fractional orders too; and our kernel agrees with
     the quadrature (relative 1e-20)."""
-    from dptheory.numerics import sgm
+    from dptheory.privacy import sgm
 
     with mpmath.workdps(40):
         al, qq, ss = mpmath.mpf(a), mpmath.mpf(q), mpmath.mpf(s)

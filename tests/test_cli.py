@@ -288,7 +288,7 @@ def test_compare_rdp_and_epsilon_delta_with_baselines(capsys):
     (tight,) = [r for r in d["rows"] if r["kind"] == "baseline" and r["direction"] == "bracket"]
     assert (tight["epsilon_lower"], tight["epsilon_upper"]) == (pld.epsilon_lower, pld.epsilon_upper)
     (route,) = [r for r in d["rows"] if r["kind"] == "baseline" and r["direction"] == "upper"]
-    # the same mechanism through the theorem's kernel (rdp.subsampled_gaussian) and through numerics.sgm
+    # the same mechanism through the theorem's kernel (rdp.subsampled_gaussian) and through privacy.sgm
     assert abs(mpmath.mpf(route["epsilon"]) / _eps("yeshokri22.composition", pt) - 1) < 1e-12
     assert tight["epsilon_lower"] <= float(route["epsilon"])
     assert "not used by yeshokri22.composition: lam, beta" in d["notes"]

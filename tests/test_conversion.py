@@ -29,7 +29,7 @@ from dptheory.numerics.conversion import (
     eps_improved_np,
     optimize_order,
 )
-from dptheory.numerics.sgm import rdp_mp, rdp_np
+from dptheory.privacy.sgm import rdp_mp, rdp_np
 
 ORDERS7 = [1.5, 2, 2.5, 10, 15, 32, 64]
 CASES = {

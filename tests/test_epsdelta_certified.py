@@ -1,7 +1,7 @@
 """Certified bracket of the best (epsilon, delta) over Renyi orders (yeshokri22.epsdelta.best_epsilon_ball) and
 the certified counterexamples of yeshokri22.C7_epsdelta_rdp / C7_epsdelta_pld.
 
-Independent values: every order's epsilon computed with the mpmath kernels (the MTZ19 series of numerics/sgm.py;
+Independent values: every order's epsilon computed with the mpmath kernels (the MTZ19 series of privacy/sgm/mp.py;
 Thm 4.3's mp recurrence) on a grid of orders must stay above the certified lower end, and the mpmath continuous
 order search (dptheory.privacy.pld) must fall inside the bracket's ends (it is an epsilon at one order, so it is
 at least the infimum). docs/derivations/epsdelta_order_bounds.md.
@@ -36,7 +36,7 @@ def _improved(r: mpmath.mpf, a: mpmath.mpf) -> mpmath.mpf:
 
 @pytest.mark.parametrize("K", [50, 120])
 def test_composition_bracket(K: int) -> None:
-    from dptheory.numerics import sgm
+    from dptheory.privacy import sgm
     from dptheory.privacy.pld import rdp_epsilon_best
 
     p = {**FIGURE_SETTING, "K": K}

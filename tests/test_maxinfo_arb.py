@@ -24,8 +24,8 @@ import sympy as sp
 import dptheory.papers.maxinfo.theorems as M
 from dptheory.core.errors import RegimeNotSupported
 from dptheory.core.registry import REGISTRY
-from dptheory.numerics.gaussian_dp import gdp_delta_quad_mp
 from dptheory.papers.maxinfo import kernels as mx
+from dptheory.testing.oracles import gdp_delta_quad_mp
 from dptheory.verify.certify import decide_point
 
 DPS = 30

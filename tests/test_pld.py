@@ -4,7 +4,7 @@ Independent values:
 
 * q = 1 is the plain Gaussian mechanism composed ``steps`` times: mu-GDP with mu = sqrt(steps)/z
   (add/remove) or 2 sqrt(steps)/z (replace-one: the contribution moves by 2), whose exact profile is
-  Balle & Wang 2018, Thm 8 (``dptheory.numerics.gaussian_dp``, itself checked against quadrature in
+  Balle & Wang 2018, Thm 8 (``dptheory.privacy.gaussian_dp``, itself checked against quadrature in
   ``tests/test_gaussian_dp.py``). The bracket must contain it; the upper end must be within 5e-5
   relative (connect-the-dots is second order in the grid, measured <= 5e-6 at the default grid); the
   lower end within ``steps * h_lo`` (each step's loss is rounded down by less than one grid step, so
@@ -24,9 +24,9 @@ import mpmath
 import pytest
 
 from dptheory.core.errors import DPTheoryError, InvalidParameter
-from dptheory.numerics.gaussian_dp import gdp_delta_mp, gdp_eps_for_delta
 from dptheory.papers.yeshokri22 import epsdelta as YE
 from dptheory.privacy import pld as P
+from dptheory.privacy.gaussian_dp import gdp_delta_mp, gdp_eps_for_delta
 from dptheory.testing.peers import prv_epsilon_bracket as prv_bracket
 
 DELTA = 1e-5
@@ -179,7 +179,7 @@ def test_rdp_route_against_dp_accounting_integer_orders() -> None:
     import dp_accounting
 
     from dptheory.numerics.conversion import optimize_order
-    from dptheory.numerics.sgm import rdp_mp
+    from dptheory.privacy.sgm import rdp_mp
 
     q, z, steps = 0.04, 10.0, 1250
     orders = list(range(2, 257))

@@ -1,4 +1,4 @@
-"""Tests of ``rdp.sampled_wor_gaussian`` and its kernels (:mod:`dptheory.numerics.sampled_wor`).
+"""Tests of ``rdp.sampled_wor_gaussian`` and its kernels (:mod:`dptheory.privacy.wor`).
 
 WBK19 = Wang, Balle, Kasiviswanathan 2019, arXiv 1808.00087, Theorem 9 / Corollary 10 (Gaussian,
 replace-one neighbours, fixed-size batches drawn without replacement).
@@ -17,7 +17,7 @@ Independent references (``tests/data/sampled_wor_known_values.csv``, regenerated
   (not this key; the Ye & Shokri baseline discussion in ``docs/privacy_baselines.md``).
 
 Two further oracles need no file: the sympy ``statement`` of the registered theorem (evaluated by
-sympy, not by the kernel), and the MTZ19 Poisson add/remove RDP of :mod:`dptheory.numerics.sgm`,
+sympy, not by the kernel), and the MTZ19 Poisson add/remove RDP of :mod:`dptheory.privacy.sgm`,
 which is the *exact* Renyi divergence of a replace-one pair realisable under sampling without
 replacement (dataset ``(1, 0, ..., 0)`` against ``(0, ..., 0)``), hence a lower bound on the true
 value and on every valid upper bound, Theorem 9 included.
@@ -42,8 +42,9 @@ from hypothesis import strategies as st
 
 import dptheory
 from dptheory.core.errors import DPTheoryError, InvalidParameter, NumericalFailure
-from dptheory.numerics import sampled_wor, sgm
-from dptheory.numerics.sampled_wor import log_b_mp, log_b_np, rdp_mp, rdp_np
+from dptheory.privacy import sgm
+from dptheory.privacy.wor import float64 as wor_float64
+from dptheory.privacy.wor import log_b_mp, log_b_np, rdp_mp, rdp_np
 
 DATA = Path(__file__).parent / "data" / "sampled_wor_known_values.csv"
 ROWS = list(csv.DictReader(DATA.open()))
@@ -377,13 +378,13 @@ def test_infinity_only_on_true_overflow() -> None:
 def test_fallback_used_where_float_cannot_decide(monkeypatch: pytest.MonkeyPatch) -> None:
     """Non-finite float64 terms (tiny z) go to the mp kernel; ordinary points do not."""
     calls: list[tuple] = []
-    real = sampled_wor._cgf_mp
+    real = wor_float64.cgf_mp
 
     def spy(*args: object) -> mpmath.mpf:
         calls.append(args)
         return real(*args)
 
-    monkeypatch.setattr(sampled_wor, "_cgf_mp", spy)
+    monkeypatch.setattr(wor_float64, "cgf_mp", spy)
     rdp_np(np.arange(2, 200), 0.04, 10.0, 1)
     assert calls == []
     rdp_np(3, 0.5, 1e-160, 1)

@@ -1,4 +1,4 @@
-"""Tests of the subsampled-Gaussian RDP kernels (:mod:`dptheory.numerics.sgm`).
+"""Tests of the subsampled-Gaussian RDP kernels (:mod:`dptheory.privacy.sgm`).
 
 Independent references used here:
 * the quadrature oracle ``log_a_quad_mp`` (a direct ``mpmath.quad`` of the defining integral of
@@ -36,8 +36,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from dptheory.core.errors import NumericalFailure
-from dptheory.numerics import sgm
-from dptheory.numerics.sgm import log_a_mp, log_a_quad_mp, rdp_mp, rdp_np
+from dptheory.numerics import logspace
+from dptheory.privacy import sgm
+from dptheory.privacy.sgm import float64 as sgm_float64
+from dptheory.privacy.sgm import log_a_mp, rdp_mp, rdp_np
+from dptheory.privacy.sgm import mp as sgm_mp
+from dptheory.privacy.sgm import terms as sgm_terms
+from dptheory.testing.oracles import log_a_quad_mp
 
 DATA = Path(__file__).parent / "data" / "sgm_known_values.csv"
 
@@ -382,7 +387,7 @@ def test_float_path_error_estimate_is_honest(point: tuple[float, float, float, f
     if q == 1.0:
         return
     args = (np.array([alpha]), np.array([math.log(q)]), np.array([math.log1p(-q)]), np.array([z]))
-    fn = sgm._log_a_int_np if alpha == int(alpha) else sgm._log_a_frac_np
+    fn = sgm_float64._log_a_int_np if alpha == int(alpha) else sgm_float64._log_a_frac_np
     la, rel = fn(*args)
     if not rel[0] <= sgm.FALLBACK_RTOL:
         return
@@ -396,7 +401,7 @@ def test_no_fallback_on_benchmark_inputs(monkeypatch: pytest.MonkeyPatch) -> Non
     def forbidden(*args: object) -> None:
         raise AssertionError(f"unexpected mp fallback at {args}")
 
-    monkeypatch.setattr(sgm, "rdp_mp", forbidden)
+    monkeypatch.setattr(sgm_float64, "log_a_mp", forbidden)
     rdp_np(np.arange(2, 102), 0.04, 1.0, 1e5)
     rdp_np(np.arange(2, 102), 2048 / 60000, 3.08, 1e5)
     rdp_np(np.array([10.5, 20.25, 63.5, 500.5]), 0.04, 1.0, 1e5)
@@ -404,7 +409,7 @@ def test_no_fallback_on_benchmark_inputs(monkeypatch: pytest.MonkeyPatch) -> Non
 
 def test_fallback_is_used_where_float_cancels() -> None:
     """q = 1e-6, alpha = 1.5: log A ~ 1e-13, so float64 would lose ~3 digits; rdp_np still agrees with mp."""
-    _, rel = sgm._log_a_frac_np(np.array([1.5]), np.log([1e-6]), np.log1p([-1e-6]), np.array([1.0]))
+    _, rel = sgm_float64._log_a_frac_np(np.array([1.5]), np.log([1e-6]), np.log1p([-1e-6]), np.array([1.0]))
     assert rel[0] > sgm.FALLBACK_RTOL
     with mpmath.workdps(30):
         assert _rel(rdp_np(1.5, 1e-6, 1.0, 1), rdp_mp(1.5, 1e-6, 1.0, 1)) < 1e-12
@@ -419,7 +424,7 @@ def _abs_sum_like_dp_accounting(alpha: float, q: float, z: float) -> float:
     """Sum |s0_i| + |s1_i| with dp-accounting 0.6.0's stopping rule (both decreasing, 30 nats below the total)."""
     total = last0 = last1 = -math.inf
     for i in range(1000):
-        l0, l1, _ = sgm._frac_log_terms(
+        l0, l1, _ = sgm_terms.frac_log_terms(
             np.array([alpha]), np.array([math.log(q)]), np.array([math.log1p(-q)]), np.array([z]),
             np.array([float(i)]),
         )
@@ -453,7 +458,7 @@ def test_dp_accounting_fractional_fault(
 
 
 # ------------------------------------------------------------------------------------------------
-# fractional orders in float64 via A - 1 (module docstring of numerics.sgm, item 3; issue 14)
+# fractional orders in float64 via A - 1 (package docstring of privacy.sgm, item 3; issue 14)
 # ------------------------------------------------------------------------------------------------
 
 GRID_DATA = Path(__file__).parent / "data" / "sgm_grid_values.csv"
@@ -483,7 +488,7 @@ def test_benchmark_grids_match_quadrature_without_fallback(monkeypatch: pytest.M
     def forbidden(*args: object) -> None:
         raise AssertionError(f"unexpected mp fallback at {args}")
 
-    monkeypatch.setattr(sgm, "rdp_mp", forbidden)
+    monkeypatch.setattr(sgm_float64, "log_a_mp", forbidden)
     groups = _grid_groups()
     assert sorted(len(v) for v in groups.values()) == [100] * 10
     for (grid, q, z), rows in groups.items():
@@ -504,9 +509,9 @@ def test_am1_kernel_matches_quadrature(alpha: float, q: float, z: float) -> None
     """The float64 A - 1 kernel at fractional orders where log A is small (1e-14 .. 1e-1), vs live quadrature.
 
     Large z (10, 30) is where A - 1 ~ q^2/z^2 is much smaller than its terms ~ q^2: only the termwise
-    form for q < 1/2 keeps those digits (module docstring of numerics.sgm, item 3).
+    form for q < 1/2 keeps those digits (package docstring of privacy.sgm, item 3).
     """
-    la, rel = sgm._log_a_frac_am1_np(np.array([alpha]), np.log([q]), np.log1p([-q]), np.array([z]))
+    la, rel = sgm_float64._log_a_frac_am1_np(np.array([alpha]), np.log([q]), np.log1p([-q]), np.array([z]))
     with mpmath.workdps(20):
         want = log_a_quad_mp(alpha, q, z)  # error estimate < 1e-23 of A - 1
     assert rel[0] <= sgm.FALLBACK_RTOL_FRAC  # served in float64, no fallback
@@ -536,8 +541,8 @@ def test_am1_kernel_against_old_implementation(point: tuple[float, float, float]
     """
     alpha, q, z = point
     args = (np.array([alpha]), np.array([math.log(q)]), np.array([math.log1p(-q)]), np.array([z]))
-    new, rel_new = sgm._log_a_frac_am1_np(*args)
-    old, rel_old = sgm._log_a_frac_np(*args)
+    new, rel_new = sgm_float64._log_a_frac_am1_np(*args)
+    old, rel_old = sgm_float64._log_a_frac_np(*args)
     with mpmath.workdps(30):
         exact = log_a_mp(alpha, q, z)
     if np.isfinite(rel_new[0]):
@@ -560,7 +565,7 @@ def test_am1_kernel_against_old_implementation(point: tuple[float, float, float]
 def test_am1_kernel_estimate_under_cancellation(alpha: float, q: float, z: float) -> None:
     """Where A - 1 is itself a difference of larger parts (alpha near 1, large z, q near 1) the estimate
     still bounds the error, and rdp_np (falling back to mp where the estimate is too large) stays at 1e-12."""
-    la, rel = sgm._log_a_frac_am1_np(np.array([alpha]), np.log([q]), np.log1p([-q]), np.array([z]))
+    la, rel = sgm_float64._log_a_frac_am1_np(np.array([alpha]), np.log([q]), np.log1p([-q]), np.array([z]))
     with mpmath.workdps(30):
         exact = log_a_mp(alpha, q, z)
         if np.isfinite(rel[0]):
@@ -573,7 +578,7 @@ def test_am1_kernel_estimate_under_cancellation(alpha: float, q: float, z: float
 def test_am1_constant_part_identity(q: float, z: float) -> None:
     """``1 - s0_0 - s0_1`` from its definition at 40 digits vs the three positive float64 parts."""
     for alpha in (1.25, 2.5, 30.5):
-        logs, scales = sgm._am1_constant_pieces(
+        logs, scales = sgm_float64._am1_constant_pieces(
             np.array(alpha), np.array(math.log(q)), np.array(math.log1p(-q)), np.array(z), np.array(q)
         )
         with mpmath.workdps(40):
@@ -590,7 +595,7 @@ def test_am1_constant_part_identity(q: float, z: float) -> None:
 def test_log1pmx() -> None:
     xs = [-0.999, -0.9, -0.5000001, -0.5, -0.4999999, -0.3, -1e-3, -1e-9, -1e-150, 1e-150, 1e-9, 1e-3, 0.3, 0.999,
           1.0, 1.0000001, 1.5, 7.0, 1e3, 1e12]
-    got = sgm._log1pmx(np.array(xs))
+    got = logspace.log1pmx(np.array(xs))
     with mpmath.workdps(400):  # log1p(x) - x cancels about log10(1/|x|) digits
         for x, g in zip(xs, got, strict=True):
             want = mpmath.log1p(mpmath.mpf(x)) - x
@@ -604,7 +609,7 @@ def test_log1pmx() -> None:
 )
 def test_log_ndtr_diff(hi: float, lo: float) -> None:
     """log(Phi(hi) - Phi(lo)) vs mpmath (upper-tail form for lo >= 0, where Phi rounds to 1)."""
-    val, scale = sgm._log_ndtr_diff(np.array(hi), np.array(lo))
+    val, scale = sgm_float64._log_ndtr_diff(np.array(hi), np.array(lo))
     with mpmath.workdps(60):
         diff = mpmath.ncdf(-lo) - mpmath.ncdf(-hi) if lo >= 0 else mpmath.ncdf(hi) - mpmath.ncdf(lo)
         want = mpmath.log(diff)
@@ -692,7 +697,7 @@ def test_huge_noise_mp_series_matches_the_general_mp_kernels(alpha: float, q: fl
         got = sgm.log_a_mp(alpha, q, z)
     with mpmath.workdps(60):
         n = int(alpha) if float(alpha).is_integer() else None
-        ref = sgm._log_a_int_mp(n, qm, zm, 50) if n is not None else sgm._log_a_frac_mp(a, qm, zm, 50)
+        ref = sgm_mp._log_a_int_mp(n, qm, zm, 50) if n is not None else sgm_mp._log_a_frac_mp(a, qm, zm, 50)
     assert abs(got - ref) <= mpmath.mpf(10) ** -45 * abs(ref)
 
 

@@ -19,12 +19,12 @@ import sympy as sp
 
 import dptheory
 from dptheory.core.errors import ConditionViolated
-from dptheory.numerics import gaussian_dp as G
 from dptheory.papers.shi26 import claims as shi_2026_claims  # noqa: F401
 from dptheory.papers.shi26 import cnn as M
 from dptheory.papers.shi26 import feasibility as F
 from dptheory.papers.shi26 import privacy as P
 from dptheory.papers.shi26 import theorems as S
+from dptheory.privacy import gaussian_dp as G
 
 POINTS = [
     {"T": 1000, "mu_norm": 1, "sigma_p": "0.5", "d": 2000, "sigma_b": "0.01", "n": 1000, "m": 100, "delta": "1e-5"},

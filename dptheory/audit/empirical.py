@@ -38,7 +38,7 @@ from dptheory.audit.mixture import MixtureLaw
 from dptheory.core.errors import DPTheoryError, InvalidParameter, NumericalFailure
 from dptheory.core.units import Direction, Unit
 from dptheory.numerics.binomial import clopper_pearson_upper
-from dptheory.numerics.gaussian_dp import gdp_delta_np
+from dptheory.privacy.gaussian_dp import gdp_delta_np
 
 __all__ = [
     "AuditResult",

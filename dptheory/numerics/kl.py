@@ -47,6 +47,7 @@ import mpmath
 import numpy as np
 
 from dptheory.core.errors import DPTheoryError, NumericalFailure
+from dptheory.numerics.logspace import log1pmx_mp
 
 __all__ = [
     "exact_int_arb", "kl_bernoulli", "kl_bernoulli_arb", "kl_bernoulli_mp", "kl_bernoulli_np", "kl_inv_enclose",
@@ -465,21 +466,12 @@ def _q_integral_mp(n: int) -> mpmath.mpf:
 
             def f(x: mpmath.mpf, nn: mpmath.mpf = nn) -> mpmath.mpf:
                 u = x / nn
-                return mpmath.exp(nn * _log1pmx_mp(u) - mpmath.log1p(u))
+                return mpmath.exp(nn * log1pmx_mp(u) - mpmath.log1p(u))
 
             val, err = mpmath.quad(f, pts, error=True, maxdegree=degree)
             if mpmath.isfinite(val) and val > 0 and err <= mpmath.mpf(10) ** (-(dps + 3)) * val:
                 return +val
     raise NumericalFailure(f"xi(n): the quadrature of Q({n}) did not reach {dps} digits (error estimate {err})")
-
-
-def _log1pmx_mp(u: mpmath.mpf) -> mpmath.mpf:
-    """``log1p(u) - u`` for ``u >= 0`` at the current precision: the difference of two numbers of size
-    ``u`` that agree to about ``log2(1/u)`` bits, so it is formed with that many extra bits."""
-    extra = max(0, -int(mpmath.mag(u))) + 16 if u != 0 else 0
-    with mpmath.workprec(mpmath.mp.prec + extra):
-        d = mpmath.log1p(u) - u
-    return +d
 
 
 def xi_direct_mp(n: int) -> mpmath.mpf:

@@ -14,7 +14,7 @@ the Gaussian mechanism with noise multiplier ``z`` applied to a Poisson sample w
   composition from its ``self_compose`` (one FFT power), which is exactly what
   ``PLDAccountant.compose(PoissonSampledDpEvent(q, GaussianDpEvent(z)), steps)`` does (checked in
   ``tests/test_pld.py``).
-* :func:`rdp_epsilon_best`: the RDP route, MTZ19's RDP (``dptheory.numerics.sgm``) times ``steps``,
+* :func:`rdp_epsilon_best`: the RDP route, MTZ19's RDP (``dptheory.privacy.sgm``) times ``steps``,
   converted with the improved conversion (Balle et al. 2020, Thm 21 = Canonne, Kamath & Steinke
   2020, Prop. 12; never above Mironov 2017, Prop. 3) optimised over the order
   (``dptheory.numerics.conversion.optimize_order``).
@@ -546,7 +546,7 @@ class _OneStepRDP:
         self.memo: dict[float, float] = {}
 
     def __call__(self, alpha: NDArray[np.float64]) -> NDArray[np.float64]:
-        from dptheory.numerics import sgm
+        from dptheory.privacy import sgm
 
         a = np.asarray(alpha, dtype=np.float64)
         flat = a.ravel()
@@ -575,7 +575,7 @@ def rdp_epsilon_best(
 ) -> ConversionResult:
     """RDP-based epsilon at ``delta`` of ``steps`` compositions of the Poisson-subsampled Gaussian.
 
-    MTZ19 (arXiv 1908.10530, Sec. 3.3) RDP, add/remove neighbours (``dptheory.numerics.sgm``), times
+    MTZ19 (arXiv 1908.10530, Sec. 3.3) RDP, add/remove neighbours (``dptheory.privacy.sgm``), times
     ``steps``; converted by ``method`` ("improved": Balle et al. 2020 Thm 21, never above "classic":
     Mironov 2017 Prop. 3) with the order optimised continuously over ``[alpha_min, alpha_max]``
     (default ``[1 + 1e-4, 1e4]``; when the optimum sits at the top of the default range the search is
@@ -598,8 +598,8 @@ def _rdp_epsilon_cached(
     qf: float, zf: float, t: int, d: float, method: ConversionMethod, alpha_min: float | None, alpha_max: float | None,
     dps: int,
 ) -> ConversionResult:
-    from dptheory.numerics import sgm
     from dptheory.numerics.conversion import optimize_order
+    from dptheory.privacy import sgm
 
     with mpmath.workdps(dps):
         d_mp = mpmath.mpf(d)

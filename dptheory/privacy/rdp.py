@@ -1,6 +1,6 @@
 """RDP of the Gaussian and the Poisson-subsampled Gaussian mechanisms, composed over T steps.
 
-Declarations only; kernels in :mod:`dptheory.numerics.sgm`.
+Declarations only; kernels (mpmath, float64, arb) in :mod:`dptheory.privacy.sgm`.
 
 * ``rdp.gaussian``: T alpha / (2 z^2) (Mironov 2017, Prop. 7, sensitivity 1, noise multiplier z).
 * ``rdp.subsampled_gaussian``: T log(A_alpha)/(alpha - 1) with
@@ -25,11 +25,6 @@ Neighbouring relations (the sensitivity behind ``z`` must be measured under the 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
-import mpmath
-import numpy as np
 import sympy as sp
 
 from dptheory.core.citation import Paper
@@ -38,6 +33,7 @@ from dptheory.core.notation import Domain, NotationTable
 from dptheory.core.registry import REGISTRY
 from dptheory.core.theorem import Theorem
 from dptheory.core.units import Direction, Monotone
+from dptheory.privacy import sgm
 
 MIRONOV17 = Paper(
     key="mironov17",
@@ -69,24 +65,6 @@ x = sp.Symbol("x", real=True)
 
 C_ALPHA = Condition(alpha > 1, "the Renyi order must exceed 1")
 C_Q = Condition(q <= 1, "a sampling probability is at most 1")
-
-
-def _sgm_mp(p: Mapping[str, Any]) -> mpmath.mpf:
-    from dptheory.numerics import sgm
-
-    return sgm.rdp_mp(p["alpha"], p["q"], p["z"], int(p["T"]))
-
-
-def _sgm_np(p: Mapping[str, np.ndarray]) -> np.ndarray:
-    from dptheory.numerics import sgm
-
-    return sgm.rdp_np(p["alpha"], p["q"], p["z"], p["T"])
-
-
-def _sgm_arb(p: Mapping[str, Any]) -> Any:
-    from dptheory.numerics import sgm_arb
-
-    return sgm_arb.rdp_arb(p["alpha"], p["q"], p["z"] * p["z"], p["T"])
 
 
 GAUSSIAN = REGISTRY.add(
@@ -128,13 +106,13 @@ SUBSAMPLED_GAUSSIAN = REGISTRY.add(
         ),
         direction=Direction.EXACT,
         quantity="RDP epsilon at order alpha of T compositions (add/remove-one neighbours, sensitivity 1)",
-        mp=_sgm_mp,
-        np=_sgm_np,
-        arb=_sgm_arb,
+        mp=sgm.theorem_mp,
+        np=sgm.theorem_np,
+        arb=sgm.theorem_arb,
         kernel_reason=(
             'A_alpha is an integral: the exact binomial sum at integer orders, the signed two-sided '
             'series with a bounded tail at fractional orders (MTZ19 Sec. 3.3); the arb kernel '
-            '(numerics/sgm_arb.py) certifies every order (fractional: CVZ tail bound, '
+            '(privacy/sgm/arb.py) certifies every order (fractional: CVZ tail bound, '
             'docs/derivations/sgm_fractional_tail.md)'
         ),
         monotone={"T": Monotone.INCREASING, "alpha": Monotone.NONDECREASING},

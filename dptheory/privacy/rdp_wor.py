@@ -1,6 +1,6 @@
 """RDP of the Gaussian mechanism on batches drawn without replacement (replace-one neighbours), composed over T steps.
 
-Declarations only; kernels in :mod:`dptheory.numerics.sampled_wor`.
+Declarations only; kernels (mpmath, float64, arb) in :mod:`dptheory.privacy.wor`.
 
 * ``rdp.sampled_wor_gaussian``: Wang, Balle, Kasiviswanathan 2019 (WBK19), "Subsampled Renyi
   Differential Privacy and Analytical Moments Accountant", AISTATS 2019, arXiv 1808.00087, Theorem 9
@@ -20,11 +20,6 @@ lets the two be compared point by point. Values are exact rationals, so ``q = "2
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
-import mpmath
-import numpy as np
 import sympy as sp
 
 from dptheory.core.citation import Paper
@@ -33,6 +28,7 @@ from dptheory.core.notation import Domain, NotationTable
 from dptheory.core.registry import REGISTRY
 from dptheory.core.theorem import Theorem
 from dptheory.core.units import Direction, Monotone
+from dptheory.privacy import wor
 
 WBK19 = Paper(
     key="wbk19",
@@ -80,24 +76,6 @@ _COR10 = sp.Le(
 )
 
 
-def _wor_mp(p: Mapping[str, Any]) -> mpmath.mpf:
-    from dptheory.numerics import sampled_wor
-
-    return sampled_wor.rdp_mp(p["alpha"], p["q"], p["z"], int(p["T"]))
-
-
-def _wor_np(p: Mapping[str, np.ndarray]) -> np.ndarray:
-    from dptheory.numerics import sampled_wor
-
-    return sampled_wor.rdp_np(p["alpha"], p["q"], p["z"], p["T"])
-
-
-def _wor_arb(p: Mapping[str, Any]) -> Any:
-    from dptheory.numerics import sgm_arb
-
-    return sgm_arb.rdp_wor_arb(p["alpha"], p["q"], p["z"] * p["z"], p["T"])
-
-
 SAMPLED_WOR_GAUSSIAN = REGISTRY.add(
     Theorem(
         key="rdp.sampled_wor_gaussian",
@@ -118,13 +96,13 @@ SAMPLED_WOR_GAUSSIAN = REGISTRY.add(
         direction=Direction.UPPER,
         quantity="RDP epsilon at order alpha of T steps (replace-one neighbours, fixed-size batches without "
         "replacement, sampling fraction q = m/n)",
-        mp=_wor_mp,
-        np=_wor_np,
-        arb=_wor_arb,
+        mp=wor.theorem_mp,
+        np=wor.theorem_np,
+        arb=wor.theorem_arb,
         kernel_reason=(
             'Thm 9 is a sum over j = 2..alpha of terms that overflow float64, summed in the log domain '
             '(log-sum-exp over runs of kept terms); Cor 10 interpolates at fractional orders; the arb '
-            'kernel (numerics/sgm_arb.py) sums the same finite series on balls'
+            'kernel (privacy/wor/arb.py) sums the same finite series on balls'
         ),
         monotone={"T": Monotone.INCREASING, "q": Monotone.INCREASING, "z": Monotone.DECREASING},
         reading="Theorem 9 read with the Gaussian's eps(inf) = inf, so every min{2, (e^eps(inf) - 1)^j} is 2 and the "

@@ -40,7 +40,8 @@ import mpmath
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from dptheory.numerics.sgm import log_a_mp, log_a_quad_mp  # noqa: E402
+from dptheory.privacy.sgm import log_a_mp  # noqa: E402
+from dptheory.testing.oracles import log_a_quad_mp  # noqa: E402
 
 OUT = Path(__file__).with_name("sgm_grid_values.csv")
 DPS = 20

@@ -26,7 +26,7 @@ import mpmath
 import numpy as np
 
 from dptheory.core.errors import NumericalFailure
-from dptheory.numerics.gaussian_dp import gdp_delta_mp, gdp_delta_np
+from dptheory.privacy.gaussian_dp import gdp_delta_mp, gdp_delta_np
 
 __all__ = [
     "dp_route_arb",

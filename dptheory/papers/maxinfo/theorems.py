@@ -49,8 +49,8 @@ from dptheory.core.notation import Domain, NotationTable
 from dptheory.core.registry import REGISTRY
 from dptheory.core.theorem import Term, Theorem
 from dptheory.core.units import Direction, Monotone, Unit
-from dptheory.numerics.gaussian_dp import gdp_delta_mp, gdp_delta_np
 from dptheory.papers.maxinfo import kernels as mx
+from dptheory.privacy.gaussian_dp import gdp_delta_mp, gdp_delta_np
 
 DWORK15 = Paper(
     key="dwork15",

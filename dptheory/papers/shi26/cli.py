@@ -167,9 +167,9 @@ def cmd_privacy(args: argparse.Namespace) -> int:
 
     from dptheory.core.errors import DPTheoryError
     from dptheory.core.registry import REGISTRY
-    from dptheory.numerics.gaussian_dp import gdp_epsilon_mp
     from dptheory.papers.shi26 import privacy as sp26
     from dptheory.papers.shi26 import theorems as shi_2026  # noqa: F401
+    from dptheory.privacy.gaussian_dp import gdp_epsilon_mp
 
     p = _point(args.params)
     need = ("T", "mu_norm", "sigma_p", "d", "sigma_b", "n", "m")

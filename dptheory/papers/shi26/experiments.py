@@ -27,7 +27,6 @@ import numpy as np
 
 from dptheory.core.registry import REGISTRY
 from dptheory.numerics.binomial import wilson
-from dptheory.numerics.gaussian_dp import gdp_epsilon_mp
 from dptheory.papers.shi26 import privacy as sp26
 from dptheory.papers.shi26 import theorems as shi_2026  # noqa: F401  (registers the shi26 theorems)
 from dptheory.papers.shi26.cnn import (
@@ -40,6 +39,7 @@ from dptheory.papers.shi26.cnn import (
     sample_data,
     train_cnn,
 )
+from dptheory.privacy.gaussian_dp import gdp_epsilon_mp
 
 SIGMA_PS = (0.1, 0.3, 0.5)
 CHOSEN = {"q": 3.0, "kappa": 0.05, "sigma_0": 0.001}

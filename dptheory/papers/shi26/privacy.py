@@ -14,7 +14,7 @@ Exact accounting of a composition of Gaussian mechanisms: T adaptive Gaussian me
 l2-sensitivities ``Delta_t`` and noise ``sigma`` compose exactly to a single Gaussian mechanism with
 ``mu_GDP = sqrt(sum_t Delta_t^2)/sigma`` (Dong, Roth, Su 2022, "Gaussian differential privacy",
 Cor. 3.3); its tight delta at epsilon is (Balle & Wang 2018, Thm 8)
-``delta(eps) = Phi(-eps/mu + mu/2) - e^eps Phi(-eps/mu - mu/2)`` (kernels: ``numerics.gaussian_dp``).
+``delta(eps) = Phi(-eps/mu + mu/2) - e^eps Phi(-eps/mu - mu/2)`` (kernels: ``privacy.gaussian_dp``).
 """
 
 from __future__ import annotations

@@ -430,7 +430,7 @@ def best_epsilon_ball(mechanism: str, params: Mapping[str, Any], delta: Any) -> 
     et al. 2020, Thm 21) of ``mechanism``'s RDP at ``params`` (exact values) and ``delta`` (exact rational).
 
     ``mechanism``: ``"thm4_3"`` (yeshokri22.thm4_3, its arb kernel on order balls) or ``"composition"`` (the
-    Poisson baseline, yeshokri22.composition: ``dptheory.numerics.sgm_arb.rdp_arb`` at exact orders, with the
+    Poisson baseline, yeshokri22.composition: ``dptheory.privacy.sgm.rdp_arb`` at exact orders, with the
     monotonicity in alpha of a Renyi divergence). ``upper`` is a certified value at an order (any order's
     epsilon is an upper bound of the infimum); ``lower`` is certified over every order: closed forms below
     ``ORDER_LO`` and above ``ORDER_HI``, branch and bound on order intervals in between, refined until the
@@ -444,7 +444,7 @@ def best_epsilon_ball(mechanism: str, params: Mapping[str, Any], delta: Any) -> 
     import sympy as sp
 
     from dptheory.core.registry import REGISTRY
-    from dptheory.numerics import sgm_arb
+    from dptheory.privacy.sgm import arb as sgm_arb
 
     if mechanism not in ("thm4_3", "composition"):
         raise DPTheoryError(f"{_KEY}: unknown mechanism {mechanism!r}; use 'thm4_3' or 'composition'")

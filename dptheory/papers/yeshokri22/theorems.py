@@ -2,7 +2,7 @@
 
 NeurIPS 2022, arXiv 2203.05363 (items cited by theorem, section and equation of the arXiv version).
 Declarations only: numerics live in
-:mod:`dptheory.papers.yeshokri22.kernels` and :mod:`dptheory.numerics.sgm`.
+:mod:`dptheory.papers.yeshokri22.kernels` and :mod:`dptheory.privacy.sgm`.
 
 Notation (Algorithm 1): ``sigma`` is the noise scale of Algorithm 1 -- each update adds
 ``sqrt(2 eta sigma^2) N(0, I)`` -- so the figures' ``sigma^2 = 4`` is ``sigma = 2``. ``S_g`` is the
@@ -678,14 +678,14 @@ def _comp_z_mp(p: Mapping[str, Any]) -> mpmath.mpf:
 
 
 def _composition_mp(p: Mapping[str, Any]) -> mpmath.mpf:
-    from dptheory.numerics import sgm
+    from dptheory.privacy import sgm
 
     q = mpmath.mpf(p["b"]) / p["n"]
     return sgm.rdp_mp(p["alpha"], q, _comp_z_mp(p), int(p["K"]) * _N(p))
 
 
 def _composition_np(p: Mapping[str, np.ndarray]) -> np.ndarray:
-    from dptheory.numerics import sgm
+    from dptheory.privacy import sgm
 
     q = p["b"] / p["n"]
     z = np.sqrt(2 * p["eta"] * p["sigma"] ** 2) / (p["eta"] * p["S_g"] / p["b"])
@@ -695,7 +695,7 @@ def _composition_np(p: Mapping[str, np.ndarray]) -> np.ndarray:
 def _composition_arb(p: Mapping[str, Any]) -> Any:
     """Certified baseline at every order (integer: exact sum; fractional: the series with its CVZ tail bound);
     z^2 = 2 sigma^2 b^2/(eta S_g^2) is rational (no square root)."""
-    from dptheory.numerics import sgm_arb
+    from dptheory.privacy.sgm import arb as sgm_arb
 
     n, b, K = (int(p[x].unique_fmpz()) for x in ("n", "b", "K"))
     z2 = 2 * p["sigma"] ** 2 * p["b"] ** 2 / (p["eta"] * p["S_g"] ** 2)
@@ -735,7 +735,7 @@ COMPOSITION = REGISTRY.add(
         kernel_reason=(
             'T = K floor(n/b) steps of rdp.subsampled_gaussian, whose A_alpha is an integral (exact '
             'binomial sum at integer orders, signed series with a tail bound otherwise); the arb kernel '
-            '(numerics/sgm_arb.py) certifies every order'
+            '(privacy/sgm/arb.py) certifies every order'
         ),
         monotone={"K": Monotone.INCREASING, "alpha": Monotone.NONDECREASING},
         reading="the paper's baseline accounts shuffle-and-partition batches as Poisson sampling with q = b/n "

@@ -8,7 +8,8 @@ tight profile (Balle & Wang 2018, Thm 8)
 
 continuous and strictly decreasing in eps. One home for the profile used by the Shi et al. exact
 accounting (``papers.shi26.privacy``), the (eps, delta)-DP route of the max-information bounds
-(``papers.maxinfo.kernels``) and the audits (``audit.empirical``).
+(``papers.maxinfo.kernels``) and the audits (``audit.empirical``). Its quadrature oracle (test-only) is
+:func:`dptheory.testing.oracles.gdp_delta_quad_mp`.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from scipy.special import erfcx, ndtr
 
 from dptheory.core.errors import NumericalFailure
 
-__all__ = ["gdp_delta_mp", "gdp_delta_np", "gdp_delta_quad_mp", "gdp_eps_for_delta", "gdp_epsilon_mp"]
+__all__ = ["gdp_delta_mp", "gdp_delta_np", "gdp_eps_for_delta", "gdp_epsilon_mp"]
 
 
 def gdp_delta_np(eps: Any, mu: Any) -> np.ndarray:
@@ -50,28 +51,6 @@ def gdp_delta_mp(eps: Any, mu: Any) -> mpmath.mpf:
     a = mpmath.ncdf(-eps / mu + mu / 2)
     b = mpmath.exp(eps + mpmath.log(mpmath.ncdf(-eps / mu - mu / 2)))
     return a - b
-
-
-def gdp_delta_quad_mp(eps: Any, mu: Any) -> mpmath.mpf:
-    """Independent check of :func:`gdp_delta_mp`: the hockey-stick divergence by quadrature.
-
-    ``delta(eps) = int max(0, phi(x - mu) - e^eps phi(x)) dx``; the integrand is positive exactly for
-    ``x > x0 = eps/mu + mu/2``, where it equals ``phi(x - mu) (1 - e^{-mu (x - x0)})`` (no cancellation
-    near x0), and decays on the scale ``1/x0`` beyond it, so the breakpoints sit on that scale. The
-    integrand is divided by ``phi(x0 - mu)`` before integrating: mpmath's quadrature stops on an
-    *absolute* error estimate, which an integral of 1e-80 meets at once with a wrong answer.
-    """
-    eps, mu = mpmath.mpf(eps), mpmath.mpf(mu)
-    x0 = eps / mu + mu / 2
-    u0 = x0 - mu
-
-    def f(x: Any) -> Any:
-        u = x - mu
-        return mpmath.exp(-(u - u0) * (u + u0) / 2) * -mpmath.expm1(-mu * (x - x0))
-
-    h = 1 / (1 + x0)
-    pts = [x0 + k * h for k in (0, 1, 2, 4, 8, 16, 32, 64)] + [mpmath.inf]
-    return mpmath.npdf(x0, mu, 1) * mpmath.quad(f, pts)
 
 
 def gdp_epsilon_mp(mu: Any, delta: Any) -> mpmath.mpf:

@@ -20,27 +20,29 @@ precision, so the Ziv loop of :func:`dptheory.core.compile.enclose` tightens bot
 truncation at once. :func:`rdp_arb` dispatches between the two.
 
 This module is an independent evaluation path for ``rdp.subsampled_gaussian`` (the mpmath kernel is
-:mod:`dptheory.numerics.sgm`, which sums in the log domain); tests compare the two at high precision.
+:mod:`dptheory.privacy.sgm.mp`, which sums in the log domain); tests compare the two at high precision.
 """
 
 from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Mapping
 from typing import Any
 
 from dptheory.core.errors import NumericalFailure
+from dptheory.numerics.logspace import log1pmx_arb
 
 __all__ = [
     "MAX_ORDER",
+    "cvz_terms",
     "cvz_weights",
     "integer_order",
     "log_a_frac_arb",
     "log_a_int_arb",
-    "log_b_wor_arb",
     "rdp_arb",
     "rdp_int_arb",
-    "rdp_wor_arb",
+    "theorem_arb",
 ]
 
 #: largest integer order summed (alpha + 1 terms; ~3 ms at 2000 at 200 bits)
@@ -215,29 +217,6 @@ def log_a_frac_arb(alpha: Any, q: Any, z2: Any, terms: int | None = None) -> Any
     return (head + tail - _one_minus_s00_s01(alpha, q, z0, z2)).log1p()
 
 
-def _log1pmx(x: Any) -> Any:
-    """``log(1 + x) - x`` on a ball without cancellation for small ``|x|``: the series
-    ``sum_{k >= 2} (-1)^(k+1) x^k / k``, stopped once the bound ``|x|^(K+1) / ((K+1)(1 - |x|))`` of the terms
-    left out is below the working precision of the sum, and that bound added as a radius."""
-    import flint
-
-    arb = flint.arb
-    if not bool(abs(x) < arb(1) / 2):
-        return x.log1p() - x
-    prec = flint.ctx.prec
-    ax = abs(x).upper()
-    total = arb(0)
-    power = x * x  # x^k
-    k = 2
-    while True:
-        total += -power / k if k % 2 == 0 else power / k
-        power = power * x
-        bound = (abs(power).upper() / ((k + 1) * (1 - ax))).upper()
-        if bool(bound <= abs(total).lower() * arb(2) ** (-prec - 4)) or k > 4 * prec + 10:
-            return total + arb(0, bound)
-        k += 1
-
-
 def _one_minus_s00_s01(alpha: Any, q: Any, z0: Any, z2: Any) -> Any:
     """``1 - s0_0 - s0_1`` as a sum of three nonnegative parts (the O(q) cancellation done by hand):
 
@@ -256,7 +235,7 @@ def _one_minus_s00_s01(alpha: Any, q: Any, z0: Any, z2: Any) -> Any:
     z = z2.sqrt()
     a0 = z0 / z
     b1 = (z0 - 1) / z
-    lam = (alpha - 1) * _log1pmx(-q) + _log1pmx((alpha - 1) * q)
+    lam = (alpha - 1) * log1pmx_arb(-q) + log1pmx_arb((alpha - 1) * q)
     phi_a0 = (-a0 * inv_sqrt2).erfc() / 2
     phi_neg_a0 = (a0 * inv_sqrt2).erfc() / 2
     if bool(b1 > 0):
@@ -289,59 +268,7 @@ def rdp_arb(alpha: Any, q: Any, z2: Any, T: Any, where: str = "rdp.subsampled_ga
         raise NumericalFailure(f"{where}: {exc}") from None
 
 
-# ---------------------------------------------------------------------------------------------- WOR
-# Wang, Balle, Kasiviswanathan 2019, "Subsampled Renyi Differential Privacy and Analytical Moments
-# Accountant" (arXiv 1808.00087), Theorem 9 with the Gaussian's eps(j) = j/(2 z^2), eps(inf) = inf, and
-# Corollary 10 (fractional orders): a finite sum, certified at every order.
-
-
-def log_b_wor_arb(k: int, q: Any, z2: Any) -> Any:
-    """Ball enclosing ``log B(k)`` of WBK19 Thm 9 for an integer ``k >= 1`` (``B(1) = 1``):
-
-    ``B(k) = 1 + q^2 C(k,2) min(4 (e^{1/z^2} - 1), 2 e^{1/z^2}) + sum_{j=3}^{k} 2 q^j C(k,j) e^{j(j-1)/(2 z^2)}``.
-    """
-    import flint
-
-    arb = flint.arb
-    if k <= 1:
-        return arb(0)
-    e1 = (1 / z2).exp()
-    # B(k) - 1, summed without the 1 so that log1p keeps its relative accuracy when it is tiny (e.g.
-    # 4e-330 at q = 1e-5, z = 1e160, k = 2: log(1 + x) on balls would only give an absolute radius)
-    excess = q * q * arb(k * (k - 1) // 2) * (4 * (1 / z2).expm1()).min(2 * e1)
-    # term_j = 2 C(k, j) q^j exp(j(j-1)/(2 z^2)), built by ratios from j = 2
-    term = 2 * arb(k * (k - 1) // 2) * q * q * e1
-    step = e1
-    for j in range(3, k + 1):
-        step = step * e1  # exp((j-1)/z^2)
-        term = term * q * arb(k - j + 1) / arb(j) * step
-        excess = excess + term
-    return excess.log1p()
-
-
-def rdp_wor_arb(alpha: Any, q: Any, z2: Any, T: Any, where: str = "rdp.sampled_wor_gaussian") -> Any:
-    """Ball enclosing WBK19's bound ``T K(alpha)/(alpha - 1)`` (Thm 9; Cor 10 between integer orders).
-
-    ``alpha`` may be any exact ball > 1 (the interpolation weight ``alpha - floor(alpha)`` is exact).
-    """
-    import flint
-
-    if not bool(alpha > 1):
-        raise NumericalFailure(f"{where}: the order alpha = {alpha.str(10)} must exceed 1")
-    if not bool(q >= 0) or not bool(q <= 1) or not bool(z2 > 0):
-        raise NumericalFailure(f"{where}: q must be in [0, 1] and z^2 > 0")
-    if q.is_zero() or T.is_zero():
-        return flint.arb(0)
-    fl = alpha.floor()
-    f = fl.unique_fmpz() if fl.is_exact() else None
-    if f is None:
-        raise NumericalFailure(f"{where}: floor(alpha) is not decided at this precision")
-    f = int(f)
-    if f + 1 > MAX_ORDER:
-        raise NumericalFailure(f"{where}: the order alpha = {f} is above {MAX_ORDER} (that many terms); not certified")
-    t = alpha - fl
-    if t.is_zero():
-        K = log_b_wor_arb(f, q, z2)
-    else:
-        K = (1 - t) * log_b_wor_arb(f, q, z2) + t * log_b_wor_arb(f + 1, q, z2)
-    return T * K / (alpha - 1)
+def theorem_arb(p: Mapping[str, Any]) -> Any:
+    """The arb kernel of ``rdp.subsampled_gaussian`` (MTZ19 Sec. 3.3): :func:`rdp_arb` on its parameters
+    (``z2 = z^2``)."""
+    return rdp_arb(p["alpha"], p["q"], p["z"] * p["z"], p["T"])
