@@ -216,17 +216,39 @@ def _dotted_exists(dotted: str) -> bool:
     return False
 
 
-def _absolute(where: str, ref: str) -> str | None:
-    """The ``dptheory.`` name a package-relative dotted name stands for (None: not a module reference)."""
+#: the conventional aliases of the libraries the package uses, foreign wherever they appear
+CONVENTIONAL = frozenset({"mp", "np", "sp", "math", "flint", "mpmath", "numpy", "sympy", "scipy"})
+
+
+def _foreign_names(where: str) -> set[str]:
+    """Names a source file binds by importing from outside the package (``mp`` of ``from mpmath import mp``)."""
+    if not where.endswith(".py"):
+        return set()
+    names = set(CONVENTIONAL)
+    for node in ast.walk(ast.parse((REPO / where).read_text())):
+        if isinstance(node, ast.Import):
+            names |= {a.asname or a.name.split(".")[0] for a in node.names if not a.name.startswith("dptheory")}
+        elif isinstance(node, ast.ImportFrom) and not (node.module or "").startswith("dptheory") and node.level == 0:
+            names |= {a.asname or a.name for a in node.names}
+    return names
+
+
+def _absolute(where: str, ref: str) -> list[str]:
+    """The ``dptheory.`` names a package-relative dotted name may stand for (empty: not a module reference):
+    a sibling module of the file, or a subpackage of ``dptheory``; a name the file imports from another
+    library (``mp.dps``) is no module reference."""
     first = ref.split(".")[0]
     if ref.rsplit(".", 1)[-1] in FILE_SUFFIXES or ref.startswith("dptheory.") or ref in KEYS:
-        return None
+        return []
+    if first in _foreign_names(where):
+        return []
+    out = []
     folder = (REPO / where).parent
     if where.endswith(".py") and ((folder / f"{first}.py").is_file() or (folder / first / "__init__.py").is_file()):
-        return ".".join([*folder.relative_to(REPO).parts, ref])
+        out.append(".".join([*folder.relative_to(REPO).parts, ref]))
     if first in SUBPACKAGES or first in FORMER:
-        return f"dptheory.{ref}"
-    return None
+        out.append(f"dptheory.{ref}")
+    return out
 
 
 def references() -> list[tuple[str, int, str, bool]]:
@@ -248,9 +270,9 @@ def references() -> list[tuple[str, int, str, bool]]:
         for m in DOTTED.finditer(text):
             refs.append((m.group(0), _dotted_exists(m.group(0))))
         for m in RELATIVE_DOTTED.finditer(text):
-            absolute = _absolute(where, m.group(0))
-            if absolute is not None:
-                refs.append((m.group(0), _dotted_exists(absolute)))
+            candidates = _absolute(where, m.group(0))
+            if candidates:
+                refs.append((m.group(0), any(_dotted_exists(c) for c in candidates)))
         out += [(where, line, ref, ok) for ref, ok in refs]
     return out
 
@@ -293,14 +315,17 @@ def test_the_reference_rules_catch_what_they_should():
     assert not _dotted_exists("dptheory.core.registry.Registry.nothere")
     assert not _dotted_exists("dptheory.core.nothere")
     assert not _dotted_exists("dptheory.core.registry.nothere")
-    assert (
-        _absolute("dptheory/papers/maxinfo/theorems.py", "kernels.thm_b_arb")
-        == "dptheory.papers.maxinfo.kernels.thm_b_arb"
-    )
-    assert _absolute("docs/x.md", "numerics.binomial") == "dptheory.numerics.binomial"
-    assert _absolute("docs/x.md", "theorems.shi_2026_claims") == "dptheory.theorems.shi_2026_claims"
-    assert _absolute("dptheory/privacy/rdp.py", "rdp.gaussian") is None  # a key, beside the module rdp.py
-    assert _absolute("docs/x.md", "yeshokri22.C5") is None and _absolute("docs/x.md", "report.toml") is None
+    assert _absolute("dptheory/papers/maxinfo/theorems.py", "kernels.thm_b_arb") == [
+        "dptheory.papers.maxinfo.kernels.thm_b_arb"
+    ]
+    assert _absolute("docs/x.md", "numerics.binomial") == ["dptheory.numerics.binomial"]
+    assert _absolute("docs/x.md", "theorems.shi_2026_claims") == ["dptheory.theorems.shi_2026_claims"]
+    assert _absolute("dptheory/privacy/rdp.py", "rdp.gaussian") == []  # a key, beside the module rdp.py
+    assert _absolute("docs/x.md", "yeshokri22.C5") == [] and _absolute("docs/x.md", "report.toml") == []
+    # a name the file imports from another library is not a sibling module (privacy/sgm/mp.py: ``mp.dps``)
+    assert _absolute("dptheory/privacy/sgm/mp.py", "mp.dps") == []
+    # a sibling module that shadows a subpackage (papers/shi26/privacy.py: ``privacy.gaussian_dp``): either
+    assert "dptheory.privacy.gaussian_dp" in _absolute("dptheory/papers/shi26/privacy.py", "privacy.gaussian_dp")
     assert [m.group(0) for m in RELATIVE_DOTTED.finditer("``audit.maxinfo`` and `np.log` but not a.b")] == [
         "audit.maxinfo",
         "np.log",
