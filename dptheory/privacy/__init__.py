@@ -1,1 +1,3 @@
-"""General DP machinery shared by many papers: Gaussian and subsampled-Gaussian RDP, conversions."""
+"""General DP machinery shared by many papers: each mechanism with all its backends (``sgm``: Poisson-subsampled
+Gaussian; ``wor``: sampling without replacement; ``gaussian_dp``: the Gaussian privacy profile), the ``rdp.*``
+statements (``rdp``, ``rdp_wor``, registered through ``theorems``), conversions."""

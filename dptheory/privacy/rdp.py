@@ -110,10 +110,10 @@ SUBSAMPLED_GAUSSIAN = REGISTRY.add(
         np=sgm.theorem_np,
         arb=sgm.theorem_arb,
         kernel_reason=(
-            'A_alpha is an integral: the exact binomial sum at integer orders, the signed two-sided '
-            'series with a bounded tail at fractional orders (MTZ19 Sec. 3.3); the arb kernel '
-            '(privacy/sgm/arb.py) certifies every order (fractional: CVZ tail bound, '
-            'docs/derivations/sgm_fractional_tail.md)'
+            "A_alpha is an integral: the exact binomial sum at integer orders, the signed two-sided "
+            "series with a bounded tail at fractional orders (MTZ19 Sec. 3.3); the arb kernel "
+            "(privacy/sgm/arb.py) certifies every order (fractional: CVZ tail bound, "
+            "docs/derivations/sgm_fractional_tail.md)"
         ),
         monotone={"T": Monotone.INCREASING, "alpha": Monotone.NONDECREASING},
         reading="integer orders: exact binomial sum; fractional orders: the signed series of MTZ19 Sec. 3.3 "

@@ -43,8 +43,13 @@ NOTATION = NotationTable.build(
     "rdp_wor",
     [
         ("alpha", r"\alpha", "Renyi order", Domain.POSITIVE, (1.0, 256.0, True)),
-        ("q", r"\gamma", "sampling fraction m/n (m distinct records drawn without replacement from n)",
-         Domain.NONNEGATIVE, (1e-5, 1.0, True)),
+        (
+            "q",
+            r"\gamma",
+            "sampling fraction m/n (m distinct records drawn without replacement from n)",
+            Domain.NONNEGATIVE,
+            (1e-5, 1.0, True),
+        ),
         ("z", "z", "noise multiplier (noise std / replace-one l2 sensitivity)", Domain.POSITIVE, (0.3, 50.0, True)),
         ("T", "T", "number of composed steps", Domain.POSITIVE_INTEGER, (1, 100_000, True)),
     ],
@@ -70,8 +75,10 @@ _THM9 = sp.Eq(
 _COR10 = sp.Le(
     sp.Symbol("varepsilon"),
     T
-    * ((1 - (alpha - sp.floor(alpha))) * sp.log(_B(sp.floor(alpha)))
-       + (alpha - sp.floor(alpha)) * sp.log(_B(sp.ceiling(alpha))))
+    * (
+        (1 - (alpha - sp.floor(alpha))) * sp.log(_B(sp.floor(alpha)))
+        + (alpha - sp.floor(alpha)) * sp.log(_B(sp.ceiling(alpha)))
+    )
     / (alpha - 1),
 )
 
@@ -100,9 +107,9 @@ SAMPLED_WOR_GAUSSIAN = REGISTRY.add(
         np=wor.theorem_np,
         arb=wor.theorem_arb,
         kernel_reason=(
-            'Thm 9 is a sum over j = 2..alpha of terms that overflow float64, summed in the log domain '
-            '(log-sum-exp over runs of kept terms); Cor 10 interpolates at fractional orders; the arb '
-            'kernel (privacy/wor/arb.py) sums the same finite series on balls'
+            "Thm 9 is a sum over j = 2..alpha of terms that overflow float64, summed in the log domain "
+            "(log-sum-exp over runs of kept terms); Cor 10 interpolates at fractional orders; the arb "
+            "kernel (privacy/wor/arb.py) sums the same finite series on balls"
         ),
         monotone={"T": Monotone.INCREASING, "q": Monotone.INCREASING, "z": Monotone.DECREASING},
         reading="Theorem 9 read with the Gaussian's eps(inf) = inf, so every min{2, (e^eps(inf) - 1)^j} is 2 and the "
