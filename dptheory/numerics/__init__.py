@@ -1,2 +1,4 @@
-"""DP-free numerical math: log-domain helpers (``logspace``), KL inverses (``kl``), binomial tails (``binomial``),
-conversions; log domain, explicit precision. Each DP mechanism's kernels live with it in :mod:`dptheory.privacy`."""
+"""DP-free numerical math: log-domain helpers, KL inverses, binomial tails; explicit precision.
+
+``logspace`` (log1pmx, streamed log-sum-exp, log-binomials for mp/float64/arb), ``kl``, ``binomial``. Each DP
+mechanism's kernels live with it in :mod:`dptheory.privacy`."""
