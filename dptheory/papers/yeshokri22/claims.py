@@ -15,7 +15,7 @@ from typing import Any
 import mpmath
 import sympy as sp
 
-from dptheory.core.claims import Box, Claim, Quantity, Region, Relation, Verdict, combine, constant, formula
+from dptheory.core.claims import Box, Claim, Finding, Quantity, Region, Relation, Verdict, combine, constant, formula
 from dptheory.core.conditions import Condition
 from dptheory.core.registry import REGISTRY
 from dptheory.core.symbolic import SymbolicResult, SymbolicVerdict, prove_finite_limit, prove_zero
@@ -58,6 +58,11 @@ INF = constant("+infinity", mpmath.inf)
 
 def _add(c: Claim) -> Claim:
     return REGISTRY.add(c)
+
+
+def _G_at(p: dict[str, sp.Rational]) -> sp.Rational:
+    """G = alpha eta S_g^2/(4 sigma^2 b^2) (the theorems' shorthand G_sym) at an exact point."""
+    return G_sym.xreplace({s: p[s.name] for s in G_sym.free_symbols})
 
 
 # ----------------------------------------------------------------------------- symbolic helpers
@@ -184,10 +189,18 @@ _add(
         factor=2.0,
         region=Region(fixed=FIG, choices={"alpha": [10, 15], "K": FIG1_K}, description="Figure 1 setting"),
         counterexamples=({**FIG, "alpha": 10, "K": 1},),
-        finding="The improvement is much larger than n/b = 25 and grows with K: Thm 2.1 / Thm 3.3(first batch) is "
-        "84.3 at K = 1, 44.2 at K = 2 (its minimum), and 933 at K = 200, for alpha = 10 and 15 alike (both bounds "
-        "are proportional to alpha). 'A factor of approximately n/b' understates the gap; it is never within a "
-        "factor 1.7 of n/b on K = 1..200.",
+        # the pin is K = 1; K = 2 and 200 are the pin with K moved. Not from the pin: "its minimum" (at K = 2),
+        # "10 and 15" (the region's alpha choices) and "1.7" (a bound below min_K ratio/(n/b) = 1.77): the scans
+        # of tests/test_findings.py::test_C1b_ratio_84_at_K1_44_at_K2_933_at_K200_never_near_n_over_b check them
+        finding=Finding(
+            "The improvement is much larger than n/b = {nb} and grows with K: Thm 2.1 / Thm 3.3(first batch) is "
+            "{r1:.1f} at K = {K}, {r2:.1f} at K = 2 (its minimum), and {r200:.0f} at K = 200, for alpha = 10 and 15 "
+            "alike (both bounds are proportional to alpha). 'A factor of approximately n/b' understates the gap; it "
+            "is never within a factor 1.7 of n/b on K = 1..200.",
+            lambda c: {"nb": Finding.pin(c)["n"] / Finding.pin(c)["b"], "K": Finding.pin(c)["K"],
+                       "r1": Finding.side(c, "lhs"), "r2": Finding.side(c, "lhs", K=2),
+                       "r200": Finding.side(c, "lhs", K=200)},
+        ),
     )
 )
 
@@ -249,12 +262,17 @@ _add(
             },
             {**FIG, "alpha": 26},
         ),
-        finding="Thm 4.3's recurrence converges iff (b/n) exp((alpha-1) G) < 1 with "
-        "G = alpha eta S_g^2/(4 sigma^2 b^2) "
-        "(derived in docs/derivations/thm4_3_recurrence.md); otherwise the bound grows without limit (linearly in K "
-        "when strict). At the paper's own Figure 2 setting this already fails for alpha >= 26: alpha(alpha-1) 0.005 "
-        ">= log 25. The sentence 'converging ... even for training an infinite number of epochs' holds only for "
-        "small enough alpha (or large enough n/b).",
+        # from the second pin (the Figure 2 setting): alpha, G/alpha and n/b; that alpha is the first order that
+        # fails there is tests/test_findings.py::test_C2c_divergence_threshold_alpha_26
+        finding=Finding(
+            "Thm 4.3's recurrence converges iff (b/n) exp((alpha-1) G) < 1 with G = alpha eta S_g^2/(4 sigma^2 b^2) "
+            "(derived in docs/derivations/thm4_3_recurrence.md); otherwise the bound grows without limit (linearly in "
+            "K when strict). At the paper's own Figure 2 setting this already fails for alpha >= {alpha}: "
+            "alpha(alpha-1) {g:g} >= log {nb}. The sentence 'converging ... even for training an infinite number of "
+            "epochs' holds only for small enough alpha (or large enough n/b).",
+            lambda c: (lambda p: {"alpha": p["alpha"], "g": _G_at(p) / p["alpha"], "nb": p["n"] / p["b"]})(
+                Finding.pin(c, 1)),
+        ),
     )
 )
 
@@ -308,9 +326,14 @@ _add(
         relation=Relation.LT,
         region=Region(fixed=FIG, choices={"alpha": [10, 15], "K": FIG1_K[1:]}, description="Figure 1a, K >= 2"),
         counterexamples=({**FIG, "alpha": 10, "K": 2},),
-        finding="For the first batch Thm 3.3 is below Balle et al. at K = 1, above it for K = 2..6 and below it for "
-        "every K >= 7 (alpha = 10 and 15; `dptheory crossover yeshokri22.thm3_3 yeshokri22.balle_first --over K "
-        "j0=0 ...`). 'Improves for multiple epochs' holds from the 7th epoch on, not from the 2nd.",
+        # the pin is the first K above; the crossing at K = 7 and alpha = 10, 15 (the region's choices) are the scan
+        # of tests/test_findings.py::test_C3_thm33_vs_balle_above_for_K2_to_6_below_from_K7
+        finding=Finding(
+            "For the first batch Thm 3.3 is below Balle et al. at K = 1, above it for K = {K}..6 and below it for "
+            "every K >= 7 (alpha = 10 and 15; `dptheory crossover yeshokri22.thm3_3 yeshokri22.balle_first --over K "
+            "j0=0 ...`). 'Improves for multiple epochs' holds from the 7th epoch on, not from the 2nd.",
+            lambda c: {"K": Finding.pin(c)["K"]},
+        ),
     )
 )
 
@@ -327,8 +350,12 @@ _add(
         relation=Relation.LT,
         region=Region(fixed=FIG, choices={"alpha": [10, 15], "K": FIG1_K[1:]}, description="Figure 1b, K >= 2"),
         counterexamples=({**FIG, "alpha": 10, "K": 2},),
-        finding="For the last batch Thm 3.3 equals Balle et al. at K = 1 (both are G), is above it for K = 2..6 and "
-        "below it for every K >= 7 (alpha = 10 and 15).",
+        # as C3c: the pin is the first K above; K = 7 and alpha = 10, 15 are the scan of tests/test_findings.py
+        finding=Finding(
+            "For the last batch Thm 3.3 equals Balle et al. at K = 1 (both are G), is above it for K = {K}..6 and "
+            "below it for every K >= 7 (alpha = 10 and 15).",
+            lambda c: {"K": Finding.pin(c)["K"]},
+        ),
     )
 )
 
@@ -384,28 +411,46 @@ _C5_T1_CE = {
     "eta": "0.091",
     "K": 2,
 }
-_C5_T1_FINDING = (
-    "False when 1/(lambda eta) is small: with N = 3 and lambda eta = 0.91 the first term at K = 2 is "
-    "eps0^1 = G, while two epochs of composition give about (2/3) G. The paper's Eq. 145 uses "
+# at the pin: N = n/b, lambda eta, K, and (b/n) K, the approximation (b/n) G K over G; "eps0^1" is the batch
+# count h = floor(N/2) = 1, "two epochs" is K = 2 in words (tests/test_findings.py::test_C5cd_...)
+_C5_T1_FINDING = Finding(
+    "False when 1/(lambda eta) is small: with N = {N} and lambda eta = {lam_eta:g} the first term at K = {K} is "
+    "eps0^1 = G, while two epochs of composition give about ({approx:frac}) G. The paper's Eq. 145 uses "
     "(1-x)^a <= 1 - a x, which is Bernoulli's inequality reversed ((1-x)^a >= 1 - a x for a >= 1), so "
     "the chain (144)-(146) bounding the first term by G/((n/b) lambda eta) is invalid; the first "
-    "term's limit is eps0^h/(1 - r^(N-h)), which can exceed that."
+    "term's limit is eps0^h/(1 - r^(N-h)), which can exceed that.",
+    lambda c: (lambda p: {"N": p["n"] / p["b"], "lam_eta": p["lam"] * p["eta"], "K": p["K"],
+                          "approx": p["b"] * p["K"] / p["n"]})(Finding.pin(c)),
 )
 _C5A_CE = {"alpha": 999, "S_g": "0.01", "sigma": "0.1", "b": 4, "n": 8, "lam": 2, "beta": 5, "eta": "8/29", "K": 4}
-_C5A_FINDING = (
-    "The full C5 also fails when N = n/b is small and lambda eta is not: with N = 2, lambda eta = 16/29 and "
-    "K = 4 >= 1/(lambda eta) + n/b = 3.81, Thm 4.2 = 0.09582 exceeds exact composition = 0.08801 (b | n holds). "
-    "Found by the margin-optimising search (search_counterexample), not by the earlier random search; the same "
-    "mechanism as C5c (Eq. 145's reversed Bernoulli inequality). It holds on the Figure setting against the "
-    "approximation (b/n) G K (C5b, certified there); exact composition has no ball evaluator yet."
+
+
+def _c5_small_n(c: Claim) -> dict[str, Any]:
+    """C5a/C5b's pin: N = n/b, lambda eta, K, the epoch threshold 1/(lambda eta) + n/b, and the two sides."""
+    p = Finding.pin(c)
+    return {"N": p["n"] / p["b"], "lam_eta": p["lam"] * p["eta"], "K": p["K"],
+            "threshold": 1 / (p["lam"] * p["eta"]) + p["n"] / p["b"],
+            "lhs": Finding.side(c, "lhs"), "rhs": Finding.side(c, "rhs")}
+
+
+_C5A_FINDING = Finding(
+    "The full C5 also fails when N = n/b is small and lambda eta is not: with N = {N}, lambda eta = {lam_eta:frac} "
+    "and K = {K} >= 1/(lambda eta) + n/b = {threshold:.2f}, Thm 4.2 = {lhs:.5f} exceeds exact composition = "
+    "{rhs:.5f} (b | n holds; both sides enclosed by arb and separated). Found by the margin-optimising search "
+    "(search_counterexample), not by the earlier random search; the same mechanism as C5c (Eq. 145's reversed "
+    "Bernoulli inequality). It holds on the Figure setting against the approximation (b/n) G K (C5b, certified "
+    "there).",
+    _c5_small_n,
 )
 _C5B_CE = {"alpha": 999, "S_g": 2, "sigma": "1/9", "b": 2, "n": 4, "lam": "32/5", "beta": 7, "eta": "3/73", "K": 6}
-_C5B_FINDING = (
-    "Also false against the approximation (b/n) G K: with N = 2, lambda eta = 192/365 and K = 6 >= 1/(lambda eta) "
-    "+ n/b = 3.90, Thm 4.2 = 2565.10 exceeds (b/n) G K = 2494.08 (both sides enclosed by arb and separated). "
+_C5B_FINDING = Finding(
+    "Also false against the approximation (b/n) G K: with N = {N}, lambda eta = {lam_eta:frac} and K = {K} >= "
+    "1/(lambda eta) + n/b = {threshold:.2f}, Thm 4.2 = {lhs:.2f} exceeds (b/n) G K = {rhs:.2f} (both sides enclosed "
+    "by arb and separated). "
     "Found by the margin-optimising search without a pin; the same small-N mechanism as C5a. On the Figure "
     "setting box (alpha in [2, 32], eta in [0.01, 0.04], K = 1..200) the inequality holds (certified while this "
-    "claim was narrowed to that box; the claim is about the paper's general statement, so it is falsified)."
+    "claim was narrowed to that box; the claim is about the paper's general statement, so it is falsified).",
+    _c5_small_n,
 )
 # ----------------------------------------------------------------------------- C5e, C5f, C5h: the proofs
 # docs/derivations/yeshokri22_c5_second_term.md, one sympy check per step (tests/test_c5_proofs.py)
@@ -662,9 +707,15 @@ _add(
                 "K": 1004,
             },
         ),
-        finding="With b not dividing n the shuffle bound runs floor(n/b) < n/b iterations per epoch while the baseline "
-        "samples with probability b/n, so floor(n/b) b/n < 1 and the composition grows more slowly than (b/n) G K: "
-        "C5a fails (n = 25, b = 7: Thm 4.2 = 0.1258 > composition = 0.1205 at K = 1004 >= 1000 + 25/7).",
+        finding=Finding(
+            "With b not dividing n the shuffle bound runs floor(n/b) < n/b iterations per epoch while the baseline "
+            "samples with probability b/n, so floor(n/b) b/n < 1 and the composition grows more slowly than (b/n) G "
+            "K: C5a fails (n = {n}, b = {b}: Thm 4.2 = {lhs:.4f} > composition = {rhs:.4f} at K = {K} >= {inv} + "
+            "{nb:frac}).",
+            lambda c: (lambda p: {"n": p["n"], "b": p["b"], "K": p["K"], "inv": 1 / (p["lam"] * p["eta"]),
+                                  "nb": p["n"] / p["b"], "lhs": Finding.side(c, "lhs"),
+                                  "rhs": Finding.side(c, "rhs")})(Finding.pin(c)),
+        ),
     )
 )
 
@@ -719,10 +770,16 @@ _add(
                 "n": 1990,
             },
         ),
-        finding="False in general: with N = n/b = 2 and eta lambda = 0.1 (q = 1/2, small G) the without-replacement "
-        "bound (about 2.37 G) is below the shuffle bound (about 2.5 G). Linearising for small G, Thm 4.3 ~ (b/n) G "
-        "(1 - r^(KN))/(1 - r) while Thm 4.2 ~ first term + mean_j eps0^j; the latter is larger when N is small and r "
-        "is not close to 1. It holds at the paper's Figure 2 setting (C6b).",
+        finding=Finding(
+            "False in general: with N = n/b = {N} and eta lambda = {lam_eta:.1f} (q = {q:frac}, small G) the "
+            "without-replacement bound (about {lhs:.2f} G) is below the shuffle bound (about {rhs:.1f} G). "
+            "Linearising for small G, Thm 4.3 ~ (b/n) G (1 - r^(KN))/(1 - r) while Thm 4.2 ~ first term + mean_j "
+            "eps0^j; the latter is larger when N is small and r is not close to 1. It holds at the paper's Figure 2 "
+            "setting (C6b).",
+            lambda c: (lambda p: {"N": p["n"] / p["b"], "lam_eta": p["lam"] * p["eta"], "q": p["b"] / p["n"],
+                                  "lhs": Finding.side(c, "lhs") / _G_at(p), "rhs": Finding.side(c, "rhs") / _G_at(p)})(
+                Finding.pin(c)),
+        ),
     )
 )
 
@@ -762,9 +819,16 @@ _add(
             description="Figure 2b setting, K = 50..500",
         ),
         counterexamples=({**FIG, "alpha": 20, "K": 50},),
-        finding="Holds for alpha = 10 and 15 (Thm 4.3 drops below exact composition from K = 34 and K = 48), but not "
-        "for alpha = 20: Thm 4.3 converges to 0.3594 there and composition only passes it at K = 89 (at K = 50: "
-        "0.3594 vs 0.2024). The figure's caption lists alpha in {10, 15}; the sentence adds 20.",
+        # the pin's alpha, K and sides; the crossings K = 34, 48, 89 (and alpha = 10, 15, the region's other
+        # choices) are the scan of tests/test_findings.py::test_C7_crossovers_K34_K48_K89_and_values_at_K50
+        finding=Finding(
+            "Holds for alpha = 10 and 15 (Thm 4.3 drops below exact composition from K = 34 and K = 48), but not "
+            "for alpha = {alpha}: Thm 4.3 converges to {lhs:.4f} there and composition only passes it at K = 89 (at "
+            "K = {K}: {lhs:.4f} vs {rhs:.4f}). The figure's caption lists alpha in {{10, 15}}; the sentence adds "
+            "{alpha}.",
+            lambda c: {"alpha": Finding.pin(c)["alpha"], "K": Finding.pin(c)["K"], "lhs": Finding.side(c, "lhs"),
+                       "rhs": Finding.side(c, "rhs")},
+        ),
     )
 )
 
@@ -858,10 +922,14 @@ _add(
             },
             {**FIG, "alpha": 10, "K": 1},
         ),
-        finding="The first term's increment from epoch K to K+1 is eps0^h r^((K-1)(N-h)), h = floor(N/2); at K = 1 "
-        "it is eps0^h, which exceeds eps0^N because eps0^j decreases in j. The per-epoch growth is below eps0^N only "
-        "after enough epochs; the paper's 'strictly smaller than eps0^{floor(n/b)}' may intend eps0^{floor(n/(2b))}, "
-        "which is the exact supremum of the increments (not strictly smaller than it).",
+        finding=Finding(
+            "The first term's increment from epoch K to K+1 is eps0^h r^((K-1)(N-h)), h = floor(N/2); at K = {K} "
+            "it is eps0^h, which exceeds eps0^N because eps0^j decreases in j. The per-epoch growth is below eps0^N "
+            "only after enough epochs; the paper's 'strictly smaller than eps0^{{floor(n/b)}}' may intend "
+            "eps0^{{floor(n/(2b))}}, "
+            "which is the exact supremum of the increments (not strictly smaller than it).",
+            lambda c: {"K": Finding.pin(c)["K"]},
+        ),
     )
 )
 
@@ -888,8 +956,12 @@ _add(
                 "eta": "0.0001",
             },
         ),
-        finding="Only when b divides n (C9d verifies that case): with N = floor(n/b) < n/b, eps0^N ~ G/N can exceed "
-        "(b/n) G (n = 5, b = 2: eps0^2 ~ G/2 > 0.4 G).",
+        finding=Finding(
+            "Only when b divides n (C9d verifies that case): with N = floor(n/b) < n/b, eps0^N ~ G/N can exceed "
+            "(b/n) G (n = {n}, b = {b}: eps0^{N} ~ G/{N} > {q:g} G).",
+            lambda c: (lambda p: {"n": p["n"], "b": p["b"], "N": p["n"] // p["b"], "q": p["b"] / p["n"]})(
+                Finding.pin(c)),
+        ),
     )
 )
 
