@@ -17,6 +17,7 @@ as ours everywhere; retired keys are listed in :data:`RETIRED_CLAIMS` and never 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -564,7 +565,7 @@ class Finding(str):
     The string is the template: ``{name:spec}`` fields (:meth:`str.format`) are filled from
     ``values(claim)``, which computes them from ``claim.counterexamples`` (see :meth:`side`), so that moving a
     pin changes the text. A field's spec ``frac`` prints an exact value as ``p/q``; a float spec (``.4f``,
-    ``.3g``) rounds it to those digits; no spec prints ``str(value)``.
+    ``.3g``) rounds it to those digits (a ``g`` exponent unpadded: ``1e-9``); no spec prints ``str(value)``.
     """
 
     values: Callable[[Claim], Mapping[str, Any]]
@@ -598,7 +599,10 @@ class _Shown:
     def __format__(self, spec: str) -> str:
         if spec == "frac":
             return str(sp.Rational(str(self.v)))
-        return format(float(self.v), spec) if spec else str(self.v)
+        if not spec:
+            return str(self.v)
+        out = format(float(self.v), spec)  # "g": the exponent unpadded, as the texts write it (1e-9, not 1e-09)
+        return re.sub(r"e([+-])0*(\d)", lambda m: f"e{m[1].replace('+', '')}{m[2]}", out) if spec[-1] == "g" else out
 
 
 RETIRED_CLAIMS: dict[str, str] = {}
