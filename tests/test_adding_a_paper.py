@@ -132,7 +132,7 @@ def in_tree(toy, tmp_path_factory) -> Path:
             (dest / f.name).write_text(f.read_text().replace("from toy26.", "from dptheory.papers.toy26."))
     added = {p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file()} - {
         p.relative_to(REPO).as_posix() for p in REPO.rglob("*") if p.is_file()}
-    assert {a for a in added if "__pycache__" not in a} == {f"dptheory/papers/{f.split('/')[1]}" for f in TOY_FILES}
+    assert {a for a in added if "__pycache__" not in a} == {f"dptheory/papers/{f}" for f in TOY_FILES}
     return root
 
 
