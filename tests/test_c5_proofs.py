@@ -19,7 +19,7 @@ import sympy as sp
 from dptheory.core.claims import Verdict
 from dptheory.core.registry import REGISTRY
 from dptheory.core.symbolic import SymbolicVerdict
-from dptheory.papers.yeshokri22 import claims as C
+from dptheory.papers.yeshokri22 import claims_c5 as C
 from dptheory.papers.yeshokri22 import theorems as TH
 from dptheory.verify.checking import check_claim
 from dptheory.verify.points import _in_region
@@ -214,7 +214,7 @@ def test_search_closest_approach_is_the_limit_not_a_tie() -> None:
 def test_c5h_region_and_reading_name_the_tie() -> None:
     c = REGISTRY.get("yeshokri22.C5h")
     assert "b = n" in c.reading and "n/b >= 2" in c.region.description
-    assert c.symbolic is C._c5h_symbolic
+    assert c.symbolic is C.c5h_symbolic
 
 
 def test_one_unproved_step_leaves_the_claim_undecided() -> None:

@@ -20,6 +20,7 @@ import numpy as np
 import pytest
 
 import dptheory  # noqa: F401  (registers the papers)
+from dptheory.core.claims import Finding
 from dptheory.core.registry import REGISTRY
 
 FIG = {"lam": 1, "beta": 4, "S_g": 4, "n": 50, "eta": "0.02", "sigma": 2, "b": 2}  # Ye & Shokri Figures 1-2
@@ -70,7 +71,7 @@ def _printed(value: Any, text: str) -> bool:
 
 def _in_finding(key: str, *numbers: str) -> None:
     """The quoted numbers still appear in the claim's finding (so the test follows the text)."""
-    text = claim(key).finding
+    text = claim(key).finding_text
     for n in numbers:
         assert re.search(r"(?<![\d.])" + re.escape(n) + r"(?![\d])", text), f"{key}: finding no longer quotes {n}"
 
@@ -292,3 +293,42 @@ def test_route_superlinear_flat_in_n_about_14_nats() -> None:
     r100 = ev("maxinfo.dp_route_rogers_asymptotic", p)
     r200 = ev("maxinfo.dp_route_rogers_asymptotic", {**p, "n": 200})
     assert r200 < 2 * r100 and _printed(r100, "14")
+
+
+# ----------------------------------------------------------------------------- findings are rendered from their pins
+@pytest.mark.parametrize("key", sorted(c.key for c in REGISTRY.claims() if c.finding))
+def test_every_finding_renders_without_an_unresolved_field(key: str) -> None:
+    """A finding's text, as shown, has every ``{field}`` of its template filled (a typo in a field name, a
+    value function that misses one, or a literal brace left unescaped fails here)."""
+    text = claim(key).finding_text
+    assert text and not re.search(r"\{[A-Za-z_]\w*(:[^{}]*)?\}", text), f"{key}: unresolved field in {text!r}"
+
+
+def _moved(key: str, **changes: Any) -> Any:
+    """A copy of the registered claim with its first pin changed (the registry is not touched)."""
+    import dataclasses
+
+    c = claim(key)
+    return dataclasses.replace(c, counterexamples=({**c.counterexamples[0], **changes}, *c.counterexamples[1:]))
+
+
+def test_moving_a_pin_changes_the_finding_text() -> None:
+    """C5b's text quotes lambda eta, the epoch threshold 1/(lambda eta) + n/b and both sides at the pin: moving
+    the pin's lambda (32/5 -> 16/5) moves each of them (they were typed by hand before: 192/365 and 3.90, while the
+    pin gives 96/365 and 5.80)."""
+    c = claim("yeshokri22.C5b")
+    assert "lambda eta = 96/365" in c.finding_text and "n/b = 5.80," in c.finding_text
+    moved = _moved("yeshokri22.C5b", lam="16/5")
+    assert "lambda eta = 48/365" in moved.finding_text and "n/b = 9.60," in moved.finding_text
+    lhs = Finding.side(moved, "lhs")
+    assert f"Thm 4.2 = {float(lhs):.2f} exceeds" in moved.finding_text and "2565.10" not in moved.finding_text
+    # a pin's entry quoted as it is (C5g: n, b and K)
+    g = _moved("yeshokri22.C5g", K=1005)
+    assert "at K = 1005 >= 1000 + 25/7" in g.finding_text and "at K = 1004" in claim("yeshokri22.C5g").finding_text
+
+
+def test_finding_fields_format_rationals_and_decimals_as_the_texts_do() -> None:
+    """``frac`` prints p/q, float specs round, ``g`` prints an unpadded exponent (1e-9, as the texts write it)."""
+    f = Finding("{a:frac} {b:.2f} {c:g} {d:g} {e}", lambda _c: {"a": "32/5", "b": "2.345", "c": "1e-9", "d": "0.005",
+                                                                    "e": 7})
+    assert f.render(claim("yeshokri22.C5b")) == "32/5 2.35 1e-9 0.005 7"

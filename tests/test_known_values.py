@@ -1,7 +1,10 @@
 """Every registered theorem against values computed independently of its statement and kernels.
 
-The values live in ``tests/data/known_values/*.csv`` (columns ``key, term, params, value, rel_tol, method,
-source``), written by ``tests/data/known_values/make_known_values.py``, which does not import dptheory: each
+The values live with the papers: a paper folder's ``known_values.csv`` (columns ``key, term, params, value,
+rel_tol, method, source``) written by the folder's ``known_values.py`` (found from the registry, in-tree or through
+``DPTHEORY_PATH``: tests/paper_obligations.py), so adding a paper touches no central file; the rows written
+before that move, and those of the generic ``rdp.*`` family, are in ``tests/data/known_values/*.csv``, written by
+``tests/data/known_values/make_known_values.py``. No generator imports dptheory: each
 value is the paper's printed formula re-typed and evaluated with mpmath at 60 digits (``transcription``), a
 different route to the same number (``second-derivation``: the proof's recursion instead of the closed form,
 a composition of other printed theorems, a root instead of a closed-form infimum), a direct enumeration or
@@ -28,6 +31,7 @@ from pathlib import Path
 
 import mpmath
 import pytest
+from paper_obligations import paper_files
 
 import dptheory  # noqa: F401  (registers the papers)
 from dptheory.core.errors import ConditionViolated
@@ -42,18 +46,26 @@ COLUMNS = ["key", "term", "params", "value", "rel_tol", "method", "source"]
 MAX_TOL = {"transcription": 1e-30, "second-derivation": 1e-20, "brute-force": 1e-20, "peer": 1e-9}
 
 
+def read_rows(path: Path, label: str) -> list[dict[str, str]]:
+    """The rows of one known-values CSV, each with ``where`` (``label:line``)."""
+    with open(path, newline="") as fh:
+        reader = csv.DictReader(fh)
+        assert reader.fieldnames == COLUMNS, f"{label}: columns {reader.fieldnames}, expected {COLUMNS}"
+        return [{**row, "where": f"{label}:{i}"} for i, row in enumerate(reader, start=2)]
+
+
 def _rows() -> list[dict[str, str]]:
     out: list[dict[str, str]] = []
     for path in sorted(HERE.glob("*.csv")):
-        with open(path, newline="") as fh:
-            reader = csv.DictReader(fh)
-            assert reader.fieldnames == COLUMNS, f"{path.name}: columns {reader.fieldnames}, expected {COLUMNS}"
-            for i, row in enumerate(reader, start=2):
-                out.append({**row, "where": f"{path.name}:{i}"})
+        out += read_rows(path, path.name)
+    for path in paper_files("known_values.csv"):
+        out += read_rows(path, f"{path.parent.name}/{path.name}")
     return out
 
 
 ROWS = _rows()
+#: every generator of known values: the central one and each paper folder's known_values.py (next to its CSV)
+GENERATORS = [GENERATOR, *(p.with_suffix(".py") for p in paper_files("known_values.csv"))]
 
 
 def _row_id(row: dict[str, str]) -> str:
@@ -71,7 +83,7 @@ def test_every_registered_theorem_has_an_independent_value():
     have = Counter(r["key"] for r in ROWS)
     keys = sorted(t.key for t in REGISTRY.theorems())
     missing = [k for k in keys if have[k] == 0]
-    assert not missing, f"theorems without an independent known value in tests/data/known_values: {missing}"
+    assert not missing, f"theorems without an independent known value (their paper's known_values.csv): {missing}"
     unknown = sorted(set(have) - set(keys))
     assert not unknown, f"known-value rows for keys that are not registered: {unknown}"
 
@@ -99,8 +111,10 @@ def test_rows_state_method_source_and_a_tight_tolerance():
             assert "dp-accounting" in row["source"] or "autodp" in row["source"], where
 
 
-def test_generator_does_not_import_dptheory():
-    tree = ast.parse(GENERATOR.read_text())
+@pytest.mark.parametrize("generator", GENERATORS, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_generator_does_not_import_dptheory(generator: Path) -> None:
+    assert generator.is_file(), f"{generator.with_suffix('.csv')} has no generator {generator.name} next to it"
+    tree = ast.parse(generator.read_text())
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             names = [a.name for a in node.names]
@@ -111,7 +125,7 @@ def test_generator_does_not_import_dptheory():
         else:
             continue
         assert not any(str(n).split(".")[0] == "dptheory" for n in names), (
-            f"make_known_values.py line {node.lineno} imports dptheory: the known values must not come from "
+            f"{generator.name} line {node.lineno} imports dptheory: the known values must not come from "
             "the code under test"
         )
 

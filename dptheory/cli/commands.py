@@ -125,7 +125,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     if args.json:
         print_json({"key": obj.key, "kind": "claim", "title": obj.title, "source": obj.citation.short(),
                     "statement": obj.statement, "reading": obj.reading, "checks": obj.describe(),
-                    "region": obj.region.description, "finding": obj.finding,
+                    "region": obj.region.description, "finding": obj.finding_text,
                     "counterexamples": [{k: str(v) for k, v in pt.items()} for pt in obj.counterexamples]})
         return 0
     print(describe.claim_text(obj))

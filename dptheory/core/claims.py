@@ -17,6 +17,7 @@ as ours everywhere; retired keys are listed in :data:`RETIRED_CLAIMS` and never 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -558,6 +559,52 @@ class Region:
         return self.description or exact or "all valid points"
 
 
+class Finding(str):
+    """A finding's text as a template over its claim's pinned counterexamples, rendered when shown.
+
+    The string is the template: ``{name:spec}`` fields (:meth:`str.format`) are filled from
+    ``values(claim)``, which computes them from ``claim.counterexamples`` (see :meth:`side`), so that moving a
+    pin changes the text. A field's spec ``frac`` prints an exact value as ``p/q``; a float spec (``.4f``,
+    ``.3g``) rounds it to those digits (a ``g`` exponent unpadded: ``1e-9``); no spec prints ``str(value)``.
+    """
+
+    values: Callable[[Claim], Mapping[str, Any]]
+
+    def __new__(cls, template: str, values: Callable[[Claim], Mapping[str, Any]]) -> Finding:
+        self = super().__new__(cls, template)
+        self.values = values
+        return self
+
+    def render(self, claim: Claim) -> str:
+        return self.format_map({k: _Shown(v) for k, v in self.values(claim).items()})
+
+    @staticmethod
+    def pin(claim: Claim, i: int = 0, **changes: Any) -> dict[str, sp.Rational]:
+        """The claim's ``i``-th pinned counterexample as exact values (``changes`` replace some of them)."""
+        return {k: sp.Rational(str(v)) for k, v in {**claim.counterexamples[i], **changes}.items()}
+
+    @staticmethod
+    def side(claim: Claim, which: str, i: int = 0, dps: int = 30, **changes: Any) -> mpmath.mpf:
+        """A side (``"lhs"``/``"rhs"``) of the claim at its ``i``-th pin (with ``changes``), at ``dps`` digits."""
+        q: Quantity = getattr(claim, which)
+        return q.value_mp(Finding.pin(claim, i, **changes), dps)
+
+
+class _Shown:
+    """A value as a finding prints it (see :class:`Finding`)."""
+
+    def __init__(self, v: Any) -> None:
+        self.v = v
+
+    def __format__(self, spec: str) -> str:
+        if spec == "frac":
+            return str(sp.Rational(str(self.v)))
+        if not spec:
+            return str(self.v)
+        out = format(float(self.v), spec)  # "g": the exponent unpadded, as the texts write it (1e-9, not 1e-09)
+        return re.sub(r"e([+-])0*(\d)", lambda m: f"e{m[1].replace('+', '')}{m[2]}", out) if spec[-1] == "g" else out
+
+
 RETIRED_CLAIMS: dict[str, str] = {}
 """Claim keys that were retired, with why and what replaced them (a retired key is never reused)."""
 
@@ -588,7 +635,8 @@ class Claim:
         symbolic: optional function returning a symbolic verdict (see :mod:`.symbolic`).
         counterexamples: pinned counterexamples (exact parameter values) that falsify the claim;
             the sanity suite asserts each still does.
-        finding: for a falsified claim, what we found, in words.
+        finding: for a falsified claim, what we found, in words: a :class:`Finding` when it quotes numbers
+            (rendered from the pins when shown: :attr:`finding_text`).
         notation: the paper's notation table, for parameters read only by custom quantities.
         verdict: the verdict on record (what ``dptheory check`` must reach with the default budget);
             ``falsified`` whenever counterexamples are pinned, and required otherwise.
@@ -608,7 +656,7 @@ class Claim:
     factor: float | None = None
     symbolic: Callable[[], Any] | None = None
     counterexamples: tuple[Mapping[str, Any], ...] = ()
-    finding: str = ""
+    finding: str | Finding = ""
     tags: tuple[str, ...] = ()
     notation: Any = None
     verdict: Verdict | None = None
@@ -624,6 +672,11 @@ class Claim:
             object.__setattr__(self, "verdict", Verdict.FALSIFIED)
         # (a registered claim on record as falsified has pins: checks/test_claims.py; a mutated copy, as the
         # mutation contract makes, may drop them)
+
+    @cached_property
+    def finding_text(self) -> str:
+        """The finding as shown: a :class:`Finding` rendered from the pins, a plain text as it is."""
+        return self.finding.render(self) if isinstance(self.finding, Finding) else self.finding
 
     @property
     def expected(self) -> Verdict:

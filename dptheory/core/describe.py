@@ -250,8 +250,8 @@ def claim_text(c: Any) -> str:
         lines.append("  pinned counterexamples:")
         for pt in c.counterexamples:
             lines.append("    " + ", ".join(f"{k}={v}" for k, v in pt.items()))
-    if c.finding:
-        lines.append("  finding: " + c.finding)
+    if c.finding_text:
+        lines.append("  finding: " + c.finding_text)
     return "\n".join(lines)
 
 

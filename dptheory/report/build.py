@@ -456,8 +456,8 @@ def _claims_section(claims: list[Claim], results: list[Any], cfg: ReportConfig) 
                 rf"{escape(ce['rhs']['value'])}, so ``{escape(ce['relation'])}'' fails."
             )
             lines.append("")
-        if c.finding:
-            lines.append(rf"\noindent\textbf{{Finding.}} {escape(c.finding)}")
+        if c.finding_text:
+            lines.append(rf"\noindent\textbf{{Finding.}} {escape(c.finding_text)}")
             lines.append("")
     return "\n".join(lines) + "\n"
 

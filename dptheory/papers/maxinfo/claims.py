@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from dptheory.core.claims import Claim, Quantity, Region, Relation, Verdict
+from dptheory.core.claims import Claim, Finding, Quantity, Region, Relation, Verdict
 from dptheory.core.registry import REGISTRY
 from dptheory.core.symbolic import prove_zero
 from dptheory.papers.maxinfo import theorems as M
@@ -60,15 +60,20 @@ C21_EXTRACTED = _add(Claim(
     relation=Relation.LE,
     region=Region(description="all tau, c, n, beta in (0, 1)"),
     counterexamples=({"tau": 1, "c": 1, "n": 2, "beta": "0.1"},),
-    finding="With the extracted hypothesis 'log e tau^2/c^2' (bits) the statement is false for n >= 3, not merely "
-    "unproved. Counterexample: S uniform on {0,1}^n, A(S) = S, so I_inf(S; A(S)) = n bits; the analyst asks "
+    # from the pin: tau = c = 1, n = 2, beta and the two sides; "n >= 3", "tau = 1/2" and exp(-n/4) belong to the
+    # construction in words (any n >= 3), not to the pin
+    finding=Finding("With the extracted hypothesis 'log e tau^2/c^2' (bits) the statement is false for n >= 3, not "
+    "merely unproved. Counterexample: S uniform on {{0,1}}^n, A(S) = S, so I_inf(S; A(S)) = n bits; the analyst asks "
     "f(x) = fraction of coordinates where x agrees with A(S) (sensitivity c = 1/n), so f(S) - P^n[f] = 1/2 always. "
     "At tau = 1/2 the hypothesis n <= log2(e) tau^2/c^2 = log2(e) n^2/4 holds for n >= 3, while the conclusion "
     "1 <= exp(-n/4) + beta fails for beta < 1 - exp(-n/4). At n = 2 this construction does not apply and only "
-    "the route through Thm 13 + McDiarmid fails: at tau = c = 1, n = 2, beta = 0.1 the route gives "
-    "e^1 e^-1 + 0.1 = 1.1 > exp(-1/2) + 0.1 = 0.707, so the corollary is unprovable by that route there. The "
+    "the route through Thm 13 + McDiarmid fails: at tau = c = {tau}, n = {n}, beta = {beta} the route gives "
+    "e^1 e^-1 + {beta} = {lhs:.1f} > exp(-1/2) + {beta} = {rhs:.3f}, so the corollary is unprovable by that route "
+    "there. The "
     "conclusion needs tau^2/(c^2 n) nats (docs/derivations/maxinfo_route.md, section 1: a typo in the source or "
     "the extraction; which one we cannot tell without the PDF).",
+    lambda c: {**{k: c.counterexamples[0][k] for k in ("tau", "n", "beta")}, "lhs": Finding.side(c, "lhs"),
+               "rhs": Finding.side(c, "rhs")}),
 ))
 
 _TAUS = ["2.811", "2.82", "2.85", "2.9", "3", "3.1", "3.25", "3.5", "3.75", "4", "4.5", "5", "6", "7", "8", "10",
@@ -103,12 +108,16 @@ B_LE_A = _add(Claim(
     region=Region(description="all valid points"),
     counterexamples=({"n": 1, "m": 1, "E": 1, "zeta": 1, "sigma": 1000, "beta": "1e-9"},
                      {"n": 10, "m": 1, "E": 1, "zeta": 1, "sigma": "0.1", "beta": "0.05"}),
-    finding="Theorem B is not uniformly sharper than Theorem A. Its Lemma M relaxation grows like exp(8 abar) with "
-    "abar ~ E zeta^2 lambda^2/(2 sigma^2) at the optimal lambda ~ sqrt(2 ln(1/beta)/(n E r)), i.e. "
+    # "8" and "~" describe the Lemma M relaxation's growth (docs/derivations/maxinfo_dpsgd.md), not the pins
+    finding=Finding("Theorem B is not uniformly sharper than Theorem A. Its Lemma M relaxation grows like exp(8 abar) "
+    "with abar ~ E zeta^2 lambda^2/(2 sigma^2) at the optimal lambda ~ sqrt(2 ln(1/beta)/(n E r)), i.e. "
     "exp(~8 ln(1/beta)/n): "
-    "when n is not large against ln(1/beta) (n = 1, beta = 1e-9: B = 0.02642 > A = 0.01288 nats) or when E m "
-    "zeta^2/sigma^2 is large (n = 10, sigma = 0.1: B > A), Theorem A is smaller. Both are valid; use the minimum "
-    "where Theorem B applies (the CLI and the experiments do).",
+    "when n is not large against ln(1/beta) (n = {n}, beta = {beta}: B = {lhs:.5f} > A = {rhs:.5f} nats) or when E m "
+    "zeta^2/sigma^2 is large (n = {n2}, sigma = {sigma2}: B > A), Theorem A is smaller. Both are valid; use the "
+    "minimum where Theorem B applies (the CLI and the experiments do).",
+    lambda c: {"n": c.counterexamples[0]["n"], "beta": c.counterexamples[0]["beta"], "lhs": Finding.side(c, "lhs"),
+               "rhs": Finding.side(c, "rhs"), "n2": c.counterexamples[1]["n"],
+               "sigma2": c.counterexamples[1]["sigma"]}),
 ))
 
 __all__ = ["B_LE_A", "C21", "C21_EXTRACTED", "C22"]

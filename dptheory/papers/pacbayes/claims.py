@@ -18,7 +18,7 @@ from typing import Any
 import mpmath
 import sympy as sp
 
-from dptheory.core.claims import Box, Claim, Quantity, Region, Relation, Verdict
+from dptheory.core.claims import Box, Claim, Finding, Quantity, Region, Relation, Verdict
 from dptheory.core.conditions import Condition
 from dptheory.core.notation import rational_to_mpf
 from dptheory.core.registry import REGISTRY
@@ -91,12 +91,19 @@ MI_LT_DR = _add(Claim(
     region=Region(description="all valid points"),
     counterexamples=({"emp_risk": 0, "KL": 0, "m": 100, "delta": "0.000000001", "eps": "0.5"},
                      {"emp_risk": 0, "KL": 0, "m": 5, "delta": "0.000000001", "eps": 2}),
-    finding="Not at every valid point: it fails in a band around m eps^2 = ln(3/delta), where DR18's DP term "
-    "2 max{ln(3/delta), m eps^2}/m switches from 2 ln(3/delta)/m to 2 eps^2 (scan of m eps^2/ln(1/delta) over "
+    # the pins' m, eps and sides; the band (0.85..1.21, 1.32..1.40) and the scan it comes from are not pinned: a scan
+    # of m eps^2/ln(1/delta) made when the claim was found
+    finding=Finding("Not at every valid point: it fails in a band around m eps^2 = ln(3/delta), where DR18's DP term "
+    "2 max{{ln(3/delta), m eps^2}}/m switches from 2 ln(3/delta)/m to 2 eps^2 (scan of m eps^2/ln(1/delta) over "
     "0.01..2.99 at m = 1e2, 1e3, 1e5: it fails for about 0.85..1.21 at delta = 1e-9 and 1.32..1.40 at delta = "
-    "0.05, and holds elsewhere). E.g. m = 100, eps = 1/2, delta = 1e-9: 0.53122 (variant) vs 0.52996 (DR18); "
-    "m = 5, eps = 2: 9.508 vs 9.028. A 100-point random search had reported this claim verified; it was found "
-    "when the search order changed (the reason search-only verdicts are no longer called verified).",
+    "0.05, and holds elsewhere). E.g. m = {m}, eps = {eps:frac}, delta = {delta:g}: {lhs:.5f} (variant) vs {rhs:.5f} "
+    "(DR18); m = {m2}, eps = {eps2}: {lhs2:.3f} vs {rhs2:.3f}. A 100-point random search had reported this claim "
+    "verified; it was found when the search order changed (the reason search-only verdicts are no longer called "
+    "verified).",
+    lambda c: {"m": c.counterexamples[0]["m"], "eps": c.counterexamples[0]["eps"],
+               "delta": c.counterexamples[0]["delta"], "lhs": Finding.side(c, "lhs"), "rhs": Finding.side(c, "rhs"),
+               "m2": c.counterexamples[1]["m"], "eps2": c.counterexamples[1]["eps"],
+               "lhs2": Finding.side(c, "lhs", 1), "rhs2": Finding.side(c, "rhs", 1)}),
 ))
 
 MCA_GE_PINSKER = _add(Claim(

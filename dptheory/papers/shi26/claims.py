@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
-from dptheory.core.claims import Claim, Quantity, Region, Relation
+from dptheory.core.claims import Claim, Finding, Quantity, Region, Relation
 from dptheory.core.conditions import Condition
 from dptheory.core.registry import REGISTRY
 from dptheory.numerics.binomial import clopper_pearson_lower, wilson
@@ -55,12 +55,15 @@ REGISTRY.add(Claim(
     relation=Relation.LE,
     region=Region(description="all valid points"),
     counterexamples=({"alpha": 2, **PAPER_POINT},),
-    finding="The proof bounds the difference of two records' gradients by one record's gradient norm. For "
+    # the ratio of the two sides at the pin (sigma_p = 0.5); "2", "6", "3" and "2x" are the closed forms' constants
+    finding=Finding("The proof bounds the difference of two records' gradients by one record's gradient norm. For "
     "replace-one neighbours the signal parts of any two records have the same sign (they differ by at most "
     "||mu||) but the noise parts y xi - y' xi' reach 2R for opposite labels, so the worst-case RDP is "
     "T alpha (||mu||^2 + 6 sigma_p^2 d)/(sigma_b^2 n^2 m), above Lemma 39's T alpha (2||mu||^2 + 3 sigma_p^2 d)/"
-    "(sigma_b^2 n^2 m) whenever 3 sigma_p^2 d > ||mu||^2 (ratio -> 2; 1.998 at the paper's sigma_p = 0.5). Lemma 39 "
-    "is valid for zero-out neighbours (one record's term removed), where it is conservative by 2x.",
+    "(sigma_b^2 n^2 m) whenever 3 sigma_p^2 d > ||mu||^2 (ratio -> 2; {ratio:.3f} at the paper's sigma_p = "
+    "{sigma_p}). Lemma 39 is valid for zero-out neighbours (one record's term removed), where it is conservative by "
+    "2x.",
+    lambda c: {"ratio": Finding.side(c, "lhs") / Finding.side(c, "rhs"), "sigma_p": c.counterexamples[0]["sigma_p"]}),
     tags=("finding", "privacy"),
 ))
 

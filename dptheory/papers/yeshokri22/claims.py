@@ -9,13 +9,12 @@ sentence on the whole valid region (by property-based search).
 
 from __future__ import annotations
 
-import functools
 from typing import Any
 
 import mpmath
 import sympy as sp
 
-from dptheory.core.claims import Box, Claim, Quantity, Region, Relation, Verdict, combine, constant, formula
+from dptheory.core.claims import Box, Claim, Finding, Quantity, Region, Relation, Verdict, combine, constant, formula
 from dptheory.core.conditions import Condition
 from dptheory.core.registry import REGISTRY
 from dptheory.core.symbolic import SymbolicResult, SymbolicVerdict, prove_finite_limit, prove_zero
@@ -58,6 +57,11 @@ INF = constant("+infinity", mpmath.inf)
 
 def _add(c: Claim) -> Claim:
     return REGISTRY.add(c)
+
+
+def _G_at(p: dict[str, sp.Rational]) -> sp.Rational:
+    """G = alpha eta S_g^2/(4 sigma^2 b^2) (the theorems' shorthand G_sym) at an exact point."""
+    return G_sym.xreplace({s: p[s.name] for s in G_sym.free_symbols})
 
 
 # ----------------------------------------------------------------------------- symbolic helpers
@@ -184,10 +188,18 @@ _add(
         factor=2.0,
         region=Region(fixed=FIG, choices={"alpha": [10, 15], "K": FIG1_K}, description="Figure 1 setting"),
         counterexamples=({**FIG, "alpha": 10, "K": 1},),
-        finding="The improvement is much larger than n/b = 25 and grows with K: Thm 2.1 / Thm 3.3(first batch) is "
-        "84.3 at K = 1, 44.2 at K = 2 (its minimum), and 933 at K = 200, for alpha = 10 and 15 alike (both bounds "
-        "are proportional to alpha). 'A factor of approximately n/b' understates the gap; it is never within a "
-        "factor 1.7 of n/b on K = 1..200.",
+        # the pin is K = 1; K = 2 and 200 are the pin with K moved. Not from the pin: "its minimum" (at K = 2),
+        # "10 and 15" (the region's alpha choices) and "1.7" (a bound below min_K ratio/(n/b) = 1.77): the scans
+        # of tests/test_findings.py::test_C1b_ratio_84_at_K1_44_at_K2_933_at_K200_never_near_n_over_b check them
+        finding=Finding(
+            "The improvement is much larger than n/b = {nb} and grows with K: Thm 2.1 / Thm 3.3(first batch) is "
+            "{r1:.1f} at K = {K}, {r2:.1f} at K = 2 (its minimum), and {r200:.0f} at K = 200, for alpha = 10 and 15 "
+            "alike (both bounds are proportional to alpha). 'A factor of approximately n/b' understates the gap; it "
+            "is never within a factor 1.7 of n/b on K = 1..200.",
+            lambda c: {"nb": Finding.pin(c)["n"] / Finding.pin(c)["b"], "K": Finding.pin(c)["K"],
+                       "r1": Finding.side(c, "lhs"), "r2": Finding.side(c, "lhs", K=2),
+                       "r200": Finding.side(c, "lhs", K=200)},
+        ),
     )
 )
 
@@ -249,12 +261,17 @@ _add(
             },
             {**FIG, "alpha": 26},
         ),
-        finding="Thm 4.3's recurrence converges iff (b/n) exp((alpha-1) G) < 1 with "
-        "G = alpha eta S_g^2/(4 sigma^2 b^2) "
-        "(derived in docs/derivations/thm4_3_recurrence.md); otherwise the bound grows without limit (linearly in K "
-        "when strict). At the paper's own Figure 2 setting this already fails for alpha >= 26: alpha(alpha-1) 0.005 "
-        ">= log 25. The sentence 'converging ... even for training an infinite number of epochs' holds only for "
-        "small enough alpha (or large enough n/b).",
+        # from the second pin (the Figure 2 setting): alpha, G/alpha and n/b; that alpha is the first order that
+        # fails there is tests/test_findings.py::test_C2c_divergence_threshold_alpha_26
+        finding=Finding(
+            "Thm 4.3's recurrence converges iff (b/n) exp((alpha-1) G) < 1 with G = alpha eta S_g^2/(4 sigma^2 b^2) "
+            "(derived in docs/derivations/thm4_3_recurrence.md); otherwise the bound grows without limit (linearly in "
+            "K when strict). At the paper's own Figure 2 setting this already fails for alpha >= {alpha}: "
+            "alpha(alpha-1) {g:g} >= log {nb}. The sentence 'converging ... even for training an infinite number of "
+            "epochs' holds only for small enough alpha (or large enough n/b).",
+            lambda c: (lambda p: {"alpha": p["alpha"], "g": _G_at(p) / p["alpha"], "nb": p["n"] / p["b"]})(
+                Finding.pin(c, 1)),
+        ),
     )
 )
 
@@ -308,9 +325,14 @@ _add(
         relation=Relation.LT,
         region=Region(fixed=FIG, choices={"alpha": [10, 15], "K": FIG1_K[1:]}, description="Figure 1a, K >= 2"),
         counterexamples=({**FIG, "alpha": 10, "K": 2},),
-        finding="For the first batch Thm 3.3 is below Balle et al. at K = 1, above it for K = 2..6 and below it for "
-        "every K >= 7 (alpha = 10 and 15; `dptheory crossover yeshokri22.thm3_3 yeshokri22.balle_first --over K "
-        "j0=0 ...`). 'Improves for multiple epochs' holds from the 7th epoch on, not from the 2nd.",
+        # the pin is the first K above; the crossing at K = 7 and alpha = 10, 15 (the region's choices) are the scan
+        # of tests/test_findings.py::test_C3_thm33_vs_balle_above_for_K2_to_6_below_from_K7
+        finding=Finding(
+            "For the first batch Thm 3.3 is below Balle et al. at K = 1, above it for K = {K}..6 and below it for "
+            "every K >= 7 (alpha = 10 and 15; `dptheory crossover yeshokri22.thm3_3 yeshokri22.balle_first --over K "
+            "j0=0 ...`). 'Improves for multiple epochs' holds from the 7th epoch on, not from the 2nd.",
+            lambda c: {"K": Finding.pin(c)["K"]},
+        ),
     )
 )
 
@@ -327,8 +349,12 @@ _add(
         relation=Relation.LT,
         region=Region(fixed=FIG, choices={"alpha": [10, 15], "K": FIG1_K[1:]}, description="Figure 1b, K >= 2"),
         counterexamples=({**FIG, "alpha": 10, "K": 2},),
-        finding="For the last batch Thm 3.3 equals Balle et al. at K = 1 (both are G), is above it for K = 2..6 and "
-        "below it for every K >= 7 (alpha = 10 and 15).",
+        # as C3c: the pin is the first K above; K = 7 and alpha = 10, 15 are the scan of tests/test_findings.py
+        finding=Finding(
+            "For the last batch Thm 3.3 equals Balle et al. at K = 1 (both are G), is above it for K = {K}..6 and "
+            "below it for every K >= 7 (alpha = 10 and 15).",
+            lambda c: {"K": Finding.pin(c)["K"]},
+        ),
     )
 )
 
@@ -349,259 +375,66 @@ _add(
     )
 )
 
-_DIVIDES = Condition(sp.Eq(sp.Mod(n, b), 0), "b divides n (the paper's standing assumption, footnote 3)")
-_C5_RANGES = {"eta": (1e-2, 1.0, True), "lam": (1e-1, 10.0, True)}
-_C5_REGION = Region(
-    constraints=(Condition(K >= 1 / (lam * eta) + n / b, "after 1/(lambda eta) + n/b epochs"), _DIVIDES),
-    ranges=_C5_RANGES,
-    description="valid points with b | n and K >= 1/(lambda eta) + n/b",
+# C5 (Sec. 4.1 and E.1): regions, pins, finding templates and the proofs are in claims_c5.py
+from dptheory.papers.yeshokri22.claims_c5 import (  # noqa: E402  (after T: claims_c5 registers nothing)
+    C5_RANGES,
+    C5_REGION,
+    C5_STATEMENT,
+    C5_SYMBOLIC,
+    C5_T1_CE,
+    C5_T1_FINDING,
+    C5_T1_REGION,
+    C5_T2_REGION,
+    C5A_CE,
+    C5A_FINDING,
+    C5B_CE,
+    C5B_FINDING,
+    DIVIDES,
+    c5h_symbolic,
 )
-_C5_T1_REGION = Region(
-    constraints=(Condition(K >= 1 / (lam * eta), "after 1/(lambda eta) epochs"), _DIVIDES),
-    ranges=_C5_RANGES,
-    description="valid points with b | n and K >= 1/(lambda eta)",
-)
-_C5_T2_REGION = Region(
-    constraints=(Condition(K >= n / b, "after n/b epochs"), _DIVIDES),
-    description="every valid point of Thm 4.2 (n/b >= 2) with b | n and K >= n/b, every real alpha > 1",
-)
-_C5_STATEMENT = (
-    "Theorem 4.2 is strictly smaller than composition-based privacy bound for DP-SGD after 1/(lambda eta) "
-    "+ n/b epochs. This is because the first term in Equation 5 is strictly smaller than the "
-    "composition-based privacy bound after 1/(lambda eta) epochs, and the second term ... after n/b "
-    "epochs."
-)
-# first term at K = 2 equals eps0^h; with N = 3 (h = 1) that is G, above the 2/3 G of two epochs of
-# composition: the inequality (1-x)^a <= 1 - a x used in Eq. 145 is Bernoulli's inequality reversed
-_C5_T1_CE = {
-    "alpha": 1000,
-    "S_g": "0.01",
-    "sigma": "0.1",
-    "b": 995,
-    "n": 2985,
-    "lam": 10,
-    "beta": 10,
-    "eta": "0.091",
-    "K": 2,
-}
-_C5_T1_FINDING = (
-    "False when 1/(lambda eta) is small: with N = 3 and lambda eta = 0.91 the first term at K = 2 is "
-    "eps0^1 = G, while two epochs of composition give about (2/3) G. The paper's Eq. 145 uses "
-    "(1-x)^a <= 1 - a x, which is Bernoulli's inequality reversed ((1-x)^a >= 1 - a x for a >= 1), so "
-    "the chain (144)-(146) bounding the first term by G/((n/b) lambda eta) is invalid; the first "
-    "term's limit is eps0^h/(1 - r^(N-h)), which can exceed that."
-)
-_C5A_CE = {"alpha": 999, "S_g": "0.01", "sigma": "0.1", "b": 4, "n": 8, "lam": 2, "beta": 5, "eta": "8/29", "K": 4}
-_C5A_FINDING = (
-    "The full C5 also fails when N = n/b is small and lambda eta is not: with N = 2, lambda eta = 16/29 and "
-    "K = 4 >= 1/(lambda eta) + n/b = 3.81, Thm 4.2 = 0.09582 exceeds exact composition = 0.08801 (b | n holds). "
-    "Found by the margin-optimising search (search_counterexample), not by the earlier random search; the same "
-    "mechanism as C5c (Eq. 145's reversed Bernoulli inequality). It holds on the Figure setting against the "
-    "approximation (b/n) G K (C5b, certified there); exact composition has no ball evaluator yet."
-)
-_C5B_CE = {"alpha": 999, "S_g": 2, "sigma": "1/9", "b": 2, "n": 4, "lam": "32/5", "beta": 7, "eta": "3/73", "K": 6}
-_C5B_FINDING = (
-    "Also false against the approximation (b/n) G K: with N = 2, lambda eta = 192/365 and K = 6 >= 1/(lambda eta) "
-    "+ n/b = 3.90, Thm 4.2 = 2565.10 exceeds (b/n) G K = 2494.08 (both sides enclosed by arb and separated). "
-    "Found by the margin-optimising search without a pin; the same small-N mechanism as C5a. On the Figure "
-    "setting box (alpha in [2, 32], eta in [0.01, 0.04], K = 1..200) the inequality holds (certified while this "
-    "claim was narrowed to that box; the claim is about the paper's general statement, so it is falsified)."
-)
-# ----------------------------------------------------------------------------- C5e, C5f, C5h: the proofs
-# docs/derivations/yeshokri22_c5_second_term.md, one sympy check per step (tests/test_c5_proofs.py)
-C5_NOTE = "docs/derivations/yeshokri22_c5_second_term.md"
-_a1 = sp.Symbol("a1", positive=True)  # alpha - 1 > 0
-_P = sp.Symbol("P", positive=True)
-_u = sp.Symbol("u", nonnegative=True)
-_w = sp.Symbol("w", positive=True)
-_kk = sp.Symbol("k", positive=True)
-_dl = sp.Symbol("delta", positive=True)
-_s_int = sp.Symbol("s", integer=True, nonnegative=True)
-_v = sp.Symbol("v", real=True)
-_y = sp.Symbol("y", real=True)
-_sn = sp.Symbol("s", positive=True)  # s = 1/z, the Gaussian's sensitivity-to-noise ratio
-_q = sp.Symbol("q", positive=True)
-_Nb = sp.Symbol("N_b", positive=True, integer=True)  # n = b N_b when b divides n
-_D = sp.Function("D")
-_F_SGM = (1 - _q + _q * sp.exp(_v)) ** al
-"""F(v) = (1 - q + q e^v)^alpha: the subsampled Gaussian's A_alpha is E[F(s Y - s^2/2)], Y ~ N(0, 1)."""
-_P_SGM = _q * sp.exp(_v) / (1 - _q + _q * sp.exp(_v))
 
-
-def _sign(expr: sp.Expr, want: str, what: str) -> SymbolicResult:
-    """PROVED when sympy's assumptions decide that ``expr`` is positive / negative / nonnegative."""
-    got = {"positive": expr.is_positive, "negative": expr.is_negative, "nonnegative": expr.is_nonnegative}[want]
-    if got is True:
-        return SymbolicResult(SymbolicVerdict.PROVED, f"{what}: {sp.sstr(expr)} is {want}")
-    return SymbolicResult(SymbolicVerdict.UNDECIDED, f"{what}: sign of {sp.sstr(expr)} not decided ({want} wanted)")
-
-
-def c5_second_term_steps(lme: sp.Expr | None = None, approx: sp.Expr | None = None) -> list[SymbolicResult]:
-    """Thm 4.2's second term is below G, and G <= (b/n) G K once K >= n/b (C5f; Sec. 4.1 and E.1 item 3).
-
-    Steps of part 1 of the derivation note: eps0^1 = G; G - eps0^j = G P/(P + r^(j-1)) > 0 for j >= 2
-    (P = sum_{s<j-1} r^s >= 1); the second term is G + log(M)/(alpha-1), M = mean_j exp(-(alpha-1)(G -
-    eps0^j)), with 1/N <= M < 1; (b/n) G K - G = G b w/n >= 0 at K = n/b + w. ``lme`` and ``approx``
-    default to the registered Thm 4.2 second term and (b/n) G K (overridable to test that a change is noticed).
-    """
-    lme = LME_EXPR if lme is None else lme
-    approx = REGISTRY.get("yeshokri22.composition_approx").bound if approx is None else approx
-    G1 = G_sym.subs(al, 1 + _a1)
-    t = sp.Symbol("t", positive=True)  # 1 - eta lam = 1/(1+t): 0 < eta lam < 1 under the conditions
-    r = (1 / (1 + t)) ** 2
-    m = sp.Symbol("m", integer=True, nonnegative=True)  # j = m + 2 >= 2
-    eps_j = Eps0(m + 2, G_sym, eta * lam).doit().subs(1 - eta * lam, 1 / (1 + t))
-    geo = sp.Sum(r**_s_int, (_s_int, 0, m)).doit()
-    term2 = lme.replace(lambda e: isinstance(e, Eps0), lambda e: G_sym - _D(e.args[0])).subs(al, 1 + _a1)
-    mean = sp.Sum(sp.exp(-_a1 * _D(N_sym - j0)), (j0, 0, N_sym - 1)) / N_sym
-    # exp(a1 (G - D_j)) = exp(a1 G) exp(-a1 D_j); the constant leaves the sum; then log of the product
-    term2_split = sp.expand_log(sp.factor_terms(sp.expand(term2 - (G1 + sp.log(mean) / _a1))), force=True)
-    w = sp.Symbol("w", nonnegative=True)
-    return [
-        prove_zero(Eps0(sp.Integer(1), G_sym, eta * lam).doit() - G_sym, "(1) eps0^1 - G"),
-        prove_zero((G_sym - eps_j - G_sym * _P / (_P + r ** (m + 1))).subs(_P, geo),
-                   "(2) G - eps0^(m+2) - G P/(P + r^(m+1)) with P = sum_{s=0}^{m} r^s, 1 - eta lam = 1/(1+t), t > 0"),
-        _sign(G_sym * _P / (_P + r ** (m + 1)), "positive", "(3) G P/(P + r^(m+1)) with P > 0"),
-        prove_zero(term2_split,
-                   "(4) second term - (G + log(M)/(alpha-1)), eps0^j = G - D_j, alpha = 1 + a1, "
-                   "M = mean_j exp(-a1 D_j)"),
-        _sign(-sp.log(1 / (1 + _kk)) / _a1, "positive", "(5) G - second term at M = 1/(1+k), k > 0 (M < 1)"),
-        _sign(sp.expand(sp.expand_log(sp.log(N_sym) / _a1 + sp.log((1 + _u) / N_sym) / _a1, force=True)),
-              "nonnegative",
-              "(6) log(N)/(alpha-1) - (G - second term) at M = (1+u)/N, u >= 0 (M >= 1/N)"),
-        _sign(sp.simplify(approx.subs(K, n / b + w) - G_sym), "nonnegative",
-              "(7) (b/n) G K - G at K = n/b + w, w >= 0"),
-    ]
-
-
-def c5_sgm_steps(composition: Any = None, approx: sp.Expr | None = None) -> list[SymbolicResult]:
-    """One step of the Poisson-subsampled Gaussian has RDP > q^2 G at every real alpha > 1 when 0 < q < 1, and
-    exactly G at q = 1; so K n/b steps exceed (b/n) G K when b | n and b < n (C5h; Sec. E.1 item 1).
-
-    Steps of part 2 of the derivation note (a heat-flow argument in s = 1/z): the statement's A_alpha is
-    E[F(sY - s^2/2)] with F(v) = (1 - q + q e^v)^alpha; alpha/(2 z^2) = G; the Gaussian moment generating
-    function; Gaussian integration by parts (for any smooth F); F'' - F' = alpha(alpha-1) p^2 F; (p - q) F =
-    q(1-q)(e^v - 1)(1-q+qe^v)^(alpha-1) and its sign; the tie at q = 1; the count of steps. ``composition``
-    (the registered theorem) and ``approx`` ((b/n) G K) are overridable to test that a change is noticed.
-    """
-    comp = REGISTRY.get("yeshokri22.composition") if composition is None else composition
-    approx = REGISTRY.get("yeshokri22.composition_approx").bound if approx is None else approx
-    A_def = next(e for e in comp.statement if isinstance(e, sp.Eq) and isinstance(e.rhs, sp.Integral))
-    z_def = next(e for e in comp.statement if isinstance(e, sp.Eq) and e.lhs == sp.Symbol("z", positive=True))
-    T_def = next(e for e in comp.statement if isinstance(e, sp.Eq) and e.lhs == sp.Symbol("T"))
-    integrand, (x, lo, hi) = A_def.rhs.function, A_def.rhs.limits[0]
-    z = z_def.lhs
-    phi = sp.exp(-_y**2 / 2) / sp.sqrt(2 * sp.pi)
-    X = _sn * _y - _sn**2 / 2
-    # x = z y, dx = z dy, s = 1/z, q = b/n; the integral runs over the whole line
-    pulled = (integrand.subs(x, z * _y) * z).subs(z, 1 / _sn).subs(b, _q * n)
-    whole_line = sp.Integer(0) if (lo, hi) == (-sp.oo, sp.oo) else sp.Integer(1)
-    c = sp.Symbol("c", positive=True)
-    mgf = sp.integrate(phi * sp.exp(c * _y), (_y, -sp.oo, sp.oo))
-    Fg = sp.Function("F")
-    F1X = sp.Subs(sp.Derivative(Fg(_v), _v), _v, X)
-    F2X = sp.Subs(sp.Derivative(Fg(_v), (_v, 2)), _v, X)
-    heat = (phi * sp.diff(Fg(X), _sn) - _sn * phi * (F2X - F1X) + sp.diff(phi * F1X, _y)) / phi
-    F1, F2 = _F_SGM.diff(_v), _F_SGM.diff(_v, 2)
-    one = {al: 1 + _a1}
-    T = T_def.rhs.subs(n, b * _Nb)
-    per_step = (b / n) ** 2 * G_sym + _dl
-    return [
-        prove_zero(pulled - phi * _F_SGM.subs(_v, X) + whole_line,
-                   "(1) the statement's A_alpha integrand at x = z y, times dx/dy = z, minus phi(y) F(s y - s^2/2) "
-                   "(s = 1/z, q = b/n; the integral is over the whole line)"),
-        prove_zero(al / (2 * z_def.rhs**2) - G_sym, "(2) alpha/(2 z^2) - G with the statement's z"),
-        prove_zero(mgf - sp.exp(c**2 / 2), "(3) E[exp(c Y)] - exp(c^2/2), Y ~ N(0, 1), c > 0"),
-        prove_zero(mgf.subs(c, _sn) * sp.exp(-_sn**2 / 2) - 1, "(3a) E[exp(s Y - s^2/2)] - 1 (by (3) at c = s)"),
-        prove_zero(sp.expand(heat), "(4) [phi d/ds F(X) - s phi (F'' - F')(X) + d/dy (phi F'(X))]/phi for any "
-                   "smooth F, X = s y - s^2/2"),
-        prove_zero(F2 - F1 - al * (al - 1) * _P_SGM**2 * _F_SGM, "(5) F'' - F' - alpha (alpha-1) p^2 F"),
-        prove_zero((_P_SGM - _q) * _F_SGM - _q * (1 - _q) * (sp.exp(_v) - 1) * (1 - _q + _q * sp.exp(_v)) ** (al - 1),
-                   "(6) (p - q) F - q (1-q) (e^v - 1) (1 - q + q e^v)^(alpha-1)"),
-        _sign(((al - 1) * sp.log(1 + _q * _w)).subs(one), "positive",
-              "(7a) (alpha-1) log(1 - q + q e^v) for v > 0 (e^v - 1 = w > 0)"),
-        _sign(((al - 1) * sp.log(1 / (1 + _kk))).subs(one), "negative",
-              "(7b) (alpha-1) log(1 - q + q e^v) for v < 0 (1 - q + q e^v = 1/(1+k), k > 0)"),
-        prove_zero(_P_SGM.subs(_q, 1) - 1, "(8a) p - 1 at q = 1"),
-        prove_zero(mgf.subs(c, al * _sn) * sp.exp(-al * _sn**2 / 2) - sp.exp(al * (al - 1) * _sn**2 / 2),
-                   "(8b) E[exp(alpha X)] - exp(alpha (alpha-1) s^2/2) (by (3) at c = alpha s): F at q = 1, the tie "
-                   "at b = n"),
-        _sign(sp.simplify((T * per_step - approx).subs(n, b * _Nb)), "positive",
-              "(9) T (q^2 G + delta) - (b/n) G K with T from the statement, n = b N_b (b | n), delta > 0"),
-    ]
-
-
-def _all_proved(steps: list[SymbolicResult], what: str) -> SymbolicResult:
-    bad = [st.detail for st in steps if st.verdict is not SymbolicVerdict.PROVED]
-    if bad:
-        return SymbolicResult(SymbolicVerdict.UNDECIDED, f"{what}: step not proved: {bad[0]}")
-    return SymbolicResult(SymbolicVerdict.PROVED, f"{what} ({C5_NOTE}; {len(steps)} sympy-checked steps)")
-
-
-@functools.cache
-def _c5_steps(part: str) -> tuple[SymbolicResult, ...]:
-    """The steps on the registered theorems, computed once per process (C5e reuses C5f's and C5h's)."""
-    return tuple(c5_second_term_steps() if part == "second term" else c5_sgm_steps())
-
-
-def _c5f_symbolic() -> SymbolicResult:
-    return _all_proved(list(_c5_steps("second term")), "second term < G <= (b/n) G K for K >= n/b, every alpha > 1, "
-                       "0 < eta lam < 1 (1 - eta lam = 1/(1+t), t > 0), N = n/b >= 2")
-
-
-def _c5h_symbolic() -> SymbolicResult:
-    return _all_proved(list(_c5_steps("sgm")), "one step of the subsampled Gaussian has RDP > q^2 G for 0 < q < 1 and "
-                       "every real alpha > 1 (integrated along s = 1/z); K n/b steps > (b/n) G K when b | n, b < n")
-
-
-def _c5e_symbolic() -> SymbolicResult:
-    return _all_proved(list(_c5_steps("second term") + _c5_steps("sgm")), "second term < G <= (b/n) G K < exact "
-                       "composition for K >= n/b, b | n, N = n/b >= 2, every alpha > 1")
-
-
-_C5_SYMBOLIC = {"e": _c5e_symbolic, "f": _c5f_symbolic}
 for suffix, lhs, rhs, region, what, ces, finding in [
     (
         "a",
         T("thm4_2", "Thm 4.2"),
         T("composition", "composition (exact)"),
-        _C5_REGION,
+        C5_REGION,
         "Thm 4.2 vs exact composition",
-        (_C5A_CE,),
-        _C5A_FINDING,
+        (C5A_CE,),
+        C5A_FINDING,
     ),
     (
         "b",
         T("thm4_2", "Thm 4.2"),
         T("composition_approx", "composition (approx.)"),
-        _C5_REGION,
+        C5_REGION,
         "Thm 4.2 vs the approximation (b/n) G K",
-        (_C5B_CE,),
-        _C5B_FINDING,
+        (C5B_CE,),
+        C5B_FINDING,
     ),
     (
         "c",
         T("thm4_2", "Thm 4.2 term 1", term="term1"),
         T("composition", "composition (exact)"),
-        _C5_T1_REGION,
+        C5_T1_REGION,
         "first term vs exact composition, after 1/(lambda eta) epochs",
-        (_C5_T1_CE,),
-        _C5_T1_FINDING,
+        (C5_T1_CE,),
+        C5_T1_FINDING,
     ),
     (
         "d",
         T("thm4_2", "Thm 4.2 term 1", term="term1"),
         T("composition_approx", "composition (approx.)"),
-        _C5_T1_REGION,
+        C5_T1_REGION,
         "first term vs the approximation, after 1/(lambda eta) epochs",
-        (_C5_T1_CE,),
-        _C5_T1_FINDING,
+        (C5_T1_CE,),
+        C5_T1_FINDING,
     ),
     (
         "e",
         T("thm4_2", "Thm 4.2 term 2", term="term2"),
         T("composition", "composition (exact)"),
-        _C5_T2_REGION,
+        C5_T2_REGION,
         "second term vs exact composition, after n/b epochs",
         (),
         "",
@@ -610,7 +443,7 @@ for suffix, lhs, rhs, region, what, ces, finding in [
         "f",
         T("thm4_2", "Thm 4.2 term 2", term="term2"),
         T("composition_approx", "composition (approx.)"),
-        _C5_T2_REGION,
+        C5_T2_REGION,
         "second term vs the approximation, after n/b epochs",
         (),
         "",
@@ -621,7 +454,7 @@ for suffix, lhs, rhs, region, what, ces, finding in [
             key=f"yeshokri22.C5{suffix}",
             title=f"C5{suffix}: {what}",
             citation=C("Section 4.1 and E.1"),
-            statement=_C5_STATEMENT,
+            statement=C5_STATEMENT,
             reading=f"{what}: strict inequality at every valid point of the region ({region.description}).",
             lhs=lhs,
             rhs=rhs,
@@ -629,8 +462,8 @@ for suffix, lhs, rhs, region, what, ces, finding in [
             region=region,
             counterexamples=ces,
             finding=finding,
-            verdict=Verdict.PROVED if suffix in _C5_SYMBOLIC else None,
-            symbolic=_C5_SYMBOLIC.get(suffix),
+            verdict=Verdict.PROVED if suffix in C5_SYMBOLIC else None,
+            symbolic=C5_SYMBOLIC.get(suffix),
         )
     )
 
@@ -639,14 +472,14 @@ _add(
         key="yeshokri22.C5g",
         title="C5a when b does not divide n (footnote 3: n/b read as floor(n/b))",
         citation=C("Section 4.1, footnote 3"),
-        statement=_C5_STATEMENT + " (Footnote 3: the bounds hold replacing n/b by floor(n/b).)",
+        statement=C5_STATEMENT + " (Footnote 3: the bounds hold replacing n/b by floor(n/b).)",
         reading="as C5a, on valid points where b need not divide n, epochs counted from 1/(lambda eta) + n/b.",
         lhs=T("thm4_2", "Thm 4.2"),
         rhs=T("composition", "composition (exact)"),
         relation=Relation.LT,
         region=Region(
             constraints=(Condition(K >= 1 / (lam * eta) + n / b, "after 1/(lambda eta) + n/b epochs"),),
-            ranges=_C5_RANGES,
+            ranges=C5_RANGES,
             description="valid points, K >= 1/(lambda eta) + n/b",
         ),
         counterexamples=(
@@ -662,9 +495,15 @@ _add(
                 "K": 1004,
             },
         ),
-        finding="With b not dividing n the shuffle bound runs floor(n/b) < n/b iterations per epoch while the baseline "
-        "samples with probability b/n, so floor(n/b) b/n < 1 and the composition grows more slowly than (b/n) G K: "
-        "C5a fails (n = 25, b = 7: Thm 4.2 = 0.1258 > composition = 0.1205 at K = 1004 >= 1000 + 25/7).",
+        finding=Finding(
+            "With b not dividing n the shuffle bound runs floor(n/b) < n/b iterations per epoch while the baseline "
+            "samples with probability b/n, so floor(n/b) b/n < 1 and the composition grows more slowly than (b/n) G "
+            "K: C5a fails (n = {n}, b = {b}: Thm 4.2 = {lhs:.4f} > composition = {rhs:.4f} at K = {K} >= {inv} + "
+            "{nb:frac}).",
+            lambda c: (lambda p: {"n": p["n"], "b": p["b"], "K": p["K"], "inv": 1 / (p["lam"] * p["eta"]),
+                                  "nb": p["n"] / p["b"], "lhs": Finding.side(c, "lhs"),
+                                  "rhs": Finding.side(c, "rhs")})(Finding.pin(c)),
+        ),
     )
 )
 
@@ -683,10 +522,10 @@ _add(
         rhs=T("composition_approx", "(b/n) G K"),
         relation=Relation.GT,
         verdict=Verdict.PROVED,
-        region=Region(constraints=(_DIVIDES, C_N2),
+        region=Region(constraints=(DIVIDES, C_N2),
                       description="every valid point with b | n and n/b >= 2 (Thm 4.2's hypothesis; the sides tie "
                       "at b = n), every real alpha > 1"),
-        symbolic=_c5h_symbolic,
+        symbolic=c5h_symbolic,
     )
 )
 
@@ -702,7 +541,7 @@ _add(
         rhs=T("thm4_2", "Thm 4.2"),
         relation=Relation.GT,
         region=Region(
-            constraints=(_DIVIDES,),
+            constraints=(DIVIDES,),
             ranges={"n": (2, 400, True), "K": (1, 400, True)},
             description="valid points of both with b | n (n <= 400, K <= 400 to keep the recurrence short)",
         ),
@@ -719,10 +558,16 @@ _add(
                 "n": 1990,
             },
         ),
-        finding="False in general: with N = n/b = 2 and eta lambda = 0.1 (q = 1/2, small G) the without-replacement "
-        "bound (about 2.37 G) is below the shuffle bound (about 2.5 G). Linearising for small G, Thm 4.3 ~ (b/n) G "
-        "(1 - r^(KN))/(1 - r) while Thm 4.2 ~ first term + mean_j eps0^j; the latter is larger when N is small and r "
-        "is not close to 1. It holds at the paper's Figure 2 setting (C6b).",
+        finding=Finding(
+            "False in general: with N = n/b = {N} and eta lambda = {lam_eta:.1f} (q = {q:frac}, small G) the "
+            "without-replacement bound (about {lhs:.2f} G) is below the shuffle bound (about {rhs:.1f} G). "
+            "Linearising for small G, Thm 4.3 ~ (b/n) G (1 - r^(KN))/(1 - r) while Thm 4.2 ~ first term + mean_j "
+            "eps0^j; the latter is larger when N is small and r is not close to 1. It holds at the paper's Figure 2 "
+            "setting (C6b).",
+            lambda c: (lambda p: {"N": p["n"] / p["b"], "lam_eta": p["lam"] * p["eta"], "q": p["b"] / p["n"],
+                                  "lhs": Finding.side(c, "lhs") / _G_at(p), "rhs": Finding.side(c, "rhs") / _G_at(p)})(
+                Finding.pin(c)),
+        ),
     )
 )
 
@@ -762,9 +607,16 @@ _add(
             description="Figure 2b setting, K = 50..500",
         ),
         counterexamples=({**FIG, "alpha": 20, "K": 50},),
-        finding="Holds for alpha = 10 and 15 (Thm 4.3 drops below exact composition from K = 34 and K = 48), but not "
-        "for alpha = 20: Thm 4.3 converges to 0.3594 there and composition only passes it at K = 89 (at K = 50: "
-        "0.3594 vs 0.2024). The figure's caption lists alpha in {10, 15}; the sentence adds 20.",
+        # the pin's alpha, K and sides; the crossings K = 34, 48, 89 (and alpha = 10, 15, the region's other
+        # choices) are the scan of tests/test_findings.py::test_C7_crossovers_K34_K48_K89_and_values_at_K50
+        finding=Finding(
+            "Holds for alpha = 10 and 15 (Thm 4.3 drops below exact composition from K = 34 and K = 48), but not "
+            "for alpha = {alpha}: Thm 4.3 converges to {lhs:.4f} there and composition only passes it at K = 89 (at "
+            "K = {K}: {lhs:.4f} vs {rhs:.4f}). The figure's caption lists alpha in {{10, 15}}; the sentence adds "
+            "{alpha}.",
+            lambda c: {"alpha": Finding.pin(c)["alpha"], "K": Finding.pin(c)["K"], "lhs": Finding.side(c, "lhs"),
+                       "rhs": Finding.side(c, "rhs")},
+        ),
     )
 )
 
@@ -858,10 +710,14 @@ _add(
             },
             {**FIG, "alpha": 10, "K": 1},
         ),
-        finding="The first term's increment from epoch K to K+1 is eps0^h r^((K-1)(N-h)), h = floor(N/2); at K = 1 "
-        "it is eps0^h, which exceeds eps0^N because eps0^j decreases in j. The per-epoch growth is below eps0^N only "
-        "after enough epochs; the paper's 'strictly smaller than eps0^{floor(n/b)}' may intend eps0^{floor(n/(2b))}, "
-        "which is the exact supremum of the increments (not strictly smaller than it).",
+        finding=Finding(
+            "The first term's increment from epoch K to K+1 is eps0^h r^((K-1)(N-h)), h = floor(N/2); at K = {K} "
+            "it is eps0^h, which exceeds eps0^N because eps0^j decreases in j. The per-epoch growth is below eps0^N "
+            "only after enough epochs; the paper's 'strictly smaller than eps0^{{floor(n/b)}}' may intend "
+            "eps0^{{floor(n/(2b))}}, "
+            "which is the exact supremum of the increments (not strictly smaller than it).",
+            lambda c: {"K": Finding.pin(c)["K"]},
+        ),
     )
 )
 
@@ -888,8 +744,12 @@ _add(
                 "eta": "0.0001",
             },
         ),
-        finding="Only when b divides n (C9d verifies that case): with N = floor(n/b) < n/b, eps0^N ~ G/N can exceed "
-        "(b/n) G (n = 5, b = 2: eps0^2 ~ G/2 > 0.4 G).",
+        finding=Finding(
+            "Only when b divides n (C9d verifies that case): with N = floor(n/b) < n/b, eps0^N ~ G/N can exceed "
+            "(b/n) G (n = {n}, b = {b}: eps0^{N} ~ G/{N} > {q:g} G).",
+            lambda c: (lambda p: {"n": p["n"], "b": p["b"], "N": p["n"] // p["b"], "q": p["b"] / p["n"]})(
+                Finding.pin(c)),
+        ),
     )
 )
 
@@ -906,7 +766,7 @@ _add(
         rhs=Quantity(label="(b/n) G", theorem="yeshokri22.composition_approx", set={"K": sp.Integer(1)}),
         relation=Relation.LT,
         verdict=Verdict.CERTIFIED,
-        region=Region(constraints=(_DIVIDES,), fixed={"lam": 1, "beta": 4},
+        region=Region(constraints=(DIVIDES,), fixed={"lam": 1, "beta": 4},
                       certify=Box(intervals={"eta": ("0.005", "0.1")}, integers={"n": (2, 100), "b": (1, 4)},
                                   free={"alpha": 10, "S_g": 4, "sigma": 2}, max_boxes=10000),
                       description="valid points of Thm 4.2 with b | n"),
