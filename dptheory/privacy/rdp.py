@@ -131,6 +131,7 @@ SUBSAMPLED_GAUSSIAN = REGISTRY.add(
         mp=_sgm_mp,
         np=_sgm_np,
         arb=_sgm_arb,
+        slow_fractional=("alpha",),
         kernel_reason=(
             'A_alpha is an integral: the exact binomial sum at integer orders, the signed two-sided '
             'series with a bounded tail at fractional orders (MTZ19 Sec. 3.3); the arb kernel '
