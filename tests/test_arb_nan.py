@@ -22,7 +22,8 @@ import sympy as sp
 from dptheory.core.citation import Paper
 from dptheory.core.claims import Box, Claim, Region, Relation, Verdict, formula
 from dptheory.core.compile import Undecided, compile_expr
-from dptheory.verify.certify import _decide, certify_region, margin_of
+from dptheory.verify.certify import certify_region
+from dptheory.verify.margin import decide_ball, margin_of
 
 arb = flint.arb
 u, v = sp.symbols("u v", real=True)
@@ -137,10 +138,10 @@ def test_a_nan_floor_is_undecided():
 
 def test_the_margin_decision_ignores_nan_and_infinite_radius():
     for d in (arb("nan"), arb(0, float("inf")), arb(5, float("inf"))):
-        assert _decide(d, strict=True) == (False, False)
-        assert _decide(d, strict=False) == (False, False)
-    assert _decide(arb("inf"), strict=True) == (True, False)  # an exact infinity is a value
-    assert _decide(arb(-1), strict=False) == (False, True)
+        assert decide_ball(d, strict=True) == (False, False)
+        assert decide_ball(d, strict=False) == (False, False)
+    assert decide_ball(arb("inf"), strict=True) == (True, False)  # an exact infinity is a value
+    assert decide_ball(arb(-1), strict=False) == (False, True)
 
 
 # ----------------------------------------------------------------------------- branch and bound (c)

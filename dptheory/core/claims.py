@@ -36,6 +36,7 @@ from dptheory.core.theorem import Theorem
 
 _NDArray = NDArray[np.float64]  # the class Quantity has a field named np, which hides numpy in its body
 
+
 class Verdict(StrEnum):
     """What a check of a claim established (the words mean what they say).
 
@@ -346,10 +347,13 @@ class Quantity:
             from dptheory.core.compile import compile_expr
 
             rel = lim.exists_when.relation
-            g = compile_expr(rel.lhs - rel.rhs, {s.name: s for s in rel.free_symbols},
-                             integers=frozenset(s.name for s in rel.free_symbols if s.is_integer))
+            g = compile_expr(
+                rel.lhs - rel.rhs,
+                {s.name: s for s in rel.free_symbols},
+                integers=frozenset(s.name for s in rel.free_symbols if s.is_integer),
+            )
             d = g.arb({k: args[k] for k in g.params})
-            exists = _rel_holds_on_ball(rel, d)
+            exists = rel_holds_on_ball(rel, d)
             if exists is False:
                 return flint.arb("inf")
             raise NoBallEvaluator(f"{self.label}: the limit of {t.key} is finite here and has no ball evaluator")
@@ -365,7 +369,7 @@ class Quantity:
     def arb(self, point: Mapping[str, Any]) -> Any:
         """A ball containing this side's exact value at ``point`` (exact values: int, sympy Rational,
         Fraction, or balls), at the current ``flint.ctx.prec``; see :meth:`value_arb`."""
-        return self.value_arb({k: _ball_of(v) for k, v in point.items()})
+        return self.value_arb({k: ball_of(v) for k, v in point.items()})
 
     @cached_property
     def _compiled(self) -> Any:
@@ -397,7 +401,7 @@ class Quantity:
             return +val
 
 
-def _ball_of(v: Any) -> Any:
+def ball_of(v: Any) -> Any:
     """An exact value as a ball (ints stay ints: the kernels treat them as exact integers)."""
     from fractions import Fraction
 
@@ -428,7 +432,7 @@ def _int_if_exact(x: Any) -> Any:
     return x
 
 
-def _rel_holds_on_ball(rel: sp.Rel, d: Any) -> bool | None:
+def rel_holds_on_ball(rel: sp.Rel, d: Any) -> bool | None:
     """Whether ``lhs REL rhs`` holds given a ball ``d`` containing lhs - rhs (None: undecided)."""
     if isinstance(rel, sp.StrictLessThan):
         return True if d < 0 else False if d >= 0 else None
@@ -547,8 +551,12 @@ class Region:
     def describe(self) -> str:
         """The region as printed with a verdict: the description, then the exact box if any."""
         parts = [f"{k} = {v}" for k, v in self.fixed.items()]
-        parts += [f"{k} in {{{', '.join(str(x) for x in v)}}}" if len(v) <= 8
-                  else f"{k} in {{{v[0]}, ..., {v[-1]}}} ({len(v)} values)" for k, v in self.choices.items()]
+        parts += [
+            f"{k} in {{{', '.join(str(x) for x in v)}}}"
+            if len(v) <= 8
+            else f"{k} in {{{v[0]}, ..., {v[-1]}}} ({len(v)} values)"
+            for k, v in self.choices.items()
+        ]
         if self.certify is not None:
             parts.append(self.certify.describe())
         parts += [c.render() for c in self.constraints]
@@ -639,7 +647,7 @@ class Claim:
 
     @property
     def source_label(self) -> str:
-        """"Our claim" or "Paper", as printed before the statement."""
+        """ "Our claim" or "Paper", as printed before the statement."""
         return "Our claim" if self.ours else "Paper"
 
     @property

@@ -14,43 +14,16 @@ import sympy as sp
 
 from dptheory.core.claims import Claim, Quantity, Relation
 from dptheory.core.errors import DPTheoryError
+from dptheory.verify.margin import EQ_TOL, float_margin
 from dptheory.verify.points import PointOutcome, evaluate_point
 from dptheory.verify.space import SearchSpace, float_fn, point_key, render_exact
 
-__all__ = ["EQ_TOL", "MP_COST", "SCREEN", "Evaluator", "flip_words", "float_margin", "nstr"]
+__all__ = ["MP_COST", "SCREEN", "Evaluator", "flip_words", "nstr"]
 
 #: float64 margins below this are confirmed with mpmath (float64 never decides)
 SCREEN = 1e-9
 #: budget cost of one side evaluated with mpmath (no float64 kernel, or float64 gave NaN) instead of float64
 MP_COST = 10
-#: relative tolerance of an "==" claim (the same as the checker's at 50 digits)
-EQ_TOL = 1e-42
-
-
-def rel_slack(small: float, big: float) -> float:
-    """(big - small)/max(|small|, |big|): positive when small < big."""
-    scale = max(abs(small), abs(big), 1e-300)
-    return (big - small) / scale
-
-
-def float_margin(claim: Claim, lhs: float, rhs: float) -> float:
-    """Signed relative margin (> 0: holds) from float values; NaN where it cannot be told."""
-    if math.isnan(lhs) or math.isnan(rhs):
-        return math.nan
-    if claim.factor is not None:
-        if lhs <= 0 or rhs <= 0 or math.isinf(lhs) or math.isinf(rhs):
-            return -math.inf if (lhs <= 0) != (rhs <= 0) or math.isinf(lhs) != math.isinf(rhs) else math.nan
-        lr = math.log(lhs) - math.log(rhs)
-        lf = math.log(claim.factor)
-        return lf - abs(lr)
-    if math.isinf(lhs) or math.isinf(rhs):
-        if math.isinf(lhs) and math.isinf(rhs) and (lhs > 0) == (rhs > 0):
-            return 0.0 if claim.relation in (Relation.LE, Relation.GE, Relation.EQ) else -0.0
-        return math.inf if claim.relation.holds(lhs, rhs) else -math.inf
-    d = rel_slack(lhs, rhs)
-    if claim.relation is Relation.EQ:
-        return EQ_TOL - abs(d)
-    return d if claim.relation in (Relation.LT, Relation.LE) else -d
 
 
 def flip_words(claim: Claim, m: float, lhs: Any, rhs: Any) -> str:
