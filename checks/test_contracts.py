@@ -324,7 +324,7 @@ SYMBOLIC_LIMITS = [(t.key, name) for t in THEOREMS for name in t.limits if t.bou
 def test_sympy_limit_agrees_with_declared_limit(key, name):
     """sympy's limit of the statement (under the declared, justified substitutions) equals the
     declared limit kernel at random valid points."""
-    from dptheory.verify.symbolic import SymbolicVerdict, symbolic_limit
+    from dptheory.core.symbolic import SymbolicVerdict, symbolic_limit
 
     t = dptheory.get(key)
     res, value = symbolic_limit(t, name)

@@ -18,11 +18,11 @@ import sympy as sp
 
 from dptheory.core.claims import Verdict
 from dptheory.core.registry import REGISTRY
+from dptheory.core.symbolic import SymbolicVerdict
 from dptheory.papers.yeshokri22 import claims as C
 from dptheory.papers.yeshokri22 import theorems as TH
 from dptheory.verify.checking import check_claim
 from dptheory.verify.points import in_region
-from dptheory.verify.symbolic import SymbolicVerdict
 
 FIG = {"lam": 1, "beta": 4, "S_g": 4, "n": 50, "eta": "0.02", "sigma": 2, "b": 2}
 

@@ -198,8 +198,8 @@ def test_taylor_lower_bound_holds_away_from_the_minimiser() -> None:
 def test_linearity_proofs_are_proofs_of_the_registered_statements(monkeypatch: pytest.MonkeyPatch) -> None:
     """maxinfo.thm{A,B}_at_most_linear are proved from the theorems' own sympy statements: a statement made
     superlinear in n (an extra n^2 term) is no longer proved."""
+    from dptheory.core.symbolic import SymbolicVerdict
     from dptheory.papers.lz26 import claims as LC
-    from dptheory.verify.symbolic import SymbolicVerdict
 
     assert LC._thm_a_linear_symbolic().verdict is SymbolicVerdict.PROVED
     assert LC._thm_b_linear_symbolic().verdict is SymbolicVerdict.PROVED

@@ -21,10 +21,10 @@ import sympy as sp
 
 from dptheory.core.claims import Relation
 from dptheory.core.registry import REGISTRY
+from dptheory.core.symbolic import SymbolicVerdict
 from dptheory.numerics import kl as K
 from dptheory.papers.pacbayes import claims as C
 from dptheory.papers.pacbayes import theorems as P
-from dptheory.verify.symbolic import SymbolicVerdict
 
 
 def test_both_claims_are_proved() -> None:

@@ -206,7 +206,7 @@ def explain(thm: Any, *, width: int | None = None) -> str:
         else:
             lines.append(f"  limit as {lim.param} -> oo: available{cond}")
         if thm.bound is not None:
-            from dptheory.verify.symbolic import symbolic_limit
+            from dptheory.core.symbolic import symbolic_limit
 
             res, _value = symbolic_limit(thm, lim.param)
             lines.append(f"    sympy: {res.verdict.value}: {res.detail}")

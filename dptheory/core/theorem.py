@@ -92,7 +92,7 @@ class Limit:
         sympy_subs: substitutions that put the bound in a form sympy's ``limit`` can decide (e.g.
             ``1 - eta*lam -> 1/(1+t)`` with ``t > 0``, valid under the theorem's conditions), applied
             before ``sympy.limit``; ``sympy_back`` undoes them in the result. ``sympy_doit`` expands
-            sums first. See :func:`dptheory.verify.symbolic.symbolic_limit`.
+            sums first. See :func:`dptheory.core.symbolic.symbolic_limit`.
     """
 
     param: str

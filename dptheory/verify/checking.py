@@ -180,7 +180,7 @@ def check_claim(
 
     # 2. symbolic
     if claim.symbolic is not None:
-        from dptheory.verify.symbolic import SymbolicVerdict
+        from dptheory.core.symbolic import SymbolicVerdict
 
         res = _run_symbolic(claim)
         if res.verdict is SymbolicVerdict.PROVED:

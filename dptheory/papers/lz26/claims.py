@@ -32,10 +32,10 @@ from dptheory.core.claims import (
 from dptheory.core.conditions import Condition
 from dptheory.core.notation import Domain, NotationTable, rational_to_mpf
 from dptheory.core.registry import REGISTRY
+from dptheory.core.symbolic import SymbolicResult, SymbolicVerdict
 from dptheory.papers.lz26 import theorems as L
 from dptheory.papers.maxinfo import kernels as mx
 from dptheory.papers.maxinfo import theorems as M
-from dptheory.verify.symbolic import SymbolicResult, SymbolicVerdict
 
 nO, mO = M.NOTATION_OURS.symbols("n", "m")
 

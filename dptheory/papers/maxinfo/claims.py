@@ -12,8 +12,8 @@ from typing import Any
 
 from dptheory.core.claims import Claim, Quantity, Region, Relation, Verdict
 from dptheory.core.registry import REGISTRY
+from dptheory.core.symbolic import prove_zero
 from dptheory.papers.maxinfo import theorems as M
-from dptheory.verify.symbolic import prove_zero
 
 tau, c, n, k = M.NOTATION.symbols("tau", "c", "n", "k")
 

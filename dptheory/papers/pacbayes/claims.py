@@ -22,8 +22,8 @@ from dptheory.core.claims import Box, Claim, Quantity, Region, Relation, Verdict
 from dptheory.core.conditions import Condition
 from dptheory.core.notation import rational_to_mpf
 from dptheory.core.registry import REGISTRY
+from dptheory.core.symbolic import SymbolicResult, SymbolicVerdict, prove_zero
 from dptheory.papers.pacbayes import theorems as P
-from dptheory.verify.symbolic import SymbolicResult, SymbolicVerdict, prove_zero
 
 empD, KLD, mD, deltaD, epsD = P.NOTATION_DR.symbols("emp_risk", "KL", "m", "delta", "eps")
 

@@ -18,6 +18,7 @@ import sympy as sp
 from dptheory.core.claims import Box, Claim, Quantity, Region, Relation, Verdict, combine, constant, formula
 from dptheory.core.conditions import Condition
 from dptheory.core.registry import REGISTRY
+from dptheory.core.symbolic import SymbolicResult, SymbolicVerdict, prove_finite_limit, prove_zero
 from dptheory.papers.yeshokri22.theorems import (
     C_N2,
     FIGURE_SETTING,
@@ -40,7 +41,6 @@ from dptheory.papers.yeshokri22.theorems import (
     n,
     sigma,
 )
-from dptheory.verify.symbolic import SymbolicResult, SymbolicVerdict, prove_finite_limit, prove_zero
 
 FIG = {k: v for k, v in FIGURE_SETTING.items()}
 FIG1_K = list(range(1, 201))
