@@ -468,39 +468,17 @@ def certify_region(
     conds = _compile_conditions(claim)
     box_names = set(roots[0].iv) if roots else set()
     active = [c for c in conds if c.names <= box_names]
-    # best first: the box whose parent had the smallest lower bound of the margin is examined next (a
-    # violation is reached quickly; certification still needs every box, so the order does not change it)
-    queue: list[tuple[float, int, _B]] = []
-    tick = itertools.count()
-    for r in roots:
-        heapq.heappush(queue, (0.0, next(tick), r))
-    key_of: dict[int, float] = {}
+    queue = _Queue(roots, log)
     out = BoxOutcome("certified", region)
     worst: tuple[Any, _B] | None = None
     undecided: list[_B] = []
     ex_ints = [p for p in m.exact_ints if p in box_names]
-
-    def split(b: _B, name: str) -> None:
-        lo, hi = b.iv[name]
-        mid = _mid(lo, hi, name in log)
-        if isinstance(lo, int):
-            left, right = (lo, mid), (mid + 1, hi)
-        else:
-            left, right = (lo, mid), (mid, hi)
-        for part in (left, right):
-            iv = dict(b.iv)
-            iv[name] = part
-            heapq.heappush(queue, (key_of.get(id(b), 0.0), next(tick), _B(iv, b.prec)))
-
-    def widest(b: _B, names: Sequence[str]) -> str | None:
-        cands = [(n, _width(*b.iv[n], n in log)) for n in names if not b.exact(n)]
-        cands = [c for c in cands if c[1] > 0]
-        return max(cands, key=lambda c: c[1])[0] if cands else None
+    split = queue.split
 
     while queue:
         if out.boxes >= budget or (max_seconds is not None and time.perf_counter() - t0 > max_seconds):
             break
-        _, _, b = heapq.heappop(queue)
+        b = queue.pop()
         out.boxes += 1
         if progress is not None and out.boxes % 50 == 0:
             progress(out.boxes, budget)
@@ -516,12 +494,8 @@ def certify_region(
         varying = [n for n in m.params if n in b.iv and not b.exact(n)]
         ev = _evaluate_box(m, b, varying)
         bound = ev.lo if ev.lo is not None else ev.hi
-        key_of[id(b)] = _float_key(bound)
-        ok = bad = False
-        if ev.lo is not None:
-            ok = bool(ev.lo > 0) if m.strict else bool(ev.lo >= 0)
-        if ev.hi is not None:
-            bad = bool(ev.hi <= 0) if m.strict else bool(ev.hi < 0)
+        queue.key_of[id(b)] = _float_key(bound)
+        ok, bad = _signs(m, ev)
         if ok:
             out.certified += 1
             if worst is None or ev.lo < worst[0]:
@@ -537,7 +511,7 @@ def certify_region(
         if tiny:
             if b.prec < 4 * BOX_PREC * 4:
                 b.prec *= 4
-                heapq.heappush(queue, (key_of.get(id(b), 0.0), next(tick), b))
+                queue.push(b)
                 continue
             if status == "in":
                 rec = _confirm_counterexample(claim, b, dps)
@@ -547,15 +521,79 @@ def certify_region(
                     break
             undecided.append(b)
             continue
-        name = _split_choice(b, ev, varying, log) if ev.lo is not None else widest(b, varying)
+        name = _split_choice(b, ev, varying, log) if ev.lo is not None else _widest(b, varying, log)
         if name is None:
             undecided.append(b)
             continue
         if max(_width(*b.iv[n], n in log) for n in m.params if n in b.iv) < 2.0**-40 and b.prec == BOX_PREC:
             b.prec = 4 * BOX_PREC
         split(b, name)
+    _summarise(claim, m, out, queue, undecided, worst)
+    out.duration_s = time.perf_counter() - t0
+    return out
+
+
+class _Queue:
+    """The boxes still to examine, best first: the box whose parent had the smallest lower bound of the margin
+    is examined next (a violation is reached quickly; certification still needs every box, so the order does
+    not change it); ties in the order of pushing."""
+
+    def __init__(self, roots: Sequence[_B], log: set[str]) -> None:
+        self.heap: list[tuple[float, int, _B]] = []
+        self.tick = itertools.count()
+        self.key_of: dict[int, float] = {}
+        self.log = log
+        for r in roots:
+            heapq.heappush(self.heap, (0.0, next(self.tick), r))
+
+    def __bool__(self) -> bool:
+        return bool(self.heap)
+
+    def pop(self) -> _B:
+        return heapq.heappop(self.heap)[2]
+
+    def push(self, b: _B) -> None:
+        heapq.heappush(self.heap, (self.key_of.get(id(b), 0.0), next(self.tick), b))
+
+    def split(self, b: _B, name: str) -> None:
+        """Bisect ``b`` in ``name`` (at the geometric midpoint for a log-scaled parameter) and queue both halves."""
+        lo, hi = b.iv[name]
+        mid = _mid(lo, hi, name in self.log)
+        if isinstance(lo, int):
+            left, right = (lo, mid), (mid + 1, hi)
+        else:
+            left, right = (lo, mid), (mid, hi)
+        for part in (left, right):
+            iv = dict(b.iv)
+            iv[name] = part
+            heapq.heappush(self.heap, (self.key_of.get(id(b), 0.0), next(self.tick), _B(iv, b.prec)))
+
+    def remaining(self) -> list[_B]:
+        return [e[2] for e in sorted(self.heap)]
+
+
+def _signs(m: Margin, ev: _Eval) -> tuple[bool, bool]:
+    """(certainly holds, certainly fails) on the box from the margin's bounds there."""
+    ok = bad = False
+    if ev.lo is not None:
+        ok = bool(ev.lo > 0) if m.strict else bool(ev.lo >= 0)
+    if ev.hi is not None:
+        bad = bool(ev.hi <= 0) if m.strict else bool(ev.hi < 0)
+    return ok, bad
+
+
+def _widest(b: _B, names: Sequence[str], log: set[str]) -> str | None:
+    cands = [(n, _width(*b.iv[n], n in log)) for n in names if not b.exact(n)]
+    cands = [c for c in cands if c[1] > 0]
+    return max(cands, key=lambda c: c[1])[0] if cands else None
+
+
+def _summarise(
+    claim: Claim, m: Margin, out: BoxOutcome, queue: _Queue, undecided: list[_B], worst: tuple[Any, _B] | None
+) -> None:
+    """The undecided boxes, the smallest margin over certified boxes and the closest point, into ``out``."""
     if out.status != "falsified":
-        left = [e[2] for e in sorted(queue)] + undecided
+        left = queue.remaining() + undecided
         out.n_undecided = len(left)
         out.undecided = [x.render() for x in left[:20]]
         if left:
@@ -581,8 +619,6 @@ def certify_region(
             }
         except DPTheoryError:
             out.closest = None
-    out.duration_s = time.perf_counter() - t0
-    return out
 
 
 def _float_key(x: Any) -> float:

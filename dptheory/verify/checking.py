@@ -29,8 +29,8 @@ import mpmath
 from dptheory.core.claims import Claim, Relation, Verdict, ball_of
 from dptheory.core.errors import DPTheoryError
 from dptheory.core.notation import format_rational, parse_value
-from dptheory.verify.margin import decide_ball, float_margin, margin_of, mp_margin
-from dptheory.verify.points import PointOutcome, decide_point, evaluate_point, in_region, relation_text
+from dptheory.verify.margin import float_margin, margin_of, mp_margin
+from dptheory.verify.points import PointOutcome, decide_point, evaluate_point, in_region, margin_sign, relation_text
 from dptheory.verify.verdicts import ClaimResult
 
 __all__ = ["ClaimResult", "PointOutcome", "Verdict", "check_claim", "evaluate_point", "finite_points"]
@@ -206,44 +206,60 @@ def check_claim(
         return _exhaustive(claim, pts, dps, notes, done, progress)
 
     # 4. branch and bound on the certify box
+    undecided: list[dict[str, str]] = []
     if claim.region.certify is not None:
-        from dptheory.verify.certify import certify_region
-
-        out = certify_region(claim, max_boxes=max_boxes, max_seconds=max_seconds, dps=dps, progress=progress)
-        closest = None
-        if out.min_margin is not None:
-            closest = {
-                **(out.closest or {}),
-                "lower_bound": out.min_margin["lower_bound"],
-                "of": out.min_margin["of"],
-                "box": out.min_margin["box"],
-            }
-        method = f"branch and bound with arb balls ({out.certified} boxes certified, {out.outside} outside the region)"
-        if out.status == "certified":
-            return done(Verdict.CERTIFIED, method, region=out.region, examples_tried=out.boxes, closest_margin=closest)
-        if out.status == "falsified":
-            assert out.counterexample is not None
-            return done(
-                Verdict.FALSIFIED,
-                "branch and bound with arb balls (a violating box)",
-                region=out.region,
-                examples_tried=out.boxes,
-                counterexample=out.counterexample,
-            )
-        if out.status == "unavailable":
-            notes.append(f"not certified: {out.reason}")
-        else:
-            notes.extend(out.notes)
-            notes.append("not certified on the box: the search below decides the verdict")
-        undecided = out.undecided
-    else:
-        undecided = []
+        bb = _branch_and_bound(claim, max_boxes, max_seconds, dps, notes, done, progress)
+        if isinstance(bb, ClaimResult):
+            return bb
+        undecided = bb
 
     # 5. search
     res = _search(claim, examples, seed, dps, notes, progress)
     res.duration_s = time.perf_counter() - t0
     res.undecided = undecided
     return res
+
+
+def _branch_and_bound(
+    claim: Claim,
+    max_boxes: int | None,
+    max_seconds: float | None,
+    dps: int,
+    notes: list[str],
+    done: Callable[..., ClaimResult],
+    progress: Callable[[int, int], None] | None,
+) -> ClaimResult | list[dict[str, str]]:
+    """Step 4 of the module docstring: the verdict (certified, or falsified at a point of the box), else the
+    boxes left undecided (the search then decides; the notes say why)."""
+    from dptheory.verify.certify import certify_region
+
+    out = certify_region(claim, max_boxes=max_boxes, max_seconds=max_seconds, dps=dps, progress=progress)
+    closest = None
+    if out.min_margin is not None:
+        closest = {
+            **(out.closest or {}),
+            "lower_bound": out.min_margin["lower_bound"],
+            "of": out.min_margin["of"],
+            "box": out.min_margin["box"],
+        }
+    method = f"branch and bound with arb balls ({out.certified} boxes certified, {out.outside} outside the region)"
+    if out.status == "certified":
+        return done(Verdict.CERTIFIED, method, region=out.region, examples_tried=out.boxes, closest_margin=closest)
+    if out.status == "falsified":
+        assert out.counterexample is not None
+        return done(
+            Verdict.FALSIFIED,
+            "branch and bound with arb balls (a violating box)",
+            region=out.region,
+            examples_tried=out.boxes,
+            counterexample=out.counterexample,
+        )
+    if out.status == "unavailable":
+        notes.append(f"not certified: {out.reason}")
+    else:
+        notes.extend(out.notes)
+        notes.append("not certified on the box: the search below decides the verdict")
+    return out.undecided
 
 
 def _exhaustive(
@@ -256,8 +272,6 @@ def _exhaustive(
 ) -> ClaimResult:
     """Every point of a finite region: decided on balls when the claim's margin has a ball evaluation
     (exhaustive), else screened in float64 with mpmath near the boundary (not rigorous)."""
-    import flint
-
     region = claim.region.describe()
     valid = [pt for pt in pts if in_region(claim, pt)]
     if not valid:
@@ -271,19 +285,9 @@ def _exhaustive(
             if progress is not None:
                 progress(i + 1, len(valid))
             exact = {k: ball_of(parse_value(v, key=claim.key, name=k)) for k, v in pt.items()}
-            ok = bad = False
-            d = None
-            for prec in (64, 256, 1024):
-                try:
-                    with flint.ctx.workprec(prec):
-                        d = m.ball(exact)
-                    ok, bad = decide_ball(d, m.strict)
-                except DPTheoryError:
-                    ok = bad = False
-                except (ZeroDivisionError, ValueError):
-                    ok = bad = False
-                if ok or bad:
-                    break
+            ok, bad, d, _prec, _why = margin_sign(
+                m, lambda exact=exact: exact, (64, 256, 1024), catch=(DPTheoryError, ZeroDivisionError, ValueError)
+            )
             if bad:
                 rec = _ce_record(claim, pt, dps)
                 if rec is not None:

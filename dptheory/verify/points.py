@@ -11,7 +11,7 @@ them so that none imports another.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,7 +22,7 @@ from dptheory.core.claims import Claim, NoBallEvaluator, Quantity, Relation, bal
 from dptheory.core.conditions import Condition
 from dptheory.core.errors import DPTheoryError
 from dptheory.core.notation import Param, parse_value
-from dptheory.verify.margin import decide_ball, is_inf, margin_of, mp_margin
+from dptheory.verify.margin import Margin, decide_ball, is_inf, margin_of, mp_margin
 
 __all__ = [
     "BOX_PREC",
@@ -33,6 +33,7 @@ __all__ = [
     "decide_point",
     "evaluate_point",
     "in_region",
+    "margin_sign",
     "region_conditions",
     "relation_text",
     "sign_words",
@@ -204,12 +205,45 @@ def _side_enclosure(q: Quantity, exact: Mapping[str, sp.Rational], prec: int) ->
         return None, f"{q.label}: {str(exc).splitlines()[0]}"
 
 
+def margin_sign(
+    m: Margin,
+    balls: Callable[[], Mapping[str, Any]],
+    precs: Sequence[int],
+    *,
+    catch: tuple[type[BaseException], ...],
+) -> tuple[bool, bool, Any, int, str]:
+    """The sign of the claim's margin on balls, at each working precision of ``precs`` in turn until it is
+    decided: ``(certainly holds, certainly fails, the last ball, its precision, why undecided)``.
+
+    ``balls()`` gives the point's balls (called at each precision: rationals are rounded at it); an error of
+    ``catch`` at one precision moves on to the next, :class:`NoBallEvaluator` stops (the margin has no ball
+    there at any precision). Used by :func:`decide_point` (exact points: pins, counterexamples, closest
+    approaches) and by the exhaustive evaluation of finite regions (:mod:`dptheory.verify.checking`).
+    """
+    import flint
+
+    d: Any = None
+    prec = 0
+    last = ""
+    for prec in precs:
+        try:
+            with flint.ctx.workprec(prec):
+                d = m.ball(balls())
+            ok, bad = decide_ball(d, m.strict)
+            if ok or bad:
+                return ok, bad, d, prec, ""
+            last = f"the margin's ball {d.str(5, radius=True)} contains 0"
+        except NoBallEvaluator as exc:
+            return False, False, d, prec, str(exc)
+        except catch as exc:
+            last = str(exc)
+    return False, False, d, prec, last
+
+
 def decide_point(claim: Claim, point: Mapping[str, Any], *, dps: int = 50) -> PointDecision:
     """Decide the claim at an exact point: by the margin's sign on balls when it has a ball evaluation
     (raising the precision up to about ``16 dps`` digits), else by two mpmath evaluations (``dps`` and
     ``dps + 20`` digits) that must agree on the side of the relation (not certified)."""
-    import flint
-
     from dptheory.core.compile import Undecided
 
     exact = {k: parse_value(v, key=claim.key, name=k) for k, v in point.items()}
@@ -235,31 +269,21 @@ def decide_point(claim: Claim, point: Mapping[str, Any], *, dps: int = 50) -> Po
             why_sides.append(why or f"{q.label}: the ball is not finite")
         sides.append(rec)
     if m.certifiable:
-        prec = max(BOX_PREC, int(dps * 3.33) + 32)
-        last = ""
-        while prec <= 16 * (int(dps * 3.33) + 32):
-            try:
-                with flint.ctx.workprec(prec):
-                    d = m.ball({k: ball_of(v) for k, v in exact.items()})
-                ok, bad = decide_ball(d, m.strict)
-                if ok or bad:
-                    word = "holds" if ok else "fails"
-                    return PointDecision(
-                        bool(ok),
-                        True,
-                        sides[0],
-                        sides[1],
-                        rel,
-                        f"certified: the margin ({m.describe()}) is {sign_words(d)} on balls at "
-                        f"{prec} bits, so '{relation_text(claim)}' {word}",
-                    )
-                last = f"the margin's ball {d.str(5, radius=True)} contains 0"
-            except (Undecided, ZeroDivisionError, ValueError) as exc:
-                last = str(exc)
-            except NoBallEvaluator as exc:
-                last = str(exc)
-                break
-            prec *= 2
+        base = int(dps * 3.33) + 32
+        precs = [max(BOX_PREC, base) * 2**k for k in range(8) if max(BOX_PREC, base) * 2**k <= 16 * base]
+        errors = (Undecided, ZeroDivisionError, ValueError)
+        ok, bad, d, prec, last = margin_sign(m, lambda: {k: ball_of(v) for k, v in exact.items()}, precs, catch=errors)
+        if ok or bad:
+            word = "holds" if ok else "fails"
+            return PointDecision(
+                bool(ok),
+                True,
+                sides[0],
+                sides[1],
+                rel,
+                f"certified: the margin ({m.describe()}) is {sign_words(d)} on balls at "
+                f"{prec} bits, so '{relation_text(claim)}' {word}",
+            )
         why = f"the margin could not be decided on balls ({last})"
     else:
         why = m.why_not

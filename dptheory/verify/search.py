@@ -79,7 +79,7 @@ from dptheory.core.conditions import Status
 from dptheory.core.errors import DPTheoryError
 from dptheory.core.notation import parse_value
 from dptheory.verify.evaluator import SCREEN, Evaluator, flip_words, nstr
-from dptheory.verify.points import evaluate_point
+from dptheory.verify.points import ball_text, evaluate_point, relation_text
 from dptheory.verify.shrink import shrink
 from dptheory.verify.space import SearchSpace, point_key, render_exact
 from dptheory.verify.strategy import Stop, enumerate_finite, run_phases
@@ -344,18 +344,6 @@ def _violation_certified(claim: Claim, L: Any, R: Any) -> bool:
     }[claim.relation]()
 
 
-def _ball_strings(x: Any, digits: int) -> tuple[str, str]:
-    from dptheory.core.compile import _decimal_bound
-
-    if x.is_exact() and not x.is_finite():
-        return ("inf", "inf") if bool(x > 0) else ("-inf", "-inf")
-    return _decimal_bound(x.lower(), digits, down=True), _decimal_bound(x.upper(), digits, down=False)
-
-
-def _relation_text(claim: Claim) -> str:
-    return f"within a factor {claim.factor:g}" if claim.factor else claim.relation.value
-
-
 def certify_point(claim: Claim, point: Mapping[str, Any], *, dps: int = 50) -> Counterexample | None:
     """Decide whether ``point`` falsifies ``claim`` and, if so, certify it.
 
@@ -386,16 +374,16 @@ def certify_point(claim: Claim, point: Mapping[str, Any], *, dps: int = 50) -> C
     lhs = SideValue(claim.lhs.label, nstr(out.lhs, digits), why_not=why_l)
     rhs = SideValue(claim.rhs.label, nstr(out.rhs, digits), why_not=why_r)
     if L is not None:
-        lhs = SideValue(claim.lhs.label, lhs.value, *_ball_strings(L, digits + 2))
+        lhs = SideValue(claim.lhs.label, lhs.value, *ball_text(L, digits + 2))
     if R is not None:
-        rhs = SideValue(claim.rhs.label, rhs.value, *_ball_strings(R, digits + 2))
+        rhs = SideValue(claim.rhs.label, rhs.value, *ball_text(R, digits + 2))
     certified = False
     if L is not None and R is not None:
         certified = _violation_certified(claim, L, R)
         if certified:
             evidence = (
                 f"certified: both sides enclosed by arb (lhs in [{lhs.lo}, {lhs.hi}], rhs in "
-                f"[{rhs.lo}, {rhs.hi}]) and separated: '{_relation_text(claim)}' fails"
+                f"[{rhs.lo}, {rhs.hi}]) and separated: '{relation_text(claim)}' fails"
             )
         else:
             evidence = (
@@ -408,7 +396,7 @@ def certify_point(claim: Claim, point: Mapping[str, Any], *, dps: int = 50) -> C
         params=render_exact(exact),
         lhs=lhs,
         rhs=rhs,
-        relation=_relation_text(claim),
+        relation=relation_text(claim),
         margin=out.margin,
         certified=certified,
         evidence=evidence,
