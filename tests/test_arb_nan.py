@@ -194,10 +194,10 @@ def test_a_singular_margin_is_left_undecided_within_the_budget():
 def test_a_side_with_no_enclosure_at_a_point_is_not_an_enclosure():
     """At x = 1, 1/(x - 1)^2 and log(x - 1) have no finite value: the counterexample certifier gets "no
     enclosure" and a reason (it took the nan ball and failed converting it to decimal bounds)."""
-    from dptheory.verify.search import _enclose_side
+    from dptheory.verify.sides import certified_enclosure
 
     for e in (1 / (x - 1) ** 2, sp.log(x - 1)):
-        ball, why = _enclose_side(formula("lhs", e), {"x": sp.Integer(1)}, 30)
+        ball, why = certified_enclosure(formula("lhs", e), {"x": sp.Integer(1)}, 30)
         assert ball is None and "encloses nothing" in why, (e, ball, why)
-    ball, why = _enclose_side(formula("lhs", (x - 1) ** 2), {"x": sp.Integer(1)}, 30)
+    ball, why = certified_enclosure(formula("lhs", (x - 1) ** 2), {"x": sp.Integer(1)}, 30)
     assert ball is not None and ball.is_zero() and why == ""

@@ -275,7 +275,7 @@ class Quantity:
         t = self.thm()
         if t is None:
             if self.np is None and self.expr is not None:
-                comp = self._compiled
+                comp = self.compiled
                 with np.errstate(all="ignore"):
                     v = comp.np({k: float(exact[k]) for k in comp.params})
                 return float(v)
@@ -310,69 +310,10 @@ class Quantity:
                 cols[p] = np.asarray(arrays[p], dtype=np.float64)
         return t.evaluate_np(cols, term=self.term)
 
-    def value_arb(self, balls: Mapping[str, Any]) -> Any:
-        """A ball containing this side's value at every point of the parameter balls (python-flint
-        ``arb``; exact integers may be given as ``int``), at the current ``flint.ctx.prec``.
-
-        Raises:
-            NoBallEvaluator: the side has no rigorous evaluator (the message says why).
-            dptheory.core.compile.Undecided: a floor or branch cannot be decided on these balls.
-        """
-        import flint
-
-        if self.expr is not None:
-            comp = self._compiled
-            return comp.arb({k: balls[k] for k in comp.params})
-        if self.op is not None and len(self.parts) == 2:
-            a, b = (p.value_arb(balls) for p in self.parts)
-            a, b = _as_arb(a), _as_arb(b)
-            return _sym_op(self.op, a, b) if self.op in "+-*" else a / b
-        t = self.thm()
-        if t is None:
-            raise NoBallEvaluator(self.ball_reason() or self.label)
-        args: dict[str, Any] = {}
-        sets = self._set_compiled
-        for p in t.params:
-            if p in self.set:
-                comp = sets[p]
-                args[p] = _int_if_exact(comp.arb({k: balls[k] for k in comp.params}))
-            elif p == self.limit:
-                args[p] = 1
-            else:
-                args[p] = balls[p]
-        if self.limit is not None:
-            lim = t.limits[self.limit]
-            if lim.exists_when is None:
-                raise NoBallEvaluator(self.ball_reason() or self.label)
-            from dptheory.core.compile import compile_expr
-
-            rel = lim.exists_when.relation
-            g = compile_expr(
-                rel.lhs - rel.rhs,
-                {s.name: s for s in rel.free_symbols},
-                integers=frozenset(s.name for s in rel.free_symbols if s.is_integer),
-            )
-            d = g.arb({k: args[k] for k in g.params})
-            exists = rel_holds_on_ball(rel, d)
-            if exists is False:
-                return flint.arb("inf")
-            raise NoBallEvaluator(f"{self.label}: the limit of {t.key} is finite here and has no ball evaluator")
-        kern = t.kernels(self.term).arb
-        if kern is None:
-            raise NoBallEvaluator(self.ball_reason() or self.label)
-        from dptheory.core.theorem import ArbEvaluator
-
-        if isinstance(kern, ArbEvaluator):  # hand-written overrides take balls only (exact integers as exact balls)
-            args = {k: flint.arb(v) if isinstance(v, int) else v for k, v in args.items()}
-        return kern.arb(args)
-
-    def arb(self, point: Mapping[str, Any]) -> Any:
-        """A ball containing this side's exact value at ``point`` (exact values: int, sympy Rational,
-        Fraction, or balls), at the current ``flint.ctx.prec``; see :meth:`value_arb`."""
-        return self.value_arb({k: ball_of(v) for k, v in point.items()})
-
     @cached_property
-    def _compiled(self) -> Any:
+    def compiled(self) -> Any:
+        """The formula (``expr``) compiled into mpmath, float64 and arb kernels
+        (:func:`dptheory.core.compile.compile_expr`)."""
         from dptheory.core.compile import compile_expr
 
         assert self.expr is not None
@@ -381,7 +322,8 @@ class Quantity:
         return compile_expr(self.expr, syms, integers=ints)
 
     @cached_property
-    def _set_compiled(self) -> dict[str, Any]:
+    def compiled_set(self) -> dict[str, Any]:
+        """The derived parameters (``set``) compiled, one :class:`~dptheory.core.compile.Compiled` each."""
         from dptheory.core.compile import compile_expr
 
         out = {}
@@ -393,56 +335,12 @@ class Quantity:
     def _formula_mp(self, exact: Mapping[str, sp.Rational], dps: int) -> mpmath.mpf:
         from dptheory.core.notation import rational_to_mpf
 
-        comp = self._compiled
+        comp = self.compiled
         with mpmath.workdps(dps + 10):
             args = {k: (int(exact[k]) if k in comp.integers else rational_to_mpf(exact[k])) for k in comp.params}
             val = mpmath.mpf(comp.mp(args))
         with mpmath.workdps(dps):
             return +val
-
-
-def ball_of(v: Any) -> Any:
-    """An exact value as a ball (ints stay ints: the kernels treat them as exact integers)."""
-    from fractions import Fraction
-
-    import flint
-
-    if isinstance(v, bool):
-        raise NoBallEvaluator(f"{v!r} is not a number")
-    if isinstance(v, (int, flint.arb)):
-        return v
-    if isinstance(v, sp.Integer):
-        return int(v)
-    if isinstance(v, sp.Rational):
-        return flint.arb(int(v.p)) / int(v.q)
-    if isinstance(v, Fraction):
-        return int(v.numerator) if v.denominator == 1 else flint.arb(v.numerator) / v.denominator
-    raise NoBallEvaluator(f"{v!r}: a ball needs an exact value (int, Rational, Fraction) or a ball")
-
-
-def _as_arb(x: Any) -> Any:
-    import flint
-
-    return x if isinstance(x, flint.arb) else flint.arb(x)
-
-
-def _int_if_exact(x: Any) -> Any:
-    if x.is_exact() and x.is_integer():
-        return int(x.unique_fmpz())
-    return x
-
-
-def rel_holds_on_ball(rel: sp.Rel, d: Any) -> bool | None:
-    """Whether ``lhs REL rhs`` holds given a ball ``d`` containing lhs - rhs (None: undecided)."""
-    if isinstance(rel, sp.StrictLessThan):
-        return True if d < 0 else False if d >= 0 else None
-    if isinstance(rel, sp.LessThan):
-        return True if d <= 0 else False if d > 0 else None
-    if isinstance(rel, sp.StrictGreaterThan):
-        return True if d > 0 else False if d <= 0 else None
-    if isinstance(rel, sp.GreaterThan):
-        return True if d >= 0 else False if d < 0 else None
-    return None
 
 
 def formula(label: str, expr: sp.Expr, *, parts: tuple[Quantity, ...] = ()) -> Quantity:

@@ -10,7 +10,7 @@ and 4.2 cancel), the papers' shorthands are expanded, common factors are pulled 
 (``alpha S_g^2/(b^2 sigma^2)``) is split off. What remains has the sign of the margin, is compiled to
 arb (:func:`dptheory.core.compile.compile_expr`) and often no longer depends on some parameters at all:
 the claim then holds for every value of those (the region says so). Otherwise the two sides are
-evaluated on balls separately (:meth:`dptheory.core.claims.Quantity.value_arb`: theorems' compiled
+evaluated on balls separately (:func:`dptheory.verify.sides.side_ball`: theorems' compiled
 statements or declared ``arb`` overrides) and subtracted.
 
 **Points** (:func:`decide_point`): the margin is evaluated on exact inputs, raising the precision until
@@ -50,12 +50,13 @@ from typing import Any
 import mpmath
 import sympy as sp
 
-from dptheory.core.claims import Box, Claim, NoBallEvaluator, rel_holds_on_ball
+from dptheory.core.claims import Box, Claim, NoBallEvaluator
 from dptheory.core.conditions import Condition, Status
 from dptheory.core.errors import DPTheoryError, InvalidParameter, NumericalFailure
 from dptheory.core.notation import format_rational, parse_value
 from dptheory.verify.margin import Margin, as_arb, margin_of, substituted
 from dptheory.verify.points import BOX_PREC, claim_conditions, decide_point, in_region, relation_text
+from dptheory.verify.sides import rel_holds_on_ball
 
 __all__ = ["BoxOutcome", "certify_region", "region_text"]
 

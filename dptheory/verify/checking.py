@@ -26,11 +26,12 @@ from typing import Any
 
 import mpmath
 
-from dptheory.core.claims import Claim, Relation, Verdict, ball_of
+from dptheory.core.claims import Claim, Relation, Verdict
 from dptheory.core.errors import DPTheoryError
 from dptheory.core.notation import format_rational, parse_value
 from dptheory.verify.margin import float_margin, margin_of, mp_margin
 from dptheory.verify.points import PointOutcome, decide_point, evaluate_point, in_region, margin_sign, relation_text
+from dptheory.verify.sides import ball_of
 from dptheory.verify.verdicts import ClaimResult
 
 __all__ = ["ClaimResult", "PointOutcome", "Verdict", "check_claim", "evaluate_point", "finite_points"]

@@ -38,6 +38,7 @@ import sympy as sp
 
 from dptheory.core.claims import Claim, NoBallEvaluator, Relation
 from dptheory.core.compile import informative_ball
+from dptheory.verify.sides import side_ball
 
 __all__ = [
     "EQ_TOL",
@@ -179,8 +180,8 @@ class Margin:
             comp = self._compiled
             return comp.arb({k: balls[k] for k in comp.params})
         c = self.claim
-        L = as_arb(c.lhs.value_arb(balls))
-        R = as_arb(c.rhs.value_arb(balls))
+        L = as_arb(side_ball(c.lhs, balls))
+        R = as_arb(side_ball(c.rhs, balls))
         if c.factor is not None:
             f = flint.arb(c.factor).log()
             if not (L > 0 and R > 0):

@@ -18,11 +18,11 @@ from typing import Any
 import mpmath
 import sympy as sp
 
-from dptheory.core.claims import Claim, NoBallEvaluator, Quantity, Relation, ball_of
+from dptheory.core.claims import Claim, NoBallEvaluator, Relation
 from dptheory.core.conditions import Condition
-from dptheory.core.errors import DPTheoryError
 from dptheory.core.notation import Param, parse_value
 from dptheory.verify.margin import Margin, decide_ball, is_inf, margin_of, mp_margin
+from dptheory.verify.sides import ball_of, side_enclosure
 
 __all__ = [
     "BOX_PREC",
@@ -189,22 +189,6 @@ def ball_text(x: Any, digits: int = 22) -> tuple[str, str]:
     return _decimal_bound(x.lower(), digits, down=True), _decimal_bound(x.upper(), digits, down=False)
 
 
-def _side_enclosure(q: Quantity, exact: Mapping[str, sp.Rational], prec: int) -> tuple[Any | None, str]:
-    import flint
-
-    from dptheory.core.compile import Undecided
-
-    try:
-        with flint.ctx.workprec(prec):
-            return q.arb(exact), ""
-    except NoBallEvaluator as exc:
-        return None, str(exc)
-    except (Undecided, ZeroDivisionError, ValueError) as exc:
-        return None, f"{q.label}: {exc}"
-    except DPTheoryError as exc:
-        return None, f"{q.label}: {str(exc).splitlines()[0]}"
-
-
 def margin_sign(
     m: Margin,
     balls: Callable[[], Mapping[str, Any]],
@@ -255,7 +239,7 @@ def decide_point(claim: Claim, point: Mapping[str, Any], *, dps: int = 50) -> Po
     sides = []
     why_sides = []
     for q, v in ((claim.lhs, out.lhs), (claim.rhs, out.rhs)):
-        ball, why = _side_enclosure(q, exact, int(dps * 3.33) + 64)
+        ball, why = side_enclosure(q, exact, int(dps * 3.33) + 64)
         rec: dict[str, Any] = {
             "label": q.label,
             "value": mpmath.nstr(v, digits),

@@ -69,18 +69,17 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-import mpmath
 import numpy as np
 import sympy as sp
 
-from dptheory.core.claims import Claim, Quantity, Relation
-from dptheory.core.compile import informative_ball
+from dptheory.core.claims import Claim, Relation
 from dptheory.core.conditions import Status
 from dptheory.core.errors import DPTheoryError
 from dptheory.core.notation import parse_value
 from dptheory.verify.evaluator import SCREEN, Evaluator, flip_words, nstr
 from dptheory.verify.points import ball_text, evaluate_point, relation_text
 from dptheory.verify.shrink import shrink
+from dptheory.verify.sides import certified_enclosure
 from dptheory.verify.space import SearchSpace, point_key, render_exact
 from dptheory.verify.strategy import Stop, enumerate_finite, run_phases
 
@@ -221,97 +220,6 @@ class SearchResult:
 # ============================================================================ certification
 
 
-def _mpf_to_arb(x: mpmath.mpf) -> Any:
-    import flint
-
-    if mpmath.isinf(x):
-        return flint.arb.pos_inf() if x > 0 else flint.arb.neg_inf()
-    man, exp = x.man_exp
-    with flint.ctx.workprec(max(64, int(man).bit_length() + 8)):
-        return flint.arb(int(man)) * flint.arb(2) ** int(exp)
-
-
-def _enclosure_to_arb(enc: Any) -> Any:
-    lo, hi = _mpf_to_arb(enc.lo), _mpf_to_arb(enc.hi)
-    if mpmath.isinf(enc.lo) and enc.lo == enc.hi:
-        return lo
-    return lo.union(hi)
-
-
-def _combine_op(q: Quantity) -> str | None:
-    """The operator of a quantity built by :func:`dptheory.core.claims.combine` (``op`` when the
-    quantity records it; otherwise read from the closure of ``combine``'s mp function)."""
-    op = getattr(q, "op", None)
-    if isinstance(op, str) and op in "+-*/":
-        return op
-    fn = q.mp
-    if fn is None or len(q.parts) != 2 or not getattr(fn, "__qualname__", "").startswith("combine."):
-        return None
-    import operator
-
-    names = ((operator.add, "+"), (operator.sub, "-"), (operator.mul, "*"), (operator.truediv, "/"))
-    for cell in getattr(fn, "__closure__", None) or ():
-        try:
-            v = cell.cell_contents
-        except ValueError:  # pragma: no cover - empty cell
-            continue
-        for f, sym in names:
-            if v is f:
-                return sym
-    return None
-
-
-def _enclose_side(q: Quantity, exact: Mapping[str, sp.Rational], dps: int) -> tuple[Any | None, str]:
-    """An arb ball containing the side's exact value, or (None, why not); a nan ball or one of infinite radius
-    (python-flint's "no enclosure", e.g. a division by a ball containing 0) is no enclosure."""
-    ball, why = _enclose_side_raw(q, exact, dps)
-    if ball is not None and not informative_ball(ball):
-        return None, f"{q.label}: the arb ball {ball} encloses nothing (a singularity or a ball reaching 0)"
-    return ball, why
-
-
-def _enclose_side_raw(q: Quantity, exact: Mapping[str, sp.Rational], dps: int) -> tuple[Any | None, str]:
-    import flint
-
-    t = q.thm()
-    if t is not None:
-        pt = q.point(exact)
-        if q.limit is not None:
-            lim = t.limits[q.limit]
-            if lim.exists_when is not None:
-                subs = {s: pt[s.name] for s in lim.exists_when.symbols}
-                if lim.exists_when.evaluate(subs).status is Status.VIOLATED:
-                    return flint.arb.pos_inf(), ""
-            return None, f"the limit of {t.key} as {q.limit} -> oo has no rigorous evaluator"
-        try:
-            bv = t.evaluate(pt, dps=dps, term=q.term, certify=True)
-        except DPTheoryError as exc:
-            return None, str(exc).splitlines()[0]
-        return _enclosure_to_arb(bv.enclosure), ""
-    arb_fn = getattr(q, "arb", None)
-    if callable(arb_fn):
-        try:
-            with flint.ctx.workprec(int(dps * 3.33) + 64):
-                return arb_fn(exact), ""
-        except DPTheoryError as exc:
-            return None, str(exc).splitlines()[0]
-    op = _combine_op(q)
-    if op is not None:
-        a, why_a = _enclose_side(q.parts[0], exact, dps)
-        b, why_b = _enclose_side(q.parts[1], exact, dps)
-        if a is None or b is None:
-            return None, why_a or why_b
-        with flint.ctx.workprec(int(dps * 3.33) + 64):
-            val = {"+": lambda: a + b, "-": lambda: a - b, "*": lambda: a * b, "/": lambda: a / b}[op]()
-        return val, ""
-    if not q.params and not q.parts and q.mp is not None:
-        # a constant (``constant()``): the same mpf at two precisions is taken as its exact value
-        v1, v2 = q.value_mp({}, dps), q.value_mp({}, 2 * dps)
-        if v1 == v2 and (mpmath.isinf(v1) or v1 == mpmath.mpf(v1)):
-            return _mpf_to_arb(v2), ""
-    return None, f"the quantity {q.label!r} has no rigorous evaluator (a custom mpmath function)"
-
-
 def _violation_certified(claim: Claim, L: Any, R: Any) -> bool:
     """Whether the balls prove the relation false (every value in them violates it)."""
     import flint
@@ -368,8 +276,8 @@ def certify_point(claim: Claim, point: Mapping[str, Any], *, dps: int = 50) -> C
     out = evaluate_point(claim, exact, dps=dps)
     if out.holds is not False:
         return None
-    L, why_l = _enclose_side(claim.lhs, exact, dps)
-    R, why_r = _enclose_side(claim.rhs, exact, dps)
+    L, why_l = certified_enclosure(claim.lhs, exact, dps)
+    R, why_r = certified_enclosure(claim.rhs, exact, dps)
     digits = min(dps, 20)
     lhs = SideValue(claim.lhs.label, nstr(out.lhs, digits), why_not=why_l)
     rhs = SideValue(claim.rhs.label, nstr(out.rhs, digits), why_not=why_r)
