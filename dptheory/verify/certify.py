@@ -56,7 +56,7 @@ from dptheory.core.errors import DPTheoryError, InvalidParameter, NumericalFailu
 from dptheory.core.notation import format_rational, parse_value
 from dptheory.verify.margin import Margin, as_arb, margin_of, substituted
 from dptheory.verify.points import BOX_PREC, claim_conditions, decide_point, in_region, relation_text
-from dptheory.verify.sides import rel_holds_on_ball
+from dptheory.verify.sides import arb_kernel, rel_holds_on_ball
 
 __all__ = ["BoxOutcome", "certify_region", "region_text"]
 
@@ -384,7 +384,7 @@ def _evaluate_box_full(m: Margin, b: _B, varying: Sequence[str], *, lazy: bool) 
             if comp is None:
                 continue
             try:
-                g = as_arb(comp.arb({k: balls[k] for k in comp.params}))
+                g = as_arb(arb_kernel(comp)({k: balls[k] for k in comp.params}))
             except errs:
                 continue
             if g.is_finite():
@@ -647,7 +647,7 @@ def _narrow(b: _B, conds: Sequence[_Cond]) -> bool:
         try:
             with flint.ctx.workprec(b.prec):
                 balls = b.balls()
-                g = as_arb(comp.arb({k: balls[k] for k in comp.params}))
+                g = as_arb(arb_kernel(comp)({k: balls[k] for k in comp.params}))
         except (Undecided, ZeroDivisionError, ValueError, NumericalFailure):
             continue
         if not g.is_finite():
@@ -733,7 +733,7 @@ def _box_status(b: _B, conds: Sequence[_Cond]) -> str:
             try:
                 with flint.ctx.workprec(b.prec):
                     balls = balls if balls is not None else b.balls()
-                    g = c.compiled.arb({k: balls[k] for k in c.compiled.params})
+                    g = arb_kernel(c.compiled)({k: balls[k] for k in c.compiled.params})
                 res = rel_holds_on_ball(rel, g)
             except (Undecided, ZeroDivisionError, ValueError, NumericalFailure):
                 res = None

@@ -38,7 +38,7 @@ import sympy as sp
 
 from dptheory.core.claims import Claim, NoBallEvaluator, Relation
 from dptheory.core.compile import informative_ball
-from dptheory.verify.sides import side_ball
+from dptheory.verify.sides import arb_kernel, side_ball
 
 __all__ = [
     "EQ_TOL",
@@ -178,7 +178,7 @@ class Margin:
             raise NoBallEvaluator(self.why_not)
         if self.kind == "symbolic":
             comp = self._compiled
-            return comp.arb({k: balls[k] for k in comp.params})
+            return arb_kernel(comp)({k: balls[k] for k in comp.params})
         c = self.claim
         L = as_arb(side_ball(c.lhs, balls))
         R = as_arb(side_ball(c.rhs, balls))

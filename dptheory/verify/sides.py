@@ -18,7 +18,7 @@ given working precision; the point decision, :mod:`dptheory.verify.points`) and 
 from __future__ import annotations
 
 import operator
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import mpmath
@@ -30,6 +30,7 @@ from dptheory.core.conditions import Status
 from dptheory.core.errors import DPTheoryError
 
 __all__ = [
+    "arb_kernel",
     "ball_of",
     "certified_enclosure",
     "mpf_to_arb",
@@ -40,6 +41,21 @@ __all__ = [
 ]
 
 _OPS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv}
+
+
+#: the arb kernels of compiled expressions, by object (kept with the object, so an id is never reused)
+_ARB_KERNELS: dict[int, tuple[Any, Callable[[Mapping[str, Any]], Any]]] = {}
+
+
+def arb_kernel(comp: Any) -> Callable[[Mapping[str, Any]], Any]:
+    """The arb kernel of a :class:`~dptheory.core.compile.Compiled` (``comp.kernel("arb")``, built on first use
+    and then held here): calling it is ``comp.arb``, without going through the wrapper each time (the branch
+    and bound evaluates the same margin and conditions on every box)."""
+    hit = _ARB_KERNELS.get(id(comp))
+    if hit is None or hit[0] is not comp:
+        hit = (comp, comp.kernel("arb"))
+        _ARB_KERNELS[id(comp)] = hit
+    return hit[1]
 
 
 def side_ball(q: Quantity, balls: Mapping[str, Any]) -> Any:
@@ -57,7 +73,7 @@ def side_ball(q: Quantity, balls: Mapping[str, Any]) -> Any:
         return custom(balls)
     if q.expr is not None:
         comp = q.compiled
-        return comp.arb({k: balls[k] for k in comp.params})
+        return arb_kernel(comp)({k: balls[k] for k in comp.params})
     if q.op is not None and len(q.parts) == 2:
         a, b = (_as_arb(side_ball(p, balls)) for p in q.parts)
         return _OPS[q.op](a, b)
@@ -69,7 +85,7 @@ def side_ball(q: Quantity, balls: Mapping[str, Any]) -> Any:
     for p in t.params:
         if p in q.set:
             comp = sets[p]
-            args[p] = _int_if_exact(comp.arb({k: balls[k] for k in comp.params}))
+            args[p] = _int_if_exact(arb_kernel(comp)({k: balls[k] for k in comp.params}))
         elif p == q.limit:
             args[p] = 1
         else:
