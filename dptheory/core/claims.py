@@ -24,17 +24,13 @@ from functools import cached_property
 from typing import Any, ClassVar
 
 import mpmath
-import numpy as np
 import sympy as sp
-from numpy.typing import NDArray
 
 from dptheory.core.citation import Citation
 from dptheory.core.conditions import Condition
 from dptheory.core.errors import DPTheoryError
 from dptheory.core.registry import REGISTRY
 from dptheory.core.theorem import Theorem
-
-_NDArray = NDArray[np.float64]  # the class Quantity has a field named np, which hides numpy in its body
 
 
 class Verdict(StrEnum):
@@ -137,13 +133,15 @@ class Quantity:
       ``{"j0": floor(n/b) - 1}``);
     * a formula (``expr``: a sympy expression in the papers' notation symbols, e.g. ``eps0^N``), compiled
       like a theorem's statement into mpmath, float64 and arb evaluators (see :func:`formula`);
+    * a combination ``a OP b`` of two quantities (:func:`combine`: ``parts`` and ``op``), whose symbolic
+      form and evaluations follow from its parts;
     * a custom quantity: ``mp(exact_point, dps) -> mpf`` and optionally ``np(exact_point) -> float``,
-      reading the parameters listed in ``params``; ``combine`` builds one from two quantities and keeps
-      ``op`` so that its symbolic form and ball evaluation follow from its parts.
+      reading the parameters listed in ``params`` (a subclass may declare a ball evaluator, ``value_arb``).
 
-    Custom quantities are built from theorem references so that no formula is written twice; a
-    custom quantity given only by an mpmath function has no ball evaluation (a claim using it can be
-    searched, not certified), and says so.
+    This class is data: a side is evaluated (mpmath, float64, float64 batches, arb balls) by
+    :mod:`dptheory.verify.sides`. Custom quantities are built from theorem references so that no formula
+    is written twice; a custom quantity given only by an mpmath function has no ball evaluation (a claim
+    using it can be searched, not certified), and says so.
     """
 
     label: str
@@ -248,68 +246,6 @@ class Quantity:
             return f"{self.label}: {t.key} has no closed-form statement and no arb override"
         return None
 
-    # ------------------------------------------------------------------ evaluation
-    def value_mp(self, exact: Mapping[str, sp.Rational], dps: int) -> mpmath.mpf:
-        t = self.thm()
-        if t is None:
-            if self.mp is None and self.expr is not None:
-                return self._formula_mp(exact, dps)
-            if self.mp is None:
-                raise TypeError(f"quantity {self.label} has neither a theorem nor an mp function")
-            with mpmath.workdps(dps + 10):
-                val = mpmath.mpf(self.mp(exact, dps + 10))
-            with mpmath.workdps(dps):
-                return +val
-        pt = self.point(exact)
-        if self.limit is not None:
-            lim = t.limits[self.limit]
-            t.check(pt, raise_on_violation=True)
-            with mpmath.workdps(dps + 10):
-                val = mpmath.mpf(lim.mp(t.kernel_args(pt)))
-            with mpmath.workdps(dps):
-                return +val
-        return t.evaluate(pt, dps=dps, term=self.term).value
-
-    def value_np(self, exact: Mapping[str, sp.Rational]) -> float | None:
-        """float64 value at a point, or None if this side has no float64 path."""
-        t = self.thm()
-        if t is None:
-            if self.np is None and self.expr is not None:
-                comp = self.compiled
-                with np.errstate(all="ignore"):
-                    v = comp.np({k: float(exact[k]) for k in comp.params})
-                return float(v)
-            if self.np is None:
-                return None
-            v = self.np(exact)
-            return None if v is None else float(v)
-        if self.limit is not None:
-            return None
-        pt = self.point(exact)
-        kern = t.kernels(self.term).np
-        if kern is None:
-            return None
-        return float(t.evaluate_np({k: float(v) for k, v in pt.items()}, term=self.term))
-
-    def value_np_batch(self, arrays: Mapping[str, _NDArray]) -> _NDArray | None:
-        """float64 values on a whole grid at once (theorem references without limits only)."""
-        t = self.thm()
-        if t is None or self.limit is not None:
-            return None
-        kern = t.kernels(self.term).np
-        if kern is None:
-            return None
-        cols: dict[str, np.ndarray] = {}
-        for p in t.params:
-            if p in self.set:
-                e = self.set[p]
-                syms = sorted(e.free_symbols, key=lambda s: s.name)
-                f = sp.lambdify(syms, e, modules="numpy")
-                cols[p] = np.asarray(f(*(arrays[s.name] for s in syms)), dtype=np.float64)
-            else:
-                cols[p] = np.asarray(arrays[p], dtype=np.float64)
-        return t.evaluate_np(cols, term=self.term)
-
     @cached_property
     def compiled(self) -> Any:
         """The formula (``expr``) compiled into mpmath, float64 and arb kernels
@@ -332,16 +268,6 @@ class Quantity:
             out[p] = compile_expr(sp.sympify(e), syms, integers=frozenset(n for n, s in syms.items() if s.is_integer))
         return out
 
-    def _formula_mp(self, exact: Mapping[str, sp.Rational], dps: int) -> mpmath.mpf:
-        from dptheory.core.notation import rational_to_mpf
-
-        comp = self.compiled
-        with mpmath.workdps(dps + 10):
-            args = {k: (int(exact[k]) if k in comp.integers else rational_to_mpf(exact[k])) for k in comp.params}
-            val = mpmath.mpf(comp.mp(args))
-        with mpmath.workdps(dps):
-            return +val
-
 
 def formula(label: str, expr: sp.Expr, *, parts: tuple[Quantity, ...] = ()) -> Quantity:
     """A quantity given by a sympy expression in the papers' notation symbols (their names are the
@@ -355,23 +281,12 @@ def formula(label: str, expr: sp.Expr, *, parts: tuple[Quantity, ...] = ()) -> Q
 
 def combine(label: str, op: str, a: Quantity, b: Quantity) -> Quantity:
     """A custom quantity ``a OP b`` (OP in ``+ - * /``) of two quantities, evaluated every way its
-    parts can be (mpmath, float64, arb, and symbolically when both parts have expressions)."""
-    import operator
-
-    f = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv}[op]
+    parts can be (mpmath, float64, arb, and symbolically when both parts have expressions: see
+    :mod:`dptheory.verify.sides`)."""
+    if op not in ("+", "-", "*", "/"):
+        raise ValueError(f"combine: unknown operator {op!r} (operators: + - * /)")
     params = tuple(dict.fromkeys([*a.needed(), *b.needed()]))
-
-    def mp_fn(exact: Mapping[str, sp.Rational], dps: int) -> mpmath.mpf:
-        return f(a.value_mp(exact, dps), b.value_mp(exact, dps))
-
-    def np_fn(exact: Mapping[str, sp.Rational]) -> float | None:
-        x, y = a.value_np(exact), b.value_np(exact)
-        if x is None or y is None:
-            return None
-        with np.errstate(all="ignore"):
-            return float(f(np.float64(x), np.float64(y)))
-
-    return Quantity(label=label, mp=mp_fn, np=np_fn, params=params, parts=(a, b), op=op)
+    return Quantity(label=label, params=params, parts=(a, b), op=op)
 
 
 def constant(label: str, value: Any) -> Quantity:

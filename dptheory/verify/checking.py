@@ -31,7 +31,7 @@ from dptheory.core.errors import DPTheoryError
 from dptheory.core.notation import format_rational, parse_value
 from dptheory.verify.margin import float_margin, margin_of, mp_margin
 from dptheory.verify.points import PointOutcome, decide_point, evaluate_point, in_region, margin_sign, relation_text
-from dptheory.verify.sides import ball_of
+from dptheory.verify.sides import ball_of, side_np, side_np_batch
 from dptheory.verify.verdicts import ClaimResult
 
 __all__ = ["ClaimResult", "PointOutcome", "Verdict", "check_claim", "evaluate_point", "finite_points"]
@@ -62,9 +62,9 @@ def _screen(claim: Claim, points: list[dict[str, Any]]) -> list[float]:
     arrays = {k: np.array([float(e[k]) for e in exact]) for k in exact[0]}
     sides = []
     for q in claim.sides():
-        vals = q.value_np_batch(arrays)
+        vals = side_np_batch(q, arrays)
         if vals is None:
-            vals = np.array([_or_nan(q.value_np(e)) for e in exact])
+            vals = np.array([_or_nan(side_np(q, e)) for e in exact])
         sides.append(vals)
     out = []
     for lf, rf in zip(sides[0], sides[1], strict=True):

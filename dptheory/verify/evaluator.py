@@ -16,6 +16,7 @@ from dptheory.core.claims import Claim, Quantity, Relation
 from dptheory.core.errors import DPTheoryError
 from dptheory.verify.margin import EQ_TOL, float_margin
 from dptheory.verify.points import PointOutcome, evaluate_point
+from dptheory.verify.sides import side_mp, side_np, side_np_batch
 from dptheory.verify.space import SearchSpace, float_fn, point_key, render_exact
 
 __all__ = ["MP_COST", "SCREEN", "Evaluator", "flip_words", "nstr"]
@@ -92,7 +93,7 @@ class Evaluator:
             if lim is None or lim.exists_when is None:
                 continue
             try:
-                v = float(other.value_mp({}, 20))
+                v = float(side_mp(other, {}, 20))
             except Exception:
                 continue
             if v != math.inf:
@@ -115,7 +116,7 @@ class Evaluator:
         if q.theorem is not None and q.limit is None:
             arrays = {k: np.array([float(p[k]) for p in pts]) for k in q.needed()}
             try:
-                vals = q.value_np_batch(arrays)
+                vals = side_np_batch(q, arrays)
             except (DPTheoryError, ValueError, ZeroDivisionError, OverflowError, FloatingPointError):
                 vals = None  # one bad point spoils the batch: do them one by one
             if vals is not None:
@@ -139,12 +140,12 @@ class Evaluator:
             v = None
             if float64:
                 try:
-                    v = q.value_np(p)
+                    v = side_np(q, p)
                 except DPTheoryError:
                     v = None
             if v is None or math.isnan(v):
                 self.cost += MP_COST
-                return float(q.value_mp(p, 20))
+                return float(side_mp(q, p, 20))
             return float(v)
         except (DPTheoryError, ValueError, ZeroDivisionError, OverflowError, TypeError, KeyError) as exc:
             self._err(p, exc)

@@ -22,7 +22,7 @@ from dptheory.core.claims import Claim, NoBallEvaluator, Relation
 from dptheory.core.conditions import Condition
 from dptheory.core.notation import Param, parse_value
 from dptheory.verify.margin import Margin, decide_ball, is_inf, margin_of, mp_margin
-from dptheory.verify.sides import ball_of, side_enclosure
+from dptheory.verify.sides import ball_of, side_enclosure, side_mp
 
 __all__ = [
     "BOX_PREC",
@@ -54,8 +54,8 @@ class PointOutcome:
 def evaluate_point(claim: Claim, point: Mapping[str, Any], *, dps: int = 50) -> PointOutcome:
     """Both sides at ``dps`` digits and whether the claim holds there."""
     exact = {k: parse_value(v, key=claim.key, name=k) for k, v in point.items()}
-    lhs = claim.lhs.value_mp(exact, dps)
-    rhs = claim.rhs.value_mp(exact, dps)
+    lhs = side_mp(claim.lhs, exact, dps)
+    rhs = side_mp(claim.rhs, exact, dps)
     tol = mpmath.mpf(10) ** (-(dps - 8))
     with mpmath.workdps(dps):
         if claim.factor is not None:

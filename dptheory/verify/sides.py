@@ -38,6 +38,9 @@ __all__ = [
     "side_ball",
     "side_ball_at",
     "side_enclosure",
+    "side_mp",
+    "side_np",
+    "side_np_batch",
 ]
 
 _OPS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv}
@@ -242,3 +245,101 @@ def _enclose_side_raw(q: Quantity, exact: Mapping[str, sp.Rational], dps: int) -
             return side_ball_at(q, exact), ""
     except DPTheoryError as exc:
         return None, str(exc).splitlines()[0]
+
+
+# ============================================================================ mpmath and float64
+
+
+def side_mp(q: Quantity, exact: Mapping[str, sp.Rational], dps: int) -> mpmath.mpf:
+    """The side's value at an exact point with mpmath at ``dps`` digits (computed at ``dps + 10``, rounded):
+    a theorem reference through :meth:`~dptheory.core.theorem.Theorem.evaluate` (a limit through its mpmath
+    kernel, the theorem's conditions checked), a combination from its parts, a custom side through its
+    ``mp`` function, a formula through its compiled mpmath kernel."""
+    t = q.thm()
+    if t is None:
+        if q.mp is None and q.op is not None and len(q.parts) == 2:
+            f = _OPS[q.op]
+            with mpmath.workdps(dps + 10):
+                val = mpmath.mpf(f(side_mp(q.parts[0], exact, dps + 10), side_mp(q.parts[1], exact, dps + 10)))
+            with mpmath.workdps(dps):
+                return +val
+        if q.mp is None and q.expr is not None:
+            return _formula_mp(q, exact, dps)
+        if q.mp is None:
+            raise TypeError(f"quantity {q.label} has neither a theorem nor an mp function")
+        with mpmath.workdps(dps + 10):
+            val = mpmath.mpf(q.mp(exact, dps + 10))
+        with mpmath.workdps(dps):
+            return +val
+    pt = q.point(exact)
+    if q.limit is not None:
+        lim = t.limits[q.limit]
+        t.check(pt, raise_on_violation=True)
+        with mpmath.workdps(dps + 10):
+            val = mpmath.mpf(lim.mp(t.kernel_args(pt)))
+        with mpmath.workdps(dps):
+            return +val
+    return t.evaluate(pt, dps=dps, term=q.term).value
+
+
+def _formula_mp(q: Quantity, exact: Mapping[str, sp.Rational], dps: int) -> mpmath.mpf:
+    from dptheory.core.notation import rational_to_mpf
+
+    comp = q.compiled
+    with mpmath.workdps(dps + 10):
+        args = {k: (int(exact[k]) if k in comp.integers else rational_to_mpf(exact[k])) for k in comp.params}
+        val = mpmath.mpf(comp.mp(args))
+    with mpmath.workdps(dps):
+        return +val
+
+
+def side_np(q: Quantity, exact: Mapping[str, sp.Rational]) -> float | None:
+    """The side's float64 value at a point, or None where it has no float64 path."""
+    import numpy as np
+
+    t = q.thm()
+    if t is None:
+        if q.np is None and q.op is not None and len(q.parts) == 2:
+            x, y = side_np(q.parts[0], exact), side_np(q.parts[1], exact)
+            if x is None or y is None:
+                return None
+            with np.errstate(all="ignore"):
+                return float(_OPS[q.op](np.float64(x), np.float64(y)))
+        if q.np is None and q.expr is not None:
+            comp = q.compiled
+            with np.errstate(all="ignore"):
+                v = comp.np({k: float(exact[k]) for k in comp.params})
+            return float(v)
+        if q.np is None:
+            return None
+        v = q.np(exact)
+        return None if v is None else float(v)
+    if q.limit is not None:
+        return None
+    pt = q.point(exact)
+    kern = t.kernels(q.term).np
+    if kern is None:
+        return None
+    return float(t.evaluate_np({k: float(v) for k, v in pt.items()}, term=q.term))
+
+
+def side_np_batch(q: Quantity, arrays: Mapping[str, Any]) -> Any | None:
+    """float64 values on a whole grid at once (theorem references without limits only; None otherwise)."""
+    import numpy as np
+
+    t = q.thm()
+    if t is None or q.limit is not None:
+        return None
+    kern = t.kernels(q.term).np
+    if kern is None:
+        return None
+    cols: dict[str, Any] = {}
+    for p in t.params:
+        if p in q.set:
+            e = q.set[p]
+            syms = sorted(e.free_symbols, key=lambda s: s.name)
+            f = sp.lambdify(syms, e, modules="numpy")
+            cols[p] = np.asarray(f(*(arrays[s.name] for s in syms)), dtype=np.float64)
+        else:
+            cols[p] = np.asarray(arrays[p], dtype=np.float64)
+    return t.evaluate_np(cols, term=q.term)
