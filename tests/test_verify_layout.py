@@ -2,7 +2,7 @@
 facts from the theorems' declarations, and never need hypothesis at run time; the margin's one rule.
 
 These fail on the tree before verify/ was split (search.py imported ``dptheory.testing.strategies``, hence
-hypothesis; ``_SLOW_FRACTIONAL`` named paper keys; search.py had 1,454 lines; 11 private names were imported
+hypothesis; ``_SLOW_FRACTIONAL`` named paper keys; search.py had 1,454 lines; 8 private names were imported
 across modules) and on mutations of the margin's rule (:mod:`dptheory.verify.margin`).
 """
 

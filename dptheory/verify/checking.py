@@ -1,7 +1,7 @@
 """Deciding claims, strongest method first.
 
 1. **Pinned counterexamples** (unless ``use_pinned=False``): each is decided exactly
-   (:func:`dptheory.verify.certify.decide_point`: the claim's margin on balls); one that still fails
+   (:func:`dptheory.verify.points.decide_point`: the claim's margin on balls); one that still fails
    makes the claim *falsified* (certified when both sides have ball evaluators; the record says).
 2. **Symbolic proof** (``Claim.symbolic``): *proved*, with what was proved.
 3. **A finite region** (every parameter fixed or a finite choice): every point decided on balls:
