@@ -19,6 +19,7 @@ Verdict words: :class:`dptheory.core.claims.Verdict`; results: :class:`~.verdict
 
 from __future__ import annotations
 
+import functools
 import math
 import time
 from collections.abc import Callable, Mapping
@@ -285,9 +286,9 @@ def _exhaustive(
         for i, pt in enumerate(valid):
             if progress is not None:
                 progress(i + 1, len(valid))
-            exact = {k: ball_of(parse_value(v, key=claim.key, name=k)) for k, v in pt.items()}
+            exact: dict[str, Any] = {k: ball_of(parse_value(v, key=claim.key, name=k)) for k, v in pt.items()}
             ok, bad, d, _prec, _why = margin_sign(
-                m, lambda exact=exact: exact, (64, 256, 1024), catch=(DPTheoryError, ZeroDivisionError, ValueError)
+                m, functools.partial(dict, exact), (64, 256, 1024), catch=(DPTheoryError, ZeroDivisionError, ValueError)
             )
             if bad:
                 rec = _ce_record(claim, pt, dps)

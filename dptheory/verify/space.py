@@ -160,7 +160,8 @@ class SearchSpace:
         slow: dict[str, set[str]] = {}  # parameter -> theorems that declare it slow at fractional values
         for ref in (r for side in claim.sides() for r in side.theorem_refs()):
             thm = ref.thm()
-            for name in thm.slow_fractional if thm is not None else ():
+            assert thm is not None  # theorem_refs() yields theorem references only (an unknown key raises)
+            for name in thm.slow_fractional:
                 slow.setdefault(name, set()).add(thm.key)
         self.snapped: list[str] = []
         self.coords: list[Coord] = []
