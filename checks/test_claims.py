@@ -20,7 +20,8 @@ from dptheory.core import REGISTRY
 from dptheory.core.sweep import crossover
 from dptheory.papers.yeshokri22.theorems import FIGURE_SETTING
 from dptheory.testing.profiles import claim_examples
-from dptheory.verify.checking import Verdict, _in_region, check_claim, evaluate_point
+from dptheory.verify.checking import Verdict, check_claim, evaluate_point
+from dptheory.verify.points import in_region
 
 CLAIMS = sorted(REGISTRY.claims(), key=lambda c: c.key)
 PINNED = [(c.key, i) for c in CLAIMS for i in range(len(c.counterexamples))]
@@ -31,7 +32,7 @@ OPEN = [c.key for c in CLAIMS if not c.counterexamples]
 def test_pinned_counterexample_still_falsifies(key, i):
     claim = dptheory.get(key)
     point = claim.counterexamples[i]
-    assert _in_region(claim, point), f"{key}: pinned point {point} is outside the claim's region"
+    assert in_region(claim, point), f"{key}: pinned point {point} is outside the claim's region"
     out = evaluate_point(claim, point, dps=50)
     assert out.holds is False, f"{key}: {point} no longer falsifies the claim ({out.lhs} vs {out.rhs})"
 

@@ -26,6 +26,7 @@ from dptheory.core.registry import REGISTRY
 from dptheory.testing.profiles import claim_examples
 from dptheory.testing.strategies import theorem_strategy
 from dptheory.verify.checking import Verdict, check_claim
+from dptheory.verify.sides import side_mp
 
 PREFIXES = ("dwork15.", "rogers16.", "maxinfo.", "lz26.", "maurer04.", "mcallester99", "dr18.", "pacbayes.")
 CLAIMS = [c for c in REGISTRY.claims() if c.key.startswith(PREFIXES)]
@@ -134,5 +135,5 @@ def test_lz26_c3_formula_agrees_with_the_kernel(pt):
     from dptheory.papers.lz26.claims import EXACT_DELTA_FORMULA, exact_delta_mp
 
     e = {"Delta": sp.Rational(pt[0]), "sigma": sp.Rational(pt[1]), "delta": sp.Rational(pt[2])}
-    a, b = EXACT_DELTA_FORMULA.value_mp(e, 40), exact_delta_mp(e, 40)
+    a, b = side_mp(EXACT_DELTA_FORMULA, e, 40), exact_delta_mp(e, 40)
     assert abs(a - b) <= 1e-25 * abs(b) and b > 0

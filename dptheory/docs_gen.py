@@ -67,9 +67,9 @@ def _claim_order(key: str) -> tuple[int, str]:
 
 
 def _finite(c: Claim) -> bool:
-    from dptheory.verify.checking import _finite_points
+    from dptheory.verify.checking import finite_points
 
-    return _finite_points(c) is not None
+    return finite_points(c) is not None
 
 
 def summary_line(init: Path) -> str:

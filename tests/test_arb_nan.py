@@ -22,7 +22,8 @@ import sympy as sp
 from dptheory.core.citation import Paper
 from dptheory.core.claims import Box, Claim, Region, Relation, Verdict, formula
 from dptheory.core.compile import Undecided, compile_expr
-from dptheory.verify.certify import _decide, certify_region, margin_of
+from dptheory.verify.certify import certify_region
+from dptheory.verify.margin import decide_ball, margin_of
 
 arb = flint.arb
 u, v = sp.symbols("u v", real=True)
@@ -137,10 +138,10 @@ def test_a_nan_floor_is_undecided():
 
 def test_the_margin_decision_ignores_nan_and_infinite_radius():
     for d in (arb("nan"), arb(0, float("inf")), arb(5, float("inf"))):
-        assert _decide(d, strict=True) == (False, False)
-        assert _decide(d, strict=False) == (False, False)
-    assert _decide(arb("inf"), strict=True) == (True, False)  # an exact infinity is a value
-    assert _decide(arb(-1), strict=False) == (False, True)
+        assert decide_ball(d, strict=True) == (False, False)
+        assert decide_ball(d, strict=False) == (False, False)
+    assert decide_ball(arb("inf"), strict=True) == (True, False)  # an exact infinity is a value
+    assert decide_ball(arb(-1), strict=False) == (False, True)
 
 
 # ----------------------------------------------------------------------------- branch and bound (c)
@@ -193,10 +194,10 @@ def test_a_singular_margin_is_left_undecided_within_the_budget():
 def test_a_side_with_no_enclosure_at_a_point_is_not_an_enclosure():
     """At x = 1, 1/(x - 1)^2 and log(x - 1) have no finite value: the counterexample certifier gets "no
     enclosure" and a reason (it took the nan ball and failed converting it to decimal bounds)."""
-    from dptheory.verify.search import _enclose_side
+    from dptheory.verify.sides import certified_enclosure
 
     for e in (1 / (x - 1) ** 2, sp.log(x - 1)):
-        ball, why = _enclose_side(formula("lhs", e), {"x": sp.Integer(1)}, 30)
+        ball, why = certified_enclosure(formula("lhs", e), {"x": sp.Integer(1)}, 30)
         assert ball is None and "encloses nothing" in why, (e, ball, why)
-    ball, why = _enclose_side(formula("lhs", (x - 1) ** 2), {"x": sp.Integer(1)}, 30)
+    ball, why = certified_enclosure(formula("lhs", (x - 1) ** 2), {"x": sp.Integer(1)}, 30)
     assert ball is not None and ball.is_zero() and why == ""

@@ -4,7 +4,7 @@ Every ``import`` statement of the package is read from the source (including imp
 functions, which run later but are dependencies all the same) and resolved to a module of the
 package. Layers, lowest first (a module may import its own layer and the layers below it)::
 
-    core < numerics < privacy < train < audit < testing < verify < report < probe < cli, explore, docs_gen, errors
+    core < numerics < privacy < train < audit < verify < testing < report < probe < cli, explore, docs_gen, errors
 
 Papers (``dptheory.papers.<name>``) may import any layer and other papers; no layer imports a paper
 (the registry finds papers by discovery: it imports the ``dptheory.papers`` namespace package only).
@@ -25,8 +25,8 @@ LAYERS = {
     "privacy": 2,
     "train": 3,
     "audit": 4,
-    "testing": 5,
-    "verify": 6,
+    "verify": 5,
+    "testing": 6,  # the tests' hypothesis strategies draw parameters as the search does (verify.space)
     "report": 7,
     "probe": 8,
     "explore": 9,

@@ -22,7 +22,7 @@ from dptheory.core.symbolic import SymbolicVerdict
 from dptheory.papers.yeshokri22 import claims_c5 as C
 from dptheory.papers.yeshokri22 import theorems as TH
 from dptheory.verify.checking import check_claim
-from dptheory.verify.points import _in_region
+from dptheory.verify.points import in_region
 
 FIG = {"lam": 1, "beta": 4, "S_g": 4, "n": 50, "eta": "0.02", "sigma": 2, "b": 2}
 
@@ -162,8 +162,8 @@ def test_tie_at_b_equal_n_is_certified() -> None:
             assert enc is not None and enc.contains(exact), thm.key
     claim = REGISTRY.get("yeshokri22.C5h")
     at = {"alpha": 10, "eta": "0.02", "S_g": 4, "sigma": 2, "K": 3}
-    assert not _in_region(claim, {**at, "n": 2, "b": 2})
-    assert _in_region(claim, {**at, "n": 4, "b": 2})
+    assert not in_region(claim, {**at, "n": 2, "b": 2})
+    assert in_region(claim, {**at, "n": 4, "b": 2})
 
 
 # ----------------------------------------------------------------------------- part 1, numerically

@@ -22,6 +22,7 @@ import pytest
 import dptheory  # noqa: F401  (registers the papers)
 from dptheory.core.claims import Finding
 from dptheory.core.registry import REGISTRY
+from dptheory.verify.sides import side_mp
 
 FIG = {"lam": 1, "beta": 4, "S_g": 4, "n": 50, "eta": "0.02", "sigma": 2, "b": 2}  # Ye & Shokri Figures 1-2
 DPS = 30
@@ -53,7 +54,7 @@ def side(q: Any, point: dict[str, Any]) -> mpmath.mpf:
 
     exact = {k: sp.Rational(str(v)) for k, v in point.items()}
     with mpmath.workdps(DPS):
-        return mpmath.mpf(q.value_mp(exact, DPS))
+        return mpmath.mpf(side_mp(q, exact, DPS))
 
 
 def np_scan(key: str, point: dict[str, Any], K: np.ndarray) -> np.ndarray:

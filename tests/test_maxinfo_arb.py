@@ -26,7 +26,7 @@ from dptheory.core.errors import RegimeNotSupported
 from dptheory.core.registry import REGISTRY
 from dptheory.papers.maxinfo import kernels as mx
 from dptheory.testing.oracles import gdp_delta_quad_mp
-from dptheory.verify.certify import decide_point
+from dptheory.verify.points import decide_point
 
 DPS = 30
 

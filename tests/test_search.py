@@ -18,7 +18,7 @@ import sympy as sp
 from dptheory.core.errors import DPTheoryError, InvalidParameter
 from dptheory.core.notation import parse_value
 from dptheory.core.registry import REGISTRY
-from dptheory.verify.checking import _in_region, evaluate_point
+from dptheory.verify.points import evaluate_point, in_region
 from dptheory.verify.search import Counterexample, certify_point, search_counterexample
 
 
@@ -66,7 +66,7 @@ def test_finds_counterexample_near_pin_with_small_budget(key: str, i: int) -> No
     cx = res.found
     exact = cx.exact()
     # independent decision by the checker (50 digits), in the ORIGINAL claim's region
-    assert _in_region(claim, exact)
+    assert in_region(claim, exact)
     out = evaluate_point(claim, exact, dps=50)
     assert out.holds is False, f"{key}: the search's point {cx.params} does not violate the claim"
     assert cx.margin <= 0
@@ -114,7 +114,7 @@ def test_closest_approach_on_a_claim_that_holds() -> None:
     assert 150 <= res.points_tried <= 300 + 40  # most of the budget is spent (mpmath sides count 10 each)
     assert "seed 0" in res.strategy and "seeded starts" in res.strategy
     exact = {k: parse_value(v, key="t", name=k) for k, v in res.closest.params.items()}
-    assert _in_region(claim, exact)
+    assert in_region(claim, exact)
     out = evaluate_point(claim, exact, dps=50)
     assert out.holds is True
     # the reported margin is the margin at the reported point (independently recomputed, relative 1e-6)
@@ -207,7 +207,7 @@ def test_divisibility_condition_is_drawn() -> None:
     assert res.points_tried >= 60
     assert res.closest is not None
     p = {k: parse_value(v, key="t", name=k) for k, v in res.closest.params.items()}
-    assert p["n"] % p["m"] == 0 and _in_region(claim, p)
+    assert p["n"] % p["m"] == 0 and in_region(claim, p)
 
 
 def test_refused_draws_are_redrawn_not_counted() -> None:
@@ -223,4 +223,4 @@ def test_refused_draws_are_redrawn_not_counted() -> None:
     assert starts == 120 and drawn > starts
     assert res.closest is not None
     exact = {k: parse_value(v, key="t", name=k) for k, v in res.closest.params.items()}
-    assert _in_region(claim, exact)
+    assert in_region(claim, exact)

@@ -304,7 +304,7 @@ def _distinct(a: str, b: str, start: int = 6) -> tuple[str, str]:
 
 def falsification(ce: Mapping[str, Any]) -> str:
     """Why a claim fails at a counterexample, as one sentence (from a counterexample record of
-    :func:`dptheory.verify.checking.counterexample_record`): ``Thm 4.3 = 0.359 is not below composition
+    :func:`dptheory.verify.checking.check_claim`): ``Thm 4.3 = 0.359 is not below composition
     (exact) = 0.202 at lam=1, ..., alpha=20, K=50``."""
     lhs, rhs = ce["lhs"], ce["rhs"]
     a, b = _distinct(str(lhs["value"]), str(rhs["value"]))

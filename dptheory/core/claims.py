@@ -25,9 +25,7 @@ from functools import cached_property
 from typing import Any, ClassVar
 
 import mpmath
-import numpy as np
 import sympy as sp
-from numpy.typing import NDArray
 
 from dptheory.core.citation import Citation
 from dptheory.core.conditions import Condition
@@ -35,7 +33,6 @@ from dptheory.core.errors import DPTheoryError
 from dptheory.core.registry import REGISTRY
 from dptheory.core.theorem import Theorem
 
-_NDArray = NDArray[np.float64]  # the class Quantity has a field named np, which hides numpy in its body
 
 class Verdict(StrEnum):
     """What a check of a claim established (the words mean what they say).
@@ -137,13 +134,15 @@ class Quantity:
       ``{"j0": floor(n/b) - 1}``);
     * a formula (``expr``: a sympy expression in the papers' notation symbols, e.g. ``eps0^N``), compiled
       like a theorem's statement into mpmath, float64 and arb evaluators (see :func:`formula`);
+    * a combination ``a OP b`` of two quantities (:func:`combine`: ``parts`` and ``op``), whose symbolic
+      form and evaluations follow from its parts;
     * a custom quantity: ``mp(exact_point, dps) -> mpf`` and optionally ``np(exact_point) -> float``,
-      reading the parameters listed in ``params``; ``combine`` builds one from two quantities and keeps
-      ``op`` so that its symbolic form and ball evaluation follow from its parts.
+      reading the parameters listed in ``params`` (a subclass may declare a ball evaluator, ``value_arb``).
 
-    Custom quantities are built from theorem references so that no formula is written twice; a
-    custom quantity given only by an mpmath function has no ball evaluation (a claim using it can be
-    searched, not certified), and says so.
+    This class is data: a side is evaluated (mpmath, float64, float64 batches, arb balls) by
+    :mod:`dptheory.verify.sides`. Custom quantities are built from theorem references so that no formula
+    is written twice; a custom quantity given only by an mpmath function has no ball evaluation (a claim
+    using it can be searched, not certified), and says so.
     """
 
     label: str
@@ -248,128 +247,10 @@ class Quantity:
             return f"{self.label}: {t.key} has no closed-form statement and no arb override"
         return None
 
-    # ------------------------------------------------------------------ evaluation
-    def value_mp(self, exact: Mapping[str, sp.Rational], dps: int) -> mpmath.mpf:
-        t = self.thm()
-        if t is None:
-            if self.mp is None and self.expr is not None:
-                return self._formula_mp(exact, dps)
-            if self.mp is None:
-                raise TypeError(f"quantity {self.label} has neither a theorem nor an mp function")
-            with mpmath.workdps(dps + 10):
-                val = mpmath.mpf(self.mp(exact, dps + 10))
-            with mpmath.workdps(dps):
-                return +val
-        pt = self.point(exact)
-        if self.limit is not None:
-            lim = t.limits[self.limit]
-            t.check(pt, raise_on_violation=True)
-            with mpmath.workdps(dps + 10):
-                val = mpmath.mpf(lim.mp(t.kernel_args(pt)))
-            with mpmath.workdps(dps):
-                return +val
-        return t.evaluate(pt, dps=dps, term=self.term).value
-
-    def value_np(self, exact: Mapping[str, sp.Rational]) -> float | None:
-        """float64 value at a point, or None if this side has no float64 path."""
-        t = self.thm()
-        if t is None:
-            if self.np is None and self.expr is not None:
-                comp = self._compiled
-                with np.errstate(all="ignore"):
-                    v = comp.np({k: float(exact[k]) for k in comp.params})
-                return float(v)
-            if self.np is None:
-                return None
-            v = self.np(exact)
-            return None if v is None else float(v)
-        if self.limit is not None:
-            return None
-        pt = self.point(exact)
-        kern = t.kernels(self.term).np
-        if kern is None:
-            return None
-        return float(t.evaluate_np({k: float(v) for k, v in pt.items()}, term=self.term))
-
-    def value_np_batch(self, arrays: Mapping[str, _NDArray]) -> _NDArray | None:
-        """float64 values on a whole grid at once (theorem references without limits only)."""
-        t = self.thm()
-        if t is None or self.limit is not None:
-            return None
-        kern = t.kernels(self.term).np
-        if kern is None:
-            return None
-        cols: dict[str, np.ndarray] = {}
-        for p in t.params:
-            if p in self.set:
-                e = self.set[p]
-                syms = sorted(e.free_symbols, key=lambda s: s.name)
-                f = sp.lambdify(syms, e, modules="numpy")
-                cols[p] = np.asarray(f(*(arrays[s.name] for s in syms)), dtype=np.float64)
-            else:
-                cols[p] = np.asarray(arrays[p], dtype=np.float64)
-        return t.evaluate_np(cols, term=self.term)
-
-    def value_arb(self, balls: Mapping[str, Any]) -> Any:
-        """A ball containing this side's value at every point of the parameter balls (python-flint
-        ``arb``; exact integers may be given as ``int``), at the current ``flint.ctx.prec``.
-
-        Raises:
-            NoBallEvaluator: the side has no rigorous evaluator (the message says why).
-            dptheory.core.compile.Undecided: a floor or branch cannot be decided on these balls.
-        """
-        import flint
-
-        if self.expr is not None:
-            comp = self._compiled
-            return comp.arb({k: balls[k] for k in comp.params})
-        if self.op is not None and len(self.parts) == 2:
-            a, b = (p.value_arb(balls) for p in self.parts)
-            a, b = _as_arb(a), _as_arb(b)
-            return _sym_op(self.op, a, b) if self.op in "+-*" else a / b
-        t = self.thm()
-        if t is None:
-            raise NoBallEvaluator(self.ball_reason() or self.label)
-        args: dict[str, Any] = {}
-        sets = self._set_compiled
-        for p in t.params:
-            if p in self.set:
-                comp = sets[p]
-                args[p] = _int_if_exact(comp.arb({k: balls[k] for k in comp.params}))
-            elif p == self.limit:
-                args[p] = 1
-            else:
-                args[p] = balls[p]
-        if self.limit is not None:
-            lim = t.limits[self.limit]
-            if lim.exists_when is None:
-                raise NoBallEvaluator(self.ball_reason() or self.label)
-            from dptheory.core.compile import compile_expr
-
-            rel = lim.exists_when.relation
-            g = compile_expr(rel.lhs - rel.rhs, {s.name: s for s in rel.free_symbols},
-                             integers=frozenset(s.name for s in rel.free_symbols if s.is_integer))
-            d = g.arb({k: args[k] for k in g.params})
-            exists = _rel_holds_on_ball(rel, d)
-            if exists is False:
-                return flint.arb("inf")
-            raise NoBallEvaluator(f"{self.label}: the limit of {t.key} is finite here and has no ball evaluator")
-        kern = t.kernels(self.term).arb
-        if kern is None:
-            raise NoBallEvaluator(self.ball_reason() or self.label)
-        from dptheory.core.theorem import ArbEvaluator
-
-        if isinstance(kern, ArbEvaluator):  # hand-written overrides take balls only (exact integers as exact balls)
-            args = {k: flint.arb(v) if isinstance(v, int) else v for k, v in args.items()}
-        return kern.arb(args)
-
-    def arb(self, point: Mapping[str, Any]) -> Any:
-        """A ball containing this side's exact value at ``point`` (exact values: int, sympy Rational,
-        Fraction, or balls), at the current ``flint.ctx.prec``; see :meth:`value_arb`."""
-        return self.value_arb({k: _ball_of(v) for k, v in point.items()})
-
     @cached_property
-    def _compiled(self) -> Any:
+    def compiled(self) -> Any:
+        """The formula (``expr``) compiled into mpmath, float64 and arb kernels
+        (:func:`dptheory.core.compile.compile_expr`)."""
         from dptheory.core.compile import compile_expr
 
         assert self.expr is not None
@@ -378,7 +259,8 @@ class Quantity:
         return compile_expr(self.expr, syms, integers=ints)
 
     @cached_property
-    def _set_compiled(self) -> dict[str, Any]:
+    def compiled_set(self) -> dict[str, Any]:
+        """The derived parameters (``set``) compiled, one :class:`~dptheory.core.compile.Compiled` each."""
         from dptheory.core.compile import compile_expr
 
         out = {}
@@ -386,60 +268,6 @@ class Quantity:
             syms = {s.name: s for s in sorted(e.free_symbols, key=lambda s: s.name)}
             out[p] = compile_expr(sp.sympify(e), syms, integers=frozenset(n for n, s in syms.items() if s.is_integer))
         return out
-
-    def _formula_mp(self, exact: Mapping[str, sp.Rational], dps: int) -> mpmath.mpf:
-        from dptheory.core.notation import rational_to_mpf
-
-        comp = self._compiled
-        with mpmath.workdps(dps + 10):
-            args = {k: (int(exact[k]) if k in comp.integers else rational_to_mpf(exact[k])) for k in comp.params}
-            val = mpmath.mpf(comp.mp(args))
-        with mpmath.workdps(dps):
-            return +val
-
-
-def _ball_of(v: Any) -> Any:
-    """An exact value as a ball (ints stay ints: the kernels treat them as exact integers)."""
-    from fractions import Fraction
-
-    import flint
-
-    if isinstance(v, bool):
-        raise NoBallEvaluator(f"{v!r} is not a number")
-    if isinstance(v, (int, flint.arb)):
-        return v
-    if isinstance(v, sp.Integer):
-        return int(v)
-    if isinstance(v, sp.Rational):
-        return flint.arb(int(v.p)) / int(v.q)
-    if isinstance(v, Fraction):
-        return int(v.numerator) if v.denominator == 1 else flint.arb(v.numerator) / v.denominator
-    raise NoBallEvaluator(f"{v!r}: a ball needs an exact value (int, Rational, Fraction) or a ball")
-
-
-def _as_arb(x: Any) -> Any:
-    import flint
-
-    return x if isinstance(x, flint.arb) else flint.arb(x)
-
-
-def _int_if_exact(x: Any) -> Any:
-    if x.is_exact() and x.is_integer():
-        return int(x.unique_fmpz())
-    return x
-
-
-def _rel_holds_on_ball(rel: sp.Rel, d: Any) -> bool | None:
-    """Whether ``lhs REL rhs`` holds given a ball ``d`` containing lhs - rhs (None: undecided)."""
-    if isinstance(rel, sp.StrictLessThan):
-        return True if d < 0 else False if d >= 0 else None
-    if isinstance(rel, sp.LessThan):
-        return True if d <= 0 else False if d > 0 else None
-    if isinstance(rel, sp.StrictGreaterThan):
-        return True if d > 0 else False if d <= 0 else None
-    if isinstance(rel, sp.GreaterThan):
-        return True if d >= 0 else False if d < 0 else None
-    return None
 
 
 def formula(label: str, expr: sp.Expr, *, parts: tuple[Quantity, ...] = ()) -> Quantity:
@@ -454,23 +282,12 @@ def formula(label: str, expr: sp.Expr, *, parts: tuple[Quantity, ...] = ()) -> Q
 
 def combine(label: str, op: str, a: Quantity, b: Quantity) -> Quantity:
     """A custom quantity ``a OP b`` (OP in ``+ - * /``) of two quantities, evaluated every way its
-    parts can be (mpmath, float64, arb, and symbolically when both parts have expressions)."""
-    import operator
-
-    f = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv}[op]
+    parts can be (mpmath, float64, arb, and symbolically when both parts have expressions: see
+    :mod:`dptheory.verify.sides`)."""
+    if op not in ("+", "-", "*", "/"):
+        raise ValueError(f"combine: unknown operator {op!r} (operators: + - * /)")
     params = tuple(dict.fromkeys([*a.needed(), *b.needed()]))
-
-    def mp_fn(exact: Mapping[str, sp.Rational], dps: int) -> mpmath.mpf:
-        return f(a.value_mp(exact, dps), b.value_mp(exact, dps))
-
-    def np_fn(exact: Mapping[str, sp.Rational]) -> float | None:
-        x, y = a.value_np(exact), b.value_np(exact)
-        if x is None or y is None:
-            return None
-        with np.errstate(all="ignore"):
-            return float(f(np.float64(x), np.float64(y)))
-
-    return Quantity(label=label, mp=mp_fn, np=np_fn, params=params, parts=(a, b), op=op)
+    return Quantity(label=label, params=params, parts=(a, b), op=op)
 
 
 def constant(label: str, value: Any) -> Quantity:
@@ -548,8 +365,12 @@ class Region:
     def describe(self) -> str:
         """The region as printed with a verdict: the description, then the exact box if any."""
         parts = [f"{k} = {v}" for k, v in self.fixed.items()]
-        parts += [f"{k} in {{{', '.join(str(x) for x in v)}}}" if len(v) <= 8
-                  else f"{k} in {{{v[0]}, ..., {v[-1]}}} ({len(v)} values)" for k, v in self.choices.items()]
+        parts += [
+            f"{k} in {{{', '.join(str(x) for x in v)}}}"
+            if len(v) <= 8
+            else f"{k} in {{{v[0]}, ..., {v[-1]}}} ({len(v)} values)"
+            for k, v in self.choices.items()
+        ]
         if self.certify is not None:
             parts.append(self.certify.describe())
         parts += [c.render() for c in self.constraints]
@@ -692,7 +513,7 @@ class Claim:
 
     @property
     def source_label(self) -> str:
-        """"Our claim" or "Paper", as printed before the statement."""
+        """ "Our claim" or "Paper", as printed before the statement."""
         return "Our claim" if self.ours else "Paper"
 
     @property

@@ -148,6 +148,10 @@ class Theorem:
         witnesses: valid points (every condition holds) for theorems whose valid region is too
             thin for the generic strategies to reach (e.g. found by a feasibility search); property
             tests draw from these instead. Each is checked to be valid by the contract suite.
+        slow_fractional: parameters (Renyi orders) at whose fractional values the float64 kernel is slow
+            (~1 s a point: a series in mpmath) while it is exact and fast at integers; the counterexample
+            search (:mod:`dptheory.verify.space`) draws them at integer values only and says so in its
+            strategy.
     """
 
     KIND: ClassVar[str] = "theorem"
@@ -178,6 +182,7 @@ class Theorem:
     sample: Mapping[str, tuple[float, float, bool]] = field(default_factory=dict)
     infinite_when: str = ""
     witnesses: tuple[Mapping[str, Any], ...] = ()
+    slow_fractional: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.bound is None and self.mp is None:

@@ -109,6 +109,7 @@ SUBSAMPLED_GAUSSIAN = REGISTRY.add(
         mp=sgm.theorem_mp,
         np=sgm.theorem_np,
         arb=sgm.theorem_arb,
+        slow_fractional=("alpha",),
         kernel_reason=(
             "A_alpha is an integral: the exact binomial sum at integer orders, the signed two-sided "
             "series with a bounded tail at fractional orders (MTZ19 Sec. 3.3); the arb kernel "

@@ -12,14 +12,15 @@ To reach the corners where theorems break (small n/b, eta*lam near its limit, la
 K, fractional alpha close to 1) each real parameter is drawn from a mixture: log-uniform over its
 range, just above its lower bound, and just below its upper bound.
 
-Hypothesis is imported lazily by callers; this module is only imported by tests and the checker.
+This module imports hypothesis and is only imported by tests (hypothesis is a test dependency); the
+bounds a condition puts on one parameter (:func:`~dptheory.verify.space.isolate`) and the draw order
+(:func:`~dptheory.verify.space.draw_order`) are the counterexample search's, imported from there.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import sympy as sp
@@ -29,62 +30,11 @@ from hypothesis import strategies as st
 from dptheory.core.conditions import Condition, Status
 from dptheory.core.notation import Domain, Param, parse_value
 from dptheory.testing.profiles import use_private_storage
+from dptheory.verify.space import Bound, draw_order, isolate
 
 # hypothesis' files (example database, constants cache) go to a cache folder, not the working
-# directory: this module is what the claim checker imports before its searches (dptheory check)
+# directory (the tests that import this module may run anywhere)
 use_private_storage()
-
-
-@dataclass(frozen=True)
-class Bound:
-    """``param OP expr`` derived from a condition: kind is 'lower' or 'upper'."""
-
-    kind: str
-    expr: sp.Expr
-    strict: bool
-
-    @property
-    def deps(self) -> frozenset[str]:
-        return frozenset(s.name for s in self.expr.free_symbols)
-
-
-def isolate(cond: Condition) -> dict[str, list[Bound]]:
-    """Bounds on single parameters that a condition states directly."""
-    rel = cond.relation
-    out: dict[str, list[Bound]] = {}
-    if not isinstance(rel, sp.core.relational.Relational) or isinstance(rel, (sp.Eq, sp.Ne)):
-        return out
-    strict = isinstance(rel, (sp.StrictLessThan, sp.StrictGreaterThan))
-    # normalise to  small <= big
-    if isinstance(rel, (sp.LessThan, sp.StrictLessThan)):
-        small, big = rel.lhs, rel.rhs
-    else:
-        small, big = rel.rhs, rel.lhs
-
-    def add(name: str, b: Bound) -> None:
-        out.setdefault(name, []).append(b)
-
-    if isinstance(small, sp.Symbol) and small not in big.free_symbols:
-        add(small.name, Bound("upper", big, strict))
-    if isinstance(big, sp.Symbol) and big not in small.free_symbols:
-        add(big.name, Bound("lower", small, strict))
-    # floor(A/B) >= E  <=>  A >= E*B  for integers A, B > 0 and integer E
-    if isinstance(big, sp.floor):
-        num, den = sp.fraction(sp.together(big.args[0]))
-        if isinstance(num, sp.Symbol) and num not in (den.free_symbols | small.free_symbols) and small.is_integer:
-            add(num.name, Bound("lower", small * den, strict))
-    # A/B >= E  <=>  A >= E*B, and A/B <= E <=> A <= E*B, for B > 0
-    for side, other, kind in ((big, small, "lower"), (small, big, "upper")):
-        if isinstance(side, sp.Mul):
-            num, den = sp.fraction(side)
-            if (
-                isinstance(num, sp.Symbol)
-                and den != 1
-                and den.is_positive
-                and num not in (den.free_symbols | other.free_symbols)
-            ):
-                add(num.name, Bound(kind, other * den, strict))
-    return out
 
 
 _BOUND_FNS: dict[int, tuple[Any, tuple[sp.Symbol, ...]]] = {}
@@ -144,22 +94,6 @@ def _mix_int(lo: int, hi: int, log: bool) -> st.SearchStrategy[int]:
     l0, l1 = math.log(max(lo, 1)), math.log(hi)
     logu = st.floats(0, 1).map(lambda u: min(hi, max(lo, round(math.exp(l0 + u * (l1 - l0))))))
     return st.one_of(st.integers(lo, min(hi, lo + 20)), logu, st.integers(max(lo, hi - 5), hi))
-
-
-def draw_order(names: Sequence[str], bounds: Mapping[str, list[Bound]], order_hint: Sequence[str]) -> list[str]:
-    """Fewest undrawn dependencies first; ties by ``order_hint``."""
-    rank = {n: i for i, n in enumerate(order_hint)}
-    remaining = list(names)
-    done: list[str] = []
-    while remaining:
-
-        def undrawn(n: str) -> int:
-            deps = set().union(*(b.deps for b in bounds.get(n, []))) if bounds.get(n) else set()
-            return len((deps & set(names)) - set(done) - {n})
-
-        remaining.sort(key=lambda n: (undrawn(n), rank.get(n, 10**6)))
-        done.append(remaining.pop(0))
-    return done
 
 
 def point_strategy(
@@ -269,5 +203,3 @@ def theorem_strategy(
         order_hint=list(thm.notation.params),
         key=thm.key,
     )
-
-

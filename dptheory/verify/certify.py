@@ -10,7 +10,7 @@ and 4.2 cancel), the papers' shorthands are expanded, common factors are pulled 
 (``alpha S_g^2/(b^2 sigma^2)``) is split off. What remains has the sign of the margin, is compiled to
 arb (:func:`dptheory.core.compile.compile_expr`) and often no longer depends on some parameters at all:
 the claim then holds for every value of those (the region says so). Otherwise the two sides are
-evaluated on balls separately (:meth:`dptheory.core.claims.Quantity.value_arb`: theorems' compiled
+evaluated on balls separately (:func:`dptheory.verify.sides.side_ball`: theorems' compiled
 statements or declared ``arb`` overrides) and subtracted.
 
 **Points** (:func:`decide_point`): the margin is evaluated on exact inputs, raising the precision until
@@ -50,258 +50,15 @@ from typing import Any
 import mpmath
 import sympy as sp
 
-from dptheory.core.claims import Box, Claim, NoBallEvaluator, Quantity, Relation, _ball_of
-from dptheory.core.compile import informative_ball
+from dptheory.core.claims import Box, Claim, NoBallEvaluator
 from dptheory.core.conditions import Condition, Status
 from dptheory.core.errors import DPTheoryError, InvalidParameter, NumericalFailure
 from dptheory.core.notation import format_rational, parse_value
-from dptheory.verify.points import claim_conditions
+from dptheory.verify.margin import Margin, as_arb, margin_of, substituted
+from dptheory.verify.points import BOX_PREC, claim_conditions, decide_point, in_region, relation_text
+from dptheory.verify.sides import arb_kernel, rel_holds_on_ball
 
-__all__ = [
-    "BoxOutcome",
-    "Margin",
-    "PointDecision",
-    "certify_region",
-    "claim_conditions",
-    "decide_point",
-    "margin_of",
-]
-
-#: working precision (bits) of the branch and bound; raised for boxes narrower than 2^-40 relative
-BOX_PREC = 64
-
-
-# ============================================================================ the margin
-
-
-@dataclass(frozen=True)
-class Margin:
-    """A function of the region's parameters whose sign decides the claim (see the module docstring).
-
-    Attributes:
-        claim: the claim.
-        kind: ``"symbolic"`` (one compiled expression) or ``"sides"`` (the two sides on balls).
-        expr: the reduced margin (symbolic kind).
-        factors: the positive factors split off (symbolic kind), for the record.
-        params: the parameters the margin depends on.
-        exact_ints: integer parameters that must be exact to evaluate it (inside a floor, a sum's
-            limits, a binomial or a ``Mod``): the branch and bound enumerates them.
-        strict: a strict relation (the margin must be > 0, not merely >= 0).
-        why_not: why the claim cannot be certified on balls (``""`` when it can).
-    """
-
-    claim: Claim
-    kind: str
-    expr: sp.Expr | None
-    factors: tuple[sp.Expr, ...]
-    params: tuple[str, ...]
-    exact_ints: frozenset[str]
-    strict: bool
-    why_not: str = ""
-    _compiled: Any = field(default=None, repr=False, compare=False)
-
-    @property
-    def certifiable(self) -> bool:
-        return not self.why_not
-
-    def grad(self, name: str) -> Any | None:
-        """The compiled partial derivative of a symbolic margin in ``name`` (None where sympy or the
-        compiler cannot give one, and for margins of the ``sides`` kind)."""
-        if self.kind != "symbolic" or self.expr is None:
-            return None
-        cache = _GRADS.setdefault(id(self), {})
-        if name not in cache:
-            from dptheory.core.compile import CompileError, compile_expr
-
-            sym = next((s for s in self.expr.free_symbols if s.name == name), None)
-            comp = None
-            # derivatives of finite sums with symbolic limits send sympy into its summation solver
-            # (minutes): such margins are bounded without the derivative
-            if sym is not None and not self.expr.has(sp.Sum, sp.Product):
-                try:
-                    g = sp.diff(self.expr, sym)
-                    if g.has(sp.Derivative, sp.Subs):
-                        raise CompileError("unevaluated derivative")
-                    syms = {s.name: s for s in sorted(g.free_symbols, key=lambda s: s.name)}
-                    comp = compile_expr(g, syms, integers=frozenset(n for n, s in syms.items() if s.is_integer))
-                except (CompileError, TypeError, ValueError, NotImplementedError):
-                    comp = None
-            cache[name] = comp
-        return cache[name]
-
-    def ball(self, balls: Mapping[str, Any]) -> Any:
-        """The margin on balls (at the current ``flint.ctx.prec``).
-
-        Raises:
-            NoBallEvaluator, dptheory.core.compile.Undecided, ZeroDivisionError, ValueError.
-        """
-        import flint
-
-        if self.why_not:
-            raise NoBallEvaluator(self.why_not)
-        if self.kind == "symbolic":
-            comp = self._compiled
-            return comp.arb({k: balls[k] for k in comp.params})
-        c = self.claim
-        L = _arb(c.lhs.value_arb(balls))
-        R = _arb(c.rhs.value_arb(balls))
-        if c.factor is not None:
-            f = flint.arb(c.factor).log()
-            if not (L > 0 and R > 0):
-                # a side that is certainly <= 0 fails the claim; one that straddles 0 is undecided
-                return flint.arb(-1) if (L <= 0 or R <= 0) else flint.arb("nan")
-            lr = L.log() - R.log()
-            return (f - lr).min(lr + f)
-        if _is_inf(L) or _is_inf(R):
-            return _inf_margin(c.relation, L, R)
-        return R - L if c.relation in (Relation.LT, Relation.LE) else L - R
-
-    def describe(self) -> str:
-        """What the margin is, in words (for notes)."""
-        if self.why_not:
-            return f"no ball evaluation: {self.why_not}"
-        if self.kind == "symbolic":
-            fs = ", ".join(sp.sstr(f) for f in self.factors)
-            split = f"; positive factors split off: {fs}" if fs else ""
-            return f"symbolic margin in {', '.join(self.params) or 'no parameters'}{split}"
-        return "difference of the two sides' enclosures"
-
-
-def _arb(x: Any) -> Any:
-    import flint
-
-    return x if isinstance(x, flint.arb) else flint.arb(x)
-
-
-def _is_inf(x: Any) -> bool:
-    return bool(x.is_exact() and not x.is_finite() and not x.is_nan())
-
-
-def _inf_margin(rel: Relation, L: Any, R: Any) -> Any:
-    import flint
-
-    if _is_inf(L) and _is_inf(R):
-        same = bool(L == R)
-        ok = {Relation.LT: not same and bool(L < R), Relation.LE: same or bool(L < R),
-              Relation.GT: not same and bool(L > R), Relation.GE: same or bool(L > R)}.get(rel, same)
-    else:
-        ok = rel.holds(float(L.mid()) if not _is_inf(L) else (math.inf if L > 0 else -math.inf),
-                       float(R.mid()) if not _is_inf(R) else (math.inf if R > 0 else -math.inf))
-        if (not _is_inf(L) and not L.is_finite()) or (not _is_inf(R) and not R.is_finite()):
-            return flint.arb("nan")
-    return flint.arb(1) if ok else flint.arb(-1)
-
-
-def _canonical(exprs: Sequence[sp.Expr]) -> tuple[list[sp.Expr], dict[str, sp.Symbol]]:
-    """Rename symbols so that one name is one symbol (notations may define a name with different
-    assumptions); the first symbol met for a name wins."""
-    chosen: dict[str, sp.Symbol] = {}
-    for e in exprs:
-        for s in sorted(e.free_symbols, key=lambda x: (x.name, str(x.assumptions0))):
-            chosen.setdefault(s.name, s)
-    out = []
-    for e in exprs:
-        rep = {s: chosen[s.name] for s in e.free_symbols if chosen[s.name] is not s}
-        out.append(e.xreplace(rep) if rep else e)
-    return out, chosen
-
-
-def _substituted(claim: Claim, e: sp.Basic, chosen: Mapping[str, sp.Symbol] | None = None) -> sp.Basic:
-    """Apply the certify box's change of variables (by parameter name) to an expression."""
-    box = claim.region.certify
-    if box is None or not box.substitute:
-        return e
-    rep = {s: box.substitute[s.name] for s in e.free_symbols if s.name in box.substitute}
-    if not rep:
-        return e
-    out = e.xreplace(rep)
-    (out,), _ = _canonical([out])
-    return out
-
-
-def _exact_int_names(expr: sp.Basic) -> set[str]:
-    """Integer symbols that appear inside floors, ceilings, Mod, binomials or sum limits."""
-    out: set[str] = set()
-    for node in sp.preorder_traversal(expr):
-        if isinstance(node, (sp.floor, sp.ceiling, sp.Mod, sp.binomial)):
-            out |= {s.name for s in node.free_symbols if s.is_integer}
-        elif isinstance(node, (sp.Sum, sp.Product)):
-            for lim in node.limits:
-                for b in lim[1:]:
-                    out |= {s.name for s in sp.sympify(b).free_symbols if s.is_integer}
-    return out
-
-
-def _split_positive(expr: sp.Expr) -> tuple[sp.Expr, tuple[sp.Expr, ...]]:
-    """``expr = positive * rest``: pull common factors out of sums and split off every factor sympy
-    proves positive from the symbols' assumptions."""
-    try:
-        ft = sp.factor_terms(expr)
-    except Exception:  # pragma: no cover - sympy failure: keep the expression as it is
-        return expr, ()
-    if not isinstance(ft, sp.Mul):
-        return ft, ()
-    keep: list[sp.Expr] = []
-    pos: list[sp.Expr] = []
-    for f in ft.args:
-        (pos if f.is_positive is True else keep).append(f)
-    return sp.Mul(*keep), tuple(pos)
-
-
-_MARGINS: dict[str, Margin] = {}
-_GRADS: dict[int, dict[str, Any]] = {}
-
-
-def margin_of(claim: Claim) -> Margin:
-    """The claim's margin (cached per claim key and object)."""
-    hit = _MARGINS.get(claim.key)
-    if hit is not None and hit.claim is claim:
-        return hit
-    m = _build_margin(claim)
-    _MARGINS[claim.key] = m
-    return m
-
-
-def _build_margin(claim: Claim) -> Margin:
-    from dptheory.core.compile import CompileError, compile_expr, expand_shorthands
-
-    strict = claim.relation.strict if claim.factor is None else False
-    if claim.factor is None and claim.relation is Relation.EQ:
-        return Margin(claim, "none", None, (), (), frozenset(), False,
-                      why_not="an equality is decided by a proof, not by interval arithmetic")
-    le, re_ = claim.lhs.expression(), claim.rhs.expression()
-    if claim.factor is None and le is not None and re_ is not None and not (le.has(sp.oo) or re_.has(sp.oo)):
-        (le, re_), chosen = _canonical([le, re_])
-        d = re_ - le if claim.relation in (Relation.LT, Relation.LE) else le - re_
-        d = _substituted(claim, d, chosen)
-        try:
-            d = expand_shorthands(d)
-            reduced, factors = _split_positive(d)
-            syms = {s.name: s for s in sorted(reduced.free_symbols, key=lambda s: s.name)}
-            int_syms = frozenset(n for n, s in syms.items() if s.is_integer)
-            comp = compile_expr(reduced, syms, integers=int_syms)
-            return Margin(claim, "symbolic", reduced, factors, tuple(syms), frozenset(_exact_int_names(reduced)),
-                          strict, _compiled=comp)
-        except CompileError:
-            pass
-    reasons = [r for r in (claim.lhs.ball_reason(), claim.rhs.ball_reason()) if r]
-    names = tuple(dict.fromkeys([*claim.lhs.needed(), *claim.rhs.needed()]))
-    ints: set[str] = set()
-    for q in (claim.lhs, claim.rhs):
-        for r in q.theorem_refs():
-            t = r.thm()
-            assert t is not None  # theorem_refs() yields theorem references only (an unknown key raises)
-            e = r.expression()
-            if e is not None:
-                ints |= _exact_int_names(e)
-            else:  # a kernel: every integer parameter is taken as needing an exact value
-                ints |= {p for p in t.params if t.notation[p].domain.is_integer}
-            for ex in r.set.values():
-                ints |= {s.name for s in ex.free_symbols if s.is_integer}
-        e = q.expression()
-        if e is not None:
-            ints |= _exact_int_names(e)
-    return Margin(claim, "sides", None, (), names, frozenset(ints), strict, why_not="; ".join(reasons))
+__all__ = ["BoxOutcome", "certify_region", "region_text"]
 
 
 # ============================================================================ conditions on balls
@@ -320,7 +77,7 @@ def _compile_conditions(claim: Claim) -> list[_Cond]:
 
     out = []
     for c0 in claim_conditions(claim):
-        rel = _substituted(claim, c0.relation)
+        rel = substituted(claim, c0.relation)
         if rel is sp.true:
             continue
         c = c0 if rel is c0.relation else Condition(rel, c0.gloss, kind=c0.kind)
@@ -355,155 +112,6 @@ def _bound_form(rel: sp.Basic) -> tuple[str, str, bool, Any] | None:
                 return None
             return (p.name, "upper" if up else "lower", strict, comp)
     return None
-
-
-# ============================================================================ points
-
-
-@dataclass(frozen=True)
-class PointDecision:
-    """Whether a claim holds at one exact point.
-
-    Attributes:
-        holds: True / False, or None when the two sides cannot be separated.
-        certified: the decision rests on ball arithmetic (the margin's sign at exact inputs).
-        lhs, rhs: the two sides: ``{"label", "value", "lo", "hi", "why_not"}`` (enclosure ends rounded
-            outward when available).
-        margin: the signed relative margin (rhs - lhs)/max(|lhs|, |rhs|) oriented so that > 0 holds
-            (log-ratio slack for a factor claim); a float.
-        evidence: in words.
-    """
-
-    holds: bool | None
-    certified: bool
-    lhs: dict[str, Any]
-    rhs: dict[str, Any]
-    margin: float
-    evidence: str
-
-
-def _ball_str(x: Any, digits: int = 22) -> tuple[str, str]:
-    from dptheory.core.compile import _decimal_bound
-
-    if _is_inf(x):
-        return ("inf", "inf") if x > 0 else ("-inf", "-inf")
-    return _decimal_bound(x.lower(), digits, down=True), _decimal_bound(x.upper(), digits, down=False)
-
-
-def _side_enclosure(q: Quantity, exact: Mapping[str, sp.Rational], prec: int) -> tuple[Any | None, str]:
-    import flint
-
-    from dptheory.core.compile import Undecided
-
-    try:
-        with flint.ctx.workprec(prec):
-            return q.arb(exact), ""
-    except NoBallEvaluator as exc:
-        return None, str(exc)
-    except (Undecided, ZeroDivisionError, ValueError) as exc:
-        return None, f"{q.label}: {exc}"
-    except DPTheoryError as exc:
-        return None, f"{q.label}: {str(exc).splitlines()[0]}"
-
-
-def _relative(claim: Claim, lhs: mpmath.mpf, rhs: mpmath.mpf) -> float:
-    if claim.factor is not None:
-        if lhs <= 0 or rhs <= 0:
-            return -math.inf
-        lr = float(mpmath.log(lhs) - mpmath.log(rhs))
-        lf = math.log(claim.factor)
-        return min(lf - lr, lr + lf)
-    if mpmath.isinf(lhs) or mpmath.isinf(rhs):
-        if mpmath.isinf(lhs) and mpmath.isinf(rhs) and (lhs > 0) == (rhs > 0):
-            return 0.0
-        return math.inf if claim.relation.holds(lhs, rhs) else -math.inf
-    scale = max(abs(lhs), abs(rhs))
-    d = float((rhs - lhs) / scale) if scale else 0.0
-    if claim.relation is Relation.EQ:
-        return -abs(d)
-    return d if claim.relation in (Relation.LT, Relation.LE) else -d
-
-
-def decide_point(claim: Claim, point: Mapping[str, Any], *, dps: int = 50) -> PointDecision:
-    """Decide the claim at an exact point: by the margin's sign on balls when it has a ball evaluation
-    (raising the precision up to about ``16 dps`` digits), else by two mpmath evaluations (``dps`` and
-    ``dps + 20`` digits) that must agree on the side of the relation (not certified)."""
-    import flint
-
-    from dptheory.core.compile import Undecided
-
-    exact = {k: parse_value(v, key=claim.key, name=k) for k, v in point.items()}
-    m = margin_of(claim)
-    digits = min(dps, 20)
-    # the two sides with mpmath (the values shown), at dps digits
-    from dptheory.verify.points import evaluate_point
-
-    out = evaluate_point(claim, exact, dps=dps)
-    rel = _relative(claim, out.lhs, out.rhs)
-    sides = []
-    why_sides = []
-    for q, v in ((claim.lhs, out.lhs), (claim.rhs, out.rhs)):
-        ball, why = _side_enclosure(q, exact, int(dps * 3.33) + 64)
-        rec: dict[str, Any] = {"label": q.label, "value": mpmath.nstr(v, digits), "lo": None, "hi": None,
-                               "why_not": why}
-        if ball is not None and (ball.is_finite() or _is_inf(ball)):
-            rec["lo"], rec["hi"] = _ball_str(ball, digits + 2)
-        else:
-            why_sides.append(why or f"{q.label}: the ball is not finite")
-        sides.append(rec)
-    if m.certifiable:
-        prec = max(BOX_PREC, int(dps * 3.33) + 32)
-        last = ""
-        while prec <= 16 * (int(dps * 3.33) + 32):
-            try:
-                with flint.ctx.workprec(prec):
-                    d = m.ball({k: _ball_of(v) for k, v in exact.items()})
-                ok, bad = _decide(d, m.strict)
-                if ok or bad:
-                    word = "holds" if ok else "fails"
-                    return PointDecision(bool(ok), True, sides[0], sides[1], rel,
-                                         f"certified: the margin ({m.describe()}) is {_sign_words(d)} on balls at "
-                                         f"{prec} bits, so '{_relation_text(claim)}' {word}")
-                last = f"the margin's ball {d.str(5, radius=True)} contains 0"
-            except (Undecided, ZeroDivisionError, ValueError) as exc:
-                last = str(exc)
-            except NoBallEvaluator as exc:
-                last = str(exc)
-                break
-            prec *= 2
-        why = f"the margin could not be decided on balls ({last})"
-    else:
-        why = m.why_not
-    holds = out.holds
-    if holds is None:
-        return PointDecision(None, False, sides[0], sides[1], rel, f"a tie at {dps} digits; {why}")
-    word = "holds" if holds else "fails"
-    return PointDecision(holds, False, sides[0], sides[1], rel,
-                         f"confirmed at {dps} digits (not certified): '{_relation_text(claim)}' {word}; {why}")
-
-
-def _sign_words(d: Any) -> str:
-    if d > 0:
-        return "positive"
-    if d >= 0:
-        return "nonnegative"
-    if d < 0:
-        return "negative"
-    return "nonpositive"
-
-
-def _decide(d: Any, strict: bool) -> tuple[bool, bool]:
-    """(certainly holds, certainly fails) from a margin ball; a nan ball (python-flint's "no enclosure") or one
-    of infinite radius decides neither (an exact infinity is a value and decides)."""
-    if not informative_ball(d):
-        return False, False
-    if strict:
-        return bool(d > 0), bool(d <= 0)
-    return bool(d >= 0), bool(d < 0)
-
-
-def _relation_text(claim: Claim) -> str:
-    return f"within a factor {claim.factor:g}" if claim.factor else claim.relation.value
 
 
 # ============================================================================ boxes
@@ -630,8 +238,10 @@ def region_text(claim: Claim, margin: Margin | None = None) -> str:
     if reg.description:
         parts.append(reg.description + ":")
     exact = [f"{k} = {v}" for k, v in reg.fixed.items()]
-    exact += [f"{k} in {{{', '.join(str(x) for x in v)}}}" if len(v) <= 8
-              else f"{k} in {{{v[0]}, ..., {v[-1]}}}" for k, v in reg.choices.items()]
+    exact += [
+        f"{k} in {{{', '.join(str(x) for x in v)}}}" if len(v) <= 8 else f"{k} in {{{v[0]}, ..., {v[-1]}}}"
+        for k, v in reg.choices.items()
+    ]
     if box is not None:
         exact += [f"{k} = {sp.sstr(e)}" for k, e in box.substitute.items()]
         exact += [f"{k} in [{lo}, {hi}]" for k, (lo, hi) in box.intervals.items()]
@@ -663,30 +273,36 @@ def _roots(claim: Claim, box: Box, margin: Margin) -> tuple[list[_B], set[str]]:
         a = Fraction(str(parse_value(lo, key=claim.key, name=k)))
         b = Fraction(str(parse_value(hi, key=claim.key, name=k)))
         if a > b:
-            raise InvalidParameter(key=claim.key, name=k, value=(lo, hi),
-                                   reason="the interval's low end exceeds its high end")
+            raise InvalidParameter(
+                key=claim.key, name=k, value=(lo, hi), reason="the interval's low end exceeds its high end"
+            )
         base[k] = (a, b)
     for k, (lo, hi) in box.integers.items():
         if int(lo) > int(hi):
-            raise InvalidParameter(key=claim.key, name=k, value=(lo, hi),
-                                   reason="the range's low end exceeds its high end")
+            raise InvalidParameter(
+                key=claim.key, name=k, value=(lo, hi), reason="the range's low end exceeds its high end"
+            )
         base[k] = (int(lo), int(hi))
     missing = [p for p in margin.params if p not in base and p not in reg.choices]
     if missing:
-        raise DPTheoryError(f"{claim.key}: the certify box gives no range for {', '.join(missing)}, on which the "
-                            "claim's margin depends")
+        raise DPTheoryError(
+            f"{claim.key}: the certify box gives no range for {', '.join(missing)}, on which the claim's margin depends"
+        )
     bad_free = [p for p in box.free if p in margin.params]
     if bad_free:
-        raise DPTheoryError(f"{claim.key}: {', '.join(bad_free)} declared free, but the claim's margin depends on "
-                            f"{'it' if len(bad_free) == 1 else 'them'}")
+        raise DPTheoryError(
+            f"{claim.key}: {', '.join(bad_free)} declared free, but the claim's margin depends on "
+            f"{'it' if len(bad_free) == 1 else 'them'}"
+        )
     for k, (lo, hi) in base.items():
         p = info.get(k)
         if p is None:
             continue
         dom = p.domain
         if dom.is_integer and not (isinstance(lo, int) or Fraction(lo).denominator == 1):
-            raise InvalidParameter(key=claim.key, name=k, value=lo,
-                                   reason="an integer parameter needs an integer range")
+            raise InvalidParameter(
+                key=claim.key, name=k, value=lo, reason="an integer parameter needs an integer range"
+            )
         if str(dom.value).startswith("positive") and not Fraction(lo) > 0:
             raise InvalidParameter(key=claim.key, name=k, value=lo, reason="must be positive on the whole box")
         if dom.is_integer and not isinstance(lo, int):
@@ -768,7 +384,7 @@ def _evaluate_box_full(m: Margin, b: _B, varying: Sequence[str], *, lazy: bool) 
             if comp is None:
                 continue
             try:
-                g = _arb(comp.arb({k: balls[k] for k in comp.params}))
+                g = as_arb(arb_kernel(comp)({k: balls[k] for k in comp.params}))
             except errs:
                 continue
             if g.is_finite():
@@ -853,39 +469,17 @@ def certify_region(
     conds = _compile_conditions(claim)
     box_names = set(roots[0].iv) if roots else set()
     active = [c for c in conds if c.names <= box_names]
-    # best first: the box whose parent had the smallest lower bound of the margin is examined next (a
-    # violation is reached quickly; certification still needs every box, so the order does not change it)
-    queue: list[tuple[float, int, _B]] = []
-    tick = itertools.count()
-    for r in roots:
-        heapq.heappush(queue, (0.0, next(tick), r))
-    key_of: dict[int, float] = {}
+    queue = _Queue(roots, log)
     out = BoxOutcome("certified", region)
     worst: tuple[Any, _B] | None = None
     undecided: list[_B] = []
     ex_ints = [p for p in m.exact_ints if p in box_names]
-
-    def split(b: _B, name: str) -> None:
-        lo, hi = b.iv[name]
-        mid = _mid(lo, hi, name in log)
-        if isinstance(lo, int):
-            left, right = (lo, mid), (mid + 1, hi)
-        else:
-            left, right = (lo, mid), (mid, hi)
-        for part in (left, right):
-            iv = dict(b.iv)
-            iv[name] = part
-            heapq.heappush(queue, (key_of.get(id(b), 0.0), next(tick), _B(iv, b.prec)))
-
-    def widest(b: _B, names: Sequence[str]) -> str | None:
-        cands = [(n, _width(*b.iv[n], n in log)) for n in names if not b.exact(n)]
-        cands = [c for c in cands if c[1] > 0]
-        return max(cands, key=lambda c: c[1])[0] if cands else None
+    split = queue.split
 
     while queue:
         if out.boxes >= budget or (max_seconds is not None and time.perf_counter() - t0 > max_seconds):
             break
-        _, _, b = heapq.heappop(queue)
+        b = queue.pop()
         out.boxes += 1
         if progress is not None and out.boxes % 50 == 0:
             progress(out.boxes, budget)
@@ -901,12 +495,8 @@ def certify_region(
         varying = [n for n in m.params if n in b.iv and not b.exact(n)]
         ev = _evaluate_box(m, b, varying)
         bound = ev.lo if ev.lo is not None else ev.hi
-        key_of[id(b)] = _float_key(bound)
-        ok = bad = False
-        if ev.lo is not None:
-            ok = bool(ev.lo > 0) if m.strict else bool(ev.lo >= 0)
-        if ev.hi is not None:
-            bad = bool(ev.hi <= 0) if m.strict else bool(ev.hi < 0)
+        queue.key_of[id(b)] = _float_key(bound)
+        ok, bad = _signs(m, ev)
         if ok:
             out.certified += 1
             if worst is None or ev.lo < worst[0]:
@@ -922,7 +512,7 @@ def certify_region(
         if tiny:
             if b.prec < 4 * BOX_PREC * 4:
                 b.prec *= 4
-                heapq.heappush(queue, (key_of.get(id(b), 0.0), next(tick), b))
+                queue.push(b)
                 continue
             if status == "in":
                 rec = _confirm_counterexample(claim, b, dps)
@@ -932,15 +522,79 @@ def certify_region(
                     break
             undecided.append(b)
             continue
-        name = _split_choice(b, ev, varying, log) if ev.lo is not None else widest(b, varying)
+        name = _split_choice(b, ev, varying, log) if ev.lo is not None else _widest(b, varying, log)
         if name is None:
             undecided.append(b)
             continue
-        if max(_width(*b.iv[n], n in log) for n in m.params if n in b.iv) < 2.0 ** -40 and b.prec == BOX_PREC:
+        if max(_width(*b.iv[n], n in log) for n in m.params if n in b.iv) < 2.0**-40 and b.prec == BOX_PREC:
             b.prec = 4 * BOX_PREC
         split(b, name)
+    _summarise(claim, m, out, queue, undecided, worst)
+    out.duration_s = time.perf_counter() - t0
+    return out
+
+
+class _Queue:
+    """The boxes still to examine, best first: the box whose parent had the smallest lower bound of the margin
+    is examined next (a violation is reached quickly; certification still needs every box, so the order does
+    not change it); ties in the order of pushing."""
+
+    def __init__(self, roots: Sequence[_B], log: set[str]) -> None:
+        self.heap: list[tuple[float, int, _B]] = []
+        self.tick = itertools.count()
+        self.key_of: dict[int, float] = {}
+        self.log = log
+        for r in roots:
+            heapq.heappush(self.heap, (0.0, next(self.tick), r))
+
+    def __bool__(self) -> bool:
+        return bool(self.heap)
+
+    def pop(self) -> _B:
+        return heapq.heappop(self.heap)[2]
+
+    def push(self, b: _B) -> None:
+        heapq.heappush(self.heap, (self.key_of.get(id(b), 0.0), next(self.tick), b))
+
+    def split(self, b: _B, name: str) -> None:
+        """Bisect ``b`` in ``name`` (at the geometric midpoint for a log-scaled parameter) and queue both halves."""
+        lo, hi = b.iv[name]
+        mid = _mid(lo, hi, name in self.log)
+        if isinstance(lo, int):
+            left, right = (lo, mid), (mid + 1, hi)
+        else:
+            left, right = (lo, mid), (mid, hi)
+        for part in (left, right):
+            iv = dict(b.iv)
+            iv[name] = part
+            heapq.heappush(self.heap, (self.key_of.get(id(b), 0.0), next(self.tick), _B(iv, b.prec)))
+
+    def remaining(self) -> list[_B]:
+        return [e[2] for e in sorted(self.heap)]
+
+
+def _signs(m: Margin, ev: _Eval) -> tuple[bool, bool]:
+    """(certainly holds, certainly fails) on the box from the margin's bounds there."""
+    ok = bad = False
+    if ev.lo is not None:
+        ok = bool(ev.lo > 0) if m.strict else bool(ev.lo >= 0)
+    if ev.hi is not None:
+        bad = bool(ev.hi <= 0) if m.strict else bool(ev.hi < 0)
+    return ok, bad
+
+
+def _widest(b: _B, names: Sequence[str], log: set[str]) -> str | None:
+    cands = [(n, _width(*b.iv[n], n in log)) for n in names if not b.exact(n)]
+    cands = [c for c in cands if c[1] > 0]
+    return max(cands, key=lambda c: c[1])[0] if cands else None
+
+
+def _summarise(
+    claim: Claim, m: Margin, out: BoxOutcome, queue: _Queue, undecided: list[_B], worst: tuple[Any, _B] | None
+) -> None:
+    """The undecided boxes, the smallest margin over certified boxes and the closest point, into ``out``."""
     if out.status != "falsified":
-        left = [e[2] for e in sorted(queue)] + undecided
+        left = queue.remaining() + undecided
         out.n_undecided = len(left)
         out.undecided = [x.render() for x in left[:20]]
         if left:
@@ -948,18 +602,24 @@ def certify_region(
             why = "the budget ran out" if queue else "boxes could not be decided at the finest split"
             out.notes.append(f"{len(left)} boxes undecided ({why}; {out.boxes} boxes examined)")
     if worst is not None:
-        out.min_margin = {"lower_bound": mpmath.nstr(mpmath.mpf(worst[0].mid().str(30, radius=False)), 6)
-                          if worst[0].is_finite() else str(worst[0]), "box": worst[1].render(),
-                          "of": "the reduced margin" if m.kind == "symbolic" and m.factors else "the margin"}
+        out.min_margin = {
+            "lower_bound": mpmath.nstr(mpmath.mpf(worst[0].mid().str(30, radius=False)), 6)
+            if worst[0].is_finite()
+            else str(worst[0]),
+            "box": worst[1].render(),
+            "of": "the reduced margin" if m.kind == "symbolic" and m.factors else "the margin",
+        }
         try:
             pt = _full_point(claim, worst[1].point())
             dec = decide_point(claim, pt, dps=30)
-            out.closest = {"params": {k: _fmt(v) for k, v in pt.items()}, "margin": dec.margin,
-                           "lhs": dec.lhs["value"], "rhs": dec.rhs["value"]}
+            out.closest = {
+                "params": {k: _fmt(v) for k, v in pt.items()},
+                "margin": dec.margin,
+                "lhs": dec.lhs["value"],
+                "rhs": dec.rhs["value"],
+            }
         except DPTheoryError:
             out.closest = None
-    out.duration_s = time.perf_counter() - t0
-    return out
 
 
 def _float_key(x: Any) -> float:
@@ -987,7 +647,7 @@ def _narrow(b: _B, conds: Sequence[_Cond]) -> bool:
         try:
             with flint.ctx.workprec(b.prec):
                 balls = b.balls()
-                g = _arb(comp.arb({k: balls[k] for k in comp.params}))
+                g = as_arb(arb_kernel(comp)({k: balls[k] for k in comp.params}))
         except (Undecided, ZeroDivisionError, ValueError, NumericalFailure):
             continue
         if not g.is_finite():
@@ -1055,10 +715,9 @@ def _split_choice(b: _B, ev: _Eval, varying: Sequence[str], log: set[str]) -> st
 
 
 def _box_status(b: _B, conds: Sequence[_Cond]) -> str:
-    """"in" (every condition certainly holds on the box), "out" (one certainly fails) or "edge"."""
+    """ "in" (every condition certainly holds on the box), "out" (one certainly fails) or "edge"."""
     import flint
 
-    from dptheory.core.claims import _rel_holds_on_ball
     from dptheory.core.compile import Undecided
 
     if not _narrow(b, conds):
@@ -1074,8 +733,8 @@ def _box_status(b: _B, conds: Sequence[_Cond]) -> str:
             try:
                 with flint.ctx.workprec(b.prec):
                     balls = balls if balls is not None else b.balls()
-                    g = c.compiled.arb({k: balls[k] for k in c.compiled.params})
-                res = _rel_holds_on_ball(rel, g)
+                    g = arb_kernel(c.compiled)({k: balls[k] for k in c.compiled.params})
+                res = rel_holds_on_ball(rel, g)
             except (Undecided, ZeroDivisionError, ValueError, NumericalFailure):
                 res = None
         elif all(b.exact(n) for n in c.names):
@@ -1112,18 +771,23 @@ def _full_point(claim: Claim, pt: Mapping[str, Any]) -> dict[str, Any]:
 
 def _confirm_counterexample(claim: Claim, b: _B, dps: int) -> dict[str, Any] | None:
     """A point of a violating box, decided exactly; None if it is not a counterexample."""
-    from dptheory.verify.points import _in_region
 
     pt = _full_point(claim, b.point())
     pt = {k: v for k, v in pt.items() if k in claim.params}
     try:
-        if not _in_region(claim, pt):
+        if not in_region(claim, pt):
             return None
         dec = decide_point(claim, pt, dps=dps)
     except DPTheoryError:
         return None
     if dec.holds is not False:
         return None
-    return {"params": {k: format_rational(v) for k, v in pt.items()}, "lhs": dec.lhs, "rhs": dec.rhs,
-            "relation": _relation_text(claim), "margin": dec.margin, "certified": dec.certified,
-            "evidence": dec.evidence}
+    return {
+        "params": {k: format_rational(v) for k, v in pt.items()},
+        "lhs": dec.lhs,
+        "rhs": dec.rhs,
+        "relation": relation_text(claim),
+        "margin": dec.margin,
+        "certified": dec.certified,
+        "evidence": dec.evidence,
+    }

@@ -1,7 +1,7 @@
 """Deciding claims, strongest method first.
 
 1. **Pinned counterexamples** (unless ``use_pinned=False``): each is decided exactly
-   (:func:`dptheory.verify.certify.decide_point`: the claim's margin on balls); one that still fails
+   (:func:`dptheory.verify.points.decide_point`: the claim's margin on balls); one that still fails
    makes the claim *falsified* (certified when both sides have ball evaluators; the record says).
 2. **Symbolic proof** (``Claim.symbolic``): *proved*, with what was proved.
 3. **A finite region** (every parameter fixed or a finite choice): every point decided on balls:
@@ -19,6 +19,7 @@ Verdict words: :class:`dptheory.core.claims.Verdict`; results: :class:`~.verdict
 
 from __future__ import annotations
 
+import functools
 import math
 import time
 from collections.abc import Callable, Mapping
@@ -29,33 +30,19 @@ import mpmath
 from dptheory.core.claims import Claim, Relation, Verdict
 from dptheory.core.errors import DPTheoryError
 from dptheory.core.notation import format_rational, parse_value
-from dptheory.verify.points import PointOutcome, _in_region, _margin, evaluate_point
+from dptheory.verify.margin import float_margin, margin_of, mp_margin
+from dptheory.verify.points import PointOutcome, decide_point, evaluate_point, in_region, margin_sign, relation_text
+from dptheory.verify.sides import ball_of, side_np, side_np_batch
 from dptheory.verify.verdicts import ClaimResult
 
-__all__ = ["ClaimResult", "PointOutcome", "Verdict", "check_claim", "evaluate_point"]
-
-
-
-
-
-
+__all__ = ["ClaimResult", "PointOutcome", "Verdict", "check_claim", "evaluate_point", "finite_points"]
 
 
 def _render_point(point: Mapping[str, Any]) -> dict[str, str]:
     return {k: format_rational(parse_value(v, key="point", name=k)) for k, v in point.items()}
 
 
-def counterexample_record(claim: Claim, point: Mapping[str, Any], out: PointOutcome, dps: int) -> dict[str, Any]:
-    return {
-        "params": _render_point(point),
-        "lhs": {"label": claim.lhs.label, "value": mpmath.nstr(out.lhs, min(dps, 30))},
-        "rhs": {"label": claim.rhs.label, "value": mpmath.nstr(out.rhs, min(dps, 30))},
-        "relation": f"within a factor {claim.factor}" if claim.factor else claim.relation.value,
-        "dps": dps,
-    }
-
-
-def _finite_points(claim: Claim) -> list[dict[str, Any]] | None:
+def finite_points(claim: Claim) -> list[dict[str, Any]] | None:
     """All points of a finite region (every parameter fixed or a finite choice), else None."""
     names = claim.params
     fixed, choices = claim.region.fixed, claim.region.choices
@@ -76,24 +63,21 @@ def _screen(claim: Claim, points: list[dict[str, Any]]) -> list[float]:
     arrays = {k: np.array([float(e[k]) for e in exact]) for k in exact[0]}
     sides = []
     for q in claim.sides():
-        vals = q.value_np_batch(arrays)
+        vals = side_np_batch(q, arrays)
         if vals is None:
-            vals = np.array([_or_nan(q.value_np(e)) for e in exact])
+            vals = np.array([_or_nan(side_np(q, e)) for e in exact])
         sides.append(vals)
     out = []
     for lf, rf in zip(sides[0], sides[1], strict=True):
         if not (math.isfinite(lf) and math.isfinite(rf)):
             out.append(-math.inf)
         else:
-            out.append(_margin(claim, float(lf), float(rf)))
+            out.append(float_margin(claim, float(lf), float(rf)))
     return out
 
 
 def _or_nan(v: float | None) -> float:
     return math.nan if v is None else v
-
-
-
 
 
 def _statement(claim: Claim) -> str:
@@ -117,23 +101,31 @@ def _closest_from(claim: Claim, point: Mapping[str, Any], dps: int) -> dict[str,
         out = evaluate_point(claim, point, dps=dps)
     except DPTheoryError:
         return None
-    from dptheory.verify.certify import _relative
-
-    m = _relative(claim, out.lhs, out.rhs)
-    return {"margin": m, "params": _render_point(point), "lhs": mpmath.nstr(out.lhs, 15),
-            "rhs": mpmath.nstr(out.rhs, 15), "flip": _flip_words(claim, m)}
+    m = mp_margin(claim, out.lhs, out.rhs)
+    return {
+        "margin": m,
+        "params": _render_point(point),
+        "lhs": mpmath.nstr(out.lhs, 15),
+        "rhs": mpmath.nstr(out.rhs, 15),
+        "flip": _flip_words(claim, m),
+    }
 
 
 def _ce_record(claim: Claim, point: Mapping[str, Any], dps: int) -> dict[str, Any] | None:
     """A counterexample record for a point where the claim fails (decided exactly), else None."""
-    from dptheory.verify.certify import decide_point
-
     dec = decide_point(claim, point, dps=dps)
     if dec.holds is not False:
         return None
-    return {"params": _render_point(point), "lhs": dec.lhs, "rhs": dec.rhs,
-            "relation": f"within a factor {claim.factor:g}" if claim.factor else claim.relation.value,
-            "margin": dec.margin, "certified": dec.certified, "evidence": dec.evidence, "dps": dps}
+    return {
+        "params": _render_point(point),
+        "lhs": dec.lhs,
+        "rhs": dec.rhs,
+        "relation": relation_text(claim),
+        "margin": dec.margin,
+        "certified": dec.certified,
+        "evidence": dec.evidence,
+        "dps": dps,
+    }
 
 
 def check_claim(
@@ -166,20 +158,26 @@ def check_claim(
     base: dict[str, Any] = dict(claim=claim.key, expected=claim.verdict, statement=_statement(claim), ours=claim.ours)
 
     def done(verdict: Verdict, method: str, **kw: Any) -> ClaimResult:
-        return ClaimResult(verdict=verdict, method=method, notes=notes, duration_s=time.perf_counter() - t0,
-                           **base, **kw)
+        return ClaimResult(
+            verdict=verdict, method=method, notes=notes, duration_s=time.perf_counter() - t0, **base, **kw
+        )
 
     # 1. pinned counterexamples
     if use_pinned and claim.counterexamples:
         for pt in claim.counterexamples:
-            if not _in_region(claim, pt):
+            if not in_region(claim, pt):
                 notes.append(f"pinned point {_render_point(pt)} is outside the claim's region; ignored")
                 continue
             rec = _ce_record(claim, pt, dps)
             if rec is not None:
                 how = "certified" if rec["certified"] else f"confirmed at {dps} digits, not certified"
-                return done(Verdict.FALSIFIED, f"pinned counterexample ({how})", region=claim.region.describe(),
-                            examples_tried=1, counterexample=rec)
+                return done(
+                    Verdict.FALSIFIED,
+                    f"pinned counterexample ({how})",
+                    region=claim.region.describe(),
+                    examples_tried=1,
+                    counterexample=rec,
+                )
         notes.append("no pinned counterexample falsifies the claim any more")
 
     # 2. symbolic
@@ -190,43 +188,32 @@ def check_claim(
         if res.verdict is SymbolicVerdict.PROVED:
             clash = _spot_check(claim, seed, dps)
             if clash is None:
-                return done(Verdict.PROVED, "symbolic proof (sympy)", region=claim.region.describe(),
-                            proof=res.detail)
-            notes.append(f"the symbolic proof ({res.detail}) does not match the claim as stated: the point below "
-                         "violates it (a proof written for another claim, or a claim changed after its proof)")
-            return done(Verdict.FALSIFIED, "symbolic proof contradicted by a point check",
-                        region=claim.region.describe(), examples_tried=SPOT_CHECK_BUDGET, counterexample=clash)
+                return done(Verdict.PROVED, "symbolic proof (sympy)", region=claim.region.describe(), proof=res.detail)
+            notes.append(
+                f"the symbolic proof ({res.detail}) does not match the claim as stated: the point below "
+                "violates it (a proof written for another claim, or a claim changed after its proof)"
+            )
+            return done(
+                Verdict.FALSIFIED,
+                "symbolic proof contradicted by a point check",
+                region=claim.region.describe(),
+                examples_tried=SPOT_CHECK_BUDGET,
+                counterexample=clash,
+            )
         notes.append(f"symbolic: {res.verdict.value}: {res.detail}")
 
     # 3. finite region
-    pts = _finite_points(claim)
+    pts = finite_points(claim)
     if pts is not None:
         return _exhaustive(claim, pts, dps, notes, done, progress)
 
     # 4. branch and bound on the certify box
+    undecided: list[dict[str, str]] = []
     if claim.region.certify is not None:
-        from dptheory.verify.certify import certify_region
-
-        out = certify_region(claim, max_boxes=max_boxes, max_seconds=max_seconds, dps=dps, progress=progress)
-        closest = None
-        if out.min_margin is not None:
-            closest = {**(out.closest or {}), "lower_bound": out.min_margin["lower_bound"], "of": out.min_margin["of"],
-                       "box": out.min_margin["box"]}
-        method = f"branch and bound with arb balls ({out.certified} boxes certified, {out.outside} outside the region)"
-        if out.status == "certified":
-            return done(Verdict.CERTIFIED, method, region=out.region, examples_tried=out.boxes, closest_margin=closest)
-        if out.status == "falsified":
-            assert out.counterexample is not None
-            return done(Verdict.FALSIFIED, "branch and bound with arb balls (a violating box)", region=out.region,
-                        examples_tried=out.boxes, counterexample=out.counterexample)
-        if out.status == "unavailable":
-            notes.append(f"not certified: {out.reason}")
-        else:
-            notes.extend(out.notes)
-            notes.append("not certified on the box: the search below decides the verdict")
-        undecided = out.undecided
-    else:
-        undecided = []
+        bb = _branch_and_bound(claim, max_boxes, max_seconds, dps, notes, done, progress)
+        if isinstance(bb, ClaimResult):
+            return bb
+        undecided = bb
 
     # 5. search
     res = _search(claim, examples, seed, dps, notes, progress)
@@ -235,16 +222,60 @@ def check_claim(
     return res
 
 
-def _exhaustive(claim: Claim, pts: list[dict[str, Any]], dps: int, notes: list[str],
-                done: Callable[..., ClaimResult], progress: Callable[[int, int], None] | None) -> ClaimResult:
+def _branch_and_bound(
+    claim: Claim,
+    max_boxes: int | None,
+    max_seconds: float | None,
+    dps: int,
+    notes: list[str],
+    done: Callable[..., ClaimResult],
+    progress: Callable[[int, int], None] | None,
+) -> ClaimResult | list[dict[str, str]]:
+    """Step 4 of the module docstring: the verdict (certified, or falsified at a point of the box), else the
+    boxes left undecided (the search then decides; the notes say why)."""
+    from dptheory.verify.certify import certify_region
+
+    out = certify_region(claim, max_boxes=max_boxes, max_seconds=max_seconds, dps=dps, progress=progress)
+    closest = None
+    if out.min_margin is not None:
+        closest = {
+            **(out.closest or {}),
+            "lower_bound": out.min_margin["lower_bound"],
+            "of": out.min_margin["of"],
+            "box": out.min_margin["box"],
+        }
+    method = f"branch and bound with arb balls ({out.certified} boxes certified, {out.outside} outside the region)"
+    if out.status == "certified":
+        return done(Verdict.CERTIFIED, method, region=out.region, examples_tried=out.boxes, closest_margin=closest)
+    if out.status == "falsified":
+        assert out.counterexample is not None
+        return done(
+            Verdict.FALSIFIED,
+            "branch and bound with arb balls (a violating box)",
+            region=out.region,
+            examples_tried=out.boxes,
+            counterexample=out.counterexample,
+        )
+    if out.status == "unavailable":
+        notes.append(f"not certified: {out.reason}")
+    else:
+        notes.extend(out.notes)
+        notes.append("not certified on the box: the search below decides the verdict")
+    return out.undecided
+
+
+def _exhaustive(
+    claim: Claim,
+    pts: list[dict[str, Any]],
+    dps: int,
+    notes: list[str],
+    done: Callable[..., ClaimResult],
+    progress: Callable[[int, int], None] | None,
+) -> ClaimResult:
     """Every point of a finite region: decided on balls when the claim's margin has a ball evaluation
     (exhaustive), else screened in float64 with mpmath near the boundary (not rigorous)."""
-    import flint
-
-    from dptheory.verify.certify import _ball_of, _decide, margin_of
-
     region = claim.region.describe()
-    valid = [pt for pt in pts if _in_region(claim, pt)]
+    valid = [pt for pt in pts if in_region(claim, pt)]
     if not valid:
         notes.append("no point of the finite region satisfies the conditions")
         return done(Verdict.NOT_FALSIFIED, "exhaustive evaluation (no valid point)", region=region)
@@ -255,25 +286,20 @@ def _exhaustive(claim: Claim, pts: list[dict[str, Any]], dps: int, notes: list[s
         for i, pt in enumerate(valid):
             if progress is not None:
                 progress(i + 1, len(valid))
-            exact = {k: _ball_of(parse_value(v, key=claim.key, name=k)) for k, v in pt.items()}
-            ok = bad = False
-            d = None
-            for prec in (64, 256, 1024):
-                try:
-                    with flint.ctx.workprec(prec):
-                        d = m.ball(exact)
-                    ok, bad = _decide(d, m.strict)
-                except DPTheoryError:
-                    ok = bad = False
-                except (ZeroDivisionError, ValueError):
-                    ok = bad = False
-                if ok or bad:
-                    break
+            exact: dict[str, Any] = {k: ball_of(parse_value(v, key=claim.key, name=k)) for k, v in pt.items()}
+            ok, bad, d, _prec, _why = margin_sign(
+                m, functools.partial(dict, exact), (64, 256, 1024), catch=(DPTheoryError, ZeroDivisionError, ValueError)
+            )
             if bad:
                 rec = _ce_record(claim, pt, dps)
                 if rec is not None:
-                    return done(Verdict.FALSIFIED, f"exhaustive evaluation on arb balls ({len(valid)} points)",
-                                region=region, examples_tried=i + 1, counterexample=rec)
+                    return done(
+                        Verdict.FALSIFIED,
+                        f"exhaustive evaluation on arb balls ({len(valid)} points)",
+                        region=region,
+                        examples_tried=i + 1,
+                        counterexample=rec,
+                    )
             if not ok:
                 unsettled.append(pt)
                 continue
@@ -281,8 +307,13 @@ def _exhaustive(claim: Claim, pts: list[dict[str, Any]], dps: int, notes: list[s
                 worst = (d.lower(), pt)
         closest = _closest_from(claim, worst[1], dps) if worst is not None else None
         if not unsettled:
-            return done(Verdict.EXHAUSTIVE, f"exhaustive evaluation on arb balls ({len(valid)} points)",
-                        region=region, examples_tried=len(valid), closest_margin=closest)
+            return done(
+                Verdict.EXHAUSTIVE,
+                f"exhaustive evaluation on arb balls ({len(valid)} points)",
+                region=region,
+                examples_tried=len(valid),
+                closest_margin=closest,
+            )
         notes.append(f"{len(unsettled)} points could not be decided on balls, e.g. {_render_point(unsettled[0])}")
     else:
         notes.append(f"not rigorous: {m.why_not}")
@@ -299,16 +330,24 @@ def _exhaustive(claim: Claim, pts: list[dict[str, Any]], dps: int, notes: list[s
         if out.holds is False:
             rec = _ce_record(claim, pt, dps)
             if rec is not None:
-                return done(Verdict.FALSIFIED, f"exhaustive evaluation ({len(valid)} points)", region=region,
-                            examples_tried=i + 1, counterexample=rec)
+                return done(
+                    Verdict.FALSIFIED,
+                    f"exhaustive evaluation ({len(valid)} points)",
+                    region=region,
+                    examples_tried=i + 1,
+                    counterexample=rec,
+                )
         if out.holds is None:
             ties += 1
     if ties:
         notes.append(f"{ties} points tied at {dps} digits")
-    return done(Verdict.NOT_FALSIFIED,
-                f"every point of the finite region evaluated (float64, mpmath at {dps} digits near the boundary; "
-                "not rigorous)", region=region, examples_tried=len(valid),
-                closest_margin=_closest_from(claim, valid[worst_i], dps))
+    return done(
+        Verdict.NOT_FALSIFIED,
+        f"every point of the finite region evaluated (float64, mpmath at {dps} digits near the boundary; not rigorous)",
+        region=region,
+        examples_tried=len(valid),
+        closest_margin=_closest_from(claim, valid[worst_i], dps),
+    )
 
 
 #: margin evaluations of the point check that runs after a symbolic proof (see :func:`_spot_check`)
@@ -346,30 +385,47 @@ def _spot_check(claim: Claim, seed: int, dps: int) -> dict[str, Any] | None:
     return rec
 
 
-def _search(claim: Claim, examples: int, seed: int, dps: int, notes: list[str],
-            progress: Callable[[int, int], None] | None) -> ClaimResult:
+def _search(
+    claim: Claim, examples: int, seed: int, dps: int, notes: list[str], progress: Callable[[int, int], None] | None
+) -> ClaimResult:
     """The margin-optimising search (:func:`dptheory.verify.search.search_counterexample`): every draw
     comes from a numpy Generator seeded with ``seed``, so the verdict and the record are the same in
     every process (CLI, test runner, Dask worker)."""
     from dptheory.verify.search import DEFAULT_BUDGET, search_counterexample
 
     t0 = time.perf_counter()
-    base: dict[str, Any] = dict(claim=claim.key, expected=claim.verdict, statement=_statement(claim),
-                                ours=claim.ours, region=claim.region.describe())
+    base: dict[str, Any] = dict(
+        claim=claim.key,
+        expected=claim.verdict,
+        statement=_statement(claim),
+        ours=claim.ours,
+        region=claim.region.describe(),
+    )
     # --examples scales the search: the default 100 gives DEFAULT_BUDGET (1500) margin evaluations
     budget = max(1, examples * DEFAULT_BUDGET // 100)
     sr = search_counterexample(claim, budget=budget, seed=seed, dps=dps, progress=progress)
     notes.extend(sr.notes)
     if sr.points_tried == 0 and sr.found is None:
-        notes.append("the search drew no point of the region (its conditions refused every draw): nothing was "
-                     "tested")
+        notes.append("the search drew no point of the region (its conditions refused every draw): nothing was tested")
     if sr.found is not None:
         rec = sr.found.to_dict()
         rec["dps"] = dps
-        return ClaimResult(verdict=Verdict.FALSIFIED, method=f"search: {sr.strategy}",
-                           examples_tried=sr.points_tried,
-                           counterexample=rec, notes=notes, duration_s=time.perf_counter() - t0, **base)
+        return ClaimResult(
+            verdict=Verdict.FALSIFIED,
+            method=f"search: {sr.strategy}",
+            examples_tried=sr.points_tried,
+            counterexample=rec,
+            notes=notes,
+            duration_s=time.perf_counter() - t0,
+            **base,
+        )
     closest = None if sr.closest is None else sr.closest.to_dict()
-    return ClaimResult(verdict=Verdict.NOT_FALSIFIED, method=f"search: {sr.strategy}",
-                       examples_tried=sr.points_tried, closest_margin=closest, notes=notes,
-                       duration_s=time.perf_counter() - t0, **base)
+    return ClaimResult(
+        verdict=Verdict.NOT_FALSIFIED,
+        method=f"search: {sr.strategy}",
+        examples_tried=sr.points_tried,
+        closest_margin=closest,
+        notes=notes,
+        duration_s=time.perf_counter() - t0,
+        **base,
+    )

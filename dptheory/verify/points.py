@@ -1,24 +1,46 @@
-"""Deciding a claim at one point (both sides at a given precision) and region membership.
+"""Deciding a claim at one point, and region membership.
 
-Shared by the search (:mod:`dptheory.verify.checking`, :mod:`dptheory.verify.search`) and the branch and
-bound (:mod:`dptheory.verify.certify`); it sits below both so that neither imports the other.
+:func:`evaluate_point` evaluates both sides with mpmath at ``dps`` digits and decides the relation there
+(ties at working precision are undecided); :func:`decide_point` decides it rigorously where it can (the
+claim's margin on balls at exact inputs, :mod:`dptheory.verify.margin`), else by two mpmath evaluations.
+Shared by the search (:mod:`dptheory.verify.checking`, :mod:`dptheory.verify.search`), exhaustive sets,
+pinned counterexamples and the branch and bound (:mod:`dptheory.verify.certify`); it sits below all of
+them so that none imports another.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import mpmath
 import sympy as sp
 
-from dptheory.core.claims import Claim, Relation
+from dptheory.core.claims import Claim, NoBallEvaluator, Relation
 from dptheory.core.conditions import Condition
 from dptheory.core.notation import Param, parse_value
+from dptheory.verify.margin import Margin, decide_ball, is_inf, margin_of, mp_margin
+from dptheory.verify.sides import ball_of, side_enclosure, side_mp
 
-__all__ = ["PointOutcome", "claim_conditions", "evaluate_point", "region_conditions"]
+__all__ = [
+    "BOX_PREC",
+    "PointDecision",
+    "PointOutcome",
+    "ball_text",
+    "claim_conditions",
+    "decide_point",
+    "evaluate_point",
+    "in_region",
+    "margin_sign",
+    "region_conditions",
+    "relation_text",
+    "sign_words",
+]
+
+#: working precision (bits) of the branch and bound and the lowest of a point decision on balls
+BOX_PREC = 64
 
 
 @dataclass(frozen=True)
@@ -29,34 +51,11 @@ class PointOutcome:
     margin: float  # signed relative margin, > 0 when the claim holds
 
 
-def _margin(claim: Claim, lhs: float, rhs: float) -> float:
-    """Signed relative margin (> 0: holds) from float values."""
-    if claim.factor is not None:
-        if lhs <= 0 or rhs <= 0:
-            return -math.inf
-        lr = math.log(lhs) - math.log(rhs)
-        lf = math.log(claim.factor)
-        return min(lf - lr, lr + lf)
-    if math.isinf(lhs) or math.isinf(rhs):
-        if math.isinf(lhs) and math.isinf(rhs):
-            return 0.0
-        return math.inf if claim.relation.holds(lhs, rhs) else -math.inf
-    scale = max(abs(lhs), abs(rhs), 1e-300)
-    d = (rhs - lhs) / scale
-    return {
-        Relation.LT: d,
-        Relation.LE: d,
-        Relation.GT: -d,
-        Relation.GE: -d,
-        Relation.EQ: 1e-12 - abs(d),
-    }[claim.relation]
-
-
 def evaluate_point(claim: Claim, point: Mapping[str, Any], *, dps: int = 50) -> PointOutcome:
     """Both sides at ``dps`` digits and whether the claim holds there."""
     exact = {k: parse_value(v, key=claim.key, name=k) for k, v in point.items()}
-    lhs = claim.lhs.value_mp(exact, dps)
-    rhs = claim.rhs.value_mp(exact, dps)
+    lhs = side_mp(claim.lhs, exact, dps)
+    rhs = side_mp(claim.rhs, exact, dps)
     tol = mpmath.mpf(10) ** (-(dps - 8))
     with mpmath.workdps(dps):
         if claim.factor is not None:
@@ -88,7 +87,9 @@ def evaluate_point(claim: Claim, point: Mapping[str, Any], *, dps: int = 50) -> 
         return PointOutcome(holds, lhs, rhs, m)
 
 
-def _in_region(claim: Claim, point: Mapping[str, Any]) -> bool:
+def in_region(claim: Claim, point: Mapping[str, Any]) -> bool:
+    """Whether an exact point lies in the claim's region: every referenced theorem's conditions hold there
+    (derived parameters filled in; a limit's own parameter excepted) and every region constraint holds."""
     exact = {k: parse_value(v, key=claim.key, name=k) for k, v in point.items()}
     for q in (r for side in claim.sides() for r in side.theorem_refs()):
         t = q.thm()
@@ -152,3 +153,148 @@ def region_conditions(claim: Claim) -> tuple[list[Condition], dict[str, Param], 
             info.setdefault(p.name, p)
             order.append(p.name)
     return claim_conditions(claim, domain=True), info, list(dict.fromkeys(order))
+
+
+# ============================================================================ the point decision
+
+
+@dataclass(frozen=True)
+class PointDecision:
+    """Whether a claim holds at one exact point.
+
+    Attributes:
+        holds: True / False, or None when the two sides cannot be separated.
+        certified: the decision rests on ball arithmetic (the margin's sign at exact inputs).
+        lhs, rhs: the two sides: ``{"label", "value", "lo", "hi", "why_not"}`` (enclosure ends rounded
+            outward when available).
+        margin: the signed relative margin (rhs - lhs)/max(|lhs|, |rhs|) oriented so that > 0 holds
+            (log-ratio slack for a factor claim); a float.
+        evidence: in words.
+    """
+
+    holds: bool | None
+    certified: bool
+    lhs: dict[str, Any]
+    rhs: dict[str, Any]
+    margin: float
+    evidence: str
+
+
+def ball_text(x: Any, digits: int = 22) -> tuple[str, str]:
+    """A ball's ends as decimal strings rounded outward (``"inf"``/``"-inf"`` for an exact infinity)."""
+    from dptheory.core.compile import _decimal_bound
+
+    if is_inf(x):
+        return ("inf", "inf") if x > 0 else ("-inf", "-inf")
+    return _decimal_bound(x.lower(), digits, down=True), _decimal_bound(x.upper(), digits, down=False)
+
+
+def margin_sign(
+    m: Margin,
+    balls: Callable[[], Mapping[str, Any]],
+    precs: Sequence[int],
+    *,
+    catch: tuple[type[BaseException], ...],
+) -> tuple[bool, bool, Any, int, str]:
+    """The sign of the claim's margin on balls, at each working precision of ``precs`` in turn until it is
+    decided: ``(certainly holds, certainly fails, the last ball, its precision, why undecided)``.
+
+    ``balls()`` gives the point's balls (called at each precision: rationals are rounded at it); an error of
+    ``catch`` at one precision moves on to the next, :class:`NoBallEvaluator` stops (the margin has no ball
+    there at any precision). Used by :func:`decide_point` (exact points: pins, counterexamples, closest
+    approaches) and by the exhaustive evaluation of finite regions (:mod:`dptheory.verify.checking`).
+    """
+    import flint
+
+    d: Any = None
+    prec = 0
+    last = ""
+    for prec in precs:
+        try:
+            with flint.ctx.workprec(prec):
+                d = m.ball(balls())
+            ok, bad = decide_ball(d, m.strict)
+            if ok or bad:
+                return ok, bad, d, prec, ""
+            last = f"the margin's ball {d.str(5, radius=True)} contains 0"
+        except NoBallEvaluator as exc:
+            return False, False, d, prec, str(exc)
+        except catch as exc:
+            last = str(exc)
+    return False, False, d, prec, last
+
+
+def decide_point(claim: Claim, point: Mapping[str, Any], *, dps: int = 50) -> PointDecision:
+    """Decide the claim at an exact point: by the margin's sign on balls when it has a ball evaluation
+    (raising the precision up to about ``16 dps`` digits), else by two mpmath evaluations (``dps`` and
+    ``dps + 20`` digits) that must agree on the side of the relation (not certified)."""
+    from dptheory.core.compile import Undecided
+
+    exact = {k: parse_value(v, key=claim.key, name=k) for k, v in point.items()}
+    m = margin_of(claim)
+    digits = min(dps, 20)
+    # the two sides with mpmath (the values shown), at dps digits
+    out = evaluate_point(claim, exact, dps=dps)
+    rel = mp_margin(claim, out.lhs, out.rhs)
+    sides = []
+    why_sides = []
+    for q, v in ((claim.lhs, out.lhs), (claim.rhs, out.rhs)):
+        ball, why = side_enclosure(q, exact, int(dps * 3.33) + 64)
+        rec: dict[str, Any] = {
+            "label": q.label,
+            "value": mpmath.nstr(v, digits),
+            "lo": None,
+            "hi": None,
+            "why_not": why,
+        }
+        if ball is not None and (ball.is_finite() or is_inf(ball)):
+            rec["lo"], rec["hi"] = ball_text(ball, digits + 2)
+        else:
+            why_sides.append(why or f"{q.label}: the ball is not finite")
+        sides.append(rec)
+    if m.certifiable:
+        base = int(dps * 3.33) + 32
+        precs = [max(BOX_PREC, base) * 2**k for k in range(8) if max(BOX_PREC, base) * 2**k <= 16 * base]
+        errors = (Undecided, ZeroDivisionError, ValueError)
+        ok, bad, d, prec, last = margin_sign(m, lambda: {k: ball_of(v) for k, v in exact.items()}, precs, catch=errors)
+        if ok or bad:
+            word = "holds" if ok else "fails"
+            return PointDecision(
+                bool(ok),
+                True,
+                sides[0],
+                sides[1],
+                rel,
+                f"certified: the margin ({m.describe()}) is {sign_words(d)} on balls at "
+                f"{prec} bits, so '{relation_text(claim)}' {word}",
+            )
+        why = f"the margin could not be decided on balls ({last})"
+    else:
+        why = m.why_not
+    holds = out.holds
+    if holds is None:
+        return PointDecision(None, False, sides[0], sides[1], rel, f"a tie at {dps} digits; {why}")
+    word = "holds" if holds else "fails"
+    return PointDecision(
+        holds,
+        False,
+        sides[0],
+        sides[1],
+        rel,
+        f"confirmed at {dps} digits (not certified): '{relation_text(claim)}' {word}; {why}",
+    )
+
+
+def sign_words(d: Any) -> str:
+    if d > 0:
+        return "positive"
+    if d >= 0:
+        return "nonnegative"
+    if d < 0:
+        return "negative"
+    return "nonpositive"
+
+
+def relation_text(claim: Claim) -> str:
+    """The relation as printed with a decision: ``"<"``, ``"<="``, ... or ``"within a factor 2"``."""
+    return f"within a factor {claim.factor:g}" if claim.factor else claim.relation.value

@@ -87,14 +87,20 @@ class ClaimResult:
             proof = self.proof or ""
             out.append(f"Proved: {what}. {proof[:1].upper()}{proof[1:]}".rstrip())
         elif v is Verdict.CERTIFIED:
-            out.append(f"Certified: {what} at every point of the region {self.region} ({self.method}, "
-                       f"{self.examples_tried} boxes).")
+            out.append(
+                f"Certified: {what} at every point of the region {self.region} ({self.method}, "
+                f"{self.examples_tried} boxes)."
+            )
         elif v is Verdict.EXHAUSTIVE:
-            out.append(f"Exhaustive: {what} at every one of the {self.examples_tried} points of {self.region}, each "
-                       "decided with rigorous error bounds.")
+            out.append(
+                f"Exhaustive: {what} at every one of the {self.examples_tried} points of {self.region}, each "
+                "decided with rigorous error bounds."
+            )
         elif v is Verdict.NOT_FALSIFIED:
-            out.append(f"Not falsified: {self.method} ({self.examples_tried} points) found no point where "
-                       f"{what} fails, on {self.region}. This is not a proof.")
+            out.append(
+                f"Not falsified: {self.method} ({self.examples_tried} points) found no point where "
+                f"{what} fails, on {self.region}. This is not a proof."
+            )
         else:
             ce = self.counterexample or {}
             pts = ", ".join(f"{k} = {val}" for k, val in (ce.get("params") or {}).items())
@@ -106,8 +112,10 @@ class ClaimResult:
         if cm and v is not Verdict.FALSIFIED:
             where = ", ".join(f"{k} = {val}" for k, val in (cm.get("params") or {}).items())
             if cm.get("lower_bound") is not None:
-                out.append(f"Smallest margin: {cm['of']} is at least {cm['lower_bound']} on every box; near "
-                           f"{where} the relative margin is {_g(cm.get('margin'))}.")
+                out.append(
+                    f"Smallest margin: {cm['of']} is at least {cm['lower_bound']} on every box; near "
+                    f"{where} the relative margin is {_g(cm.get('margin'))}."
+                )
             elif where:
                 flip = f" ({cm['flip']})" if cm.get("flip") else ""
                 out.append(f"Closest approach: relative margin {_g(cm.get('margin'))} at {where}{flip}.")
@@ -116,13 +124,20 @@ class ClaimResult:
         return out
 
     def _repr_html_(self) -> str:
-        colour = {Verdict.PROVED: "#1a7f37", Verdict.CERTIFIED: "#1a7f37", Verdict.EXHAUSTIVE: "#1a7f37",
-                  Verdict.NOT_FALSIFIED: "#9a6700", Verdict.FALSIFIED: "#cf222e"}[self.verdict]
+        colour = {
+            Verdict.PROVED: "#1a7f37",
+            Verdict.CERTIFIED: "#1a7f37",
+            Verdict.EXHAUSTIVE: "#1a7f37",
+            Verdict.NOT_FALSIFIED: "#9a6700",
+            Verdict.FALSIFIED: "#cf222e",
+        }[self.verdict]
         body = "<br>".join(html.escape(s) for s in self.sentences()[1:])
         head = html.escape(self.sentences()[0])
-        return (f"<p><b>{html.escape(self.claim)}</b>: <span style='color:{colour}'><b>{self.verdict.value}</b></span>"
-                f" &mdash; {head}{'<br>' + body if body else ''}<br><small>{html.escape(self.method)}, "
-                f"{self.duration_s:.1f} s</small></p>")
+        return (
+            f"<p><b>{html.escape(self.claim)}</b>: <span style='color:{colour}'><b>{self.verdict.value}</b></span>"
+            f" &mdash; {head}{'<br>' + body if body else ''}<br><small>{html.escape(self.method)}, "
+            f"{self.duration_s:.1f} s</small></p>"
+        )
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -732,6 +732,7 @@ COMPOSITION = REGISTRY.add(
         mp=_composition_mp,
         np=_composition_np,
         arb=_composition_arb,
+        slow_fractional=("alpha",),
         kernel_reason=(
             'T = K floor(n/b) steps of rdp.subsampled_gaussian, whose A_alpha is an integral (exact '
             'binomial sum at integer orders, signed series with a tail bound otherwise); the arb kernel '

@@ -1,0 +1,104 @@
+"""Benchmark: how often a claim check crosses between the package's rooms (top-level subpackages).
+
+Traces ``dptheory check --claim KEY`` (default ``yeshokri22.C4``, a certified claim: 127 boxes of branch
+and bound) with ``sys.setprofile`` and counts
+
+* calls: every call of a Python function defined in ``dptheory`` (from anywhere);
+* layer crossings: calls from a function of one room of ``dptheory/`` (core, numerics, privacy, verify,
+  papers, cli, ...: the second part of the module name; ``dptheory/__init__`` counts as core) to a
+  function of another room;
+* upward crossings: crossings whose caller's room ranks below the callee's in the import layers of
+  ``tests/test_architecture.py`` (core < numerics < privacy < train < audit < verify < testing < report <
+  probe < cli; papers above every layer): a lower room calling back into a higher one (a method of a
+  core data class doing verification work for verify, a core evaluator calling a paper's kernel).
+
+It prints the three counts and the most frequent crossing pairs (caller room -> callee room, with the
+callee function). The registry is loaded before the trace starts (importing the papers is not part of a
+check). No assertion. Run: ``PYTHONPATH=. python bench/bench_layer_crossings.py [KEY]``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import sys
+from collections import Counter
+from types import FrameType
+from typing import Any
+
+RANK = {
+    "core": 0,
+    "numerics": 1,
+    "privacy": 2,
+    "train": 3,
+    "audit": 4,
+    "verify": 5,
+    "testing": 6,
+    "report": 7,
+    "probe": 8,
+    "explore": 9,
+    "cli": 9,
+    "docs_gen": 9,
+    "errors": 9,
+    "__main__": 9,
+    "papers": 10,
+}
+
+
+def room(module: str | None) -> str | None:
+    """The room of a module name (None outside the package)."""
+    if not module or not (module == "dptheory" or module.startswith("dptheory.")):
+        return None
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else "core"
+
+
+def trace(key: str) -> tuple[int, int, int, Counter[tuple[str, str, str]]]:
+    from dptheory.cli import main
+    from dptheory.core.registry import REGISTRY
+
+    REGISTRY.get(key)  # load the papers before tracing
+    calls = crossings = upward = 0
+    pairs: Counter[tuple[str, str, str]] = Counter()
+
+    def prof(frame: FrameType, event: str, _arg: Any) -> None:
+        nonlocal calls, crossings, upward
+        if event != "call":
+            return
+        callee = room(frame.f_globals.get("__name__"))
+        if callee is None:
+            return
+        calls += 1
+        back = frame.f_back
+        caller = room(back.f_globals.get("__name__")) if back is not None else None
+        if caller is None or caller == callee:
+            return
+        crossings += 1
+        if RANK.get(caller, 10) < RANK.get(callee, 10):
+            upward += 1
+        pairs[(caller, callee, frame.f_code.co_qualname)] += 1
+
+    out = io.StringIO()
+    sys.setprofile(prof)
+    try:
+        with contextlib.redirect_stdout(out), contextlib.suppress(SystemExit):
+            main(["check", "--claim", key, "--no-progress", "--json"])
+    finally:
+        sys.setprofile(None)
+    return calls, crossings, upward, pairs
+
+
+def main(argv: list[str]) -> None:
+    key = argv[0] if argv else "yeshokri22.C4"
+    calls, crossings, upward, pairs = trace(key)
+    print(f"dptheory check --claim {key}")
+    print(f"calls:             {calls:>9,}")
+    print(f"layer crossings:   {crossings:>9,}")
+    print(f"upward crossings:  {upward:>9,}")
+    print("most frequent crossings (caller room -> callee room: callee):")
+    for (a, b, fn), n in pairs.most_common(15):
+        print(f"  {n:>7,}  {a} -> {b}: {fn}")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
