@@ -34,7 +34,7 @@ from hypothesis import strategies as st
 import dptheory
 from dptheory.core import REGISTRY, Status
 from dptheory.core.errors import DPTheoryError
-from dptheory.core.sweep import crossover, sweep
+from dptheory.evaluate.sweep import crossover, sweep
 from dptheory.testing.strategies import theorem_strategy
 
 THEOREMS = sorted(REGISTRY.theorems(), key=lambda t: t.key)

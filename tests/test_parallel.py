@@ -1,4 +1,4 @@
-"""Scale-out on Dask (dptheory.core.parallel): the same numbers whatever runs the tasks, retries, one-line errors.
+"""Scale-out on Dask (dptheory.evaluate.parallel): the same numbers whatever runs the tasks, retries, one-line errors.
 
 One local cluster of two single-threaded worker processes serves the module (through its scheduler
 address, the ``--scheduler`` path); one test starts its own through ``--workers 2``.
@@ -17,7 +17,7 @@ import pytest
 
 from dptheory.cli import main
 from dptheory.core.errors import DPTheoryError, InvalidParameter
-from dptheory.core.parallel import chunk_bounds, run_tasks, task_generators, validate_cluster
+from dptheory.evaluate.parallel import chunk_bounds, run_tasks, task_generators, validate_cluster
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -227,7 +227,7 @@ def test_unreachable_scheduler_is_a_one_line_error(capsys, monkeypatch):
     pytest.importorskip("distributed")
     import socket
 
-    import dptheory.core.parallel as P
+    import dptheory.evaluate.parallel as P
 
     monkeypatch.setattr(P, "CONNECT_TIMEOUT", 2.0)
     with socket.socket() as s:  # a port nobody listens on

@@ -10,7 +10,7 @@ import pytest
 
 import dptheory
 from dptheory.core import ConditionViolated
-from dptheory.core.sweep import crossover, parse_values, sweep
+from dptheory.evaluate.sweep import crossover, parse_values, sweep
 
 
 def test_parse_values():

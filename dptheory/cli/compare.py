@@ -16,7 +16,7 @@ KEY2's up to ``--to``. Screen: every grid point in float64, the order minimised 
 on the optimised one); then the crossover and the point before it are confirmed with the continuous
 optimisation at ``--dps`` digits (walking along the grid if the screen was off), and a real-valued
 crossover is refined by bisection. Without ``--delta`` the RDP crossover at the given ``alpha`` is
-:func:`dptheory.core.sweep.crossover`.
+:func:`dptheory.evaluate.sweep.crossover`.
 """
 
 from __future__ import annotations
@@ -308,7 +308,7 @@ def cmd_crossover(args: argparse.Namespace) -> int:
         if over == "alpha":
             raise UsageError("crossover --delta optimises the order: --over alpha is not meaningful")
         return _print_eps_crossover(_eps_crossover(a, b, over, lo, hi, integer, params, args), args)
-    from dptheory.core.sweep import crossover
+    from dptheory.evaluate.sweep import crossover
 
     res = crossover(a, b, over, args.start, args.stop, params, dps=args.dps)
     if args.json:

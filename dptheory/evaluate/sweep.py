@@ -357,7 +357,7 @@ def sweep(
     """Evaluate ``thm`` on the Cartesian grid ``grid`` with the other parameters ``fixed``.
 
     The points beyond float64 (evaluated one by one with mpmath) may run on Dask: a local cluster of
-    ``workers`` processes or the cluster at ``scheduler`` (:func:`dptheory.core.parallel.run_tasks`);
+    ``workers`` processes or the cluster at ``scheduler`` (:func:`dptheory.evaluate.parallel.run_tasks`);
     each point is computed alone, so the result is the same.
 
     Names in ``grid`` or ``fixed`` that the theorem does not take are ignored (so one set of values
@@ -473,7 +473,7 @@ def _run_np(thm: Theorem, arrays: Mapping[str, np.ndarray]) -> tuple[np.ndarray,
 def _mp_points(thm: Theorem, points: list[dict[str, sp.Rational]], workers: int | None, scheduler: str | None,
                progress: bool) -> list[tuple[mpmath.mpf, str]]:
     """:func:`_mp_point` at every point, in order: in process, or on Dask (a registered theorem travels by key)."""
-    from dptheory.core.parallel import run_tasks, uses_dask
+    from dptheory.evaluate.parallel import run_tasks, uses_dask
 
     ref: Theorem | str = thm
     if uses_dask(workers, scheduler) and points:
