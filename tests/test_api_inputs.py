@@ -176,7 +176,8 @@ def test_kernel_range_in_the_users_terms_cli(capsys: pytest.CaptureFixture[str],
 
 def test_kernel_messages_show_numbers_not_reprs() -> None:
     """Errors of the numerics modules print numbers as decimals, not ``mpf('...')`` / ``np.float64(...)``."""
-    from dptheory.numerics import conversion, sampled_wor, sgm
+    from dptheory.numerics import sampled_wor, sgm
+    from dptheory.privacy import conversion
 
     calls = [
         lambda: sgm.rdp_mp(mpmath.mpf(1e100), mpmath.mpf("0.01"), mpmath.mpf(1), mpmath.mpf(1)),

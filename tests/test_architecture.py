@@ -115,7 +115,7 @@ def test_no_import_cycle():
             if d not in GRAPH or d == m:
                 continue
             if state.get(d) == 1:
-                return [*stack[stack.index(d):], d]
+                return [*stack[stack.index(d) :], d]
             if d not in state:
                 found = visit(d)
                 if found:

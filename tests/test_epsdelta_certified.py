@@ -40,7 +40,7 @@ def test_composition_bracket(K: int) -> None:
     from dptheory.privacy.pld import rdp_epsilon_best
 
     p = {**FIGURE_SETTING, "K": K}
-    lo, hi = _ends(best_epsilon_ball("composition", p, "1/100000"))
+    lo, hi = _ends(best_epsilon_ball("yeshokri22.composition", p, "1/100000"))
     assert hi - lo <= 2e-3 * hi
     best = float(rdp_epsilon_best(0.04, 10.0, 25 * K, DELTA, dps=30).epsilon)
     assert lo <= best  # the search returns an epsilon at one order: at least the infimum
@@ -56,7 +56,7 @@ def test_thm43_bracket(K: int) -> None:
     from dptheory.privacy.pld import theorem_epsilon
 
     p = {**FIGURE_SETTING, "K": K}
-    lo, hi = _ends(best_epsilon_ball("thm4_3", p, "1/100000"))
+    lo, hi = _ends(best_epsilon_ball("yeshokri22.thm4_3", p, "1/100000"))
     assert hi - lo <= 2e-3 * hi
     res = theorem_epsilon("yeshokri22.thm4_3", p, DELTA, dps=30)
     assert lo <= float(res.epsilon)

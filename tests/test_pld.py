@@ -178,8 +178,8 @@ def test_rdp_route_against_dp_accounting_integer_orders() -> None:
     and our continuous optimum is at most that."""
     import dp_accounting
 
-    from dptheory.numerics.conversion import optimize_order
     from dptheory.numerics.sgm import rdp_mp
+    from dptheory.privacy.conversion import optimize_order
 
     q, z, steps = 0.04, 10.0, 1250
     orders = list(range(2, 257))

@@ -10,7 +10,8 @@ import pytest
 
 import dptheory
 from dptheory.core import ConditionViolated
-from dptheory.evaluate.sweep import crossover, parse_values, sweep
+from dptheory.evaluate.crossover import crossover
+from dptheory.evaluate.sweep import parse_values, sweep
 
 
 def test_parse_values():

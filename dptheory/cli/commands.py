@@ -367,7 +367,7 @@ def _check_order_range(lo: str | None, hi: str | None) -> None:
     from fractions import Fraction
 
     from dptheory.cli.params import exact_number
-    from dptheory.numerics.conversion import DEFAULT_ALPHA_MAX, DEFAULT_ALPHA_MIN
+    from dptheory.privacy.conversion import DEFAULT_ALPHA_MAX, DEFAULT_ALPHA_MIN
 
     if lo is None and hi is None:
         return

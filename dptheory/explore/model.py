@@ -4,7 +4,7 @@ Pure Python (no panel, no bokeh), so every number the page shows is unit-testabl
 Nothing here computes a bound: values come from :meth:`Theorem.evaluate` through
 :class:`dptheory.probe.Probe` (mpmath, the same call as ``dptheory eval --no-check``), curves from
 :func:`dptheory.evaluate.sweep.sweep` (float64 kernels, mpmath beyond float64), crossovers from
-:meth:`Probe.crossovers` (:func:`dptheory.evaluate.sweep.crossover`, confirmed at ``CROSSOVER_DPS`` digits),
+:meth:`Probe.crossovers` (:func:`dptheory.evaluate.crossover.crossover`, confirmed at ``CROSSOVER_DPS`` digits),
 (eps, delta) from :func:`dptheory.privacy.conversion.convert` (order optimised).
 
 Ranges of the controls are the notation table's sampling ranges (``Param.sample``, narrowed by a

@@ -153,7 +153,7 @@ def _exact_of(v: Any, name: str) -> sp.Rational:
 def _best_ball(mechanism: str, point: tuple[tuple[str, str], ...], delta: str) -> Any:
     from dptheory.papers.yeshokri22.epsdelta import best_epsilon_ball
 
-    return best_epsilon_ball(mechanism, dict(point), delta)
+    return best_epsilon_ball(f"yeshokri22.{mechanism}", dict(point), delta)
 
 
 @dataclass(frozen=True)
