@@ -264,8 +264,16 @@ def test_final_value_is_exact_at_the_chosen_order(case: str, continuous: bool) -
 
 @pytest.mark.parametrize(
     "kwargs",
-    [{"method": "basic"}, {"delta": 0}, {"delta": 1.5}, {"orders": [1.0, 2]}, {"orders": []},
-     {"orders": [2], "alpha_min": 1.5}, {"alpha_min": 1.0}, {"alpha_min": 5, "alpha_max": 4}],
+    [
+        {"method": "basic"},
+        {"delta": 0},
+        {"delta": 1.5},
+        {"orders": [1.0, 2]},
+        {"orders": []},
+        {"orders": [2], "alpha_min": 1.5},
+        {"alpha_min": 1.0},
+        {"alpha_min": 5, "alpha_max": 4},
+    ],
 )
 def test_optimize_order_argument_errors(kwargs: dict) -> None:
     kwargs = {"delta": 1e-5, **kwargs}

@@ -52,21 +52,27 @@ def cmd_compare(args: argparse.Namespace) -> int:
     if args.delta is not None:
         check_delta_range(args.delta)
     if args.delta is None and "alpha" not in raw:
-        raise UsageError("compare: give alpha=A (RDP at that order) and/or --delta D ((epsilon, delta)-DP, the order "
-                         "optimised per theorem)")
+        raise UsageError(
+            "compare: give alpha=A (RDP at that order) and/or --delta D ((epsilon, delta)-DP, the order "
+            "optimised per theorem)"
+        )
     from dptheory.core.registry import REGISTRY
 
     papers = {k.split(".")[0] for k in keys}
-    baselines = [b for b in REGISTRY.baselines() if b.paper in papers and set(b.needs) <= set(raw)] \
-        if (args.delta is not None and args.baseline) else []
-    grid, fixed = split_grid(thms, [f"{k}={v}" for k, v in raw.items() if _taken(k, thms, baselines)],
-                             allow_axes=1)
+    baselines = (
+        [b for b in REGISTRY.baselines() if b.paper in papers and set(b.needs) <= set(raw)]
+        if (args.delta is not None and args.baseline)
+        else []
+    )
+    grid, fixed = split_grid(thms, [f"{k}={v}" for k, v in raw.items() if _taken(k, thms, baselines)], allow_axes=1)
     unused = [k for k in raw if not _taken(k, thms, baselines)]
     axis = next(iter(grid), None)
     values: list[Any] = grid[axis] if axis else [None]
     if len(values) > MAX_COMPARE_VALUES:
-        raise DPTheoryError(f"compare: {axis} has {len(values)} values; at most {MAX_COMPARE_VALUES} are compared "
-                            "(each needs an order optimisation)")
+        raise DPTheoryError(
+            f"compare: {axis} has {len(values)} values; at most {MAX_COMPARE_VALUES} are compared "
+            "(each needs an order optimisation)"
+        )
     rows: list[dict[str, Any]] = []
     for x in values:
         point = dict(fixed)
@@ -94,10 +100,32 @@ def cmd_compare(args: argparse.Namespace) -> int:
             if args.plot:
                 _plot_compare(rows, axis, args, str(group.path(args.plot)), header)
     if args.json:
-        print_json({"params": fixed, "axis": axis, "alpha": raw.get("alpha"),
-                    "delta": None if args.delta is None else delta_json(args.delta), "method": args.method,
-                    "rows": rows, "notes": notes})
+        print_json(
+            {
+                "params": fixed,
+                "axis": axis,
+                "alpha": raw.get("alpha"),
+                "delta": None if args.delta is None else delta_json(args.delta),
+                "method": args.method,
+                "rows": rows,
+                "notes": notes,
+            }
+        )
         return 0
+    _print_compare(rows, raw, args, axis, header, notes, bool(baselines))
+    return 0
+
+
+def _print_compare(
+    rows: list[dict[str, Any]],
+    raw: Mapping[str, str],
+    args: argparse.Namespace,
+    axis: str | None,
+    header: str,
+    notes: list[str],
+    baselines: bool,
+) -> None:
+    """The text table of ``dptheory compare``."""
     print(header)
     shown = []
     for r in rows:
@@ -109,9 +137,13 @@ def cmd_compare(args: argparse.Namespace) -> int:
         s["order"] = _short(s["order"], 8)
         shown.append(s)
     cols = ([axis] if axis else []) + ["label", "direction"]
-    heads = {"label": "bound", "value": f"RDP at alpha={raw['alpha']}" if "alpha" in raw else "value",
-             "epsilon": f"epsilon at delta={_delta_text(args.delta)}" if args.delta else "epsilon",
-             "order": "order alpha", "note": "note"}
+    heads = {
+        "label": "bound",
+        "value": f"RDP at alpha={raw['alpha']}" if "alpha" in raw else "value",
+        "epsilon": f"epsilon at delta={_delta_text(args.delta)}" if args.delta else "epsilon",
+        "order": "order alpha",
+        "note": "note",
+    }
     if "alpha" in raw:
         cols.append("value")
     if args.delta is not None:
@@ -122,9 +154,10 @@ def cmd_compare(args: argparse.Namespace) -> int:
     for n in notes:
         print(f"  note: {n}")
     if baselines:
-        print("  PLD: dp-accounting's privacy-loss distribution; the true epsilon of the composed mechanism lies in "
-              "the bracket. RDP route: the same mechanism's RDP, converted with the order optimised.")
-    return 0
+        print(
+            "  PLD: dp-accounting's privacy-loss distribution; the true epsilon of the composed mechanism lies in "
+            "the bracket. RDP route: the same mechanism's RDP, converted with the order optimised."
+        )
 
 
 def _taken(name: str, thms: Sequence[Any], baselines: Sequence[Any]) -> bool:
@@ -140,8 +173,10 @@ def _compare_header(fixed: Mapping[str, str], args: argparse.Namespace, axis: st
     at = ", ".join(f"{k}={v}" for k, v in fixed.items())
     mode = []
     if args.delta is not None:
-        mode.append(f"(epsilon, delta) at delta = {_delta_text(args.delta)}, {args.method} conversion, order optimised "
-                    "per theorem")
+        mode.append(
+            f"(epsilon, delta) at delta = {_delta_text(args.delta)}, {args.method} conversion, order optimised "
+            "per theorem"
+        )
     return f"compare at {at}" + (f", {axis} varying" if axis else "") + (f"; {mode[0]}" if mode else "") + " [nats]"
 
 
@@ -162,8 +197,21 @@ def _row(axis: str | None, x: Any, label: str, key: str, kind: str, direction: s
     row: dict[str, Any] = {}
     if axis:
         row[axis] = x
-    row.update({"label": label, "key": key, "kind": kind, "direction": direction, "value": None, "epsilon": None,
-                "epsilon_lower": None, "epsilon_upper": None, "order": None, "valid": True, "note": ""})
+    row.update(
+        {
+            "label": label,
+            "key": key,
+            "kind": kind,
+            "direction": direction,
+            "value": None,
+            "epsilon": None,
+            "epsilon_lower": None,
+            "epsilon_upper": None,
+            "order": None,
+            "valid": True,
+            "note": "",
+        }
+    )
     return row
 
 
@@ -206,8 +254,9 @@ def _theorem_row(t: Any, point: Mapping[str, str], args: argparse.Namespace, axi
     return row
 
 
-def _baseline_rows(b: Any, point: Mapping[str, str], args: argparse.Namespace, axis: str | None
-                   ) -> list[dict[str, Any]]:
+def _baseline_rows(
+    b: Any, point: Mapping[str, str], args: argparse.Namespace, axis: str | None
+) -> list[dict[str, Any]]:
     import mpmath
 
     from dptheory.privacy.pld import pld_epsilon, rdp_epsilon_best
@@ -241,8 +290,9 @@ def _baseline_rows(b: Any, point: Mapping[str, str], args: argparse.Namespace, a
     return [pld, rdp]
 
 
-def _plot_compare(rows: list[dict[str, Any]], axis: str | None, args: argparse.Namespace, path: str,
-                  title: str) -> None:
+def _plot_compare(
+    rows: list[dict[str, Any]], axis: str | None, args: argparse.Namespace, path: str, title: str
+) -> None:
     from dptheory.report.plotting import new_figure, save
 
     col = "epsilon" if args.delta is not None else "value"
@@ -254,8 +304,13 @@ def _plot_compare(rows: list[dict[str, Any]], axis: str | None, args: argparse.N
             xs = [float(exact_number(str(r[axis]))) for r in pts]
             if pts[0]["epsilon_lower"] is not None:
                 ok = [(x, r) for x, r in zip(xs, pts, strict=True) if r["epsilon_lower"] is not None]
-                ax.fill_between([x for x, _ in ok], [r["epsilon_lower"] for _, r in ok],
-                                [r["epsilon_upper"] for _, r in ok], alpha=0.3, label=lab)
+                ax.fill_between(
+                    [x for x, _ in ok],
+                    [r["epsilon_lower"] for _, r in ok],
+                    [r["epsilon_upper"] for _, r in ok],
+                    alpha=0.3,
+                    label=lab,
+                )
                 continue
             ys = [float(r[col]) if r[col] is not None else math.nan for r in pts]
             ax.plot(xs, ys, "o-" if len(xs) < 30 else "-", label=lab)
@@ -288,24 +343,37 @@ def cmd_crossover(args: argparse.Namespace) -> int:
     over = args.over
     if over not in a.params and over not in b.params:
         taken = sorted(set(a.params) | set(b.params))
-        raise DPTheoryError(f"crossover: --over {over!r} is not a parameter of {a.key} or {b.key}; they take "
-                            f"{', '.join(taken)}")
+        raise DPTheoryError(
+            f"crossover: --over {over!r} is not a parameter of {a.key} or {b.key}; they take {', '.join(taken)}"
+        )
     if over in params:
         raise UsageError(f"crossover: {over} is moved by --over; do not give {over}={params[over]}")
     integer = (a if over in a.params else b).notation[over].domain.is_integer
     _range_ends(over, args.start, args.stop, integer)
     unknown = [k for k in params if k not in a.params and k not in b.params]
     if unknown:
-        raise DPTheoryError(f"crossover: {', '.join(unknown)} is taken by neither {a.key} nor {b.key}; they take "
-                            f"{', '.join(sorted(set(a.params) | set(b.params)))}")
+        raise DPTheoryError(
+            f"crossover: {', '.join(unknown)} is taken by neither {a.key} nor {b.key}; they take "
+            f"{', '.join(sorted(set(a.params) | set(b.params)))}"
+        )
     if args.delta is not None:
         if "alpha" in params:
             raise UsageError("crossover --delta optimises the order per theorem and point: do not give alpha")
         if over == "alpha":
             raise UsageError("crossover --delta optimises the order: --over alpha is not meaningful")
         check_delta_range(args.delta)
-        eps = crossover(a, b, over, args.start, args.stop, params, dps=args.dps, delta=args.delta,
-                        method=args.method, preflight=conversion_preflight)
+        eps = crossover(
+            a,
+            b,
+            over,
+            args.start,
+            args.stop,
+            params,
+            dps=args.dps,
+            delta=args.delta,
+            method=args.method,
+            preflight=conversion_preflight,
+        )
         return _print_eps_crossover({**eps.to_dict(), "delta": delta_json(args.delta)}, args)
     res = crossover(a, b, over, args.start, args.stop, params, dps=args.dps)
     if args.json:
@@ -341,8 +409,10 @@ def _range_ends(over: str, start: str, stop: str, integer: bool) -> None:
         if lo.denominator != 1 or hi.denominator != 1:
             raise UsageError(f"crossover: {over} is an integer parameter; --from and --to must be integers")
         if hi - lo + 1 > MAX_GRID_POINTS:
-            raise UsageError(f"crossover: {over} from {start} to {stop} is {int(hi - lo + 1)} integers; every one is "
-                             f"evaluated, at most {MAX_GRID_POINTS}")
+            raise UsageError(
+                f"crossover: {over} from {start} to {stop} is {int(hi - lo + 1)} integers; every one is "
+                f"evaluated, at most {MAX_GRID_POINTS}"
+            )
 
 
 def _print_eps_crossover(res: dict[str, Any], args: argparse.Namespace) -> int:
@@ -353,15 +423,21 @@ def _print_eps_crossover(res: dict[str, Any], args: argparse.Namespace) -> int:
     dl = _delta_text(args.delta)
     if res["value"] is None:
         at = res["at_value"]
-        print(f"{a} is not below {b} in (epsilon, delta = {dl})-DP at the end of {over} in [{args.start}, "
-              f"{args.stop}] ({at[a]} >= {at[b]}); no crossover")
+        print(
+            f"{a} is not below {b} in (epsilon, delta = {dl})-DP at the end of {over} in [{args.start}, "
+            f"{args.stop}] ({at[a]} >= {at[b]}); no crossover"
+        )
         return 0
     if res["always_below"]:
-        print(f"{a} < {b} in (epsilon, delta = {dl})-DP for every {over} in [{args.start}, {args.stop}] (screened; "
-              f"confirmed at {over} = {args.start} at {res['confirmed_dps']} digits)")
+        print(
+            f"{a} < {b} in (epsilon, delta = {dl})-DP for every {over} in [{args.start}, {args.stop}] (screened; "
+            f"confirmed at {over} = {args.start} at {res['confirmed_dps']} digits)"
+        )
     else:
-        print(f"{a} stays below {b} in (epsilon, delta = {dl})-DP for {over} >= {res['value']} (up to {args.stop}); "
-              f"orders optimised per theorem and point, confirmed at {res['confirmed_dps']} digits")
+        print(
+            f"{a} stays below {b} in (epsilon, delta = {dl})-DP for {over} >= {res['value']} (up to {args.stop}); "
+            f"orders optimised per theorem and point, confirmed at {res['confirmed_dps']} digits"
+        )
         if res.get("before"):
             bf = res["before"]
             print(f"  at {over} = {bf[over]}: epsilon {bf[a]} >= {bf[b]}")

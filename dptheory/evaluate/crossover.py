@@ -305,8 +305,17 @@ def _eps_grid(lo: Fraction, hi: Fraction, integer: bool) -> list[Any]:
 
 
 def _eps_crossover(
-    a: Theorem, b: Theorem, over: str, start: Any, stop: Any, params: Mapping[str, Any], integer: bool, delta: Any,
-    method: str, dps: int, preflight: Callable[[Theorem, dict[str, str]], None] | None,
+    a: Theorem,
+    b: Theorem,
+    over: str,
+    start: Any,
+    stop: Any,
+    params: Mapping[str, Any],
+    integer: bool,
+    delta: Any,
+    method: str,
+    dps: int,
+    preflight: Callable[[Theorem, dict[str, str]], None] | None,
 ) -> EpsilonDeltaCrossover:
     """The (epsilon, delta) crossover (:func:`crossover` with ``delta``; module docstring)."""
     from dptheory.privacy.conversion import SCREEN_ORDERS, convert, epsilon_screen
@@ -343,8 +352,9 @@ def _eps_crossover(
     def sides(x: Any) -> dict[str, str]:
         return {over: str(x), a.key: mpmath.nstr(exact(a, fa, x), 20), b.key: mpmath.nstr(exact(b, fb, x), 20)}
 
-    screen = (f"float64 at every {over} ({len(grid)} points), the order minimised over {SCREEN_ORDERS} orders "
-              "1 + 10^(-4..4)")
+    screen = (
+        f"float64 at every {over} ({len(grid)} points), the order minimised over {SCREEN_ORDERS} orders 1 + 10^(-4..4)"
+    )
     base = (a.key, b.key, over, str(start), str(stop), delta, method, dps, changes, screen)
     if not exact_below(grid[-1]):
         return EpsilonDeltaCrossover(*base, value=None, always_below=False, at_value=sides(grid[-1]))
@@ -360,8 +370,9 @@ def _eps_crossover(
             else:
                 left = mid
         value = f"{float(right):.12g}"
-    return EpsilonDeltaCrossover(*base, value=int(value) if integer else value, always_below=idx == 0,
-                                 at_value=sides(value), before=before)
+    return EpsilonDeltaCrossover(
+        *base, value=int(value) if integer else value, always_below=idx == 0, at_value=sides(value), before=before
+    )
 
 
 def _confirm(grid: Sequence[Any], screened: int | None, exact_below: Callable[[Any], bool]) -> int:
@@ -371,8 +382,9 @@ def _confirm(grid: Sequence[Any], screened: int | None, exact_below: Callable[[A
         if not exact_below(grid[idx]):
             idx += 1
             if idx >= len(grid):
-                raise DPTheoryError("crossover --delta: the float64 screen and the exact conversions disagree; rerun "
-                                    "with another range")
+                raise DPTheoryError(
+                    "crossover --delta: the float64 screen and the exact conversions disagree; rerun with another range"
+                )
         elif idx > 0 and exact_below(grid[idx - 1]):
             idx -= 1
         else:

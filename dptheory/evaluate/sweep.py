@@ -347,6 +347,25 @@ def grid_memory(thm: Theorem, sizes: Sequence[int]) -> MemoryEstimate:
     )
 
 
+def _valid_points(thm: Theorem, g: _Grid, exact_axes: list[list[sp.Rational]], skip_invalid: bool) -> np.ndarray:
+    """The points of the grid that satisfy every condition (float64 screen, ties and corners exactly); an invalid
+    point raises, naming the condition, unless ``skip_invalid``."""
+    valid = _screen(g)
+    if not valid.all() and not skip_invalid:
+        for idx in zip(*np.nonzero(~valid), strict=True):
+            thm.check(g.point(idx), raise_on_violation=True)  # raises, naming the condition
+            valid[idx] = True  # pragma: no cover - the exact check contradicts a decided float64 screen
+    # the corners of the grid, exactly (a last guard against a float64 screen that errs away from ties)
+    for corner in set(itertools.product(*[(0, len(a) - 1) for a in exact_axes])):
+        if valid[corner]:
+            pt = g.point(corner)
+            if skip_invalid:
+                valid[corner] = _exact_valid(thm, pt)
+            else:
+                thm.check(pt, raise_on_violation=True)
+    return valid
+
+
 def sweep(
     thm: Theorem,
     grid: Mapping[str, Sequence[Any]],
@@ -385,23 +404,7 @@ def sweep(
     exact_fixed = {p: parse_value(fixed[p], key=thm.key, name=p) for p in thm.params if p not in names}
     g = _Grid(thm, names, exact_axes, exact_fixed)
     shape = g.shape
-    if check:
-        valid = _screen(g)
-        if not valid.all() and not skip_invalid:
-            for idx in zip(*np.nonzero(~valid), strict=True):
-                thm.check(g.point(idx), raise_on_violation=True)  # raises, naming the condition
-                valid[idx] = True  # pragma: no cover - the exact check contradicts a decided float64 screen
-        # the corners of the grid, exactly (a last guard against a float64 screen that errs away from ties)
-        for corner in set(itertools.product(*[(0, len(a) - 1) for a in exact_axes])):
-            if valid[corner]:
-                pt = g.point(corner)
-                if skip_invalid:
-                    valid[corner] = _exact_valid(thm, pt)
-                else:
-                    thm.check(pt, raise_on_violation=True)
-    else:
-        valid = np.ones(shape, dtype=bool)
-
+    valid = _valid_points(thm, g, exact_axes, skip_invalid) if check else np.ones(shape, dtype=bool)
     values = np.full(shape, np.nan)
     log_values = np.full(shape, np.nan)
     log_domain = np.zeros(shape, dtype=bool)

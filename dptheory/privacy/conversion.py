@@ -31,7 +31,6 @@ and is a guarantee (direction UPPER or EXACT); ASYMPTOTIC bounds are refused. It
 whether it sits at the edge of the searched range (then widen the range).
 """
 
-
 from __future__ import annotations
 
 import math
@@ -92,8 +91,9 @@ def _check_mp(rdp: Any, alpha: Any, delta: Any, where: str) -> tuple[mpmath.mpf,
     try:
         r, a, d = _to_mpf(rdp), _to_mpf(alpha), _to_mpf(delta)
     except (TypeError, ValueError) as exc:
-        raise ValueError(f"{where}: rdp, alpha, delta must be real numbers; got {_num(rdp)}, {_num(alpha)}, "
-                         f"{_num(delta)}") from exc
+        raise ValueError(
+            f"{where}: rdp, alpha, delta must be real numbers; got {_num(rdp)}, {_num(alpha)}, {_num(delta)}"
+        ) from exc
     if mpmath.isnan(r):
         raise NumericalFailure(f"{where}: RDP is NaN at alpha={_num(alpha)}, delta={_num(delta)}")
     if r < 0:
@@ -278,7 +278,12 @@ def _eps_at(
 
 
 def _finish(
-    eps: mpmath.mpf, r: mpmath.mpf, order: mpmath.mpf, delta: mpmath.mpf, at_edge: bool, method: ConversionMethod,
+    eps: mpmath.mpf,
+    r: mpmath.mpf,
+    order: mpmath.mpf,
+    delta: mpmath.mpf,
+    at_edge: bool,
+    method: ConversionMethod,
     searched: str,
 ) -> DPConversion:
     clamped = bool(eps < 0)
@@ -636,6 +641,45 @@ def _ball_rdp(thm: Theorem, base: Mapping[str, Any], order_bound: str) -> Callab
     return R_on
 
 
+def _branch_and_bound(
+    a0: Fraction, lower_on: Callable[[Fraction, Fraction], Any], eps_at: Callable[[Fraction], Any]
+) -> tuple[Any, Any]:
+    """Branch and bound over the orders [a0, ORDER_HI] (:func:`epsilon_ball`): the intervals between 33 orders
+    equally spaced in log alpha (rounded to 1/64), the one of smallest lower bound bisected until every lower bound is within ``BALL_RTOL`` of the best
+    value at an order or ``BALL_MAX_INTERVALS`` intervals. Returns (the smallest interval lower bound, that value)."""
+    import heapq
+    import itertools
+
+    grid = sorted(
+        {
+            a0,
+            *(Fraction(round(64 * float(a0) * (ORDER_HI / float(a0)) ** (i / 32))) / 64 for i in range(1, 32)),
+            Fraction(ORDER_HI),
+        }
+    )
+    heap: list[tuple[float, int, Fraction, Fraction, Any]] = []
+    ub = None
+    for lo, hi in itertools.pairwise(grid):
+        lb = lower_on(lo, hi)
+        heapq.heappush(heap, (float(lb.mid()), len(heap), lo, hi, lb))
+        e = eps_at(lo)
+        ub = e.upper() if ub is None else ub.min(e.upper())
+    assert ub is not None
+    count = len(heap)
+    while heap and count < BALL_MAX_INTERVALS:
+        _, _, lo, hi, lb = heap[0]
+        if bool(lb >= ub - abs(ub) * BALL_RTOL):
+            break
+        heapq.heappop(heap)
+        mid = (lo + hi) / 2
+        ub = ub.min(eps_at(mid).upper())
+        for x, y in ((lo, mid), (mid, hi)):
+            lb2 = lower_on(x, y)
+            heapq.heappush(heap, (float(lb2.mid()), count, x, y, lb2))
+            count += 1
+    return min((item[4] for item in heap), key=lambda v: float(v.mid())), ub
+
+
 def epsilon_ball(
     thm: Theorem,
     params: Mapping[str, Any],
@@ -660,9 +704,6 @@ def epsilon_ball(
         tail: ``tail(order, arb_params)``, a lower bound of R at every order >= ``order`` (``ORDER_HI``), evaluated
             on the arb parameters at the ball precision. Default (nondecreasing R only): R at ``ORDER_HI``.
     """
-    import heapq
-    import itertools
-
     import flint
 
     from dptheory.core.units import Monotone
@@ -688,8 +729,13 @@ def epsilon_ball(
 
         def lower_on(lo: Fraction, hi: Fraction) -> Any:
             r = R_on(lo, hi)
-            return _improved_lower(thm.key, arb(r.lower()).max(arb(0)), arb(lo.numerator) / lo.denominator,
-                                   arb(hi.numerator) / hi.denominator, log_inv_delta).lower()
+            return _improved_lower(
+                thm.key,
+                arb(r.lower()).max(arb(0)),
+                arb(lo.numerator) / lo.denominator,
+                arb(hi.numerator) / hi.denominator,
+                log_inv_delta,
+            ).lower()
 
         # alpha in (1, ORDER_LO]: R >= 0, so eps >= log h - log(1+h) + (log(1/delta) - log(1+h))/h, h = ORDER_LO - 1
         a0 = Fraction(*ORDER_LO)
@@ -702,28 +748,6 @@ def epsilon_ball(
         top = arb(ORDER_HI)
         r_hi = (tail(top, base) if tail is not None else R_on(Fraction(ORDER_HI), Fraction(ORDER_HI))).max(arb(0))
         lb_high = (arb(r_hi.lower()) + (1 - 1 / top).log() - top.log() / (top - 1)).lower()
-        grid = sorted({a0, *(Fraction(round(64 * float(a0) * (ORDER_HI / float(a0)) ** (i / 32))) / 64
-                             for i in range(1, 32)), Fraction(ORDER_HI)})
-        heap: list[tuple[float, int, Fraction, Fraction, Any]] = []
-        ub = None
-        for lo, hi in itertools.pairwise(grid):
-            lb = lower_on(lo, hi)
-            heapq.heappush(heap, (float(lb.mid()), len(heap), lo, hi, lb))
-            e = eps_at(lo)
-            ub = e.upper() if ub is None else ub.min(e.upper())
-        assert ub is not None
-        count = len(heap)
-        while heap and count < BALL_MAX_INTERVALS:
-            _, _, lo, hi, lb = heap[0]
-            if bool(lb >= ub - abs(ub) * BALL_RTOL):
-                break
-            heapq.heappop(heap)
-            mid = (lo + hi) / 2
-            ub = ub.min(eps_at(mid).upper())
-            for x, y in ((lo, mid), (mid, hi)):
-                lb2 = lower_on(x, y)
-                heapq.heappush(heap, (float(lb2.mid()), count, x, y, lb2))
-                count += 1
-        lb_mid = min((item[4] for item in heap), key=lambda v: float(v.mid()))
+        lb_mid, ub = _branch_and_bound(a0, lower_on, eps_at)
         lower = arb(lb_mid).min(arb(lb_low)).min(arb(lb_high))
         return arb(lower.lower()).union(arb(ub.upper()))

@@ -603,7 +603,13 @@ def rdp_epsilon_best(
 
 @functools.lru_cache(maxsize=4096)
 def _rdp_epsilon_cached(
-    qf: float, zf: float, t: int, d: float, method: ConversionMethod, alpha_min: float | None, alpha_max: float | None,
+    qf: float,
+    zf: float,
+    t: int,
+    d: float,
+    method: ConversionMethod,
+    alpha_min: float | None,
+    alpha_max: float | None,
     dps: int,
 ) -> DPConversion:
     from dptheory.numerics import sgm
@@ -657,7 +663,11 @@ def _rdp_epsilon_cached(
 
 
 def theorem_epsilon(
-    thm_key: str, params: Mapping[str, Any], delta: Any, *, method: ConversionMethod | str = ConversionMethod.IMPROVED,
+    thm_key: str,
+    params: Mapping[str, Any],
+    delta: Any,
+    *,
+    method: ConversionMethod | str = ConversionMethod.IMPROVED,
     dps: int = 50,
 ) -> DPConversion:
     """(epsilon, delta) of a registered RDP theorem with the order optimised per theorem.
@@ -670,17 +680,3 @@ def theorem_epsilon(
     from dptheory.privacy.conversion import convert
 
     return convert(REGISTRY.get(thm_key), params, delta=delta, method=method, dps=dps)
-
-
-
-
-
-
-
-
-
-
-
-
-
-

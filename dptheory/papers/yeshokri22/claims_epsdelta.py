@@ -276,8 +276,7 @@ def _region(k_from: int, step: int = 1) -> Region:
 
 _OURS = "Ours, restating the paper's claim in (epsilon, delta): "
 _C5_STATEMENT = (
-    "Theorem 4.2 is strictly smaller than composition-based privacy bound for DP-SGD after 1/(lambda eta) "
-    "+ n/b epochs."
+    "Theorem 4.2 is strictly smaller than composition-based privacy bound for DP-SGD after 1/(lambda eta) + n/b epochs."
 )
 _C7_STATEMENT = (
     "for a range of RDP orders alpha = 10, 15, 20, our privacy dynamics bound significantly improves over the "
