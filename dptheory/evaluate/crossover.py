@@ -43,7 +43,7 @@ __all__ = [
 ]
 
 
-def winning_tail(wins: Sequence[bool]) -> int | None:
+def winning_tail(wins: Sequence[bool] | np.ndarray) -> int | None:
     """The index from which every entry of ``wins`` is true up to the end (None when the last one is not)."""
     if not len(wins) or not wins[-1]:
         return None

@@ -361,8 +361,11 @@ def crossovers(curve: EpsilonDeltaCurve) -> dict[str, Crossover]:
     """The crossover epochs of a curve against every baseline it holds (:class:`Crossover`).
 
     A K counts as a win only when the comparison is decided: below the RDP value, below the PLD
-    bracket's lower end, below the WOR value. "First win" is the start of the winning tail of the range.
+    bracket's lower end, below the WOR value. "First win" is the start of the winning tail of the range
+    (:func:`dptheory.evaluate.crossover.winning_tail`, the crossover engine's).
     """
+    from dptheory.evaluate.crossover import winning_tail
+
     out: dict[str, Crossover] = {}
     if not curve.points:
         raise DPTheoryError("the curve has no points")
@@ -371,14 +374,9 @@ def crossovers(curve: EpsilonDeltaCurve) -> dict[str, Crossover]:
         attr = _baseline_attr(b)
         won = [getattr(p, attr) == "below" for p in curve.points]
         first_any = next((k for k, w in zip(ks, won, strict=True) if w), None)
-        first_win = None
-        last_not = None
-        if won[-1]:
-            i = len(won) - 1
-            while i > 0 and won[i - 1]:
-                i -= 1
-            first_win = ks[i]
-            last_not = ks[i - 1] if i > 0 else None
+        i = winning_tail(won)
+        first_win = None if i is None else ks[i]
+        last_not = ks[i - 1] if i else None
         undecided = tuple(p.K for p in curve.points if getattr(p, attr) == "undecided")
         out[b] = Crossover(b, first_win, first_any, undecided, last_not, (ks[0], ks[-1]))
     return out
