@@ -1,1 +1,2 @@
-"""Pure numerical kernels: recurrences, series, log-sum-exp sums, conversions; log domain, explicit precision."""
+"""Pure numerical kernels: recurrences, series, log-sum-exp sums; log domain, explicit precision. The RDP ->
+(epsilon, delta) conversion is the privacy layer's (:mod:`dptheory.privacy.conversion`)."""
