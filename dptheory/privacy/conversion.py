@@ -645,8 +645,9 @@ def _branch_and_bound(
     a0: Fraction, lower_on: Callable[[Fraction, Fraction], Any], eps_at: Callable[[Fraction], Any]
 ) -> tuple[Any, Any]:
     """Branch and bound over the orders [a0, ORDER_HI] (:func:`epsilon_ball`): the intervals between 33 orders
-    equally spaced in log alpha (rounded to 1/64), the one of smallest lower bound bisected until every lower bound is within ``BALL_RTOL`` of the best
-    value at an order or ``BALL_MAX_INTERVALS`` intervals. Returns (the smallest interval lower bound, that value)."""
+    equally spaced in log alpha (rounded to 1/64), the one of smallest lower bound bisected until every lower
+    bound is within ``BALL_RTOL`` of the best value at an order or ``BALL_MAX_INTERVALS`` intervals. Returns (the
+    smallest interval lower bound, that value)."""
     import heapq
     import itertools
 
