@@ -39,7 +39,7 @@ def main() -> int:
     ap.add_argument("--workers", type=int, default=2)
     args = ap.parse_args()
 
-    from dptheory.core.parallel import dask_client, run_tasks
+    from dptheory.evaluate.parallel import dask_client, run_tasks
     from dptheory.train import load_digits
 
     ds = load_digits(n=500, rng=np.random.default_rng(0))

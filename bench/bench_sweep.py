@@ -14,7 +14,7 @@ import time
 import numpy as np
 
 import dptheory
-from dptheory.core.sweep import sweep
+from dptheory.evaluate.sweep import sweep
 from dptheory.papers.yeshokri22.theorems import FIGURE_SETTING
 
 KEYS = ["yeshokri22.thm4_2", "yeshokri22.thm4_3", "yeshokri22.composition"]

@@ -20,7 +20,7 @@ import mpmath
 import numpy as np
 
 import dptheory
-from dptheory.core.sweep import sweep
+from dptheory.evaluate.sweep import sweep
 from dptheory.privacy import sgm
 
 

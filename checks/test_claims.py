@@ -17,7 +17,7 @@ import pytest
 
 import dptheory
 from dptheory.core import REGISTRY
-from dptheory.core.sweep import crossover
+from dptheory.evaluate.crossover import crossover
 from dptheory.papers.yeshokri22.theorems import FIGURE_SETTING
 from dptheory.testing.profiles import claim_examples
 from dptheory.verify.checking import Verdict, check_claim, evaluate_point

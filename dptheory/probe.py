@@ -73,7 +73,7 @@ class Probe:
         return out
 
     def crossovers(self) -> list[tuple[str, Any]]:
-        from dptheory.core.sweep import crossover
+        from dptheory.evaluate.crossover import crossover
 
         if self.over is None:
             return []

@@ -176,8 +176,7 @@ def test_kernel_range_in_the_users_terms_cli(capsys: pytest.CaptureFixture[str],
 
 def test_kernel_messages_show_numbers_not_reprs() -> None:
     """Errors of the numerics modules print numbers as decimals, not ``mpf('...')`` / ``np.float64(...)``."""
-    from dptheory.numerics import conversion
-    from dptheory.privacy import sgm
+    from dptheory.privacy import conversion, sgm
     from dptheory.privacy import wor as sampled_wor
 
     calls = [

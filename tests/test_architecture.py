@@ -4,7 +4,8 @@ Every ``import`` statement of the package is read from the source (including imp
 functions, which run later but are dependencies all the same) and resolved to a module of the
 package. Layers, lowest first (a module may import its own layer and the layers below it)::
 
-    core < numerics < privacy < train < audit < verify < testing < report < probe < cli, explore, docs_gen, errors
+    core < numerics < privacy < evaluate < train < audit < verify < testing < report < probe
+        < cli, explore, docs_gen, errors
 
 Papers (``dptheory.papers.<name>``) may import any layer and other papers; no layer imports a paper
 (the registry finds papers by discovery: it imports the ``dptheory.papers`` namespace package only).
@@ -23,17 +24,18 @@ LAYERS = {
     "core": 0,
     "numerics": 1,
     "privacy": 2,
-    "train": 3,
-    "audit": 4,
-    "verify": 5,
-    "testing": 6,  # the tests' hypothesis strategies draw parameters as the search does (verify.space)
-    "report": 7,
-    "probe": 8,
-    "explore": 9,
-    "cli": 9,
-    "docs_gen": 9,
-    "errors": 9,  # dptheory.errors re-exports every exception class of every layer
-    "__main__": 9,
+    "evaluate": 3,  # the evaluation engines: sweeps, crossovers, scale-out (above core and privacy)
+    "train": 4,
+    "audit": 5,
+    "verify": 6,
+    "testing": 7,  # the tests' hypothesis strategies draw parameters as the search does (verify.space)
+    "report": 8,
+    "probe": 9,
+    "explore": 10,
+    "cli": 10,
+    "docs_gen": 10,
+    "errors": 10,  # dptheory.errors re-exports every exception class of every layer
+    "__main__": 10,
 }
 
 
@@ -113,7 +115,7 @@ def test_no_import_cycle():
             if d not in GRAPH or d == m:
                 continue
             if state.get(d) == 1:
-                return [*stack[stack.index(d):], d]
+                return [*stack[stack.index(d) :], d]
             if d not in state:
                 found = visit(d)
                 if found:
@@ -137,7 +139,7 @@ def test_test_oracles_stay_out_of_the_runtime_package():
 
 def test_the_walk_sees_imports_inside_functions():
     """The checker is not vacuous: the CLI's command module imports the sweep engine inside a function."""
-    assert "dptheory.core.sweep" in GRAPH["dptheory.cli.commands"]
+    assert "dptheory.evaluate.sweep" in GRAPH["dptheory.cli.commands"]
     assert "dptheory.papers" in GRAPH["dptheory.core.registry"]
 
 

@@ -365,15 +365,15 @@ def test_crossover_in_epsilon_delta_corrects_a_wrong_screen(capsys, monkeypatch,
     """The float64 screen only proposes; the confirmation walks to where the exact conversions change order."""
     import numpy as np
 
-    from dptheory.cli import compare
+    from dptheory.privacy import conversion
 
-    real = compare._screen
+    real = conversion.epsilon_screen
 
     def shifted(t, fixed, over, grid, delta, method):
         e = real(t, fixed, over, grid, delta, method)
         return np.roll(e, shift) if t.key == "yeshokri22.composition" else e
 
-    monkeypatch.setattr(compare, "_screen", shifted)
+    monkeypatch.setattr(conversion, "epsilon_screen", shifted)
     code, out, _ = run(capsys, "crossover", "yeshokri22.thm4_2", "yeshokri22.composition", "--over", "K", "--to",
                        "40", *FIG, "--delta", "1e-5", "--dps", "20", "--json")
     K = json.loads(out)["value"]

@@ -1,4 +1,4 @@
-"""Tests of RDP -> (eps, delta) conversion (:mod:`dptheory.numerics.conversion`).
+"""Tests of RDP -> (eps, delta) conversion (:mod:`dptheory.privacy.conversion`).
 
 Known values come from ``docs/peers.md``, section 2 ("eps at delta = 1e-5"), with their provenance: they
 were computed with an independent mpmath reference and quoted to 12 significant digits. The exact
@@ -21,8 +21,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from dptheory.core.errors import NumericalFailure
-from dptheory.numerics.conversion import (
-    ConversionResult,
+from dptheory.privacy.conversion import (
+    DPConversion,
     eps_classic_mp,
     eps_classic_np,
     eps_improved_mp,
@@ -125,7 +125,7 @@ def test_discrete_grid_known_values(case: str) -> None:
     f_mp, _ = _sgm(case)
     (eps_ref, order_ref), classic_ref, _ = PEERS_EPS[case]
     res = optimize_order(f_mp, delta=1e-5, orders=ORDERS7)
-    assert isinstance(res, ConversionResult)
+    assert isinstance(res, DPConversion)
     assert abs(float(res.epsilon) - float(eps_ref)) <= _ulp(eps_ref)  # one unit in the 12th digit
     assert res.order == order_ref and res.method == "improved" and not res.at_edge and not res.clamped
     assert res.orders_searched.startswith("discrete: 7 orders")
@@ -264,8 +264,16 @@ def test_final_value_is_exact_at_the_chosen_order(case: str, continuous: bool) -
 
 @pytest.mark.parametrize(
     "kwargs",
-    [{"method": "basic"}, {"delta": 0}, {"delta": 1.5}, {"orders": [1.0, 2]}, {"orders": []},
-     {"orders": [2], "alpha_min": 1.5}, {"alpha_min": 1.0}, {"alpha_min": 5, "alpha_max": 4}],
+    [
+        {"method": "basic"},
+        {"delta": 0},
+        {"delta": 1.5},
+        {"orders": [1.0, 2]},
+        {"orders": []},
+        {"orders": [2], "alpha_min": 1.5},
+        {"alpha_min": 1.0},
+        {"alpha_min": 5, "alpha_max": 4},
+    ],
 )
 def test_optimize_order_argument_errors(kwargs: dict) -> None:
     kwargs = {"delta": 1e-5, **kwargs}

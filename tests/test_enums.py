@@ -59,7 +59,7 @@ def test_conversion_method() -> None:
 
 
 def test_optimize_order_takes_the_enum_or_its_name_and_refuses_others() -> None:
-    from dptheory.numerics.conversion import optimize_order
+    from dptheory.privacy.conversion import optimize_order
 
     def rdp(a: mpmath.mpf) -> mpmath.mpf:  # Gaussian mechanism, sensitivity 1, sigma 2: alpha / 8
         return a / 8

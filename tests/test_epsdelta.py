@@ -72,8 +72,17 @@ def _fake_pld(lo: float, up: float) -> PLDResult:
 
 def _curve(rows: list[tuple[int, float, float, tuple[float, float], float | None]]) -> YE.EpsilonDeltaCurve:
     pts = tuple(
-        YE.CurvePoint(K=k, steps=25 * k, hidden=h, hidden_order=10.0, hidden_at_edge=False, rdp=r, rdp_order=10.0,
-                      pld=_fake_pld(*b), wor=w)
+        YE.CurvePoint(
+            K=k,
+            steps=25 * k,
+            hidden=h,
+            hidden_order=10.0,
+            hidden_at_edge=False,
+            rdp=r,
+            rdp_order=10.0,
+            pld=_fake_pld(*b),
+            wor=w,
+        )
         for k, h, r, b, w in rows
     )
     return YE.EpsilonDeltaCurve("x", {}, DELTA, "improved", "add_or_remove", 0.04, 10.0, 10.0, 25, pts)
@@ -210,8 +219,15 @@ def test_epsdelta_figure_and_csv(tmp_path) -> None:
     assert (tmp_path / "f.png").stat().st_size > 1000
     rows = list(csv.DictReader(open(tmp_path / "f.csv")))
     assert len(rows) == 200 and set(rows[0]) == {
-        "K", "thm4_2", "thm4_3", "rdp_composition", "wor_composition",
-        "pld_lower_thm4_2", "pld_upper_thm4_2", "pld_lower_thm4_3", "pld_upper_thm4_3",
+        "K",
+        "thm4_2",
+        "thm4_3",
+        "rdp_composition",
+        "wor_composition",
+        "pld_lower_thm4_2",
+        "pld_upper_thm4_2",
+        "pld_lower_thm4_3",
+        "pld_upper_thm4_3",
     }
     for r in rows:
         for t in ("thm4_2", "thm4_3"):

@@ -34,7 +34,8 @@ from hypothesis import strategies as st
 import dptheory
 from dptheory.core import REGISTRY, Status
 from dptheory.core.errors import DPTheoryError
-from dptheory.core.sweep import crossover, sweep
+from dptheory.evaluate.crossover import crossover
+from dptheory.evaluate.sweep import sweep
 from dptheory.testing.strategies import theorem_strategy
 
 THEOREMS = sorted(REGISTRY.theorems(), key=lambda t: t.key)

@@ -128,12 +128,12 @@ def test_a_read_only_folder_for_real(tmp_path, capsys):
                                                  ("real.png", "link.png"), ("sub/../same.png", "same.png")])
 def test_two_outputs_naming_one_file_are_refused_before_any_work(tmp_path, monkeypatch, capsys, csv_name,
                                                                  plot_name):
-    import dptheory.core.sweep
+    import dptheory.evaluate.sweep
 
     def no_work(*args, **kwargs):
         raise AssertionError("the sweep ran although its outputs collide")
 
-    monkeypatch.setattr(dptheory.core.sweep, "sweep", no_work)
+    monkeypatch.setattr(dptheory.evaluate.sweep, "sweep", no_work)
     (tmp_path / "sub").mkdir()
     (tmp_path / "link.png").symlink_to("real.png")
     assert main([*SWEEP, "--csv", csv_name, "--plot", plot_name]) == 2

@@ -1,4 +1,4 @@
-"""Scale-out on Dask (dptheory.core.parallel): the same numbers whatever runs the tasks, retries, one-line errors.
+"""Scale-out on Dask (dptheory.evaluate.parallel): the same numbers whatever runs the tasks, retries, one-line errors.
 
 One local cluster of two single-threaded worker processes serves the module (through its scheduler
 address, the ``--scheduler`` path); one test starts its own through ``--workers 2``.
@@ -17,7 +17,7 @@ import pytest
 
 from dptheory.cli import main
 from dptheory.core.errors import DPTheoryError, InvalidParameter
-from dptheory.core.parallel import chunk_bounds, run_tasks, task_generators, validate_cluster
+from dptheory.evaluate.parallel import chunk_bounds, run_tasks, task_generators, validate_cluster
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -27,8 +27,9 @@ def scheduler():
     distributed = pytest.importorskip("distributed")
     import logging
 
-    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
-                                       silence_logs=logging.ERROR)
+    cluster = distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=logging.ERROR
+    )
     try:
         yield cluster.scheduler_address
     finally:
@@ -80,8 +81,10 @@ def test_seeds_per_task_make_results_independent_of_workers(scheduler):
     # and the draws are those of SeedSequence(...).spawn, task by task (not a shared stream)
     assert not np.array_equal(serial[0], serial[1])
     same = [np.random.default_rng(s).standard_normal(3) for s in np.random.SeedSequence(9).spawn(4)]
-    assert all(np.array_equal(a, b) for a, b in zip(same, run_tasks(_draws, list(enumerate(task_generators(9, 4)))),
-                                                       strict=True))
+    assert all(
+        np.array_equal(a, b)
+        for a, b in zip(same, run_tasks(_draws, list(enumerate(task_generators(9, 4)))), strict=True)
+    )
 
 
 def test_chunk_bounds():
@@ -99,8 +102,19 @@ def test_audit_scores_are_the_same_in_process_on_threads_and_on_dask(scheduler):
     X = np.linspace(0, 1, 8)[:, None]
     mask = np.zeros(600, dtype=bool)
     mask[300:] = True
-    spec = {"X": X, "x2": np.array([2.0]), "index": 0, "lam": 1.0, "eta": 0.2, "sigma": 0.1, "b": 2, "K": 2,
-            "scheme": "shuffle", "order": None, "mask": mask}
+    spec = {
+        "X": X,
+        "x2": np.array([2.0]),
+        "index": 0,
+        "lam": 1.0,
+        "eta": 0.2,
+        "sigma": 0.1,
+        "b": 2,
+        "K": 2,
+        "scheme": "shuffle",
+        "order": None,
+        "mask": mask,
+    }
 
     def scores(**kw):
         return scores_by_task(_quadratic_task, spec, 600, np.random.default_rng([5, 2]), **kw)
@@ -114,9 +128,38 @@ def test_audit_scores_are_the_same_in_process_on_threads_and_on_dask(scheduler):
 
 
 def _audit_json(capsys, extra):
-    args = ["yeshokri22", "audit", "empirical", "--model", "quadratic", "--scheme", "fixed", "--n", "8", "--b", "2",
-            "--K", "1", "--runs", "600", "--sigma", "0.1", "--S-g", "1", "--lam", "1", "--eta", "0.2", "--j0", "3",
-            "--gamma", "1e-6", "--no-progress", "--json", *extra]
+    args = [
+        "yeshokri22",
+        "audit",
+        "empirical",
+        "--model",
+        "quadratic",
+        "--scheme",
+        "fixed",
+        "--n",
+        "8",
+        "--b",
+        "2",
+        "--K",
+        "1",
+        "--runs",
+        "600",
+        "--sigma",
+        "0.1",
+        "--S-g",
+        "1",
+        "--lam",
+        "1",
+        "--eta",
+        "0.2",
+        "--j0",
+        "3",
+        "--gamma",
+        "1e-6",
+        "--no-progress",
+        "--json",
+        *extra,
+    ]
     code = main(args)
     out = json.loads(capsys.readouterr().out)
     for r in out["results"]:
@@ -153,8 +196,22 @@ def test_sweep_mpmath_points_on_dask(scheduler, capsys):
 
 def test_shi26_sweep_on_dask(scheduler, capsys, tmp_path):
     """Two training pairs (q = 3, 4) of Shi et al.'s sweep, one per task: the same rows in the same order."""
-    argv = ["shi26", "sweep", "--scale", "reduced", "--steps", "40", "--n-test", "100", "--param", "q", "--values",
-            "3,4", "--no-progress", "--json"]
+    argv = [
+        "shi26",
+        "sweep",
+        "--scale",
+        "reduced",
+        "--steps",
+        "40",
+        "--n-test",
+        "100",
+        "--param",
+        "q",
+        "--values",
+        "3,4",
+        "--no-progress",
+        "--json",
+    ]
     assert main([*argv, "--out", str(tmp_path / "a")]) == 0
     serial = capsys.readouterr().out
     assert main([*argv, "--out", str(tmp_path / "b"), "--scheduler", scheduler]) == 0
@@ -199,23 +256,33 @@ def test_package_errors_come_back_as_one_line(scheduler):
         run_tasks(_bad_parameter, [5], scheduler=scheduler, retries=0)
 
 
-@pytest.mark.parametrize(("workers", "scheduler_", "match"), [
-    (0, None, "workers"), (-1, None, "workers"), (2.5, None, "workers"), (True, None, "workers"),
-    (None, "", "scheduler"), (2, "tcp://127.0.0.1:8786", "not both"),
-])
+@pytest.mark.parametrize(
+    ("workers", "scheduler_", "match"),
+    [
+        (0, None, "workers"),
+        (-1, None, "workers"),
+        (2.5, None, "workers"),
+        (True, None, "workers"),
+        (None, "", "scheduler"),
+        (2, "tcp://127.0.0.1:8786", "not both"),
+    ],
+)
 def test_bad_cluster_arguments(workers, scheduler_, match):
     with pytest.raises(InvalidParameter, match=match):
         validate_cluster(workers, scheduler_)
 
 
-@pytest.mark.parametrize("argv", [
-    ["check", "--workers", "0"],
-    ["check", "--workers", "two"],
-    ["check", "--scheduler", "not an address"],
-    ["check", "--workers", "2", "--scheduler", "tcp://127.0.0.1:8786"],
-    ["sweep", "rdp.gaussian", "z=1,2", "alpha=10", "T=1", "--workers", "0"],
-    ["yeshokri22", "audit", "empirical", "--scheduler", "localhost"],
-])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["check", "--workers", "0"],
+        ["check", "--workers", "two"],
+        ["check", "--scheduler", "not an address"],
+        ["check", "--workers", "2", "--scheduler", "tcp://127.0.0.1:8786"],
+        ["sweep", "rdp.gaussian", "z=1,2", "alpha=10", "T=1", "--workers", "0"],
+        ["yeshokri22", "audit", "empirical", "--scheduler", "localhost"],
+    ],
+)
 def test_bad_options_are_one_line_usage_errors(argv, capsys):
     assert main(argv) == 2
     err = capsys.readouterr().err.strip()
@@ -227,7 +294,7 @@ def test_unreachable_scheduler_is_a_one_line_error(capsys, monkeypatch):
     pytest.importorskip("distributed")
     import socket
 
-    import dptheory.core.parallel as P
+    import dptheory.evaluate.parallel as P
 
     monkeypatch.setattr(P, "CONNECT_TIMEOUT", 2.0)
     with socket.socket() as s:  # a port nobody listens on

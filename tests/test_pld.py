@@ -178,7 +178,7 @@ def test_rdp_route_against_dp_accounting_integer_orders() -> None:
     and our continuous optimum is at most that."""
     import dp_accounting
 
-    from dptheory.numerics.conversion import optimize_order
+    from dptheory.privacy.conversion import optimize_order
     from dptheory.privacy.sgm import rdp_mp
 
     q, z, steps = 0.04, 10.0, 1250

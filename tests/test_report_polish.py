@@ -286,7 +286,7 @@ def test_committed_report_page_one(paper, tmp_path):
 
 # ----------------------------------------------------------------------------- sweep --plot
 def _sweep_fig():
-    from dptheory.core.sweep import sweep
+    from dptheory.evaluate.sweep import sweep
     from dptheory.report.plotting import sweep_figure
 
     fixed = {k: v for k, v in FIG.items()}

@@ -10,7 +10,8 @@ import pytest
 
 import dptheory
 from dptheory.core import ConditionViolated
-from dptheory.core.sweep import crossover, parse_values, sweep
+from dptheory.evaluate.crossover import crossover
+from dptheory.evaluate.sweep import parse_values, sweep
 
 
 def test_parse_values():
@@ -170,8 +171,9 @@ def test_skip_invalid_never_evaluates_an_invalid_point():
         assert abs(r.values[i] - ref) <= 1e-10 * ref
     seen.clear()
     tb = _spy_theorem("maxinfo.thmB_derived", seen)
-    r = sweep(tb, {"n": list(range(1, 21))}, {"m": 10, "E": 1, "zeta": 1, "sigma": 100, "beta": "0.05"},
-              skip_invalid=True)
+    r = sweep(
+        tb, {"n": list(range(1, 21))}, {"m": 10, "E": 1, "zeta": 1, "sigma": 100, "beta": "0.05"}, skip_invalid=True
+    )
     assert r.valid.sum() == 11 and not np.isnan(r.values[r.valid]).any()
     assert all((p["n"] >= 10).all() for p in seen)
 

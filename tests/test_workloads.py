@@ -1,7 +1,7 @@
 """Hostile workloads (issue 18, item 5): report parameter sets checked against the theorems they feed, a
 ``--paper`` that disagrees with the file, workloads larger than the machine's memory refused up front with the
 figures (:mod:`dptheory.core.memory`), and ``--workers`` capped to what the machine runs
-(:func:`dptheory.core.parallel.cap_workers`)."""
+(:func:`dptheory.evaluate.parallel.cap_workers`)."""
 
 from __future__ import annotations
 
@@ -215,7 +215,7 @@ def _zeros_task(task):
 def test_sweep_refuses_a_grid_beyond_memory():
     import dptheory
     from dptheory.core.errors import InsufficientMemory
-    from dptheory.core.sweep import sweep
+    from dptheory.evaluate.sweep import sweep
 
     t0 = time.perf_counter()
     with pytest.raises(InsufficientMemory, match=r"rdp.gaussian: 20,000,000,000 grid points need about .*TB"):
@@ -257,7 +257,7 @@ def test_cap_workers_by_cpus_and_memory(monkeypatch, capsys):
 def test_run_tasks_with_many_workers_is_capped_and_gives_the_same_results(monkeypatch, capsys):
     import distributed
 
-    from dptheory.core import parallel
+    from dptheory.evaluate import parallel
 
     monkeypatch.setattr(parallel, "_cpus", lambda: 1)  # first: the old module has no _cpus (fails before any start)
     monkeypatch.setattr(parallel, "_WARNED", set())
@@ -274,7 +274,7 @@ def test_run_tasks_with_many_workers_is_capped_and_gives_the_same_results(monkey
 def test_check_with_1000_workers_warns_and_caps(monkeypatch, capsys):
     import distributed
 
-    from dptheory.core import parallel
+    from dptheory.evaluate import parallel
 
     monkeypatch.setattr(parallel, "_cpus", lambda: 1)
     monkeypatch.setattr(parallel, "_WARNED", set())

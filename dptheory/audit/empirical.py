@@ -341,15 +341,15 @@ def scores_by_task(
     """The statistic of ``runs`` models trained in tasks of ``task_runs`` models, in model order.
 
     Task ``i`` is ``fn((spec, lo, hi, generator_i))`` -> the scores of models ``lo..hi-1``, with
-    ``generator_i`` the ``i``-th child spawned from ``rng`` (:func:`dptheory.core.parallel.task_generators`),
+    ``generator_i`` the ``i``-th child spawned from ``rng`` (:func:`dptheory.evaluate.parallel.task_generators`),
     so the scores depend on ``rng``'s seed and ``task_runs`` only: the same in process, on threads,
-    or on any number of Dask workers (:func:`dptheory.core.parallel.run_tasks`). ``fn`` must be a
+    or on any number of Dask workers (:func:`dptheory.evaluate.parallel.run_tasks`). ``fn`` must be a
     module-level function (Dask pickles it).
 
     Before any task is made, the memory of the per-model arrays (:func:`memory_estimate`) is checked against
     the available memory (:class:`~dptheory.core.errors.InsufficientMemory` says how many models fit).
     """
-    from dptheory.core.parallel import chunk_bounds, run_tasks, task_generators, uses_dask
+    from dptheory.evaluate.parallel import chunk_bounds, run_tasks, task_generators, uses_dask
 
     payload = 0
     if uses_dask(workers, scheduler):  # every task carries its own pickled copy of spec

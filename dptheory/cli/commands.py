@@ -261,7 +261,7 @@ def split_grid(thms: list[Any], items: Sequence[str], *, allow_axes: int | None 
 
 
 def cmd_sweep(args: argparse.Namespace) -> int:
-    from dptheory.core.sweep import sweep
+    from dptheory.evaluate.sweep import sweep
 
     compare = [k for k in args.compare if "=" not in k]
     params = list(args.params) + [k for k in args.compare if "=" in k]
@@ -367,7 +367,7 @@ def _check_order_range(lo: str | None, hi: str | None) -> None:
     from fractions import Fraction
 
     from dptheory.cli.params import exact_number
-    from dptheory.numerics.conversion import DEFAULT_ALPHA_MAX, DEFAULT_ALPHA_MIN
+    from dptheory.privacy.conversion import DEFAULT_ALPHA_MAX, DEFAULT_ALPHA_MIN
 
     if lo is None and hi is None:
         return
@@ -492,7 +492,7 @@ def _check_task(task: tuple[str, int, int, int, bool]) -> Any:
 
 def cmd_check(args: argparse.Namespace) -> int:
     from dptheory.cli.output import claim_result_lines
-    from dptheory.core.parallel import run_tasks, uses_dask
+    from dptheory.evaluate.parallel import run_tasks, uses_dask
     from dptheory.verify.checking import Verdict, check_claim
 
     claims = select_claims(args.claim)

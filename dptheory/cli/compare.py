@@ -10,13 +10,9 @@ privacy-loss distribution (:func:`dptheory.privacy.pld.pld_epsilon`, a ``[lower,
 contains the true epsilon) and the RDP-based composition (:func:`dptheory.privacy.pld.rdp_epsilon_best`).
 One parameter may be a list or a range (one row per value; ``--plot`` draws curves).
 
-**crossover --delta.** The smallest value of ``--over`` from which KEY1's (epsilon, delta) stays below
-KEY2's up to ``--to``. Screen: every grid point in float64, the order minimised over 65 orders
-``1 + 10^(-4..4)`` (8 per decade; any order gives a valid bound, so each screened value is an upper bound
-on the optimised one); then the crossover and the point before it are confirmed with the continuous
-optimisation at ``--dps`` digits (walking along the grid if the screen was off), and a real-valued
-crossover is refined by bisection. Without ``--delta`` the RDP crossover at the given ``alpha`` is
-:func:`dptheory.core.sweep.crossover`.
+**crossover.** The smallest value of ``--over`` from which KEY1 stays below KEY2 up to ``--to``: in RDP at the
+given ``alpha``, or with ``--delta`` in (epsilon, delta)-DP with the order optimised per theorem and point. The
+engine is :func:`dptheory.evaluate.crossover.crossover`; this module parses the arguments and prints.
 """
 
 from __future__ import annotations
@@ -40,8 +36,6 @@ from dptheory.core.errors import ConditionViolated, DPTheoryError
 __all__ = ["cmd_compare", "cmd_crossover"]
 
 MAX_COMPARE_VALUES = 1000
-SCREEN_ORDERS = 65  # 1 + 10^(-4..4), 8 per decade
-BISECT_STEPS = 24
 
 
 # ----------------------------------------------------------------------------- compare
@@ -58,21 +52,27 @@ def cmd_compare(args: argparse.Namespace) -> int:
     if args.delta is not None:
         check_delta_range(args.delta)
     if args.delta is None and "alpha" not in raw:
-        raise UsageError("compare: give alpha=A (RDP at that order) and/or --delta D ((epsilon, delta)-DP, the order "
-                         "optimised per theorem)")
+        raise UsageError(
+            "compare: give alpha=A (RDP at that order) and/or --delta D ((epsilon, delta)-DP, the order "
+            "optimised per theorem)"
+        )
     from dptheory.core.registry import REGISTRY
 
     papers = {k.split(".")[0] for k in keys}
-    baselines = [b for b in REGISTRY.baselines() if b.paper in papers and set(b.needs) <= set(raw)] \
-        if (args.delta is not None and args.baseline) else []
-    grid, fixed = split_grid(thms, [f"{k}={v}" for k, v in raw.items() if _taken(k, thms, baselines)],
-                             allow_axes=1)
+    baselines = (
+        [b for b in REGISTRY.baselines() if b.paper in papers and set(b.needs) <= set(raw)]
+        if (args.delta is not None and args.baseline)
+        else []
+    )
+    grid, fixed = split_grid(thms, [f"{k}={v}" for k, v in raw.items() if _taken(k, thms, baselines)], allow_axes=1)
     unused = [k for k in raw if not _taken(k, thms, baselines)]
     axis = next(iter(grid), None)
     values: list[Any] = grid[axis] if axis else [None]
     if len(values) > MAX_COMPARE_VALUES:
-        raise DPTheoryError(f"compare: {axis} has {len(values)} values; at most {MAX_COMPARE_VALUES} are compared "
-                            "(each needs an order optimisation)")
+        raise DPTheoryError(
+            f"compare: {axis} has {len(values)} values; at most {MAX_COMPARE_VALUES} are compared "
+            "(each needs an order optimisation)"
+        )
     rows: list[dict[str, Any]] = []
     for x in values:
         point = dict(fixed)
@@ -100,10 +100,32 @@ def cmd_compare(args: argparse.Namespace) -> int:
             if args.plot:
                 _plot_compare(rows, axis, args, str(group.path(args.plot)), header)
     if args.json:
-        print_json({"params": fixed, "axis": axis, "alpha": raw.get("alpha"),
-                    "delta": None if args.delta is None else delta_json(args.delta), "method": args.method,
-                    "rows": rows, "notes": notes})
+        print_json(
+            {
+                "params": fixed,
+                "axis": axis,
+                "alpha": raw.get("alpha"),
+                "delta": None if args.delta is None else delta_json(args.delta),
+                "method": args.method,
+                "rows": rows,
+                "notes": notes,
+            }
+        )
         return 0
+    _print_compare(rows, raw, args, axis, header, notes, bool(baselines))
+    return 0
+
+
+def _print_compare(
+    rows: list[dict[str, Any]],
+    raw: Mapping[str, str],
+    args: argparse.Namespace,
+    axis: str | None,
+    header: str,
+    notes: list[str],
+    baselines: bool,
+) -> None:
+    """The text table of ``dptheory compare``."""
     print(header)
     shown = []
     for r in rows:
@@ -115,9 +137,13 @@ def cmd_compare(args: argparse.Namespace) -> int:
         s["order"] = _short(s["order"], 8)
         shown.append(s)
     cols = ([axis] if axis else []) + ["label", "direction"]
-    heads = {"label": "bound", "value": f"RDP at alpha={raw['alpha']}" if "alpha" in raw else "value",
-             "epsilon": f"epsilon at delta={_delta_text(args.delta)}" if args.delta else "epsilon",
-             "order": "order alpha", "note": "note"}
+    heads = {
+        "label": "bound",
+        "value": f"RDP at alpha={raw['alpha']}" if "alpha" in raw else "value",
+        "epsilon": f"epsilon at delta={_delta_text(args.delta)}" if args.delta else "epsilon",
+        "order": "order alpha",
+        "note": "note",
+    }
     if "alpha" in raw:
         cols.append("value")
     if args.delta is not None:
@@ -128,9 +154,10 @@ def cmd_compare(args: argparse.Namespace) -> int:
     for n in notes:
         print(f"  note: {n}")
     if baselines:
-        print("  PLD: dp-accounting's privacy-loss distribution; the true epsilon of the composed mechanism lies in "
-              "the bracket. RDP route: the same mechanism's RDP, converted with the order optimised.")
-    return 0
+        print(
+            "  PLD: dp-accounting's privacy-loss distribution; the true epsilon of the composed mechanism lies in "
+            "the bracket. RDP route: the same mechanism's RDP, converted with the order optimised."
+        )
 
 
 def _taken(name: str, thms: Sequence[Any], baselines: Sequence[Any]) -> bool:
@@ -146,8 +173,10 @@ def _compare_header(fixed: Mapping[str, str], args: argparse.Namespace, axis: st
     at = ", ".join(f"{k}={v}" for k, v in fixed.items())
     mode = []
     if args.delta is not None:
-        mode.append(f"(epsilon, delta) at delta = {_delta_text(args.delta)}, {args.method} conversion, order optimised "
-                    "per theorem")
+        mode.append(
+            f"(epsilon, delta) at delta = {_delta_text(args.delta)}, {args.method} conversion, order optimised "
+            "per theorem"
+        )
     return f"compare at {at}" + (f", {axis} varying" if axis else "") + (f"; {mode[0]}" if mode else "") + " [nats]"
 
 
@@ -168,8 +197,21 @@ def _row(axis: str | None, x: Any, label: str, key: str, kind: str, direction: s
     row: dict[str, Any] = {}
     if axis:
         row[axis] = x
-    row.update({"label": label, "key": key, "kind": kind, "direction": direction, "value": None, "epsilon": None,
-                "epsilon_lower": None, "epsilon_upper": None, "order": None, "valid": True, "note": ""})
+    row.update(
+        {
+            "label": label,
+            "key": key,
+            "kind": kind,
+            "direction": direction,
+            "value": None,
+            "epsilon": None,
+            "epsilon_lower": None,
+            "epsilon_upper": None,
+            "order": None,
+            "valid": True,
+            "note": "",
+        }
+    )
     return row
 
 
@@ -212,8 +254,9 @@ def _theorem_row(t: Any, point: Mapping[str, str], args: argparse.Namespace, axi
     return row
 
 
-def _baseline_rows(b: Any, point: Mapping[str, str], args: argparse.Namespace, axis: str | None
-                   ) -> list[dict[str, Any]]:
+def _baseline_rows(
+    b: Any, point: Mapping[str, str], args: argparse.Namespace, axis: str | None
+) -> list[dict[str, Any]]:
     import mpmath
 
     from dptheory.privacy.pld import pld_epsilon, rdp_epsilon_best
@@ -247,8 +290,9 @@ def _baseline_rows(b: Any, point: Mapping[str, str], args: argparse.Namespace, a
     return [pld, rdp]
 
 
-def _plot_compare(rows: list[dict[str, Any]], axis: str | None, args: argparse.Namespace, path: str,
-                  title: str) -> None:
+def _plot_compare(
+    rows: list[dict[str, Any]], axis: str | None, args: argparse.Namespace, path: str, title: str
+) -> None:
     from dptheory.report.plotting import new_figure, save
 
     col = "epsilon" if args.delta is not None else "value"
@@ -260,8 +304,13 @@ def _plot_compare(rows: list[dict[str, Any]], axis: str | None, args: argparse.N
             xs = [float(exact_number(str(r[axis]))) for r in pts]
             if pts[0]["epsilon_lower"] is not None:
                 ok = [(x, r) for x, r in zip(xs, pts, strict=True) if r["epsilon_lower"] is not None]
-                ax.fill_between([x for x, _ in ok], [r["epsilon_lower"] for _, r in ok],
-                                [r["epsilon_upper"] for _, r in ok], alpha=0.3, label=lab)
+                ax.fill_between(
+                    [x for x, _ in ok],
+                    [r["epsilon_lower"] for _, r in ok],
+                    [r["epsilon_upper"] for _, r in ok],
+                    alpha=0.3,
+                    label=lab,
+                )
                 continue
             ys = [float(r[col]) if r[col] is not None else math.nan for r in pts]
             ax.plot(xs, ys, "o-" if len(xs) < 30 else "-", label=lab)
@@ -287,29 +336,45 @@ def _plot_compare(rows: list[dict[str, Any]], axis: str | None, args: argparse.N
 
 # ----------------------------------------------------------------------------- crossover
 def cmd_crossover(args: argparse.Namespace) -> int:
+    from dptheory.evaluate.crossover import crossover
+
     a, b = theorem(args.key1), theorem(args.key2)
     params = parse_params(args.params)
     over = args.over
     if over not in a.params and over not in b.params:
         taken = sorted(set(a.params) | set(b.params))
-        raise DPTheoryError(f"crossover: --over {over!r} is not a parameter of {a.key} or {b.key}; they take "
-                            f"{', '.join(taken)}")
+        raise DPTheoryError(
+            f"crossover: --over {over!r} is not a parameter of {a.key} or {b.key}; they take {', '.join(taken)}"
+        )
     if over in params:
         raise UsageError(f"crossover: {over} is moved by --over; do not give {over}={params[over]}")
     integer = (a if over in a.params else b).notation[over].domain.is_integer
-    lo, hi = _range_ends(over, args.start, args.stop, integer)
+    _range_ends(over, args.start, args.stop, integer)
     unknown = [k for k in params if k not in a.params and k not in b.params]
     if unknown:
-        raise DPTheoryError(f"crossover: {', '.join(unknown)} is taken by neither {a.key} nor {b.key}; they take "
-                            f"{', '.join(sorted(set(a.params) | set(b.params)))}")
+        raise DPTheoryError(
+            f"crossover: {', '.join(unknown)} is taken by neither {a.key} nor {b.key}; they take "
+            f"{', '.join(sorted(set(a.params) | set(b.params)))}"
+        )
     if args.delta is not None:
         if "alpha" in params:
             raise UsageError("crossover --delta optimises the order per theorem and point: do not give alpha")
         if over == "alpha":
             raise UsageError("crossover --delta optimises the order: --over alpha is not meaningful")
-        return _print_eps_crossover(_eps_crossover(a, b, over, lo, hi, integer, params, args), args)
-    from dptheory.core.sweep import crossover
-
+        check_delta_range(args.delta)
+        eps = crossover(
+            a,
+            b,
+            over,
+            args.start,
+            args.stop,
+            params,
+            dps=args.dps,
+            delta=args.delta,
+            method=args.method,
+            preflight=conversion_preflight,
+        )
+        return _print_eps_crossover({**eps.to_dict(), "delta": delta_json(args.delta)}, args)
     res = crossover(a, b, over, args.start, args.stop, params, dps=args.dps)
     if args.json:
         print_json(res.to_dict())
@@ -333,7 +398,7 @@ def cmd_crossover(args: argparse.Namespace) -> int:
     return 0
 
 
-def _range_ends(over: str, start: str, stop: str, integer: bool) -> tuple[Any, Any]:
+def _range_ends(over: str, start: str, stop: str, integer: bool) -> None:
     try:
         lo, hi = exact_number(start), exact_number(stop)
     except ValueError as exc:
@@ -344,135 +409,10 @@ def _range_ends(over: str, start: str, stop: str, integer: bool) -> tuple[Any, A
         if lo.denominator != 1 or hi.denominator != 1:
             raise UsageError(f"crossover: {over} is an integer parameter; --from and --to must be integers")
         if hi - lo + 1 > MAX_GRID_POINTS:
-            raise UsageError(f"crossover: {over} from {start} to {stop} is {int(hi - lo + 1)} integers; every one is "
-                             f"evaluated, at most {MAX_GRID_POINTS}")
-    return lo, hi
-
-
-def _eps_crossover(a: Any, b: Any, over: str, lo: Any, hi: Any, integer: bool, params: Mapping[str, str],
-                   args: argparse.Namespace) -> dict[str, Any]:
-    import numpy as np
-
-    check_delta_range(args.delta)
-    delta = exact_number(args.delta)
-    if integer:
-        grid: list[Any] = list(range(int(lo), int(hi) + 1))
-    else:
-        lo_f, hi_f = float(lo), float(hi)
-        xs = np.geomspace(lo_f, hi_f, 400) if lo_f > 0 and hi_f / lo_f > 10 else np.linspace(lo_f, hi_f, 400)
-        grid = [f"{x:.15g}" for x in xs]
-    fa = {k: v for k, v in params.items() if k in a.params}
-    fb = {k: v for k, v in params.items() if k in b.params}
-    for t, f in ((a, fa), (b, fb)):
-        missing = [p for p in t.params if p not in f and p not in ("alpha", over)]
-        if missing:
-            raise DPTheoryError(f"crossover: {t.key} needs {', '.join(missing)}; it takes {', '.join(t.params)}")
-        probe = dict(f)
-        if over in t.params:
-            probe[over] = str(grid[-1])
-        conversion_preflight(t, probe)
-    ea = _screen(a, fa, over, grid, float(delta), args.method)
-    eb = _screen(b, fb, over, grid, float(delta), args.method)
-    below = ea < eb
-    changes = int(np.count_nonzero(below[1:] != below[:-1]))
-    cache: dict[tuple[str, str], Any] = {}
-
-    def exact(t: Any, f: Mapping[str, str], x: Any) -> Any:
-        key = (t.key, str(x))
-        if key not in cache:
-            from dptheory.privacy.conversion import convert
-
-            pt = dict(f)
-            if over in t.params:
-                pt[over] = str(x)
-            cache[key] = convert(t, pt, delta=args.delta, method=args.method, dps=args.dps).epsilon
-        return cache[key]
-
-    def exact_below(x: Any) -> bool:
-        return bool(exact(a, fa, x) < exact(b, fb, x))
-
-    base = {"lower": a.key, "upper": b.key, "param": over, "start": str(args.start), "stop": str(args.stop),
-            "delta": delta_json(args.delta), "method": args.method, "confirmed_dps": args.dps, "changes": changes,
-            "screen": f"float64 at every {over} ({len(grid)} points), the order minimised over {SCREEN_ORDERS} orders "
-                      "1 + 10^(-4..4)"}
-    if not exact_below(grid[-1]):
-        return {**base, "value": None, "always_below": False, "at_value": _sides(a, b, over, grid[-1], exact, fa, fb)}
-    not_below = np.flatnonzero(~below)
-    idx = int(not_below[-1]) + 1 if not_below.size else 0
-    idx = min(idx, len(grid) - 1)
-    for _ in range(400):
-        if not exact_below(grid[idx]):
-            idx += 1
-            if idx >= len(grid):
-                raise DPTheoryError("crossover --delta: the float64 screen and the exact conversions disagree; rerun "
-                                    "with another range")
-        elif idx > 0 and exact_below(grid[idx - 1]):
-            idx -= 1
-        else:
-            break
-    else:
-        raise DPTheoryError("crossover --delta: could not confirm the crossover near the screened one")
-    value: Any = grid[idx]
-    before = _sides(a, b, over, grid[idx - 1], exact, fa, fb) if idx > 0 else None
-    if not integer and idx > 0:
-        from fractions import Fraction
-
-        left, right = Fraction(str(grid[idx - 1])), Fraction(str(grid[idx]))
-        for _ in range(BISECT_STEPS):
-            mid = (left + right) / 2
-            if exact_below(f"{float(mid):.17g}"):
-                right = mid
-            else:
-                left = mid
-        value = f"{float(right):.12g}"
-    return {**base, "value": int(value) if integer else value, "always_below": idx == 0,
-            "at_value": _sides(a, b, over, value, exact, fa, fb), "before": before}
-
-
-def _sides(a: Any, b: Any, over: str, x: Any, exact: Any, fa: Mapping[str, str], fb: Mapping[str, str]
-           ) -> dict[str, str]:
-    import mpmath
-
-    return {over: str(x), a.key: mpmath.nstr(exact(a, fa, x), 20), b.key: mpmath.nstr(exact(b, fb, x), 20)}
-
-
-def _screen(t: Any, fixed: Mapping[str, str], over: str, grid: Sequence[Any], delta: float, method: str) -> Any:
-    """float64 (epsilon, delta) of ``t`` at every grid point: the smallest over the screen's orders (inf where no
-    order is valid)."""
-    import numpy as np
-
-    from dptheory.numerics.conversion import eps_classic_np, eps_improved_np
-
-    xs = np.array([float(exact_number(str(x))) for x in grid])
-    alphas = 1.0 + 10.0 ** np.linspace(-4, 4, SCREEN_ORDERS)
-    if t.kernels().np is None:
-        if len(grid) > 2000:
-            raise DPTheoryError(f"crossover --delta: {t.key} has no float64 kernel; at most 2000 points (got "
-                                f"{len(grid)})")
-        from dptheory.privacy.conversion import convert
-
-        out = []
-        for x in grid:
-            pt = dict(fixed)
-            if over in t.params:
-                pt[over] = str(x)
-            out.append(float(convert(t, pt, delta=repr(delta), method=method, dps=20).epsilon))
-        return np.array(out)
-    X, A = np.meshgrid(xs, alphas, indexing="ij")
-    arrays = {p: np.full(X.shape, float(exact_number(str(v)))) for p, v in fixed.items()}
-    if over in t.params:
-        arrays[over] = X
-    arrays["alpha"] = A
-    ok = t.check_np(arrays)
-    eps = np.full(X.shape, np.inf)
-    if ok.any():
-        sub = {p: arr[ok] for p, arr in arrays.items()}
-        vals = t.evaluate_np(sub)
-        conv = eps_improved_np if method == "improved" else eps_classic_np
-        with np.errstate(all="ignore"):
-            e = conv(np.where(np.isfinite(vals), vals, np.inf), sub["alpha"], delta)
-        eps[ok] = np.maximum(np.where(np.isnan(e), np.inf, e), 0.0)
-    return eps.min(axis=1)
+            raise UsageError(
+                f"crossover: {over} from {start} to {stop} is {int(hi - lo + 1)} integers; every one is "
+                f"evaluated, at most {MAX_GRID_POINTS}"
+            )
 
 
 def _print_eps_crossover(res: dict[str, Any], args: argparse.Namespace) -> int:
@@ -483,15 +423,21 @@ def _print_eps_crossover(res: dict[str, Any], args: argparse.Namespace) -> int:
     dl = _delta_text(args.delta)
     if res["value"] is None:
         at = res["at_value"]
-        print(f"{a} is not below {b} in (epsilon, delta = {dl})-DP at the end of {over} in [{args.start}, "
-              f"{args.stop}] ({at[a]} >= {at[b]}); no crossover")
+        print(
+            f"{a} is not below {b} in (epsilon, delta = {dl})-DP at the end of {over} in [{args.start}, "
+            f"{args.stop}] ({at[a]} >= {at[b]}); no crossover"
+        )
         return 0
     if res["always_below"]:
-        print(f"{a} < {b} in (epsilon, delta = {dl})-DP for every {over} in [{args.start}, {args.stop}] (screened; "
-              f"confirmed at {over} = {args.start} at {res['confirmed_dps']} digits)")
+        print(
+            f"{a} < {b} in (epsilon, delta = {dl})-DP for every {over} in [{args.start}, {args.stop}] (screened; "
+            f"confirmed at {over} = {args.start} at {res['confirmed_dps']} digits)"
+        )
     else:
-        print(f"{a} stays below {b} in (epsilon, delta = {dl})-DP for {over} >= {res['value']} (up to {args.stop}); "
-              f"orders optimised per theorem and point, confirmed at {res['confirmed_dps']} digits")
+        print(
+            f"{a} stays below {b} in (epsilon, delta = {dl})-DP for {over} >= {res['value']} (up to {args.stop}); "
+            f"orders optimised per theorem and point, confirmed at {res['confirmed_dps']} digits"
+        )
         if res.get("before"):
             bf = res["before"]
             print(f"  at {over} = {bf[over]}: epsilon {bf[a]} >= {bf[b]}")

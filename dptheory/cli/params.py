@@ -310,9 +310,9 @@ GRID_FORMS = "a value, a list a,b,c, a range lo..hi (integers: step 1; reals: 50
 
 
 def grid_values(name: str, spec: str, *, integer: bool) -> list[object]:
-    """Validate a sweep specification and return its values (exact strings/ints, as ``core.sweep.parse_values``
+    """Validate a sweep specification and return its values (exact strings/ints, as ``evaluate.sweep.parse_values``
     returns them). Errors are one line naming the parameter, the specification and what is accepted."""
-    from dptheory.core.sweep import parse_values
+    from dptheory.evaluate.sweep import parse_values
 
     def bad(reason: str) -> InvalidParameter:
         return InvalidParameter(key="grid", name=name, value=spec, reason=f"{reason}; accepted: {GRID_FORMS}")
@@ -394,7 +394,7 @@ def scheduler_address(text: str) -> str:
 def add_cluster_options(parser: argparse.ArgumentParser, what: str = "tasks") -> None:
     """``--workers N`` (a local Dask cluster) and ``--scheduler ADDRESS`` (an existing one); default in process.
 
-    The results do not depend on either (see :mod:`dptheory.core.parallel`); read them back with
+    The results do not depend on either (see :mod:`dptheory.evaluate.parallel`); read them back with
     :func:`cluster_options`.
     """
     parser.add_argument("--workers", type=integer(1, 1024, "Dask worker processes"), default=None, metavar="N",

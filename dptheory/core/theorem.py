@@ -541,9 +541,9 @@ class Theorem:
         return val
 
     def evaluate_np(self, params: Mapping[str, Any], *, term: str | None = None) -> FloatArray:
-        """Vectorised float64 evaluation (no condition checks; see :mod:`dptheory.core.sweep`).
+        """Vectorised float64 evaluation (no condition checks; see :mod:`dptheory.evaluate.sweep`).
 
-        Values that overflow float64 come back as ``inf``; :func:`dptheory.core.sweep.sweep`
+        Values that overflow float64 come back as ``inf``; :func:`dptheory.evaluate.sweep.sweep`
         recomputes those points in the log domain with mpmath.
         """
         kern = self.kernels(term)

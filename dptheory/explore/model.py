@@ -3,8 +3,8 @@
 Pure Python (no panel, no bokeh), so every number the page shows is unit-testable without a browser.
 Nothing here computes a bound: values come from :meth:`Theorem.evaluate` through
 :class:`dptheory.probe.Probe` (mpmath, the same call as ``dptheory eval --no-check``), curves from
-:func:`dptheory.core.sweep.sweep` (float64 kernels, mpmath beyond float64), crossovers from
-:meth:`Probe.crossovers` (:func:`dptheory.core.sweep.crossover`, confirmed at ``CROSSOVER_DPS`` digits),
+:func:`dptheory.evaluate.sweep.sweep` (float64 kernels, mpmath beyond float64), crossovers from
+:meth:`Probe.crossovers` (:func:`dptheory.evaluate.crossover.crossover`, confirmed at ``CROSSOVER_DPS`` digits),
 (eps, delta) from :func:`dptheory.privacy.conversion.convert` (order optimised).
 
 Ranges of the controls are the notation table's sampling ranges (``Param.sample``, narrowed by a
@@ -384,7 +384,7 @@ class Explorer:
         return [format_rational(lo_q)] + [f"{x:.6g}" for x in xs[1:-1]] + [format_rational(hi_q)]
 
     def curves(self) -> Curves:
-        """Every selected bound along the axis (float64 via :func:`dptheory.core.sweep.sweep`)."""
+        """Every selected bound along the axis (float64 via :func:`dptheory.evaluate.sweep.sweep`)."""
         key = ("curves", self.axis, self.axis_lo, self.axis_hi, self._state(without=self.axis))
         result: Curves = self._memo(key, self._curves)
         return result
@@ -410,8 +410,8 @@ class Explorer:
 
     def _line(self, t: Theorem, grid: list[str], fixed: dict[str, str],
               shape: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
-        """:func:`dptheory.core.sweep.sweep` along the axis, invalid points skipped (NaN)."""
-        from dptheory.core.sweep import sweep
+        """:func:`dptheory.evaluate.sweep.sweep` along the axis, invalid points skipped (NaN)."""
+        from dptheory.evaluate.sweep import sweep
 
         g = {self.axis: grid} if self.axis in t.params else {}
         if self._fails_everywhere(t):

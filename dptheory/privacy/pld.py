@@ -17,7 +17,7 @@ the Gaussian mechanism with noise multiplier ``z`` applied to a Poisson sample w
 * :func:`rdp_epsilon_best`: the RDP route, MTZ19's RDP (``dptheory.privacy.sgm``) times ``steps``,
   converted with the improved conversion (Balle et al. 2020, Thm 21 = Canonne, Kamath & Steinke
   2020, Prop. 12; never above Mironov 2017, Prop. 3) optimised over the order
-  (``dptheory.numerics.conversion.optimize_order``).
+  (``dptheory.privacy.conversion.optimize_order``).
 * ``epsilon_delta_curve`` (in the Ye & Shokri paper package, ``epsdelta``): per epoch K, a
   registered hidden-state RDP bound converted by
   :func:`dptheory.privacy.conversion.convert` (already "the order optimised per theorem") against
@@ -75,7 +75,7 @@ import math
 import numbers
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import mpmath
 import numpy as np
@@ -84,7 +84,9 @@ from numpy.typing import NDArray
 from dptheory.core.errors import InvalidParameter, NumericalFailure
 from dptheory.core.units import ConversionMethod
 from dptheory.core.validate import number_text
-from dptheory.numerics.conversion import ConversionResult
+
+if TYPE_CHECKING:
+    from dptheory.privacy.conversion import DPConversion
 
 __all__ = [
     "DEFAULT_NEIGHBOURING",
@@ -94,6 +96,9 @@ __all__ = [
     "NEIGHBOURING_RELATIONS",
     "PLDDeltaResult",
     "PLDResult",
+    "check_delta",
+    "check_neighbouring",
+    "check_rel_width",
     "clear_caches",
     "pld_delta",
     "pld_epsilon",
@@ -151,7 +156,8 @@ def _check_steps(steps: Any) -> int:
     return int(steps)
 
 
-def _check_delta(delta: Any) -> float:
+def check_delta(delta: Any) -> float:
+    """``delta`` as a float in (0, 1); else :class:`InvalidParameter` (one line, naming it)."""
     v = _real("delta", delta, "in (0, 1)")
     if not 0.0 < v < 1.0:
         raise InvalidParameter(key=_KEY, name="delta", value=delta, reason="must be in (0, 1)")
@@ -165,7 +171,8 @@ def _check_epsilon(epsilon: Any) -> float:
     return v
 
 
-def _check_neighbouring(neighbouring: Any) -> str:
+def check_neighbouring(neighbouring: Any) -> str:
+    """One of :data:`NEIGHBOURING_RELATIONS`; else :class:`InvalidParameter` naming the accepted ones."""
     if neighbouring not in NEIGHBOURING_RELATIONS:
         raise InvalidParameter(
             key=_KEY,
@@ -183,7 +190,8 @@ def _check_interval(name: str, h: Any) -> float:
     return v
 
 
-def _check_rel_width(rel_width: Any, name: str = "rel_width") -> float:
+def check_rel_width(rel_width: Any, name: str = "rel_width") -> float:
+    """A target relative width of a PLD bracket, in (0, 1) (``name`` is the argument named in the error)."""
     accepted = "in (0, 1) (target relative width of the bracket)"
     v = _real(name, rel_width, accepted)
     if not 0.0 < v < 1.0:
@@ -195,7 +203,7 @@ def _check_grid(h_up: Any, h_lo: Any, rel_width: Any) -> tuple[float | None, flo
     """The validated grid options of :func:`pld_epsilon` / :func:`pld_delta` (None: automatic grid)."""
     up = None if h_up is None else _check_interval("value_discretization_interval", h_up)
     lo = None if h_lo is None else _check_interval("lower_value_discretization_interval", h_lo)
-    return up, lo, _check_rel_width(rel_width)
+    return up, lo, check_rel_width(rel_width)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -428,8 +436,8 @@ def pld_epsilon(
         NumericalFailure: dp-accounting returned a non-finite epsilon (delta below its truncated mass), or
             the optimistic epsilon came out above the pessimistic one (round-off).
     """
-    qf, zf, t, d = _check_q(q), _check_z(z), _check_steps(steps), _check_delta(delta)
-    rel = _check_neighbouring(neighbouring)
+    qf, zf, t, d = _check_q(q), _check_z(z), _check_steps(steps), check_delta(delta)
+    rel = check_neighbouring(neighbouring)
     h_up, h_lo, rw = _check_grid(value_discretization_interval, lower_value_discretization_interval, rel_width)
     return _pld_epsilon_cached(qf, zf, t, d, rel, h_up, h_lo, rw)
 
@@ -496,7 +504,7 @@ def pld_delta(
     when epsilon = 0), capped as in :func:`pld_epsilon`.
     """
     qf, zf, t, e = _check_q(q), _check_z(z), _check_steps(steps), _check_epsilon(epsilon)
-    rel = _check_neighbouring(neighbouring)
+    rel = check_neighbouring(neighbouring)
     h_up, h_lo, rw = _check_grid(value_discretization_interval, lower_value_discretization_interval, rel_width)
     return _pld_delta_cached(qf, zf, t, e, rel, h_up, h_lo, rw)
 
@@ -539,7 +547,7 @@ class _OneStepRDP:
     """float64 one-step RDP of the SGM at (q, z), memoised per order: ``sgm.rdp_np(alpha, q, z, 1)``.
 
     The T-step RDP is T times it (Mironov 2017, Prop. 1), so a sweep over ``steps`` reuses the order
-    scan of :func:`~dptheory.numerics.conversion.optimize_order` (same grid every call)."""
+    scan of :func:`~dptheory.privacy.conversion.optimize_order` (same grid every call)."""
 
     def __init__(self, q: float, z: float) -> None:
         self.q, self.z = q, z
@@ -572,7 +580,7 @@ def rdp_epsilon_best(
     alpha_min: Any = None,
     alpha_max: Any = None,
     dps: int = 30,
-) -> ConversionResult:
+) -> DPConversion:
     """RDP-based epsilon at ``delta`` of ``steps`` compositions of the Poisson-subsampled Gaussian.
 
     MTZ19 (arXiv 1908.10530, Sec. 3.3) RDP, add/remove neighbours (``dptheory.privacy.sgm``), times
@@ -584,7 +592,7 @@ def rdp_epsilon_best(
     search went. ``q = 0`` gives 0 (the RDP is 0 at every order; the infimum over orders is 0).
     Results are cached on the exact inputs.
     """
-    qf, zf, t, d = _check_q(q), _check_z(z), _check_steps(steps), _check_delta(delta)
+    qf, zf, t, d = _check_q(q), _check_z(z), _check_steps(steps), check_delta(delta)
     m = ConversionMethod.parse(method, key=_KEY)
     if isinstance(dps, bool) or not isinstance(dps, numbers.Integral) or dps < 15:
         raise InvalidParameter(key=_KEY, name="dps", value=dps, reason="must be an integer >= 15 (decimal digits)")
@@ -595,16 +603,22 @@ def rdp_epsilon_best(
 
 @functools.lru_cache(maxsize=4096)
 def _rdp_epsilon_cached(
-    qf: float, zf: float, t: int, d: float, method: ConversionMethod, alpha_min: float | None, alpha_max: float | None,
+    qf: float,
+    zf: float,
+    t: int,
+    d: float,
+    method: ConversionMethod,
+    alpha_min: float | None,
+    alpha_max: float | None,
     dps: int,
-) -> ConversionResult:
-    from dptheory.numerics.conversion import optimize_order
+) -> DPConversion:
     from dptheory.privacy import sgm
+    from dptheory.privacy.conversion import DPConversion, optimize_order
 
     with mpmath.workdps(dps):
         d_mp = mpmath.mpf(d)
         if qf == 0.0:
-            return ConversionResult(
+            return DPConversion(
                 epsilon=mpmath.mpf(0),
                 delta=d_mp,
                 order=mpmath.inf,
@@ -621,7 +635,7 @@ def _rdp_epsilon_cached(
     def rdp_np(a: NDArray[np.float64]) -> NDArray[np.float64]:
         return t * one(a)
 
-    def run(amin: Any, amax: Any) -> ConversionResult:
+    def run(amin: Any, amax: Any) -> DPConversion:
         try:
             return optimize_order(
                 rdp_mp,
@@ -649,9 +663,13 @@ def _rdp_epsilon_cached(
 
 
 def theorem_epsilon(
-    thm_key: str, params: Mapping[str, Any], delta: Any, *, method: ConversionMethod | str = ConversionMethod.IMPROVED,
+    thm_key: str,
+    params: Mapping[str, Any],
+    delta: Any,
+    *,
+    method: ConversionMethod | str = ConversionMethod.IMPROVED,
     dps: int = 50,
-) -> Any:
+) -> DPConversion:
     """(epsilon, delta) of a registered RDP theorem with the order optimised per theorem.
 
     This is :func:`dptheory.privacy.conversion.convert` (continuous order search over
@@ -662,17 +680,3 @@ def theorem_epsilon(
     from dptheory.privacy.conversion import convert
 
     return convert(REGISTRY.get(thm_key), params, delta=delta, method=method, dps=dps)
-
-
-
-
-
-
-
-
-
-
-
-
-
-

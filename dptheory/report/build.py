@@ -319,7 +319,7 @@ def _values_section(thms: list[Theorem], cfg: ReportConfig) -> str:
 
 
 def _crossover_section(cfg: ReportConfig) -> str:
-    from dptheory.core.sweep import crossover
+    from dptheory.evaluate.crossover import crossover
 
     if not cfg.crossovers:
         return ""

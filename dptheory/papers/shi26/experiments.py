@@ -353,10 +353,10 @@ def run_fig1(cfg: Fig1Config, out_dir: str | Path, *, progress: bool = False,
     """Train all pairs and write ``<name>_fig1.png``, ``<name>_fig1.csv``, ``<name>_fig1.json`` to ``out_dir``.
 
     The pairs run in process, on a local Dask cluster of ``workers`` processes or on the Dask
-    ``scheduler`` (:func:`dptheory.core.parallel.run_tasks`); each pair draws from its own seeds, so
+    ``scheduler`` (:func:`dptheory.evaluate.parallel.run_tasks`); each pair draws from its own seeds, so
     the results are the same in every case.
     """
-    from dptheory.core.parallel import run_tasks, uses_dask
+    from dptheory.evaluate.parallel import run_tasks, uses_dask
 
     sps = tuple(sigma_ps or cfg.sigma_ps)
     check_memory(cfg, pairs=len(sps), workers=workers, scheduler=scheduler)
@@ -412,13 +412,13 @@ def sweep(base: Fig1Config, grid: Mapping[str, Sequence[float]] | None = None, *
           progress: bool = False, workers: int | None = None, scheduler: str | None = None) -> list[SweepRow]:
     """One-at-a-time sweep around ``base``: the final GD-vs-DP-GD accuracy gap per value.
 
-    Every (value, seed) is a task of :func:`dptheory.core.parallel.run_tasks` (in process, or on Dask
+    Every (value, seed) is a task of :func:`dptheory.evaluate.parallel.run_tasks` (in process, or on Dask
     with ``workers``/``scheduler``); the rows come back in grid order whatever ran them.
 
     The horizon (number of iterations) is swept for free by reading every run at the fractions
     ``checkpoints`` of ``base.steps``; the test-set size only changes the confidence intervals.
     """
-    from dptheory.core.parallel import run_tasks
+    from dptheory.evaluate.parallel import run_tasks
 
     check_memory(base, pairs=1, workers=workers, scheduler=scheduler)  # every task keeps its rows only
     grid = SWEEP_GRID if grid is None else grid

@@ -153,7 +153,7 @@ def _exact_of(v: Any, name: str) -> sp.Rational:
 def _best_ball(mechanism: str, point: tuple[tuple[str, str], ...], delta: str) -> Any:
     from dptheory.papers.yeshokri22.epsdelta import best_epsilon_ball
 
-    return best_epsilon_ball(mechanism, dict(point), delta)
+    return best_epsilon_ball(f"yeshokri22.{mechanism}", dict(point), delta)
 
 
 @dataclass(frozen=True)
@@ -276,8 +276,7 @@ def _region(k_from: int, step: int = 1) -> Region:
 
 _OURS = "Ours, restating the paper's claim in (epsilon, delta): "
 _C5_STATEMENT = (
-    "Theorem 4.2 is strictly smaller than composition-based privacy bound for DP-SGD after 1/(lambda eta) "
-    "+ n/b epochs."
+    "Theorem 4.2 is strictly smaller than composition-based privacy bound for DP-SGD after 1/(lambda eta) + n/b epochs."
 )
 _C7_STATEMENT = (
     "for a range of RDP orders alpha = 10, 15, 20, our privacy dynamics bound significantly improves over the "

@@ -20,9 +20,9 @@ from dptheory.core.units import ConversionMethod
 from dptheory.privacy.pld import (
     DEFAULT_NEIGHBOURING,
     PLDResult,
-    _check_delta,
-    _check_neighbouring,
-    _check_rel_width,
+    check_delta,
+    check_neighbouring,
+    check_rel_width,
     pld_epsilon,
     rdp_epsilon_best,
     theorem_epsilon,
@@ -233,9 +233,9 @@ def epsilon_delta_curve(
     if "alpha" in params or "K" in params:
         raise DPTheoryError("give the parameters without alpha and K: alpha is optimised and K is swept")
     ks = _check_K_values(K_values)
-    d = _check_delta(delta)
-    rel = _check_neighbouring(neighbouring)
-    rw0, rw_min = _check_rel_width(rel_width), _check_rel_width(refine_to, "refine_to")
+    d = check_delta(delta)
+    rel = check_neighbouring(neighbouring)
+    rw0, rw_min = check_rel_width(rel_width), check_rel_width(refine_to, "refine_to")
     q, z, per_epoch = baseline_mechanism(params)
     z_pld = 2.0 * z if rel == "replace_one" else z
     q_exact = f"{params['b']}/{params['n']}"
@@ -299,7 +299,7 @@ def pld_against(
     inside the bracket (``PLDResult.compare(value) == "undecided"``); stops early when the point cap
     (``MAX_LOWER_POINTS``) stops the lower grid from getting finer. The result may still be undecided.
     """
-    rw, rw_min = _check_rel_width(rel_width), _check_rel_width(refine_to, "refine_to")
+    rw, rw_min = check_rel_width(rel_width), check_rel_width(refine_to, "refine_to")
     pld = pld_epsilon(q, z, steps, delta, rel_width=rw, neighbouring=neighbouring)
     while pld.compare(value) == "undecided" and rw > rw_min * (1 + 1e-12):
         rw = max(rw / 10.0, rw_min)
@@ -361,8 +361,11 @@ def crossovers(curve: EpsilonDeltaCurve) -> dict[str, Crossover]:
     """The crossover epochs of a curve against every baseline it holds (:class:`Crossover`).
 
     A K counts as a win only when the comparison is decided: below the RDP value, below the PLD
-    bracket's lower end, below the WOR value. "First win" is the start of the winning tail of the range.
+    bracket's lower end, below the WOR value. "First win" is the start of the winning tail of the range
+    (:func:`dptheory.evaluate.crossover.winning_tail`, the crossover engine's).
     """
+    from dptheory.evaluate.crossover import winning_tail
+
     out: dict[str, Crossover] = {}
     if not curve.points:
         raise DPTheoryError("the curve has no points")
@@ -371,14 +374,9 @@ def crossovers(curve: EpsilonDeltaCurve) -> dict[str, Crossover]:
         attr = _baseline_attr(b)
         won = [getattr(p, attr) == "below" for p in curve.points]
         first_any = next((k for k, w in zip(ks, won, strict=True) if w), None)
-        first_win = None
-        last_not = None
-        if won[-1]:
-            i = len(won) - 1
-            while i > 0 and won[i - 1]:
-                i -= 1
-            first_win = ks[i]
-            last_not = ks[i - 1] if i > 0 else None
+        i = winning_tail(won)
+        first_win = None if i is None else ks[i]
+        last_not = ks[i - 1] if i else None
         undecided = tuple(p.K for p in curve.points if getattr(p, attr) == "undecided")
         out[b] = Crossover(b, first_win, first_any, undecided, last_not, (ks[0], ks[-1]))
     return out
@@ -398,138 +396,41 @@ def crossover_epochs(
 
 
 # ---------------------------------------------------------------------------------------------- certified
-# The best (epsilon, delta) over all Renyi orders, enclosed on arb balls (docs/derivations/epsdelta_order_bounds.md).
-
-#: orders below ``ORDER_LO`` and above ``ORDER_HI`` are bounded in closed form; in between, branch and bound
-ORDER_LO = (3, 2)
-ORDER_HI = 64
-_BEST_PREC = 128
-_BEST_MAX_INTERVALS = 200
-_BEST_RTOL = 1e-3
+# The best (epsilon, delta) over all Renyi orders, enclosed on arb balls: the ball route of the (epsilon, delta)
+# service (dptheory.privacy.conversion.epsilon_ball; docs/derivations/epsdelta_order_bounds.md). What the paper adds
+# is how each of its RDP curves is bounded below on order intervals and above ORDER_HI.
 
 
-def _arb_q(x: Any) -> Any:
+def _thm43_tail(top: Any, P: Mapping[str, Any]) -> Any:
+    """A lower bound of Thm 4.3's RDP at every order >= ``top``: ``L_T >= T (log q + c)`` with
+    ``c = (alpha - 1) alpha G0`` and ``G0 = eta S_g^2 / (4 sigma^2 b^2)`` (Ye & Shokri 2022, arXiv 2203.05363, Thm 4.3;
+    docs/derivations/epsdelta_order_bounds.md), so ``R >= T (alpha G0 + log q/(alpha - 1))``, increasing in alpha."""
     import flint
-    import sympy as sp
 
-    r = sp.Rational(x)
-    return flint.arb(int(r.p)) / int(r.q)
-
-
-def _improved_lower(R_lo: Any, a: Any, b: Any, log_inv_delta: Any) -> Any:
-    """Lower bound of ``R + log(1 - 1/alpha) + (log(1/delta) - log alpha)/(alpha - 1)`` (Balle et al. 2020, Thm 21)
-    over ``alpha`` in ``[a, b]`` given ``R >= R_lo`` there: the log term increases in alpha, the last one decreases
-    while ``log alpha <= log(1/delta)`` (checked)."""
-    if not bool(b.log() <= log_inv_delta):
-        raise DPTheoryError(f"{_KEY}: order {b} above 1/delta: the conversion's last term is not monotone there")
-    return R_lo + (1 - 1 / a).log() + (log_inv_delta - b.log()) / (b - 1)
+    n, b, K = (int(P[x].unique_fmpz()) for x in ("n", "b", "K"))
+    G0 = P["eta"] * P["S_g"] ** 2 / (4 * P["sigma"] ** 2 * P["b"] ** 2)
+    q = flint.arb(b) / n
+    return K * (n // b) * (top * G0 + q.log() / (top - 1))
 
 
-def best_epsilon_ball(mechanism: str, params: Mapping[str, Any], delta: Any) -> Any:
+#: per theorem, how its RDP is bounded below on an order interval and above ORDER_HI (None: the service's default
+#: for an RDP nondecreasing in alpha, which yeshokri22.composition declares)
+ORDER_BOUNDS: dict[str, tuple[str | None, Any]] = {
+    # (alpha - 1) R = L_T is nondecreasing in alpha (a cumulant of the privacy loss)
+    "yeshokri22.thm4_3": ("cumulant", _thm43_tail),
+    "yeshokri22.composition": (None, None),
+}
+
+
+def best_epsilon_ball(thm_key: str, params: Mapping[str, Any], delta: Any) -> Any:
     """A ball ``[lower, upper]`` containing ``inf_{alpha > 1} eps(alpha)``, ``eps`` the improved conversion (Balle
-    et al. 2020, Thm 21) of ``mechanism``'s RDP at ``params`` (exact values) and ``delta`` (exact rational).
-
-    ``mechanism``: ``"thm4_3"`` (yeshokri22.thm4_3, its arb kernel on order balls) or ``"composition"`` (the
-    Poisson baseline, yeshokri22.composition: ``dptheory.privacy.sgm.rdp_arb`` at exact orders, with the
-    monotonicity in alpha of a Renyi divergence). ``upper`` is a certified value at an order (any order's
-    epsilon is an upper bound of the infimum); ``lower`` is certified over every order: closed forms below
-    ``ORDER_LO`` and above ``ORDER_HI``, branch and bound on order intervals in between, refined until the
-    bracket is within ``1e-3`` relative or ``200`` intervals (docs/derivations/epsdelta_order_bounds.md).
-    """
-    import heapq
-    import itertools
-    from fractions import Fraction
-
-    import flint
-    import sympy as sp
-
+    et al. 2020, Thm 21) of ``thm_key``'s RDP at ``params`` (exact values) and ``delta`` (exact rational): the ball
+    route :func:`dptheory.privacy.conversion.epsilon_ball` with the theorem's arb kernel and its order bounds
+    (:data:`ORDER_BOUNDS`: ``yeshokri22.thm4_3`` or ``yeshokri22.composition``)."""
     from dptheory.core.registry import REGISTRY
-    from dptheory.privacy.sgm import arb as sgm_arb
+    from dptheory.privacy.conversion import epsilon_ball
 
-    if mechanism not in ("thm4_3", "composition"):
-        raise DPTheoryError(f"{_KEY}: unknown mechanism {mechanism!r}; use 'thm4_3' or 'composition'")
-    P = {k: sp.Rational(params[k]) for k in ("eta", "lam", "S_g", "sigma", "n", "b", "K") if k in params}
-    n, b, K = int(P["n"]), int(P["b"]), int(P["K"])
-    with flint.ctx.workprec(_BEST_PREC):
-        arb = flint.arb
-        B = {k: _arb_q(v) for k, v in P.items()}
-        q = arb(b) / n
-        steps = K * (n // b)
-        log_inv_delta = -_arb_q(delta).log()
-        G0 = B["eta"] * B["S_g"] ** 2 / (4 * B["sigma"] ** 2 * B["b"] ** 2)
-        memo: dict[Fraction, Any] = {}
-        if mechanism == "thm4_3":
-            kern = REGISTRY.get("yeshokri22.thm4_3").kernels().arb
-            base = {**B, "beta": arb(4), "n": arb(n), "b": arb(b), "K": arb(K)}
-
-            def R_on(lo: Fraction, hi: Fraction) -> Any:
-                """At lo == hi the value; otherwise a ball whose lower end bounds R on [lo, hi] from below:
-                L_T = (alpha - 1) R is nondecreasing in alpha, so R >= L_T(lo)/(hi - 1) there."""
-                a = arb(lo.numerator) / lo.denominator
-                if lo not in memo:
-                    memo[lo] = kern.arb({**base, "alpha": a})
-                r = memo[lo]
-                if lo == hi:
-                    return r
-                return r * (a - 1) / (arb(hi.numerator) / hi.denominator - 1)
-        else:
-            z2 = 2 * B["sigma"] ** 2 * B["b"] ** 2 / (B["eta"] * B["S_g"] ** 2)
-
-            def R_on(lo: Fraction, hi: Fraction) -> Any:
-                """At lo == hi the value; otherwise a ball whose lower end bounds R on [lo, hi] from below (a
-                Renyi divergence is nondecreasing in its order, so R(lo) does)."""
-                if lo not in memo:
-                    a = arb(lo.numerator) / lo.denominator
-                    memo[lo] = sgm_arb.rdp_arb(a, q, z2, arb(steps), "yeshokri22.composition")
-                return memo[lo]
-
-        def eps_at(x: Fraction) -> Any:
-            a = arb(x.numerator) / x.denominator
-            return R_on(x, x) + (1 - 1 / a).log() + (log_inv_delta - a.log()) / (a - 1)
-
-        def lower_on(lo: Fraction, hi: Fraction) -> Any:
-            r = R_on(lo, hi)
-            return _improved_lower(arb(r.lower()).max(arb(0)), arb(lo.numerator) / lo.denominator,
-                                   arb(hi.numerator) / hi.denominator, log_inv_delta).lower()
-
-        # alpha in (1, ORDER_LO]: R >= 0, so eps >= log h - log(1+h) + (log(1/delta) - log(1+h))/h, h = ORDER_LO - 1
-        a0 = Fraction(*ORDER_LO)
-        h = arb(a0.numerator - a0.denominator) / a0.denominator
-        c1 = log_inv_delta - (1 + h).log()
-        if not bool(h <= c1):
-            raise DPTheoryError(f"{_KEY}: delta too large for the closed-form bound below order {a0}")
-        lb_low = (h.log() - (1 + h).log() + c1 / h).lower()
-        # alpha >= ORDER_HI: log(1 - 1/alpha) >= its value at ORDER_HI, -log(alpha)/(alpha-1) increases to 0
-        top = arb(ORDER_HI)
-        if mechanism == "thm4_3":  # L_T >= T (log q + c), c = (alpha - 1) alpha G0: R >= T (alpha G0 + log q/(alpha-1))
-            r_hi = (steps * (top * G0 + q.log() / (top - 1))).max(arb(0))
-        else:
-            r_hi = R_on(Fraction(ORDER_HI), Fraction(ORDER_HI)).max(arb(0))
-        lb_high = (arb(r_hi.lower()) + (1 - 1 / top).log() - top.log() / (top - 1)).lower()
-
-        grid = sorted({a0, *(Fraction(round(64 * float(a0) * (ORDER_HI / float(a0)) ** (i / 32))) / 64
-                             for i in range(1, 32)), Fraction(ORDER_HI)})
-        ub = None
-        heap: list[tuple[float, int, Fraction, Fraction, Any]] = []
-        count = 0
-        for lo, hi in itertools.pairwise(grid):
-            lb = lower_on(lo, hi)
-            heapq.heappush(heap, (float(lb.mid()), count, lo, hi, lb))
-            count += 1
-            e = eps_at(lo)
-            ub = e.upper() if ub is None else ub.min(e.upper())
-        assert ub is not None
-        while heap and count < _BEST_MAX_INTERVALS:
-            _, _, lo, hi, lb = heap[0]
-            if bool(lb >= ub - abs(ub) * _BEST_RTOL):
-                break
-            heapq.heappop(heap)
-            mid = (lo + hi) / 2
-            ub = ub.min(eps_at(mid).upper())
-            for x, y in ((lo, mid), (mid, hi)):
-                lb2 = lower_on(x, y)
-                heapq.heappush(heap, (float(lb2.mid()), count, x, y, lb2))
-                count += 1
-        lb_mid = min((item[4] for item in heap), key=lambda v: float(v.mid()))
-        lower = arb(lb_mid).min(arb(lb_low)).min(arb(lb_high))
-        return arb(lower.lower()).union(arb(ub.upper()))
+    if thm_key not in ORDER_BOUNDS:
+        raise DPTheoryError(f"{_KEY}: no order bounds for {thm_key!r}; use one of {', '.join(ORDER_BOUNDS)}")
+    order_bound, tail = ORDER_BOUNDS[thm_key]
+    return epsilon_ball(REGISTRY.get(thm_key), params, delta, order_bound=order_bound, tail=tail)

@@ -14,7 +14,7 @@ import numpy as np
 
 from dptheory.core.io import AtomicGroup, atomic_write
 from dptheory.core.registry import REGISTRY, Figure
-from dptheory.core.sweep import sweep
+from dptheory.evaluate.sweep import sweep
 from dptheory.papers.yeshokri22.theorems import FIGURE_SETTING
 from dptheory.report.plotting import new_figure, save
 

@@ -30,21 +30,31 @@ import numpy as np
 
 from dptheory.core.errors import DPTheoryError, InvalidParameter
 
-__all__ = ["cap_workers", "chunk_bounds", "dask_client", "machine_workers", "run_tasks", "task_generators",
-           "validate_cluster"]
+__all__ = [
+    "cap_workers",
+    "chunk_bounds",
+    "dask_client",
+    "machine_workers",
+    "run_tasks",
+    "task_generators",
+    "validate_cluster",
+]
 
 KEY = "parallel"
 T = TypeVar("T")
 R = TypeVar("R")
 
 #: local-cluster settings: no sampling profiler, event-loop housekeeping once a second (see dask_client)
-_QUIET_WORKERS = {"distributed.worker.profile.enabled": False, "distributed.admin.tick.interval": "1s",
-                  "distributed.worker.memory.monitor-interval": "1s", "distributed.admin.system-monitor.interval": "2s",
-                  # Dask sets MALLOC_TRIM_THRESHOLD_, which turns off glibc's adaptive mmap threshold: every
-                  # temporary array above 128 kB is then mmap'ed and faulted in anew (measured: ~1.7x the CPU
-                  # time per training task); one BLAS thread per worker as Dask does by default
-                  "distributed.nanny.pre-spawn-environ": {"OMP_NUM_THREADS": 1, "MKL_NUM_THREADS": 1,
-                                                          "OPENBLAS_NUM_THREADS": 1}}
+_QUIET_WORKERS = {
+    "distributed.worker.profile.enabled": False,
+    "distributed.admin.tick.interval": "1s",
+    "distributed.worker.memory.monitor-interval": "1s",
+    "distributed.admin.system-monitor.interval": "2s",
+    # Dask sets MALLOC_TRIM_THRESHOLD_, which turns off glibc's adaptive mmap threshold: every
+    # temporary array above 128 kB is then mmap'ed and faulted in anew (measured: ~1.7x the CPU
+    # time per training task); one BLAS thread per worker as Dask does by default
+    "distributed.nanny.pre-spawn-environ": {"OMP_NUM_THREADS": 1, "MKL_NUM_THREADS": 1, "OPENBLAS_NUM_THREADS": 1},
+}
 
 #: seconds to wait for a scheduler given by address (``Client(address, timeout=)``)
 CONNECT_TIMEOUT = 10.0
@@ -57,16 +67,25 @@ def validate_cluster(workers: Any = None, scheduler: Any = None) -> tuple[int | 
     """
     if workers is not None:
         if isinstance(workers, bool) or not isinstance(workers, (int, np.integer)) or workers < 1:
-            raise InvalidParameter(key=KEY, name="workers", value=workers,
-                                   reason="must be a whole number >= 1 (Dask worker processes)")
+            raise InvalidParameter(
+                key=KEY, name="workers", value=workers, reason="must be a whole number >= 1 (Dask worker processes)"
+            )
         workers = int(workers)
     if scheduler is not None:
         if not isinstance(scheduler, str) or not scheduler.strip():
-            raise InvalidParameter(key=KEY, name="scheduler", value=scheduler,
-                                   reason="must be a Dask scheduler address such as tcp://127.0.0.1:8786")
+            raise InvalidParameter(
+                key=KEY,
+                name="scheduler",
+                value=scheduler,
+                reason="must be a Dask scheduler address such as tcp://127.0.0.1:8786",
+            )
         if workers is not None:
-            raise InvalidParameter(key=KEY, name="workers", value=workers,
-                                   reason="give either workers (a local cluster) or a scheduler address, not both")
+            raise InvalidParameter(
+                key=KEY,
+                name="workers",
+                value=workers,
+                reason="give either workers (a local cluster) or a scheduler address, not both",
+            )
         scheduler = scheduler.strip()
     return workers, scheduler
 
@@ -112,8 +131,11 @@ def cap_workers(workers: int | None) -> int | None:
         return workers
     if (workers, cap) not in _WARNED:
         _WARNED.add((workers, cap))
-        print(f"dptheory: warning: {workers} Dask workers asked (--workers), capped to {cap}: {why} (the results "
-              "do not depend on the number of workers)", file=sys.stderr)
+        print(
+            f"dptheory: warning: {workers} Dask workers asked (--workers), capped to {cap}: {why} (the results "
+            "do not depend on the number of workers)",
+            file=sys.stderr,
+        )
     return cap
 
 
@@ -141,8 +163,9 @@ def task_generators(rng: np.random.Generator | int, n: int) -> list[np.random.Ge
 
 
 @contextlib.contextmanager
-def dask_client(workers: int | None = None, scheduler: str | None = None, *,
-                timeout: float | None = None) -> Iterator[Any]:
+def dask_client(
+    workers: int | None = None, scheduler: str | None = None, *, timeout: float | None = None
+) -> Iterator[Any]:
     """A ``distributed.Client``: on a new local cluster of ``workers`` processes, or on ``scheduler``.
 
     The local cluster (single-threaded worker processes, no dashboard) is closed on exit; a client
@@ -162,9 +185,10 @@ def dask_client(workers: int | None = None, scheduler: str | None = None, *,
             client = Client(scheduler, timeout=timeout, set_as_default=False)
         except (OSError, TimeoutError, ValueError, TypeError) as exc:
             reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-            raise DPTheoryError(f"cannot reach the Dask scheduler at {scheduler!r} within {timeout:g} s: {reason} "
-                                "(give an address such as tcp://127.0.0.1:8786 of a running `dask scheduler`)"
-                                ) from None
+            raise DPTheoryError(
+                f"cannot reach the Dask scheduler at {scheduler!r} within {timeout:g} s: {reason} "
+                "(give an address such as tcp://127.0.0.1:8786 of a running `dask scheduler`)"
+            ) from None
         try:
             yield client
         finally:
@@ -178,11 +202,14 @@ def dask_client(workers: int | None = None, scheduler: str | None = None, *,
         # memory and system monitors) and takes the GIL from the task each time; on a busy machine that
         # made our training tasks (many small numpy calls) ~1.5x slower, so the local cluster wakes rarely
         with dask.config.set(_QUIET_WORKERS):
-            cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None,
-                                   silence_logs=logging.ERROR)
+            cluster = LocalCluster(
+                n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=logging.ERROR
+            )
     except (OSError, RuntimeError, TimeoutError) as exc:
-        raise DPTheoryError(f"could not start a local Dask cluster of {n} worker processes: {exc} (a script that "
-                            "asks for workers must start from `if __name__ == '__main__':`)") from None
+        raise DPTheoryError(
+            f"could not start a local Dask cluster of {n} worker processes: {exc} (a script that "
+            "asks for workers must start from `if __name__ == '__main__':`)"
+        ) from None
     try:
         client = Client(cluster, set_as_default=False)
         try:

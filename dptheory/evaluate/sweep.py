@@ -1,4 +1,4 @@
-"""Sweeps and crossovers: many points at once in float64, with mpmath where float64 cannot go.
+"""Sweeps: many points at once in float64, with mpmath where float64 cannot go.
 
 * :func:`sweep` evaluates a theorem on a grid with its vectorised float64 kernel. The conditions are
   screened first, vectorised in float64: each side of each condition is evaluated on the whole grid
@@ -11,10 +11,8 @@
   kernel, or one of its parameters is not a normal float64 (``1e-400`` would be read as 0). Those
   points are marked in ``SweepResult.log_domain``; their ``log_values`` (natural log at 20 digits)
   are authoritative, so a positive bound always has a finite log and is never reported as 0.
-* :func:`crossover` finds the value of one parameter after which theorem A stays below theorem B
-  on a stated range (e.g. the epoch after which the hidden-state bound stays below composition),
-  screening in float64 (values, or logs where a point is in the log domain) and confirming ties and
-  both neighbours of the crossover at 50 digits.
+
+The crossover of two bounds along one parameter (RDP or (epsilon, delta)) is :mod:`dptheory.evaluate.crossover`.
 """
 
 from __future__ import annotations
@@ -38,7 +36,7 @@ from dptheory.core.notation import format_rational, parse_value
 from dptheory.core.theorem import GUARD_DIGITS, Theorem
 
 _RANGE = re.compile(r"^\s*(.+?)\s*\.\.\s*([^:]+?)\s*(?::\s*(\S+))?\s*$")
-_TINY = float(np.finfo(np.float64).tiny)  # smallest normal float64; below it digits are lost
+TINY_NORMAL = float(np.finfo(np.float64).tiny)  # smallest normal float64; below it digits are lost
 #: float64 condition screen: sides closer than this (relative) are decided exactly
 TIE_RTOL = 1e-7
 #: digits of the mpmath recomputation of points float64 cannot carry
@@ -198,7 +196,7 @@ class SweepResult:
         v, lv = float(self.values[idx]), float(self.log_values[idx])
         if v == 0.0:
             return lv != -math.inf
-        return not (math.isfinite(v) and abs(v) >= _TINY) and not math.isnan(v)
+        return not (math.isfinite(v) and abs(v) >= TINY_NORMAL) and not math.isnan(v)
 
     def rows(self) -> list[dict[str, Any]]:
         """One dict per grid point: the swept values, ``value`` (a float where float64 holds it, else the
@@ -240,8 +238,9 @@ def _is_integrality(cond: Condition) -> sp.Symbol | None:
 class _Grid:
     """Exact and float64 values of a Cartesian grid, and the exact point at an index."""
 
-    def __init__(self, thm: Theorem, names: list[str], exact_axes: list[list[sp.Rational]],
-                 exact_fixed: dict[str, sp.Rational]) -> None:
+    def __init__(
+        self, thm: Theorem, names: list[str], exact_axes: list[list[sp.Rational]], exact_fixed: dict[str, sp.Rational]
+    ) -> None:
         self.thm = thm
         self.names = names
         self.exact_axes = exact_axes
@@ -271,7 +270,7 @@ class _Grid:
 
 def _normal_float(v: sp.Rational) -> bool:
     f = float(v)
-    return (f == 0.0 and v == 0) or (math.isfinite(f) and abs(f) >= _TINY)
+    return (f == 0.0 and v == 0) or (math.isfinite(f) and abs(f) >= TINY_NORMAL)
 
 
 def _screen(grid: _Grid) -> np.ndarray:
@@ -339,8 +338,32 @@ def grid_memory(thm: Theorem, sizes: Sequence[int]) -> MemoryEstimate:
     condition screen's two sides and their difference (float64), and five flag arrays (bool).
     """
     per = {"parameter arrays": 2 * 8 * len(thm.params), "values": 5 * 8, "condition screen": 3 * 8, "flags": 5}
-    return MemoryEstimate(what=thm.key, units=math.prod(int(n) for n in sizes), unit="grid points", per_unit=per,
-                          advice="use fewer values per axis")
+    return MemoryEstimate(
+        what=thm.key,
+        units=math.prod(int(n) for n in sizes),
+        unit="grid points",
+        per_unit=per,
+        advice="use fewer values per axis",
+    )
+
+
+def _valid_points(thm: Theorem, g: _Grid, exact_axes: list[list[sp.Rational]], skip_invalid: bool) -> np.ndarray:
+    """The points of the grid that satisfy every condition (float64 screen, ties and corners exactly); an invalid
+    point raises, naming the condition, unless ``skip_invalid``."""
+    valid = _screen(g)
+    if not valid.all() and not skip_invalid:
+        for idx in zip(*np.nonzero(~valid), strict=True):
+            thm.check(g.point(idx), raise_on_violation=True)  # raises, naming the condition
+            valid[idx] = True  # pragma: no cover - the exact check contradicts a decided float64 screen
+    # the corners of the grid, exactly (a last guard against a float64 screen that errs away from ties)
+    for corner in set(itertools.product(*[(0, len(a) - 1) for a in exact_axes])):
+        if valid[corner]:
+            pt = g.point(corner)
+            if skip_invalid:
+                valid[corner] = _exact_valid(thm, pt)
+            else:
+                thm.check(pt, raise_on_violation=True)
+    return valid
 
 
 def sweep(
@@ -357,7 +380,7 @@ def sweep(
     """Evaluate ``thm`` on the Cartesian grid ``grid`` with the other parameters ``fixed``.
 
     The points beyond float64 (evaluated one by one with mpmath) may run on Dask: a local cluster of
-    ``workers`` processes or the cluster at ``scheduler`` (:func:`dptheory.core.parallel.run_tasks`);
+    ``workers`` processes or the cluster at ``scheduler`` (:func:`dptheory.evaluate.parallel.run_tasks`);
     each point is computed alone, so the result is the same.
 
     Names in ``grid`` or ``fixed`` that the theorem does not take are ignored (so one set of values
@@ -381,23 +404,7 @@ def sweep(
     exact_fixed = {p: parse_value(fixed[p], key=thm.key, name=p) for p in thm.params if p not in names}
     g = _Grid(thm, names, exact_axes, exact_fixed)
     shape = g.shape
-    if check:
-        valid = _screen(g)
-        if not valid.all() and not skip_invalid:
-            for idx in zip(*np.nonzero(~valid), strict=True):
-                thm.check(g.point(idx), raise_on_violation=True)  # raises, naming the condition
-                valid[idx] = True  # pragma: no cover - the exact check contradicts a decided float64 screen
-        # the corners of the grid, exactly (a last guard against a float64 screen that errs away from ties)
-        for corner in set(itertools.product(*[(0, len(a) - 1) for a in exact_axes])):
-            if valid[corner]:
-                pt = g.point(corner)
-                if skip_invalid:
-                    valid[corner] = _exact_valid(thm, pt)
-                else:
-                    thm.check(pt, raise_on_violation=True)
-    else:
-        valid = np.ones(shape, dtype=bool)
-
+    valid = _valid_points(thm, g, exact_axes, skip_invalid) if check else np.ones(shape, dtype=bool)
     values = np.full(shape, np.nan)
     log_values = np.full(shape, np.nan)
     log_domain = np.zeros(shape, dtype=bool)
@@ -415,7 +422,7 @@ def sweep(
             need_mp[sel] = True
         else:
             with np.errstate(all="ignore"):
-                beyond = ~np.isfinite(vals) | (np.abs(vals) < _TINY) | unreliable
+                beyond = ~np.isfinite(vals) | (np.abs(vals) < TINY_NORMAL) | unreliable
             values[sel] = vals
             need_mp[sel] |= beyond
     elif sel[0].size:
@@ -424,10 +431,11 @@ def sweep(
         log_values = np.where(valid & ~need_mp, np.log(values), np.nan)
     mp_text: dict[tuple[int, ...], str] = {}
     mp_idx = [tuple(int(i) for i in idx) for idx in zip(*np.nonzero(need_mp), strict=True)]
-    for idx, (v, text) in zip(mp_idx, _mp_points(thm, [g.point(idx) for idx in mp_idx], workers, scheduler,
-                                                 progress), strict=True):
+    for idx, (v, text) in zip(
+        mp_idx, _mp_points(thm, [g.point(idx) for idx in mp_idx], workers, scheduler, progress), strict=True
+    ):
         values[idx] = float(v)
-        log_values[idx] = _mp_log(v)
+        log_values[idx] = mp_log(v)
         log_domain[idx] = True
         mp_text[idx] = text
     mp_points = int(need_mp.sum())
@@ -470,10 +478,11 @@ def _run_np(thm: Theorem, arrays: Mapping[str, np.ndarray]) -> tuple[np.ndarray,
     return vals, unreliable
 
 
-def _mp_points(thm: Theorem, points: list[dict[str, sp.Rational]], workers: int | None, scheduler: str | None,
-               progress: bool) -> list[tuple[mpmath.mpf, str]]:
+def _mp_points(
+    thm: Theorem, points: list[dict[str, sp.Rational]], workers: int | None, scheduler: str | None, progress: bool
+) -> list[tuple[mpmath.mpf, str]]:
     """:func:`_mp_point` at every point, in order: in process, or on Dask (a registered theorem travels by key)."""
-    from dptheory.core.parallel import run_tasks, uses_dask
+    from dptheory.evaluate.parallel import run_tasks, uses_dask
 
     ref: Theorem | str = thm
     if uses_dask(workers, scheduler) and points:
@@ -484,8 +493,14 @@ def _mp_points(thm: Theorem, points: list[dict[str, sp.Rational]], workers: int 
                 ref = thm.key
         except DPTheoryError:
             pass
-    return run_tasks(_mp_task, [(ref, pt) for pt in points], workers=workers if points else None,
-                     scheduler=scheduler if points else None, progress=progress, desc=f"{thm.key} (mpmath)")
+    return run_tasks(
+        _mp_task,
+        [(ref, pt) for pt in points],
+        workers=workers if points else None,
+        scheduler=scheduler if points else None,
+        progress=progress,
+        desc=f"{thm.key} (mpmath)",
+    )
 
 
 def _mp_task(task: tuple[Theorem | str, dict[str, sp.Rational]]) -> tuple[mpmath.mpf, str]:
@@ -522,7 +537,7 @@ def _mp_point(thm: Theorem, pt: Mapping[str, sp.Rational]) -> tuple[mpmath.mpf, 
         return +v, mpmath.nstr(v, LOG_DPS)
 
 
-def _mp_log(v: mpmath.mpf) -> float:
+def mp_log(v: mpmath.mpf) -> float:
     if mpmath.isnan(v) or v < 0:
         return math.nan
     if v == 0:
@@ -533,195 +548,12 @@ def _mp_log(v: mpmath.mpf) -> float:
         return float(mpmath.log(v))
 
 
-# ----------------------------------------------------------------------------- crossover
-
-
-@dataclass
-class CrossoverResult:
-    """Where theorem A starts to stay below theorem B along one parameter."""
-
-    lower: str
-    upper: str
-    param: str
-    start: float
-    stop: float
-    value: int | float | None  # the crossover, None if A is not below B at the end of the range
-    always_below: bool
-    confirmed_dps: int
-    at_value: dict[str, str] | None = None  # both sides at the crossover (50 digits)
-    before: dict[str, str] | None = None  # both sides just before it
-    changes: int = 0  # how many times the order flips along the range
-
-    def to_dict(self) -> dict[str, Any]:
-        return dict(self.__dict__)
-
-    def _repr_html_(self) -> str:
-        if self.value is None:
-            return (f"<p>{self.lower} is not below {self.upper} at the end of {self.param} in "
-                    f"[{self.start}, {self.stop}]</p>")
-        return (
-            f"<p>{self.lower} stays below {self.upper} for {self.param} &ge; {self.value} "
-            f"(confirmed at {self.confirmed_dps} digits; order changes {self.changes} times)</p>"
-        )
-
-
-#: crossover: float64 comparisons closer than this (relative, or absolute in log) are decided at ``dps`` digits
-CROSS_TIE = 1e-9
-_CROSS_REAL_POINTS = 2000
-
-
-def crossover(
-    a: Theorem,
-    b: Theorem,
-    param: str,
-    start: Any,
-    stop: Any,
-    fixed: Mapping[str, Any],
-    *,
-    dps: int = 50,
-) -> CrossoverResult:
-    """The smallest value v in [start, stop] such that A < B at every grid value in [v, stop].
-
-    Integer parameters are scanned at every integer; real ones on a 2000-point grid, then the
-    crossover is refined by bisection at ``dps`` digits. Both sides are screened in float64 (by value,
-    or by log where a point is in the log domain, see :func:`sweep`); near-ties are decided at ``dps``.
-    """
-    if param not in a.params and param not in b.params:
-        raise DPTheoryError(
-            f"crossover: neither {a.key} nor {b.key} takes {param!r}; "
-            f"parameters: {', '.join(dict.fromkeys((*a.params, *b.params)))}"
-        )
-    integer = a.notation[param].domain.is_integer if param in a.params else b.notation[param].domain.is_integer
-    lo = parse_value(start, key="crossover", name=param)
-    hi = parse_value(stop, key="crossover", name=param)
-    if hi < lo:
-        raise DPTheoryError(f"crossover: the range of {param} is empty ({format_rational(lo)} > {format_rational(hi)})")
-    if integer:
-        i0, i1 = int(sp.ceiling(lo)), int(sp.floor(hi))
-        if i1 < i0:
-            raise DPTheoryError(f"crossover: no whole number {param} in [{format_rational(lo)}, {format_rational(hi)}]")
-        if i1 - i0 + 1 > MAX_RANGE_POINTS:
-            raise DPTheoryError(f"crossover: {param} in [{i0}, {i1}] has more than {MAX_RANGE_POINTS} integers")
-        grid: list[Any] = list(range(i0, i1 + 1))
-    else:
-        lo_f, hi_f = float(lo), float(hi)
-        if not (math.isfinite(lo_f) and math.isfinite(hi_f)):
-            raise DPTheoryError(f"crossover: the range of {param} is beyond float64")
-        xs = (np.geomspace(lo_f, hi_f, _CROSS_REAL_POINTS) if lo_f > 0 and hi_f / lo_f > 10
-              else np.linspace(lo_f, hi_f, _CROSS_REAL_POINTS))
-        grid = [f"{x:.15g}" for x in xs]
-        grid = list(dict.fromkeys(grid))  # lo == hi (or a range narrower than 15 digits): no repeated points
-    fa = {p: v for p, v in fixed.items() if p in a.params and p != param}
-    fb = {p: v for p, v in fixed.items() if p in b.params and p != param}
-    va, la, ma = _line(a, param, grid, fa)
-    vb, lb, mb = _line(b, param, grid, fb)
-    below, tie = _compare(va, la, ma, vb, lb, mb)
-    changes = int(np.count_nonzero(below[1:] != below[:-1]))
-    for i in np.flatnonzero(tie):
-        below[i] = _below_mp(a, b, param, grid[i], fa, fb, dps)
-    if not below[-1]:
-        return CrossoverResult(a.key, b.key, param, float(lo), float(hi), None, False, dps, changes=changes)
-    not_below = np.flatnonzero(~below)
-    idx = 0 if not_below.size == 0 else int(not_below[-1]) + 1
-    # confirm the two neighbours at dps digits
-    if not _below_mp(a, b, param, grid[idx], fa, fb, dps):
-        raise DPTheoryError(
-            f"crossover of {a.key} and {b.key} could not be confirmed at {dps} digits at {param}={grid[idx]}"
-        )
-    before = None
-    if idx > 0:
-        if _below_mp(a, b, param, grid[idx - 1], fa, fb, dps):
-            raise DPTheoryError(
-                f"crossover of {a.key} and {b.key}: float64 and {dps}-digit comparisons disagree "
-                f"at {param}={grid[idx - 1]}"
-            )
-        before = _sides(a, b, param, grid[idx - 1], fa, fb, dps)
-    value: Any = grid[idx]
-    if not integer and idx > 0:
-        value = _bisect(a, b, param, grid[idx - 1], grid[idx], fa, fb, dps)
-    return CrossoverResult(
-        a.key,
-        b.key,
-        param,
-        float(lo),
-        float(hi),
-        int(value) if integer else float(value),
-        idx == 0,
-        dps,
-        _sides(a, b, param, value, fa, fb, dps),
-        before,
-        changes,
-    )
-
-
-def _line(t: Theorem, param: str, grid: list[Any], f: Mapping[str, Any]) -> tuple[np.ndarray, ...]:
-    """(values, logs, log-domain mask) of ``t`` along the grid (constant if ``t`` does not take ``param``)."""
-    if param in t.params:
-        r = sweep(t, {param: grid}, f)
-        assert r.log_domain is not None
-        return r.values, r.log_values, r.log_domain
-    v = t.evaluate(f, dps=LOG_DPS).value
-    fv = float(v)
-    in_log = not ((fv == 0.0 and v == 0) or (math.isfinite(fv) and abs(fv) >= _TINY))
-    n = len(grid)
-    return np.full(n, fv), np.full(n, _mp_log(v)), np.full(n, in_log)
-
-
-def _compare(va: np.ndarray, la: np.ndarray, ma: np.ndarray, vb: np.ndarray, lb: np.ndarray,
-             mb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """A < B along the line, and where float64 cannot tell (ties, values beyond float64 that logs cannot order)."""
-    with np.errstate(all="ignore"):
-        by_value = ~ma & ~mb
-        below_v = va < vb
-        tie_v = ~(np.abs(va - vb) > CROSS_TIE * np.maximum(np.abs(va), np.abs(vb)))
-        below_l = la < lb
-        tie_l = ~(np.abs(la - lb) > CROSS_TIE) | np.isnan(la) | np.isnan(lb)
-        tie_l &= ~((la == -np.inf) & (lb > -np.inf)) & ~((lb == -np.inf) & (la > -np.inf))
-    return np.where(by_value, below_v, below_l), np.where(by_value, tie_v, tie_l)
-
-
-def _val(t: Theorem, param: str, x: Any, f: Mapping[str, Any], dps: int) -> mpmath.mpf:
-    pt = dict(f)
-    if param in t.params:
-        pt[param] = x
-    return t.evaluate(pt, dps=dps).value
-
-
-def _below_mp(
-    a: Theorem, b: Theorem, param: str, x: Any, fa: Mapping[str, Any], fb: Mapping[str, Any], dps: int
-) -> bool:
-    return bool(_val(a, param, x, fa, dps) < _val(b, param, x, fb, dps))
-
-
-def _sides(
-    a: Theorem, b: Theorem, param: str, x: Any, fa: Mapping[str, Any], fb: Mapping[str, Any], dps: int
-) -> dict[str, str]:
-    return {
-        param: str(x),
-        a.key: mpmath.nstr(_val(a, param, x, fa, dps), 20),
-        b.key: mpmath.nstr(_val(b, param, x, fb, dps), 20),
-    }
-
-
-def _bisect(
-    a: Theorem, b: Theorem, param: str, x0: Any, x1: Any, fa: Mapping[str, Any], fb: Mapping[str, Any], dps: int
-) -> str:
-    lo, hi = sp.Rational(str(x0)), sp.Rational(str(x1))
-    for _ in range(60):
-        mid = (lo + hi) / 2
-        if _below_mp(a, b, param, mid, fa, fb, dps):
-            hi = mid
-        else:
-            lo = mid
-    return format_rational(hi) if hi.q < 10**20 else f"{float(hi):.17g}"
-
-
 __all__ = [
+    "TINY_NORMAL",
     "ConditionViolated",
-    "CrossoverResult",
     "NumericalFailure",
     "SweepResult",
-    "crossover",
+    "mp_log",
     "parse_values",
     "sweep",
 ]
