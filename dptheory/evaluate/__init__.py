@@ -1,4 +1,6 @@
-"""The evaluation engines: sweeps over a parameter grid (:mod:`dptheory.evaluate.sweep`), crossovers of two
+"""The evaluation engines: sweeps, crossovers of two bounds, scale-out of independent tasks.
+
+Sweeps over a parameter grid (:mod:`dptheory.evaluate.sweep`), crossovers of two
 bounds in RDP or (epsilon, delta) (:mod:`dptheory.evaluate.crossover`) and scale-out of independent tasks on
 Dask (:mod:`dptheory.evaluate.parallel`).
 
