@@ -24,7 +24,7 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from dptheory.core import compile as C
+from dptheory.core.compile import compiled as C
 from dptheory.core.compile import BACKENDS, Compiled, CompileError, compile_expr
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -67,13 +67,13 @@ def test_an_unsupported_construct_is_named_at_compile_time_still():
 
 def test_concurrent_first_use_builds_once(monkeypatch: pytest.MonkeyPatch):
     calls: list[str] = []
-    real = C._exec
+    real = C.execute
 
     def counting(backend: str, src: str):
         calls.append(backend)
         return real(backend, src)
 
-    monkeypatch.setattr(C, "_exec", counting)
+    monkeypatch.setattr(C, "execute", counting)
     c = _fresh()
     barrier = threading.Barrier(8)
     out: list[float] = []

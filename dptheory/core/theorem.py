@@ -26,7 +26,7 @@ implements and an independent known value checks it.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar, TypeAlias
 
@@ -86,8 +86,11 @@ class Limit:
     Attributes:
         param: the parameter (``"K"``).
         exists_when: the exact condition under which the limit is finite, or ``None`` if always.
-        mp: kernel for the limit value (same inputs as the theorem minus ``param``).
-        expr: the limit as a sympy expression, for LaTeX.
+        mp: the kernel of the limit value (same inputs as the theorem minus ``param``): compiled from
+            ``expr`` like a bound (a :class:`CompiledLimit`, filled in by the theorem) unless a hand-written
+            kernel is given, a declared override whose ``mp_reason`` says why (e.g. a case split the
+            expression does not state).
+        expr: the limit as a sympy expression (the statement of the limit: LaTeX, the compiled kernel).
         derivation: where the derivation is written down (docs path) and how it is checked.
         sympy_subs: substitutions that put the bound in a form sympy's ``limit`` can decide (e.g.
             ``1 - eta*lam -> 1/(1+t)`` with ``t > 0``, valid under the theorem's conditions), applied
@@ -96,13 +99,52 @@ class Limit:
     """
 
     param: str
-    mp: KernelMP
+    mp: KernelMP | None = None
     exists_when: Condition | None = None
     expr: sp.Expr | None = None
     derivation: str = ""
     sympy_subs: tuple[tuple[sp.Expr, sp.Expr], ...] = ()
     sympy_back: tuple[tuple[sp.Expr, sp.Expr], ...] = ()
     sympy_doit: bool = False
+    mp_reason: str = ""
+
+    def __post_init__(self) -> None:
+        if self.mp is None and self.expr is None:
+            raise ValueError(f"the limit as {self.param} -> oo needs an expression (compiled) or an mp override")
+        if self.override and not self.mp_reason.strip():
+            raise ValueError(
+                f"the limit as {self.param} -> oo has a hand-written mp kernel, a declared override of its "
+                "expression: say why in mp_reason"
+            )
+
+    @property
+    def override(self) -> bool:
+        """Whether ``mp`` is a hand-written kernel (not compiled from ``expr``)."""
+        return self.mp is not None and not isinstance(self.mp, CompiledLimit)
+
+
+class CompiledLimit:
+    """The mpmath kernel of a :class:`Limit`, compiled from its ``expr`` on first use
+    (:func:`dptheory.core.compile.compile_expr`, in the theorem's parameters other than the limit's)."""
+
+    __slots__ = ("_compiled", "expr", "integers", "symbols")
+
+    def __init__(self, expr: sp.Expr, symbols: Mapping[str, sp.Symbol], integers: frozenset[str]) -> None:
+        self.expr = expr
+        self.symbols = dict(symbols)
+        self.integers = integers
+        self._compiled: Compiled | None = None
+
+    @property
+    def compiled(self) -> Compiled:
+        if self._compiled is None:
+            from dptheory.core.compile import compile_expr
+
+            self._compiled = compile_expr(self.expr, self.symbols, integers=self.integers)
+        return self._compiled
+
+    def __call__(self, args: Mapping[str, Any]) -> Any:
+        return self.compiled.mp(args)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -212,6 +254,17 @@ class Theorem:
             extra = c.symbols - params_syms
             if extra:
                 raise ValueError(f"{self.key}: condition {c.render()} uses {extra}, which are not parameters")
+        object.__setattr__(self, "limits", {k: self._limit_kernel(lim) for k, lim in self.limits.items()})
+
+    def _limit_kernel(self, lim: Limit) -> Limit:
+        """The limit with its mp kernel: the declared override, or compiled from its expression."""
+        if lim.mp is not None:
+            return lim
+        assert lim.expr is not None  # Limit.__post_init__
+        others = [p for p in self.params if p != lim.param]
+        syms = {p: self.notation.sym(p) for p in others}
+        ints = frozenset(p for p in others if self.notation[p].domain.is_integer)
+        return replace(lim, mp=CompiledLimit(lim.expr, syms, ints))
 
     # ------------------------------------------------------------------ parameters
     @property
