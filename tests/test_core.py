@@ -252,7 +252,7 @@ def test_format_rational_renders_huge_numbers_without_pythons_int_str_limit():
 # ----------------------------------------------------------------------------- limits
 def test_a_limit_is_compiled_from_its_expression_unless_overridden():
     """The Ye & Shokri limits are compiled from ``expr`` (no hand lambda); Thm 4.3's is a declared override."""
-    from dptheory.core.theorem import CompiledLimit
+    from dptheory.core.evaluator import CompiledLimit
 
     kinds = {k: thm(f"yeshokri22.{k}").limits["K"] for k in ("thm2_1", "thm3_3", "thm4_2", "thmD_6", "thmD_7")}
     assert all(isinstance(lim.mp, CompiledLimit) and not lim.override for lim in kinds.values())
