@@ -23,7 +23,7 @@ __all__ = ["BACKENDS", "ArbKernel", "Compiled", "compile_expr", "compile_theorem
 
 class ArbKernel(Protocol):
     """What :func:`enclose` evaluates: a :class:`Compiled` bound or a hand-written arb kernel
-    (:class:`dptheory.core.theorem.ArbEvaluator`)."""
+    (:class:`dptheory.core.evaluator.ArbEvaluator`)."""
 
     @property
     def params(self) -> tuple[str, ...]: ...
