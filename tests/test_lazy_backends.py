@@ -24,8 +24,8 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from dptheory.core.compile import compiled as C
 from dptheory.core.compile import BACKENDS, Compiled, CompileError, compile_expr
+from dptheory.core.compile import compiled as C
 
 ROOT = Path(__file__).resolve().parents[1]
 x, y = sp.symbols("x y", positive=True)
