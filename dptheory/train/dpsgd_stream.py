@@ -37,17 +37,8 @@ from dptheory.core.memory import MemoryEstimate, array_bytes
 from dptheory.core.validate import check_generator
 
 __all__ = [
-    "SGD",
-    "CreateBatches",
-    "GradientUpdate",
-    "Momentum",
-    "StreamResult",
-    "clip_per_example",
-    "dpsgd_stream",
-    "fixed_batches",
-    "logistic_per_example_grad",
-    "memory_estimate",
-    "shuffle_batches",
+    "SGD", "CreateBatches", "GradientUpdate", "Momentum", "StreamResult", "clip_per_example", "dpsgd_stream",
+    "fixed_batches", "logistic_per_example_grad", "memory_estimate", "shuffle_batches",
 ]
 
 KEY = "train.dpsgd_stream"
@@ -136,18 +127,8 @@ def logistic_per_example_grad(theta: np.ndarray, Xb: np.ndarray, yb: np.ndarray 
 
 
 # ----------------------------------------------------------------------------- memory
-def memory_estimate(
-    *,
-    runs: int,
-    d: int,
-    n: int,
-    p: int,
-    m: int,
-    T: int,
-    E: int,
-    record_stream: bool = False,
-    record_updates: bool = False,
-) -> MemoryEstimate:
+def memory_estimate(*, runs: int, d: int, n: int, p: int, m: int, T: int, E: int,
+                    record_stream: bool = False, record_updates: bool = False) -> MemoryEstimate:
     """The bytes :func:`dpsgd_stream` allocates, from the shapes alone (nothing is allocated).
 
     Per run: the iterate, the update rule's state and the noise ``(R, d)`` float64 (twice each: old and new),
@@ -156,14 +137,8 @@ def memory_estimate(
     ``(R, m, p)`` and per-example gradients and their clipped copy ``(R, m, d)``. The data given per run
     (``(R, n, p)``) is the caller's.
     """
-    per = {
-        "theta and state": 6 * 8 * d,
-        "batches": array_bytes((E, T, m)),
-        "epoch batches": 3 * 8 * T * m,
-        "shuffle": 2 * 8 * n,
-        "step records": 8 * m * (p + 1),
-        "gradients": 3 * 8 * m * d,
-    }
+    per = {"theta and state": 6 * 8 * d, "batches": array_bytes((E, T, m)), "epoch batches": 3 * 8 * T * m,
+           "shuffle": 2 * 8 * n, "step records": 8 * m * (p + 1), "gradients": 3 * 8 * m * d}
     if record_stream:
         per["stream"] = array_bytes((E * T, d))
     if record_updates:
@@ -246,9 +221,8 @@ def dpsgd_stream(
         dim0 = int(d)
     else:
         raise DPTheoryError(f"{KEY}: give theta0 or the parameter dimension d")
-    memory_estimate(
-        runs=runs, d=dim0, n=n, p=X.shape[-1], m=m, T=T, E=E, record_stream=record_stream, record_updates=record_updates
-    ).check()
+    memory_estimate(runs=runs, d=dim0, n=n, p=X.shape[-1], m=m, T=T, E=E, record_stream=record_stream,
+                    record_updates=record_updates).check()
     theta = _initial_theta(theta0, dim0, runs)
     dim = theta.shape[1]
     upd = update if update is not None else SGD()
@@ -274,27 +248,13 @@ def dpsgd_stream(
             if updates is not None:
                 updates[:, step] = u
             step += 1
-    return StreamResult(
-        theta=theta,
-        stream=stream,
-        updates=updates,
-        batches=all_batches,
-        config={
-            "n": n,
-            "m": m,
-            "T": T,
-            "E": E,
-            "zeta": float(zeta),
-            "sigma": float(sigma),
-            "runs": runs,
-            "update": type(upd).__name__,
-        },
-    )
+    return StreamResult(theta=theta, stream=stream, updates=updates, batches=all_batches,
+                        config={"n": n, "m": m, "T": T, "E": E, "zeta": float(zeta), "sigma": float(sigma),
+                                "runs": runs, "update": type(upd).__name__})
 
 
-def _checked_schedule(
-    n: int, *, m: int, E: int, T: int | None, zeta: float, sigma: float, eta: float | Sequence[float]
-) -> tuple[int, int, int, np.ndarray]:
+def _checked_schedule(n: int, *, m: int, E: int, T: int | None, zeta: float, sigma: float,
+                      eta: float | Sequence[float]) -> tuple[int, int, int, np.ndarray]:
     """Validated batch size m, epochs E, steps per epoch T and the T learning rates of an epoch."""
     for name, v in (("m", m), ("E", E)):
         if int(v) != v or v < 1:
@@ -327,9 +287,8 @@ def _initial_theta(theta0: np.ndarray | None, dim0: int, runs: int) -> np.ndarra
     return theta
 
 
-def _epoch_batches(
-    create_batches: CreateBatches, rng: np.random.Generator, runs: int, n: int, m: int, T: int, e: int
-) -> np.ndarray:
+def _epoch_batches(create_batches: CreateBatches, rng: np.random.Generator, runs: int, n: int, m: int, T: int,
+                   e: int) -> np.ndarray:
     """Epoch ``e``'s batches ``(runs, T, m)`` from CreateBatches, checked to be disjoint valid indices."""
     batches = np.asarray(create_batches(rng, runs, n, m, T, e))
     if batches.shape != (runs, T, m):

@@ -64,13 +64,8 @@ def batches_per_epoch(n: int, b: int) -> int:
     n = check_int("n", n, key=KEY, citation=CITE)
     b = check_int("b", b, key=KEY, citation=CITE)
     if b > n:
-        raise InvalidParameter(
-            key=KEY,
-            name="b",
-            value=b,
-            reason=f"a mini-batch of b distinct records needs b <= n (n = {n})",
-            citation=CITE,
-        )
+        raise InvalidParameter(key=KEY, name="b", value=b, reason=f"a mini-batch of b distinct records needs b <= n "
+                               f"(n = {n})", citation=CITE)
     return n // b
 
 
@@ -115,10 +110,8 @@ class FunctionLoss:
     def mean_grad(self, theta: np.ndarray, X: np.ndarray, y: np.ndarray | None) -> np.ndarray:
         g = np.asarray(self.grad(theta, X, y), dtype=np.float64)
         if g.shape != (theta.shape[0], X.shape[1], self.dim):
-            raise DPTheoryError(
-                f"{KEY}: the per-example gradient returned shape {g.shape}, expected "
-                f"{(theta.shape[0], X.shape[1], self.dim)} (runs, batch, dim)"
-            )
+            raise DPTheoryError(f"{KEY}: the per-example gradient returned shape {g.shape}, expected "
+                                f"{(theta.shape[0], X.shape[1], self.dim)} (runs, batch, dim)")
         return g.mean(axis=1)
 
 
@@ -206,21 +199,10 @@ class TrainResult:
         return np.where(first.any(axis=1), pos, -1)
 
     def summary(self) -> dict[str, Any]:
-        return {
-            "scheme": str(self.scheme),
-            "eta": self.eta,
-            "sigma": self.sigma,
-            "b": self.b,
-            "K": self.K,
-            "n": self.n,
-            "N": self.N,
-            "runs": self.runs,
-            "steps": self.steps,
-            "seconds": self.seconds,
-            "theta_mean": self.theta.mean(axis=0).tolist(),
-            "theta_std": self.theta.std(axis=0, ddof=1).tolist() if self.runs > 1 else None,
-            **self.extra,
-        }
+        return {"scheme": str(self.scheme), "eta": self.eta, "sigma": self.sigma, "b": self.b, "K": self.K,
+                "n": self.n, "N": self.N, "runs": self.runs, "steps": self.steps, "seconds": self.seconds,
+                "theta_mean": self.theta.mean(axis=0).tolist(), "theta_std": self.theta.std(axis=0, ddof=1).tolist()
+                if self.runs > 1 else None, **self.extra}
 
 
 # ----------------------------------------------------------------------------- memory
@@ -275,14 +257,8 @@ def memory_estimate(
         records = rc * (N * b * (8 * p + side + 2) + (4 * n if sch is BatchScheme.SHUFFLE_PARTITION else 0))
     grads = rc * 8 * (4 * d + b * (d + 2 * p + 4))  # iterate, noise, gradient; per-example temporaries of the loss
     chunks = -(-runs // chunk_size)
-    return MemoryEstimate(
-        what=KEY,
-        units=runs,
-        unit="runs",
-        per_unit=per,
-        advice="use fewer runs (--runs)",
-        fixed={"working arrays of the running chunks": min(workers, chunks) * (records + grads)},
-    )
+    return MemoryEstimate(what=KEY, units=runs, unit="runs", per_unit=per, advice="use fewer runs (--runs)",
+                          fixed={"working arrays of the running chunks": min(workers, chunks) * (records + grads)})
 
 
 # ----------------------------------------------------------------------------- the trainer
@@ -354,40 +330,12 @@ def train_noisy_gd(
     """
     t_start = time.perf_counter()
     rng = check_generator(rng, key=KEY)
-    c = _checked(
-        X,
-        eta=eta,
-        sigma=sigma,
-        b=b,
-        K=K,
-        runs=runs,
-        chunk_size=chunk_size,
-        workers=workers,
-        scheme=scheme,
-        noise_std=noise_std,
-        y=y,
-        record=record,
-        order=order,
-        track=track,
-        replacement=replacement,
-    )
+    c = _checked(X, eta=eta, sigma=sigma, b=b, K=K, runs=runs, chunk_size=chunk_size, workers=workers, scheme=scheme,
+                 noise_std=noise_std, y=y, record=record, order=order, track=track, replacement=replacement)
     d = check_int("loss.dim", loss.dim, key=KEY, citation=CITE)
-    memory_estimate(
-        runs=c.R,
-        d=d,
-        n=c.n,
-        p=c.X.shape[1],
-        b=c.b,
-        K=c.K,
-        scheme=c.sch,
-        record=record,
-        record_batches=record_batches,
-        track=c.track,
-        chunk_size=c.chunk_size,
-        workers=c.workers,
-        labels=c.y is not None,
-        aux=_has_aux(loss),
-    ).with_per_unit(extra_per_run).check()
+    memory_estimate(runs=c.R, d=d, n=c.n, p=c.X.shape[1], b=c.b, K=c.K, scheme=c.sch, record=record,
+                    record_batches=record_batches, track=c.track, chunk_size=c.chunk_size, workers=c.workers,
+                    labels=c.y is not None, aux=_has_aux(loss)).with_per_unit(extra_per_run).check()
     th0 = _initial(theta0, rng, c.R, d)
     job = _Job.start(c, loss, th0, rng, d, record=record, record_batches=record_batches, replacement=replacement)
 
@@ -405,21 +353,9 @@ def train_noisy_gd(
     finally:
         if bar is not None:
             bar.close()
-    return TrainResult(
-        theta=job.theta,
-        scheme=c.sch,
-        eta=c.eta,
-        sigma=c.sigma,
-        b=c.b,
-        K=c.K,
-        n=c.n,
-        N=c.N,
-        runs=c.R,
-        seconds=time.perf_counter() - t_start,
-        trajectory=job.traj,
-        batches=job.batches,
-        inclusion=job.inclusion,
-    )
+    return TrainResult(theta=job.theta, scheme=c.sch, eta=c.eta, sigma=c.sigma, b=c.b, K=c.K, n=c.n, N=c.N, runs=c.R,
+                       seconds=time.perf_counter() - t_start, trajectory=job.traj, batches=job.batches,
+                       inclusion=job.inclusion)
 
 
 @dataclass
@@ -445,30 +381,14 @@ class _Checked:
     rep_runs: np.ndarray | None
 
 
-def _checked(
-    X: np.ndarray,
-    *,
-    eta: float,
-    sigma: float,
-    b: int,
-    K: int,
-    runs: int,
-    chunk_size: int,
-    workers: int,
-    scheme: BatchScheme | str,
-    noise_std: float | None,
-    y: np.ndarray | None,
-    record: str | None,
-    order: np.ndarray | None,
-    track: int | None,
-    replacement: Replacement | None,
-) -> _Checked:
+def _checked(X: np.ndarray, *, eta: float, sigma: float, b: int, K: int, runs: int, chunk_size: int, workers: int,
+             scheme: BatchScheme | str, noise_std: float | None, y: np.ndarray | None, record: str | None,
+             order: np.ndarray | None, track: int | None, replacement: Replacement | None) -> _Checked:
     """Validate :func:`train_noisy_gd`'s inputs, in the order of its arguments' checks (the first bad one is named)."""
     X = np.ascontiguousarray(np.asarray(X, dtype=np.float64))
     if X.ndim != 2:
-        raise InvalidParameter(
-            key=KEY, name="X", value=f"array of shape {X.shape}", reason="features must be (n, p)", citation=CITE
-        )
+        raise InvalidParameter(key=KEY, name="X", value=f"array of shape {X.shape}", reason="features must be (n, p)",
+                               citation=CITE)
     if not np.isfinite(X).all():
         raise InvalidParameter(key=KEY, name="X", value="array", reason="features contain NaN or inf", citation=CITE)
     n = X.shape[0]
@@ -489,91 +409,48 @@ def _checked(
     if y is not None:
         y = np.asarray(y)
         if y.shape != (n,) or not np.issubdtype(y.dtype, np.integer):
-            raise InvalidParameter(
-                key=KEY,
-                name="y",
-                value=f"array {y.shape} {y.dtype}",
-                reason=f"labels must be integers of shape ({n},)",
-                citation=CITE,
-            )
+            raise InvalidParameter(key=KEY, name="y", value=f"array {y.shape} {y.dtype}",
+                                   reason=f"labels must be integers of shape ({n},)", citation=CITE)
     if record not in (None, "epoch", "step"):
-        raise InvalidParameter(
-            key=KEY, name="record", value=record, reason="use None, 'epoch' or 'step'", citation=CITE
-        )
+        raise InvalidParameter(key=KEY, name="record", value=record, reason="use None, 'epoch' or 'step'",
+                               citation=CITE)
     if order is not None:
         order = np.asarray(order)
         if sch is not BatchScheme.FIXED_ORDER:
             raise DPTheoryError(f"{KEY}: 'order' is only used by the fixed-order scheme (got scheme {sch})")
         if order.shape != (n,) or not np.array_equal(np.sort(order), np.arange(n)):
-            raise InvalidParameter(
-                key=KEY,
-                name="order",
-                value=f"array {order.shape}",
-                reason=f"must be a permutation of 0..{n - 1}",
-                citation=CITE,
-            )
+            raise InvalidParameter(key=KEY, name="order", value=f"array {order.shape}",
+                                   reason=f"must be a permutation of 0..{n - 1}", citation=CITE)
     if track is not None:
         track = check_int("track", track, low=0, key=KEY, citation=CITE)
         if track >= n:
             raise InvalidParameter(key=KEY, name="track", value=track, reason=f"must be < n = {n}", citation=CITE)
     rep_x, rep_runs = _checked_replacement(replacement, X, y, R)
-    return _Checked(
-        X=X,
-        n=n,
-        eta=eta,
-        b=b,
-        K=K,
-        R=R,
-        chunk_size=chunk_size,
-        workers=workers,
-        N=N,
-        sch=sch,
-        sigma=sigma,
-        std=std,
-        y=y,
-        order=order,
-        track=track,
-        rep_x=rep_x,
-        rep_runs=rep_runs,
-    )
+    return _Checked(X=X, n=n, eta=eta, b=b, K=K, R=R, chunk_size=chunk_size, workers=workers, N=N, sch=sch,
+                    sigma=sigma, std=std, y=y, order=order, track=track, rep_x=rep_x, rep_runs=rep_runs)
 
 
-def _checked_replacement(
-    replacement: Replacement | None, X: np.ndarray, y: np.ndarray | None, R: int
-) -> tuple[np.ndarray | None, np.ndarray | None]:
+def _checked_replacement(replacement: Replacement | None, X: np.ndarray, y: np.ndarray | None, R: int
+                         ) -> tuple[np.ndarray | None, np.ndarray | None]:
     """The replacement record and its run mask, validated (``(None, None)`` without a replacement)."""
     if replacement is None:
         return None, None
     n = X.shape[0]
     idx = check_int("replacement.index", replacement.index, low=0, key=KEY, citation=CITE)
     if idx >= n:
-        raise InvalidParameter(key=KEY, name="replacement.index", value=idx, reason=f"must be < n = {n}", citation=CITE)
+        raise InvalidParameter(key=KEY, name="replacement.index", value=idx, reason=f"must be < n = {n}",
+                               citation=CITE)
     rep_x = np.asarray(replacement.x, dtype=np.float64)
     if rep_x.shape != (X.shape[1],) or not np.isfinite(rep_x).all():
-        raise InvalidParameter(
-            key=KEY,
-            name="replacement.x",
-            value=f"array {rep_x.shape}",
-            reason=f"must be a finite record of shape ({X.shape[1]},)",
-            citation=CITE,
-        )
+        raise InvalidParameter(key=KEY, name="replacement.x", value=f"array {rep_x.shape}",
+                               reason=f"must be a finite record of shape ({X.shape[1]},)", citation=CITE)
     rep_runs = np.asarray(replacement.runs, dtype=bool)
     if rep_runs.shape != (R,):
-        raise InvalidParameter(
-            key=KEY,
-            name="replacement.runs",
-            value=f"array {rep_runs.shape}",
-            reason=f"must be a bool mask of shape ({R},)",
-            citation=CITE,
-        )
+        raise InvalidParameter(key=KEY, name="replacement.runs", value=f"array {rep_runs.shape}",
+                               reason=f"must be a bool mask of shape ({R},)", citation=CITE)
     if y is not None and replacement.y is None:
-        raise InvalidParameter(
-            key=KEY,
-            name="replacement.y",
-            value=None,
-            reason="the dataset has labels, so the replacement record needs one",
-            citation=CITE,
-        )
+        raise InvalidParameter(key=KEY, name="replacement.y", value=None,
+                               reason="the dataset has labels, so the replacement record needs one", citation=CITE)
     return rep_x, rep_runs
 
 
@@ -603,18 +480,8 @@ class _Job:
         return len(self.children)
 
     @classmethod
-    def start(
-        cls,
-        c: _Checked,
-        loss: Loss,
-        th0: np.ndarray,
-        rng: np.random.Generator,
-        d: int,
-        *,
-        record: str | None,
-        record_batches: bool,
-        replacement: Replacement | None,
-    ) -> _Job:
+    def start(cls, c: _Checked, loss: Loss, th0: np.ndarray, rng: np.random.Generator, d: int, *,
+              record: str | None, record_batches: bool, replacement: Replacement | None) -> _Job:
         """Spawn the chunks' generators and allocate the outputs (in this order: the generator's stream)."""
         base_order = np.arange(c.n) if c.order is None else c.order
         fixed_partition = base_order[: c.N * c.b].reshape(c.N, c.b)
@@ -634,26 +501,12 @@ class _Job:
         rep_aux = None
         if aux_loss is not None and c.rep_x is not None:
             rep_aux = np.asarray(aux_loss.record_aux(c.rep_x[None, :]))[0]
-        return cls(
-            c=c,
-            loss=loss,
-            aux_loss=aux_loss,
-            aux_full=aux_full,
-            rep_aux=rep_aux,
-            replacement=replacement,
-            th0=th0,
-            fixed_partition=fixed_partition,
-            children=children,
-            record=record,
-            theta=theta,
-            traj=traj,
-            batches=batches,
-            inclusion=inclusion,
-        )
+        return cls(c=c, loss=loss, aux_loss=aux_loss, aux_full=aux_full, rep_aux=rep_aux, replacement=replacement,
+                   th0=th0, fixed_partition=fixed_partition, children=children, record=record, theta=theta,
+                   traj=traj, batches=batches, inclusion=inclusion)
 
-    def _gather(
-        self, idx: np.ndarray, rep_mask: np.ndarray | None
-    ) -> tuple[np.ndarray, np.ndarray | None, np.ndarray | None]:
+    def _gather(self, idx: np.ndarray, rep_mask: np.ndarray | None
+                ) -> tuple[np.ndarray, np.ndarray | None, np.ndarray | None]:
         return _gather(idx, self.c.X, self.c.y, self.aux_full, rep_mask, self.replacement, self.c.rep_x, self.rep_aux)
 
     def run_chunk(self, ci: int) -> None:
@@ -709,11 +562,9 @@ class _Job:
             if self.bar is not None:
                 self.bar.update(1)
             if not np.isfinite(th).all():
-                raise DPTheoryError(
-                    f"{KEY}: the iterates diverged (non-finite values in epoch {k}) with eta = "
-                    f"{c.eta}; the step size is probably too large for this loss (the theorems need "
-                    "eta < 2/(lam + beta))"
-                )
+                raise DPTheoryError(f"{KEY}: the iterates diverged (non-finite values in epoch {k}) with eta = "
+                                    f"{c.eta}; the step size is probably too large for this loss (the theorems need "
+                                    "eta < 2/(lam + beta))")
         self.theta[lo:hi] = th
 
 
@@ -778,11 +629,7 @@ def _initial(theta0: Theta0, rng: np.random.Generator, R: int, d: int) -> np.nda
         if th.shape == (d,):
             th = np.broadcast_to(th, (R, d))
     if th.shape != (R, d) or not np.isfinite(th).all():
-        raise InvalidParameter(
-            key=KEY,
-            name="theta0",
-            value=f"array {th.shape}",
-            reason=f"initial parameters must be finite, of shape ({d},) or ({R}, {d})",
-            citation=CITE,
-        )
+        raise InvalidParameter(key=KEY, name="theta0", value=f"array {th.shape}",
+                               reason=f"initial parameters must be finite, of shape ({d},) or ({R}, {d})",
+                               citation=CITE)
     return np.array(th, dtype=np.float64)

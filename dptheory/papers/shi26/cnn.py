@@ -291,9 +291,8 @@ class LossGrad:
     lprime: np.ndarray  # l'(y_i f(W, x_i))
 
 
-def loss_and_grad(
-    W: np.ndarray, data: PatchData, cfg: CNNConfig, *, ws: _Workspace | None = None, out: np.ndarray | None = None
-) -> LossGrad:
+def loss_and_grad(W: np.ndarray, data: PatchData, cfg: CNNConfig, *, ws: _Workspace | None = None,
+                  out: np.ndarray | None = None) -> LossGrad:
     """``L_S(W)`` and ``grad_W L_S(W)`` (two matrix products; the rest elementwise)."""
     _check_W(W, data.d, cfg)
     ws = ws or _Workspace(data.n, cfg.m)
@@ -320,11 +319,8 @@ def per_record_grad_norms(data: PatchData, dA: np.ndarray, patch_gram: np.ndarra
     """
     n = data.n
     D = dA.reshape(n, 2, -1)
-    sq = (
-        (D[:, 0] ** 2).sum(1) * patch_gram[:, 0]
-        + (D[:, 1] ** 2).sum(1) * patch_gram[:, 1]
+    sq = (D[:, 0] ** 2).sum(1) * patch_gram[:, 0] + (D[:, 1] ** 2).sum(1) * patch_gram[:, 1] \
         + 2.0 * (D[:, 0] * D[:, 1]).sum(1) * patch_gram[:, 2]
-    )
     return np.sqrt(np.maximum(sq, 0.0))
 
 
@@ -513,15 +509,8 @@ def train_cnn(
         return _train(train_data, test_data, cnn, cfg, W0, noise_rng, keep_weights)
 
 
-def _train(
-    train_data: PatchData,
-    test_data: PatchData,
-    cnn: CNNConfig,
-    cfg: TrainConfig,
-    W0: np.ndarray,
-    noise_rng: np.random.Generator | None,
-    keep_weights: bool,
-) -> CNNTrainResult:
+def _train(train_data: PatchData, test_data: PatchData, cnn: CNNConfig, cfg: TrainConfig, W0: np.ndarray,
+           noise_rng: np.random.Generator | None, keep_weights: bool) -> CNNTrainResult:
     d, n, m = train_data.d, train_data.n, cnn.m
     _check_W(W0, d, cnn)
     if test_data.d != d:
@@ -543,32 +532,15 @@ def _train(
 
     train_loss = np.empty(T + 1)
     max_g = np.empty(T) if cfg.track_sensitivity else None
-    rec = {
-        k: np.empty(K)
-        for k in (
-            "test_loss",
-            "test_error",
-            "train_error",
-            "rho_bar_max",
-            "rho_under_min",
-            "memorised",
-            "rho_own_mean",
-            "residual",
-        )
-    }
+    rec = {k: np.empty(K) for k in ("test_loss", "test_error", "train_error", "rho_bar_max", "rho_under_min",
+                                    "memorised", "rho_own_mean", "residual")}
     rec2 = {k: np.empty((2, K)) for k in ("gamma_mean", "gamma_max", "signal_max")}
     bar = None
     if cfg.progress:
         from tqdm import tqdm
 
-        bar = tqdm(
-            total=T,
-            desc=cfg.label or ("DP-GD" if cfg.private else "GD"),
-            unit="step",
-            file=sys.stderr,
-            leave=False,
-            mininterval=1.0,
-        )
+        bar = tqdm(total=T, desc=cfg.label or ("DP-GD" if cfg.private else "GD"), unit="step", file=sys.stderr,
+                   leave=False, mininterval=1.0)
     t0 = time.perf_counter()
     k = 0
     last_dec: Decomposition | None = None
@@ -582,9 +554,8 @@ def _train(
                 test_correct = test_data.y * ft > 0
             delta = W - W0 if noise_sum is None else W - W0 - noise_sum
             last_dec = dec(delta, m)
-            _record_eval(
-                rec, rec2, k, ft=ft, lg=lg, dec=last_dec, W=W, train_data=train_data, test_data=test_data, cnn=cnn
-            )
+            _record_eval(rec, rec2, k, ft=ft, lg=lg, dec=last_dec, W=W, train_data=train_data, test_data=test_data,
+                         cnn=cnn)
             k += 1
         if t == T:
             break
@@ -608,40 +579,17 @@ def _train(
     if bar is not None:
         bar.close()
     seconds = time.perf_counter() - t0
-    hist = History(
-        train_loss=train_loss,
-        eval_steps=eval_steps,
-        max_record_grad=max_g,
-        final_test_correct=test_correct,
-        **rec,
-        **rec2,
-    )
+    hist = History(train_loss=train_loss, eval_steps=eval_steps, max_record_grad=max_g,
+                   final_test_correct=test_correct, **rec, **rec2)
     assert last_dec is not None
-    return CNNTrainResult(
-        cnn=cnn,
-        train=cfg,
-        history=hist,
-        final_decomposition=last_dec,
-        W=W if keep_weights else np.empty((0, 0)),
-        W0=W0 if keep_weights else np.empty((0, 0)),
-        noise_sum=noise_sum if keep_weights else None,
-        seconds=seconds,
-    )
+    return CNNTrainResult(cnn=cnn, train=cfg, history=hist, final_decomposition=last_dec,
+                          W=W if keep_weights else np.empty((0, 0)), W0=W0 if keep_weights else np.empty((0, 0)),
+                          noise_sum=noise_sum if keep_weights else None, seconds=seconds)
 
 
-def _record_eval(
-    rec: dict[str, np.ndarray],
-    rec2: dict[str, np.ndarray],
-    k: int,
-    *,
-    ft: np.ndarray,
-    lg: LossGrad,
-    dec: Decomposition,
-    W: np.ndarray,
-    train_data: PatchData,
-    test_data: PatchData,
-    cnn: CNNConfig,
-) -> None:
+def _record_eval(rec: dict[str, np.ndarray], rec2: dict[str, np.ndarray], k: int, *, ft: np.ndarray, lg: LossGrad,
+                 dec: Decomposition, W: np.ndarray, train_data: PatchData, test_data: PatchData, cnn: CNNConfig
+                 ) -> None:
     """Record evaluation ``k`` of :func:`train_cnn`: test loss and error (test outputs ``ft``), training error, and
     the signal-noise decomposition's coefficients (gamma: signal, rho: noise memorisation; Definition 2)."""
     n, m = train_data.n, cnn.m

@@ -85,17 +85,9 @@ class Measurement:
     notes: str = ""
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "name": self.name,
-            "claim": self.claim,
-            "citation": self.citation,
-            "allowed": list(self.allowed),
-            "measured": list(self.measured),
-            "holds": self.holds,
-            "points": self.points,
-            "counterexample": self.counterexample,
-            "notes": self.notes,
-        }
+        return {"name": self.name, "claim": self.claim, "citation": self.citation, "allowed": list(self.allowed),
+                "measured": list(self.measured), "holds": self.holds, "points": self.points,
+                "counterexample": self.counterexample, "notes": self.notes}
 
 
 @dataclass(frozen=True)
@@ -108,12 +100,8 @@ class AssumptionReport:
     findings: tuple[str, ...] = field(default_factory=tuple)
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "setting": self.setting,
-            "measurements": [m.to_dict() for m in self.measurements],
-            "jacobian_fd_max_rel_error": self.jacobian_fd_max_rel_error,
-            "findings": list(self.findings),
-        }
+        return {"setting": self.setting, "measurements": [m.to_dict() for m in self.measurements],
+                "jacobian_fd_max_rel_error": self.jacobian_fd_max_rel_error, "findings": list(self.findings)}
 
     def get(self, name: str) -> Measurement:
         for m in self.measurements:
@@ -123,9 +111,8 @@ class AssumptionReport:
 
 
 # ----------------------------------------------------------------------------- Jacobians
-def clipped_jacobian(
-    loss: ClippedLogisticLoss, theta: np.ndarray, Xb: np.ndarray, yb: np.ndarray, *, clipped: bool = True
-) -> np.ndarray:
+def clipped_jacobian(loss: ClippedLogisticLoss, theta: np.ndarray, Xb: np.ndarray, yb: np.ndarray, *,
+                     clipped: bool = True) -> np.ndarray:
     """Jacobian of ``g(theta; B) = (1/b) sum clip(grad l_0) + lam theta`` (class-major layout), Eq. 181.
 
     ``theta``: ``(c (d+1),)``; ``Xb``: ``(b, d+1)`` with the bias column; ``yb``: ``(b,)``.
@@ -154,9 +141,8 @@ def clipped_jacobian(
     return J
 
 
-def finite_difference_jacobian(
-    loss: ClippedLogisticLoss, theta: np.ndarray, Xb: np.ndarray, yb: np.ndarray, h: float = 1e-6
-) -> np.ndarray:
+def finite_difference_jacobian(loss: ClippedLogisticLoss, theta: np.ndarray, Xb: np.ndarray, yb: np.ndarray,
+                               h: float = 1e-6) -> np.ndarray:
     """Central finite differences of the mini-batch gradient (all 2D perturbations in one vectorised call)."""
     D = theta.size
     E = np.eye(D) * h
@@ -175,12 +161,10 @@ def coupled_contraction(
     partition, batches and noise (:mod:`dptheory.train.noisy_gd`); ``theta_a`` and ``theta_b`` are
     ``(R, d)`` starting points. Returns ``(R, T)`` ratios.
     """
-    ra = train_dp_sgd(
-        data, rng=np.random.default_rng(seed), theta0=theta_a, runs=theta_a.shape[0], record="step", **params
-    )
-    rb = train_dp_sgd(
-        data, rng=np.random.default_rng(seed), theta0=theta_b, runs=theta_b.shape[0], record="step", **params
-    )
+    ra = train_dp_sgd(data, rng=np.random.default_rng(seed), theta0=theta_a, runs=theta_a.shape[0], record="step",
+                      **params)
+    rb = train_dp_sgd(data, rng=np.random.default_rng(seed), theta0=theta_b, runs=theta_b.shape[0], record="step",
+                      **params)
     if ra.trajectory is None or rb.trajectory is None:  # pragma: no cover - record="step" always records
         raise DPTheoryError(f"{KEY}: the trainer returned no trajectory")
     dist = np.linalg.norm(ra.trajectory - rb.trajectory, axis=2)
@@ -219,20 +203,8 @@ def measure_assumptions(
     if data.y is None:
         raise DPTheoryError(f"{KEY}: Algorithm 2 needs a labelled dataset")
     params: dict[str, Any] = {"eta": eta, "lam": lam, "sigma_mul": sigma_mul, "S_g": S_g, "L": L, "b": b, "K": K}
-    res = train_dp_sgd(
-        data,
-        rng=rng,
-        runs=runs,
-        record="step",
-        record_batches=True,
-        eta=eta,
-        lam=lam,
-        sigma_mul=sigma_mul,
-        S_g=S_g,
-        L=L,
-        b=b,
-        K=K,
-    )
+    res = train_dp_sgd(data, rng=rng, runs=runs, record="step", record_batches=True, eta=eta, lam=lam,
+                       sigma_mul=sigma_mul, S_g=S_g, L=L, b=b, K=K)
     if res.trajectory is None or res.batches is None:  # pragma: no cover - requested above
         raise DPTheoryError(f"{KEY}: the trainer returned no trajectory")
     loss = ClippedLogisticLoss(n_features=data.d, n_classes=data.n_classes, lam=float(lam), clip=S_g / 2)
@@ -265,45 +237,20 @@ def measure_assumptions(
 
     # coupled runs: random starting offsets, plus (if the local norm exceeded 1 - eta lam) a pair
     # started along the worst point's top singular vector, one step on the actual map
-    m_coupled = _coupled(
-        data,
-        res,
-        loss,
-        Xc,
-        y,
-        params,
-        rng,
-        coupled_runs=coupled_runs,
-        eta=eta,
-        a=a,
-        worst_lip=None if lip_ok else worst_lip,
-    )
+    m_coupled = _coupled(data, res, loss, Xc, y, params, rng, coupled_runs=coupled_runs, eta=eta, a=a,
+                         worst_lip=None if lip_ok else worst_lip)
     for m in (m_lip, m_coupled):
         if not m.holds:
-            findings.append(
-                f"{m.name}: measured max {m.measured[1]:.9g} > 1 - eta lam = {a:.9g} ({m.citation}); "
-                f"counterexample {m.counterexample}"
-            )
-    setting = {
-        **params,
-        "runs": runs,
-        "points": len(pts),
-        "dataset": data.name,
-        "n": data.n,
-        "beta": beta,
-        "eta_condition": f"eta < 2/((L^2+1)/2 + 2 lam) = {2 / (beta + 2 * lam):.6g}",
-    }
-    return AssumptionReport(
-        setting=setting,
-        measurements=(m_sens, m_sym, m_eig, m_hess, m_lip, m_coupled),
-        jacobian_fd_max_rel_error=fd_err,
-        findings=tuple(findings),
-    )
+            findings.append(f"{m.name}: measured max {m.measured[1]:.9g} > 1 - eta lam = {a:.9g} ({m.citation}); "
+                            f"counterexample {m.counterexample}")
+    setting = {**params, "runs": runs, "points": len(pts), "dataset": data.name, "n": data.n,
+               "beta": beta, "eta_condition": f"eta < 2/((L^2+1)/2 + 2 lam) = {2 / (beta + 2 * lam):.6g}"}
+    return AssumptionReport(setting=setting, measurements=(m_sens, m_sym, m_eig, m_hess, m_lip, m_coupled),
+                            jacobian_fd_max_rel_error=fd_err, findings=tuple(findings))
 
 
-def _sensitivity(
-    res: Any, loss: ClippedLogisticLoss, cand_X: np.ndarray, cand_y: np.ndarray, pts: list[tuple[int, int]], S_g: float
-) -> tuple[Measurement, dict[str, Any] | None]:
+def _sensitivity(res: Any, loss: ClippedLogisticLoss, cand_X: np.ndarray, cand_y: np.ndarray,
+                 pts: list[tuple[int, int]], S_g: float) -> tuple[Measurement, dict[str, Any] | None]:
     """Prop 5.2's sensitivity: the largest distance between two candidates' clipped gradients at the sampled
     points (and the worst pair)."""
     max_norm, max_pair, worst = 0.0, 0.0, None
@@ -321,30 +268,16 @@ def _sensitivity(
         max_pair = max(max_pair, pair)
     ok = max_pair <= S_g * (1 + REL_TOL)
     m_sens = Measurement(
-        name="sensitivity",
-        claim="replacing one record changes the summed clipped gradient by at most S_g",
-        citation="Prop 5.2",
-        allowed=(0.0, float(S_g)),
-        measured=(0.0, max_pair),
-        holds=ok,
-        points=len(pts),
+        name="sensitivity", claim="replacing one record changes the summed clipped gradient by at most S_g",
+        citation="Prop 5.2", allowed=(0.0, float(S_g)), measured=(0.0, max_pair), holds=ok, points=len(pts),
         counterexample=None if ok else worst,
-        notes=f"largest clipped per-example norm {max_norm:.6g} (clip S_g/2 = {S_g / 2:g})",
-    )
+        notes=f"largest clipped per-example norm {max_norm:.6g} (clip S_g/2 = {S_g / 2:g})")
     return m_sens, worst
 
 
-def _curvature(
-    res: Any,
-    loss: ClippedLogisticLoss,
-    Xc: np.ndarray,
-    y: np.ndarray,
-    pts: list[tuple[int, int]],
-    *,
-    eta: float,
-    lam: float,
-    beta: float,
-) -> tuple[Measurement, Measurement, Measurement, Measurement, dict[str, Any] | None, float]:
+def _curvature(res: Any, loss: ClippedLogisticLoss, Xc: np.ndarray, y: np.ndarray, pts: list[tuple[int, int]], *,
+               eta: float, lam: float, beta: float
+               ) -> tuple[Measurement, Measurement, Measurement, Measurement, dict[str, Any] | None, float]:
     """Prop 5.1/5.2's curvature (symmetric part, eigenvalues, unclipped Hessian) and the local contraction
     (Thm 3.3 / Lemma 3.2) at the sampled points, with the finite-difference error of the Jacobian."""
     a = 1 - eta * lam
@@ -382,65 +315,32 @@ def _curvature(
         return v0 >= lo - REL_TOL * hi and v1 <= hi * (1 + REL_TOL)
 
     m_sym = Measurement(
-        name="curvature_sym",
-        claim="lam I <= grad g(theta; B) <= (beta + lam) I (Loewner order on the symmetric part)",
-        citation="Prop 5.2, Eq. 11 / 183",
-        allowed=(lo, hi),
-        measured=(sym_min, sym_max),
+        name="curvature_sym", claim="lam I <= grad g(theta; B) <= (beta + lam) I (Loewner order on the symmetric part)",
+        citation="Prop 5.2, Eq. 11 / 183", allowed=(lo, hi), measured=(sym_min, sym_max),
         holds=inside(sym_min, sym_max),
-        points=len(pts),
-        counterexample=None if inside(sym_min, sym_max) else worst_sym,
+        points=len(pts), counterexample=None if inside(sym_min, sym_max) else worst_sym,
         notes="the Jacobian of the clipped gradient is not symmetric where an example is clipped: "
-        "(C/||grad||)(I - u u^T) H is a product of two PSD matrices (Eq. 181-182)",
-    )
+        "(C/||grad||)(I - u u^T) H is a product of two PSD matrices (Eq. 181-182)")
     m_eig = Measurement(
-        name="curvature_eig",
-        claim="eigenvalues of grad g(theta; B) in [lam, beta + lam]",
-        citation="Prop 5.2, Eq. 11",
-        allowed=(lo, hi),
-        measured=(eig_min, eig_max),
-        holds=inside(eig_min, eig_max),
-        points=len(pts),
-        notes=f"largest |imaginary part| {imag_max:.3g}",
-    )
+        name="curvature_eig", claim="eigenvalues of grad g(theta; B) in [lam, beta + lam]", citation="Prop 5.2, Eq. 11",
+        allowed=(lo, hi), measured=(eig_min, eig_max), holds=inside(eig_min, eig_max), points=len(pts),
+        notes=f"largest |imaginary part| {imag_max:.3g}")
     m_hess = Measurement(
-        name="hessian_unclipped",
-        claim="Hessian of the regularized (unclipped) loss in [lam, beta + lam]",
-        citation="Prop 5.1, Eq. 10",
-        allowed=(lo, hi),
-        measured=(hess_min, hess_max),
-        holds=inside(hess_min, hess_max),
-        points=len(pts),
-    )
+        name="hessian_unclipped", claim="Hessian of the regularized (unclipped) loss in [lam, beta + lam]",
+        citation="Prop 5.1, Eq. 10", allowed=(lo, hi), measured=(hess_min, hess_max), holds=inside(hess_min, hess_max),
+        points=len(pts))
     lip_ok = lip_max <= a * (1 + REL_TOL)
     m_lip = Measurement(
-        name="contraction_local",
-        claim="theta -> theta - eta g(theta; B) is (1 - eta lam)-Lipschitz",
-        citation="Thm 3.3 / Lemma 3.2 via Prop 5.2",
-        allowed=(0.0, a),
-        measured=(0.0, lip_max),
-        holds=lip_ok,
-        points=len(pts),
-        counterexample=None if lip_ok else worst_lip,
-        notes="spectral norm of I - eta J at sampled points (a lower bound on the map's Lipschitz constant)",
-    )
+        name="contraction_local", claim="theta -> theta - eta g(theta; B) is (1 - eta lam)-Lipschitz",
+        citation="Thm 3.3 / Lemma 3.2 via Prop 5.2", allowed=(0.0, a), measured=(0.0, lip_max), holds=lip_ok,
+        points=len(pts), counterexample=None if lip_ok else worst_lip,
+        notes="spectral norm of I - eta J at sampled points (a lower bound on the map's Lipschitz constant)")
     return m_sym, m_eig, m_hess, m_lip, worst_lip, fd_err
 
 
-def _coupled(
-    data: Dataset,
-    res: Any,
-    loss: ClippedLogisticLoss,
-    Xc: np.ndarray,
-    y: np.ndarray,
-    params: dict[str, Any],
-    rng: np.random.Generator,
-    *,
-    coupled_runs: int,
-    eta: float,
-    a: float,
-    worst_lip: dict[str, Any] | None,
-) -> Measurement:
+def _coupled(data: Dataset, res: Any, loss: ClippedLogisticLoss, Xc: np.ndarray, y: np.ndarray,
+             params: dict[str, Any], rng: np.random.Generator, *, coupled_runs: int, eta: float, a: float,
+             worst_lip: dict[str, Any] | None) -> Measurement:
     """Coupled runs (shared batches and noise) from random offsets; with ``worst_lip`` (the local norm exceeded
     1 - eta lam there) also a pair started along that point's top singular vector, one step on the actual map."""
     d = loss.dim
@@ -468,29 +368,16 @@ def _coupled(
         yb = np.broadcast_to(y[idx], (2, len(idx)))
         mapped = ends - eta * loss.mean_grad(ends, Xb, yb)
         one_step = float(np.linalg.norm(mapped[1] - mapped[0]) / np.linalg.norm(ends[1] - ends[0]))
-        ce = {
-            **(ce or {}),
-            "targeted_pair": {
-                "run": r,
-                "step": t,
-                "spectral_norm": float(sv[0]),
-                "one_step_ratio": one_step,
-                "offset": 2 * eps,
-            },
-        }
+        ce = {**(ce or {}), "targeted_pair": {"run": r, "step": t, "spectral_norm": float(sv[0]),
+                                               "one_step_ratio": one_step, "offset": 2 * eps}}
         if one_step > a * (1 + COUPLED_TOL):
             coupled_ok = False
             ratio_max = max(ratio_max, one_step)
     m_coupled = Measurement(
         name="contraction_coupled",
         claim="coupled runs (shared batches and noise) contract by at least 1 - eta lam per step",
-        citation="Thm 3.3 / Lemma 3.2 via Prop 5.2",
-        allowed=(0.0, a),
-        measured=(float(np.nanmin(ratios)), ratio_max),
-        holds=coupled_ok,
-        points=int(np.isfinite(ratios).sum()),
-        counterexample=ce,
+        citation="Thm 3.3 / Lemma 3.2 via Prop 5.2", allowed=(0.0, a), measured=(float(np.nanmin(ratios)), ratio_max),
+        holds=coupled_ok, points=int(np.isfinite(ratios).sum()), counterexample=ce,
         notes=f"{coupled_runs} random pairs (offset 1e-3) over {ratios.shape[1]} steps; tolerance {COUPLED_TOL:g} "
-        "relative (float64 rounding of a difference of mapped points at offset >= 2e-5 is below 1e-10 relative)",
-    )
+        "relative (float64 rounding of a difference of mapped points at offset >= 2e-5 is below 1e-10 relative)")
     return m_coupled
