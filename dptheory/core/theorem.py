@@ -87,6 +87,15 @@ class Term:
     expr: sp.Expr | None = None
 
 
+def from_expr(args: Mapping[str, Any]) -> Any:
+    """:attr:`Limit.mp`'s default: the kernel is compiled from the limit's ``expr`` by the theorem that declares
+    it (``theorem.limits[param].mp``); a limit not attached to a theorem has no kernel yet."""
+    raise TypeError(
+        "this limit's kernel is compiled from its expression by the theorem that declares it; "
+        "call theorem.limits[param].mp"
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class Limit:
     """The limit of a bound as one parameter tends to infinity.
@@ -107,7 +116,7 @@ class Limit:
     """
 
     param: str
-    mp: KernelMP | None = None
+    mp: KernelMP = from_expr
     exists_when: Condition | None = None
     expr: sp.Expr | None = None
     derivation: str = ""
@@ -117,7 +126,7 @@ class Limit:
     mp_reason: str = ""
 
     def __post_init__(self) -> None:
-        if self.mp is None and self.expr is None:
+        if self.mp is from_expr and self.expr is None:
             raise ValueError(f"the limit as {self.param} -> oo needs an expression (compiled) or an mp override")
         if self.override and not self.mp_reason.strip():
             raise ValueError(
@@ -128,7 +137,7 @@ class Limit:
     @property
     def override(self) -> bool:
         """Whether ``mp`` is a hand-written kernel (not compiled from ``expr``)."""
-        return self.mp is not None and not isinstance(self.mp, CompiledLimit)
+        return self.mp is not from_expr and not isinstance(self.mp, CompiledLimit)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -244,7 +253,7 @@ class Theorem:
 
     def _limit_kernel(self, lim: Limit) -> Limit:
         """The limit with its mp kernel: the declared override, or compiled from its expression."""
-        if lim.mp is not None:
+        if lim.mp is not from_expr:
             return lim
         assert lim.expr is not None  # Limit.__post_init__
         others = [p for p in self.params if p != lim.param]
