@@ -32,7 +32,6 @@ from dptheory.core.values import BoundValue
 
 if TYPE_CHECKING:
     from dptheory.core.compile import ArbKernel, Compiled, Enclosure
-    from dptheory.core.theorem import Term, Theorem
 
 __all__ = [
     "DEFAULT_DPS",
@@ -66,6 +65,11 @@ BoolArray: TypeAlias = NDArray[np.bool_]
 
 GUARD_DIGITS = 10
 DEFAULT_DPS = 50
+
+#: a :class:`dptheory.core.theorem.Theorem` (and its :class:`~dptheory.core.theorem.Term`), not imported here: the
+#: theorem module imports this one (as :mod:`dptheory.core.symbolic` does)
+Theorem: TypeAlias = Any
+Term: TypeAlias = Any
 
 
 class CompiledLimit:
