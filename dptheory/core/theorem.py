@@ -4,7 +4,9 @@ A :class:`Theorem` is a frozen object that carries its citation, its parameters 
 notation table), its conditions (sympy relationals), its bound (a sympy expression, or for a
 recurrence a sympy statement plus a numeric kernel), its direction and unit. Everything else (the
 evaluator, the condition checker, the hypothesis strategies, the claim checks, the CLI, the reports)
-reads these objects; nothing about a theorem is written twice.
+reads these objects; nothing about a theorem is written twice. A theorem is data: its evaluation (parsing,
+exact condition checks, kernels, Ziv's loop, the float64 path) is :mod:`dptheory.core.evaluator`'s, and the
+methods users call (``evaluate``, ``evaluate_np``, ``check``, ``kernels``, ...) delegate there.
 
 **The statement is the kernel.** A theorem's sympy ``bound`` is compiled once
 (:mod:`dptheory.core.compile`, cached) into three evaluators:
