@@ -247,3 +247,36 @@ def test_format_rational_renders_huge_numbers_without_pythons_int_str_limit():
     huge = format_rational(sp.Integer(10) ** 5000 + 1)
     assert huge.startswith("~1") and huge.endswith("e+5000")
     assert format_rational(sp.Rational(3, 4)) == "0.75" and format_rational(sp.Integer(-12)) == "-12"
+
+
+# ----------------------------------------------------------------------------- limits
+def test_a_limit_is_compiled_from_its_expression_unless_overridden():
+    """The Ye & Shokri limits are compiled from ``expr`` (no hand lambda); Thm 4.3's is a declared override."""
+    from dptheory.core.evaluator import CompiledLimit
+
+    kinds = {k: thm(f"yeshokri22.{k}").limits["K"] for k in ("thm2_1", "thm3_3", "thm4_2", "thmD_6", "thmD_7")}
+    assert all(isinstance(lim.mp, CompiledLimit) and not lim.override for lim in kinds.values())
+    wor = thm("yeshokri22.thm4_3").limits["K"]
+    assert wor.override and wor.mp_reason
+
+
+def test_compiled_limit_gives_the_hand_derived_value():
+    """Chourasia et al. (Thm D.7, arXiv 2203.05363 Eq. 127) as K -> oo: alpha S_g^2/(lam sigma^2 n^2); and
+    Thm D.6: alpha S_g^2 (2 - eta lam)/(2 lam sigma^2 n^2), at a point where both are exact decimals."""
+    p = {"alpha": 2, "eta": "0.05", "lam": "0.5", "beta": 1, "S_g": 3, "sigma": 1, "n": 10, "K": 1}
+    for key, (num, den) in (("thmD_7", (2 * 9, 50)), ("thmD_6", (2 * 9 * 79, 40 * 100))):
+        t = thm(f"yeshokri22.{key}")
+        with mpmath.workdps(40):
+            want = mpmath.mpf(num) / den
+            got = t.limits["K"].mp(t.kernel_args(t.parse({k: v for k, v in p.items() if k in t.params})))
+            assert abs(got - want) <= abs(want) * mpmath.mpf(10) ** -38
+
+
+def test_a_limit_needs_an_expression_or_a_reasoned_override():
+    from dptheory.core.theorem import Limit
+
+    with pytest.raises(ValueError, match="needs an expression"):
+        Limit("K")
+    with pytest.raises(ValueError, match="mp_reason"):
+        Limit("K", mp=lambda p: 0, expr=sp.Integer(1))
+    assert Limit("K", mp=lambda p: 0, mp_reason="a case split").override

@@ -24,8 +24,8 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from dptheory.core import compile as C
 from dptheory.core.compile import BACKENDS, Compiled, CompileError, compile_expr
+from dptheory.core.compile import compiled as C
 
 ROOT = Path(__file__).resolve().parents[1]
 x, y = sp.symbols("x y", positive=True)
@@ -67,13 +67,13 @@ def test_an_unsupported_construct_is_named_at_compile_time_still():
 
 def test_concurrent_first_use_builds_once(monkeypatch: pytest.MonkeyPatch):
     calls: list[str] = []
-    real = C._exec
+    real = C.execute
 
     def counting(backend: str, src: str):
         calls.append(backend)
         return real(backend, src)
 
-    monkeypatch.setattr(C, "_exec", counting)
+    monkeypatch.setattr(C, "execute", counting)
     c = _fresh()
     barrier = threading.Barrier(8)
     out: list[float] = []
@@ -101,8 +101,9 @@ def test_the_theorem_cache_keeps_one_compiled_object():
 def _run(code: str, tmp_path: Path, **env: str) -> subprocess.CompletedProcess[str]:
     e = {k: v for k, v in os.environ.items() if k not in ("DPTHEORY_PATH", "PYTHONSTARTUP")}
     e.update(SYMPY_GROUND_TYPES="python", PYTHONPATH=str(ROOT), **env)
-    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, env=e,
-                          timeout=300)
+    return subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, env=e, timeout=300
+    )
 
 
 _NO_FLINT = "import sys\nsys.modules['flint'] = None  # python-flint cannot be imported\n"
@@ -116,13 +117,33 @@ def _cli(argv: list[str], *, block_flint: bool = False, report_flint: bool = Fal
     return code + "sys.exit(rc)\n"
 
 
-@pytest.mark.parametrize("argv", [
-    ["list"],
-    ["show", "yeshokri22.thm4_2"],
-    ["sweep", "yeshokri22.thm4_2", "K=1..20", "alpha=10,15", "eta=0.02", "lam=1", "beta=4", "S_g=4", "sigma=2",
-     "n=50", "b=2", "--compare", "yeshokri22.thm4_3", "yeshokri22.composition", "--csv", "s.csv"],
-    ["sweep", "rdp.gaussian", "alpha=2..8", "z=1", "T=1", "--csv", "g.csv"],
-], ids=["list", "show", "sweep-thm4_2", "sweep-gaussian"])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["list"],
+        ["show", "yeshokri22.thm4_2"],
+        [
+            "sweep",
+            "yeshokri22.thm4_2",
+            "K=1..20",
+            "alpha=10,15",
+            "eta=0.02",
+            "lam=1",
+            "beta=4",
+            "S_g=4",
+            "sigma=2",
+            "n=50",
+            "b=2",
+            "--compare",
+            "yeshokri22.thm4_3",
+            "yeshokri22.composition",
+            "--csv",
+            "s.csv",
+        ],
+        ["sweep", "rdp.gaussian", "alpha=2..8", "z=1", "T=1", "--csv", "g.csv"],
+    ],
+    ids=["list", "show", "sweep-thm4_2", "sweep-gaussian"],
+)
 def test_commands_without_balls_import_no_flint(argv: list[str], tmp_path: Path):
     r = _run(_cli(argv, report_flint=True), tmp_path)
     assert r.returncode == 0, r.stderr
@@ -147,8 +168,11 @@ def _value_line(out: str) -> str:
     return out.strip().splitlines()[0]
 
 
-@pytest.mark.parametrize("argv", [["rdp.gaussian", "alpha=2", "z=1", "T=1"], THM42[:], [*THM42, "--dps", "30"]],
-                         ids=["gaussian", "thm4_2", "thm4_2-dps30"])
+@pytest.mark.parametrize(
+    "argv",
+    [["rdp.gaussian", "alpha=2", "z=1", "T=1"], THM42[:], [*THM42, "--dps", "30"]],
+    ids=["gaussian", "thm4_2", "thm4_2-dps30"],
+)
 def test_plain_eval_works_without_python_flint_and_gives_the_same_digits(argv: list[str], tmp_path: Path):
     with_flint = _run(_cli(["eval", *argv]), tmp_path)
     without = _run(_cli(["eval", *argv], block_flint=True), tmp_path)

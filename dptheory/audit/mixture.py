@@ -209,47 +209,6 @@ def mixture_renyi_1d(
         shift = mpmath.mpf(phimax)
         eps_w = mpmath.mpf(10) ** (-wdps)
 
-        def log_sums(comps: list[tuple[mpmath.mpf, mpmath.mpf]], x0: mpmath.mpf, dxs: list[mpmath.mpf],
-                     h: mpmath.mpf) -> list[mpmath.mpf]:
-            """log sum_i exp(c_i + x m_i) at x = x0 + dx for every dx, by a Taylor series in dx around x0.
-
-            sum_i exp(c_i + x0 m_i) exp(dx m_i) = sum_k dx^k/k! M_k with M_k = sum_i exp(c_i + x0 m_i) m_i^k;
-            truncated where the remainder (h max|m|)^(k+1)/(k+1)! exp(h max|m|) falls below 10^-wdps.
-            When h max|m| > 1 the terms could cancel by more than a factor e^2, so the exponentials are
-            summed directly instead.
-            """
-            if len(comps) == 1:
-                c, m = comps[0]
-                return [c + (x0 + dx) * m for dx in dxs]
-            mmax = max(abs(m) for _c, m in comps)
-            r = float(h * mmax)
-            if r > 1:
-                # the series would cancel (terms up to e^r, value down to e^-r): sum the exponentials directly
-                return [mpmath.log(mpmath.fsum(mpmath.exp(c + (x0 + dx) * m) for c, m in comps)) for dx in dxs]
-            E = [mpmath.exp(c + x0 * m) for c, m in comps]
-            total = mpmath.fsum(E)
-            kmax, term = 0, 1.0
-            while term * math.exp(r) > float(eps_w) * 1e-3 and kmax < 2000:
-                kmax += 1
-                term *= r / kmax
-            moments: list[mpmath.mpf] = []
-            pw = E
-            fact = mpmath.mpf(1)
-            for k in range(kmax + 1):
-                if k:
-                    fact *= k
-                    pw = [p * m for p, (_c, m) in zip(pw, comps, strict=True)]
-                moments.append(mpmath.fsum(pw) / fact)
-            out = []
-            for dx in dxs:
-                acc = moments[-1]
-                for mk in reversed(moments[:-1]):
-                    acc = acc * dx + mk
-                if not acc > total * eps_w:
-                    raise NumericalFailure(f"{KEY}: the Taylor evaluation of a mixture density lost its digits")
-                out.append(mpmath.log(acc))
-            return out
-
         def panel_sums(edges_: np.ndarray) -> tuple[mpmath.mpf, mpmath.mpf, int]:
             xs_a, ws_a = _gl_nodes(n_nodes, wdps)
             xs_b, ws_b = _gl_nodes(check_nodes, wdps)
@@ -260,8 +219,8 @@ def mixture_renyi_1d(
                 lo_m, hi_m = mpmath.mpf(lo_), mpmath.mpf(hi_)
                 c, h = (lo_m + hi_m) / 2, (hi_m - lo_m) / 2
                 dxs = [h * x for x in xs_a] + [h * x for x in xs_b]
-                lp = log_sums(Pc, c, dxs, h)
-                lq = log_sums(Qc, c, dxs, h)
+                lp = _log_sums(Pc, c, dxs, h, eps_w)
+                lq = _log_sums(Qc, c, dxs, h, eps_w)
                 vals = [mpmath.exp(-(c + dx) ** 2 / 2 + al * a_ + (1 - al) * b_ - half_log_2pi - shift)
                         for dx, a_, b_ in zip(dxs, lp, lq, strict=True)]
                 na = len(xs_a)
@@ -289,6 +248,49 @@ def mixture_renyi_1d(
     with mpmath.workdps(dps):
         return MixtureDivergence(value=+val, error=+err, evaluations=evaluations, panels=len(edges) - 1,
                                  log_integral=+log_i)
+
+
+def _log_sums(comps: list[tuple[mpmath.mpf, mpmath.mpf]], x0: mpmath.mpf, dxs: list[mpmath.mpf], h: mpmath.mpf,
+              eps_w: mpmath.mpf) -> list[mpmath.mpf]:
+    """log sum_i exp(c_i + x m_i) at x = x0 + dx for every dx, by a Taylor series in dx around x0.
+
+    sum_i exp(c_i + x0 m_i) exp(dx m_i) = sum_k dx^k/k! M_k with M_k = sum_i exp(c_i + x0 m_i) m_i^k;
+    truncated where the remainder (h max|m|)^(k+1)/(k+1)! exp(h max|m|) falls below ``eps_w`` (10^-wdps at
+    the working precision wdps).
+    When h max|m| > 1 the terms could cancel by more than a factor e^2, so the exponentials are
+    summed directly instead.
+    """
+    if len(comps) == 1:
+        c, m = comps[0]
+        return [c + (x0 + dx) * m for dx in dxs]
+    mmax = max(abs(m) for _c, m in comps)
+    r = float(h * mmax)
+    if r > 1:
+        # the series would cancel (terms up to e^r, value down to e^-r): sum the exponentials directly
+        return [mpmath.log(mpmath.fsum(mpmath.exp(c + (x0 + dx) * m) for c, m in comps)) for dx in dxs]
+    E = [mpmath.exp(c + x0 * m) for c, m in comps]
+    total = mpmath.fsum(E)
+    kmax, term = 0, 1.0
+    while term * math.exp(r) > float(eps_w) * 1e-3 and kmax < 2000:
+        kmax += 1
+        term *= r / kmax
+    moments: list[mpmath.mpf] = []
+    pw = E
+    fact = mpmath.mpf(1)
+    for k in range(kmax + 1):
+        if k:
+            fact *= k
+            pw = [p * m for p, (_c, m) in zip(pw, comps, strict=True)]
+        moments.append(mpmath.fsum(pw) / fact)
+    out = []
+    for dx in dxs:
+        acc = moments[-1]
+        for mk in reversed(moments[:-1]):
+            acc = acc * dx + mk
+        if not acc > total * eps_w:
+            raise NumericalFailure(f"{KEY}: the Taylor evaluation of a mixture density lost its digits")
+        out.append(mpmath.log(acc))
+    return out
 
 
 def mixture_renyi_1d_np(

@@ -214,6 +214,48 @@ def dpsgd_stream(
     if not shared and X.shape[0] != runs:
         raise _bad("X", f"array of shape {X.shape}", f"per-run features need a first axis of length runs = {runs}")
     n = X.shape[-2]
+    m, E, T, etas = _checked_schedule(n, m=m, E=E, T=T, zeta=zeta, sigma=sigma, eta=eta)
+    if theta0 is not None:
+        dim0 = int(np.shape(theta0)[-1])
+    elif d is not None:
+        dim0 = int(d)
+    else:
+        raise DPTheoryError(f"{KEY}: give theta0 or the parameter dimension d")
+    memory_estimate(runs=runs, d=dim0, n=n, p=X.shape[-1], m=m, T=T, E=E, record_stream=record_stream,
+                    record_updates=record_updates).check()
+    theta = _initial_theta(theta0, dim0, runs)
+    dim = theta.shape[1]
+    upd = update if update is not None else SGD()
+    state = upd.init(theta)
+    Y = None if y is None else np.asarray(y)
+    stream = np.empty((runs, E * T, dim)) if record_stream else None
+    updates = np.empty((runs, E * T, dim)) if record_updates else None
+    all_batches = np.empty((runs, E, T, m), dtype=np.int64)
+    rows = np.arange(runs)[:, None]
+    step = 0
+    for e in range(E):
+        batches = _epoch_batches(create_batches, rng, runs, n, m, T, e)
+        all_batches[:, e] = batches
+        for t in range(T):
+            idx = batches[:, t, :]
+            Xb = X[idx] if shared else X[rows, idx]
+            yb = None if Y is None else (Y[idx] if Y.ndim == 1 else Y[rows, idx])
+            g = clip_per_example(np.asarray(grad(theta, Xb, yb), dtype=np.float64), zeta)
+            u = g.sum(axis=1) + sigma * rng.standard_normal((runs, dim))
+            theta, state = upd.step(theta, u, float(etas[t]), state)
+            if stream is not None:
+                stream[:, step] = theta
+            if updates is not None:
+                updates[:, step] = u
+            step += 1
+    return StreamResult(theta=theta, stream=stream, updates=updates, batches=all_batches,
+                        config={"n": n, "m": m, "T": T, "E": E, "zeta": float(zeta), "sigma": float(sigma),
+                                "runs": runs, "update": type(upd).__name__})
+
+
+def _checked_schedule(n: int, *, m: int, E: int, T: int | None, zeta: float, sigma: float,
+                      eta: float | Sequence[float]) -> tuple[int, int, int, np.ndarray]:
+    """Validated batch size m, epochs E, steps per epoch T and the T learning rates of an epoch."""
     for name, v in (("m", m), ("E", E)):
         if int(v) != v or v < 1:
             raise _bad(name, v, "must be a whole number >= 1")
@@ -231,50 +273,27 @@ def dpsgd_stream(
     etas = np.full(T, float(etas)) if etas.ndim == 0 else etas
     if etas.shape != (T,):
         raise _bad("eta", f"sequence of length {len(etas)}", f"one learning rate per step of an epoch (T = {T})")
-    if theta0 is not None:
-        dim0 = int(np.shape(theta0)[-1])
-    elif d is not None:
-        dim0 = int(d)
-    else:
-        raise DPTheoryError(f"{KEY}: give theta0 or the parameter dimension d")
-    memory_estimate(runs=runs, d=dim0, n=n, p=X.shape[-1], m=m, T=T, E=E, record_stream=record_stream,
-                    record_updates=record_updates).check()
+    return m, E, T, etas
+
+
+def _initial_theta(theta0: np.ndarray | None, dim0: int, runs: int) -> np.ndarray:
+    """The runs' initial parameters ``(runs, d)``: zeros, one point for every run, or one per run."""
     if theta0 is None:
-        theta = np.zeros((runs, int(dim0)))
-    else:
-        th = np.asarray(theta0, dtype=np.float64)
-        theta = np.broadcast_to(th, (runs, th.shape[-1])).copy() if th.ndim == 1 else th.copy()
-        if theta.shape[0] != runs:
-            raise _bad("theta0", f"array of shape {th.shape}", f"must be (d,) or (runs = {runs}, d)")
-    dim = theta.shape[1]
-    upd = update if update is not None else SGD()
-    state = upd.init(theta)
-    Y = None if y is None else np.asarray(y)
-    stream = np.empty((runs, E * T, dim)) if record_stream else None
-    updates = np.empty((runs, E * T, dim)) if record_updates else None
-    all_batches = np.empty((runs, E, T, m), dtype=np.int64)
-    rows = np.arange(runs)[:, None]
-    step = 0
-    for e in range(E):
-        batches = np.asarray(create_batches(rng, runs, n, m, T, e))
-        if batches.shape != (runs, T, m):
-            raise DPTheoryError(f"{KEY}: CreateBatches returned shape {batches.shape}, expected {(runs, T, m)}")
-        flat = np.sort(batches.reshape(runs, T * m), axis=1)
-        if np.any(np.diff(flat, axis=1) == 0) or flat.min() < 0 or flat.max() >= n:
-            raise DPTheoryError(f"{KEY}: CreateBatches must return disjoint batches of valid indices (epoch {e})")
-        all_batches[:, e] = batches
-        for t in range(T):
-            idx = batches[:, t, :]
-            Xb = X[idx] if shared else X[rows, idx]
-            yb = None if Y is None else (Y[idx] if Y.ndim == 1 else Y[rows, idx])
-            g = clip_per_example(np.asarray(grad(theta, Xb, yb), dtype=np.float64), zeta)
-            u = g.sum(axis=1) + sigma * rng.standard_normal((runs, dim))
-            theta, state = upd.step(theta, u, float(etas[t]), state)
-            if stream is not None:
-                stream[:, step] = theta
-            if updates is not None:
-                updates[:, step] = u
-            step += 1
-    return StreamResult(theta=theta, stream=stream, updates=updates, batches=all_batches,
-                        config={"n": n, "m": m, "T": T, "E": E, "zeta": float(zeta), "sigma": float(sigma),
-                                "runs": runs, "update": type(upd).__name__})
+        return np.zeros((runs, int(dim0)))
+    th = np.asarray(theta0, dtype=np.float64)
+    theta = np.broadcast_to(th, (runs, th.shape[-1])).copy() if th.ndim == 1 else th.copy()
+    if theta.shape[0] != runs:
+        raise _bad("theta0", f"array of shape {th.shape}", f"must be (d,) or (runs = {runs}, d)")
+    return theta
+
+
+def _epoch_batches(create_batches: CreateBatches, rng: np.random.Generator, runs: int, n: int, m: int, T: int,
+                   e: int) -> np.ndarray:
+    """Epoch ``e``'s batches ``(runs, T, m)`` from CreateBatches, checked to be disjoint valid indices."""
+    batches = np.asarray(create_batches(rng, runs, n, m, T, e))
+    if batches.shape != (runs, T, m):
+        raise DPTheoryError(f"{KEY}: CreateBatches returned shape {batches.shape}, expected {(runs, T, m)}")
+    flat = np.sort(batches.reshape(runs, T * m), axis=1)
+    if np.any(np.diff(flat, axis=1) == 0) or flat.min() < 0 or flat.max() >= n:
+        raise DPTheoryError(f"{KEY}: CreateBatches must return disjoint batches of valid indices (epoch {e})")
+    return batches

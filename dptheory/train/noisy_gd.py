@@ -330,6 +330,61 @@ def train_noisy_gd(
     """
     t_start = time.perf_counter()
     rng = check_generator(rng, key=KEY)
+    c = _checked(X, eta=eta, sigma=sigma, b=b, K=K, runs=runs, chunk_size=chunk_size, workers=workers, scheme=scheme,
+                 noise_std=noise_std, y=y, record=record, order=order, track=track, replacement=replacement)
+    d = check_int("loss.dim", loss.dim, key=KEY, citation=CITE)
+    memory_estimate(runs=c.R, d=d, n=c.n, p=c.X.shape[1], b=c.b, K=c.K, scheme=c.sch, record=record,
+                    record_batches=record_batches, track=c.track, chunk_size=c.chunk_size, workers=c.workers,
+                    labels=c.y is not None, aux=_has_aux(loss)).with_per_unit(extra_per_run).check()
+    th0 = _initial(theta0, rng, c.R, d)
+    job = _Job.start(c, loss, th0, rng, d, record=record, record_batches=record_batches, replacement=replacement)
+
+    bar = None
+    if progress:
+        import sys
+
+        from tqdm import tqdm
+
+        bar = tqdm(total=job.n_chunks * c.K, desc=desc, unit="chunk-epoch", file=sys.stderr, leave=False)
+    job.bar = bar
+    try:
+        with _blas_threads(blas_threads):
+            _run_all(job.run_chunk, job.n_chunks, c.workers)
+    finally:
+        if bar is not None:
+            bar.close()
+    return TrainResult(theta=job.theta, scheme=c.sch, eta=c.eta, sigma=c.sigma, b=c.b, K=c.K, n=c.n, N=c.N, runs=c.R,
+                       seconds=time.perf_counter() - t_start, trajectory=job.traj, batches=job.batches,
+                       inclusion=job.inclusion)
+
+
+@dataclass
+class _Checked:
+    """The validated inputs of :func:`train_noisy_gd` (sigma and the per-step noise std resolved)."""
+
+    X: np.ndarray
+    n: int
+    eta: float
+    b: int
+    K: int
+    R: int
+    chunk_size: int
+    workers: int
+    N: int
+    sch: BatchScheme
+    sigma: float
+    std: float
+    y: np.ndarray | None
+    order: np.ndarray | None
+    track: int | None
+    rep_x: np.ndarray | None
+    rep_runs: np.ndarray | None
+
+
+def _checked(X: np.ndarray, *, eta: float, sigma: float, b: int, K: int, runs: int, chunk_size: int, workers: int,
+             scheme: BatchScheme | str, noise_std: float | None, y: np.ndarray | None, record: str | None,
+             order: np.ndarray | None, track: int | None, replacement: Replacement | None) -> _Checked:
+    """Validate :func:`train_noisy_gd`'s inputs, in the order of its arguments' checks (the first bad one is named)."""
     X = np.ascontiguousarray(np.asarray(X, dtype=np.float64))
     if X.ndim != 2:
         raise InvalidParameter(key=KEY, name="X", value=f"array of shape {X.shape}", reason="features must be (n, p)",
@@ -370,65 +425,98 @@ def train_noisy_gd(
         track = check_int("track", track, low=0, key=KEY, citation=CITE)
         if track >= n:
             raise InvalidParameter(key=KEY, name="track", value=track, reason=f"must be < n = {n}", citation=CITE)
-    rep_x: np.ndarray | None = None
-    rep_runs: np.ndarray | None = None
-    if replacement is not None:
-        idx = check_int("replacement.index", replacement.index, low=0, key=KEY, citation=CITE)
-        if idx >= n:
-            raise InvalidParameter(key=KEY, name="replacement.index", value=idx, reason=f"must be < n = {n}",
-                                   citation=CITE)
-        rep_x = np.asarray(replacement.x, dtype=np.float64)
-        if rep_x.shape != (X.shape[1],) or not np.isfinite(rep_x).all():
-            raise InvalidParameter(key=KEY, name="replacement.x", value=f"array {rep_x.shape}",
-                                   reason=f"must be a finite record of shape ({X.shape[1]},)", citation=CITE)
-        rep_runs = np.asarray(replacement.runs, dtype=bool)
-        if rep_runs.shape != (R,):
-            raise InvalidParameter(key=KEY, name="replacement.runs", value=f"array {rep_runs.shape}",
-                                   reason=f"must be a bool mask of shape ({R},)", citation=CITE)
-        if y is not None and replacement.y is None:
-            raise InvalidParameter(key=KEY, name="replacement.y", value=None,
-                                   reason="the dataset has labels, so the replacement record needs one", citation=CITE)
+    rep_x, rep_runs = _checked_replacement(replacement, X, y, R)
+    return _Checked(X=X, n=n, eta=eta, b=b, K=K, R=R, chunk_size=chunk_size, workers=workers, N=N, sch=sch,
+                    sigma=sigma, std=std, y=y, order=order, track=track, rep_x=rep_x, rep_runs=rep_runs)
 
-    d = check_int("loss.dim", loss.dim, key=KEY, citation=CITE)
-    memory_estimate(runs=R, d=d, n=n, p=X.shape[1], b=b, K=K, scheme=sch, record=record,
-                    record_batches=record_batches, track=track, chunk_size=chunk_size, workers=workers,
-                    labels=y is not None, aux=_has_aux(loss)).with_per_unit(extra_per_run).check()
-    th0 = _initial(theta0, rng, R, d)
-    base_order = np.arange(n) if order is None else order
-    fixed_partition = base_order[: N * b].reshape(N, b)
 
-    n_chunks = -(-R // chunk_size)
-    children = rng.spawn(n_chunks)
-    T = K * N
-    theta = np.empty((R, d))
-    traj = None
-    if record == "epoch":
-        traj = np.empty((R, K + 1, d))
-    elif record == "step":
-        traj = np.empty((R, T + 1, d))
-    batches = np.empty((R, T, b), dtype=np.int32) if record_batches else None
-    inclusion = np.zeros((R, T), dtype=bool) if track is not None else None
+def _checked_replacement(replacement: Replacement | None, X: np.ndarray, y: np.ndarray | None, R: int
+                         ) -> tuple[np.ndarray | None, np.ndarray | None]:
+    """The replacement record and its run mask, validated (``(None, None)`` without a replacement)."""
+    if replacement is None:
+        return None, None
+    n = X.shape[0]
+    idx = check_int("replacement.index", replacement.index, low=0, key=KEY, citation=CITE)
+    if idx >= n:
+        raise InvalidParameter(key=KEY, name="replacement.index", value=idx, reason=f"must be < n = {n}",
+                               citation=CITE)
+    rep_x = np.asarray(replacement.x, dtype=np.float64)
+    if rep_x.shape != (X.shape[1],) or not np.isfinite(rep_x).all():
+        raise InvalidParameter(key=KEY, name="replacement.x", value=f"array {rep_x.shape}",
+                               reason=f"must be a finite record of shape ({X.shape[1]},)", citation=CITE)
+    rep_runs = np.asarray(replacement.runs, dtype=bool)
+    if rep_runs.shape != (R,):
+        raise InvalidParameter(key=KEY, name="replacement.runs", value=f"array {rep_runs.shape}",
+                               reason=f"must be a bool mask of shape ({R},)", citation=CITE)
+    if y is not None and replacement.y is None:
+        raise InvalidParameter(key=KEY, name="replacement.y", value=None,
+                               reason="the dataset has labels, so the replacement record needs one", citation=CITE)
+    return rep_x, rep_runs
 
-    bar = None
-    if progress:
-        import sys
 
-        from tqdm import tqdm
+@dataclass
+class _Job:
+    """The runs of one :func:`train_noisy_gd` call: inputs, per-chunk generators and the output arrays, which
+    :meth:`run_chunk` fills for one chunk of runs (chunks are independent: each has its own child generator)."""
 
-        bar = tqdm(total=n_chunks * K, desc=desc, unit="chunk-epoch", file=sys.stderr, leave=False)
+    c: _Checked
+    loss: Loss
+    aux_loss: Any
+    aux_full: np.ndarray | None
+    rep_aux: Any
+    replacement: Replacement | None
+    th0: np.ndarray
+    fixed_partition: np.ndarray
+    children: list[np.random.Generator]
+    record: str | None
+    theta: np.ndarray
+    traj: np.ndarray | None
+    batches: np.ndarray | None
+    inclusion: np.ndarray | None
+    bar: Any = None
 
-    aux_loss = loss if _has_aux(loss) else None
-    aux_full = np.asarray(aux_loss.record_aux(X)) if aux_loss is not None else None
-    rep_aux = None
-    if aux_loss is not None and rep_x is not None:
-        rep_aux = np.asarray(aux_loss.record_aux(rep_x[None, :]))[0]
+    @property
+    def n_chunks(self) -> int:
+        return len(self.children)
 
-    def run_chunk(ci: int) -> None:
-        lo, hi = ci * chunk_size, min(R, (ci + 1) * chunk_size)
-        g = children[ci]
+    @classmethod
+    def start(cls, c: _Checked, loss: Loss, th0: np.ndarray, rng: np.random.Generator, d: int, *,
+              record: str | None, record_batches: bool, replacement: Replacement | None) -> _Job:
+        """Spawn the chunks' generators and allocate the outputs (in this order: the generator's stream)."""
+        base_order = np.arange(c.n) if c.order is None else c.order
+        fixed_partition = base_order[: c.N * c.b].reshape(c.N, c.b)
+        n_chunks = -(-c.R // c.chunk_size)
+        children = rng.spawn(n_chunks)
+        T = c.K * c.N
+        theta = np.empty((c.R, d))
+        traj = None
+        if record == "epoch":
+            traj = np.empty((c.R, c.K + 1, d))
+        elif record == "step":
+            traj = np.empty((c.R, T + 1, d))
+        batches = np.empty((c.R, T, c.b), dtype=np.int32) if record_batches else None
+        inclusion = np.zeros((c.R, T), dtype=bool) if c.track is not None else None
+        aux_loss = loss if _has_aux(loss) else None
+        aux_full = np.asarray(aux_loss.record_aux(c.X)) if aux_loss is not None else None
+        rep_aux = None
+        if aux_loss is not None and c.rep_x is not None:
+            rep_aux = np.asarray(aux_loss.record_aux(c.rep_x[None, :]))[0]
+        return cls(c=c, loss=loss, aux_loss=aux_loss, aux_full=aux_full, rep_aux=rep_aux, replacement=replacement,
+                   th0=th0, fixed_partition=fixed_partition, children=children, record=record, theta=theta,
+                   traj=traj, batches=batches, inclusion=inclusion)
+
+    def _gather(self, idx: np.ndarray, rep_mask: np.ndarray | None
+                ) -> tuple[np.ndarray, np.ndarray | None, np.ndarray | None]:
+        return _gather(idx, self.c.X, self.c.y, self.aux_full, rep_mask, self.replacement, self.c.rep_x, self.rep_aux)
+
+    def run_chunk(self, ci: int) -> None:
+        c, traj, batches, inclusion = self.c, self.traj, self.batches, self.inclusion
+        n, N, b, K, R, sch = c.n, c.N, c.b, c.K, c.R, c.sch
+        lo, hi = ci * c.chunk_size, min(R, (ci + 1) * c.chunk_size)
+        g = self.children[ci]
         Rc = hi - lo
-        th = th0[lo:hi].copy()
-        rep_mask = None if rep_runs is None else rep_runs[lo:hi]
+        th = self.th0[lo:hi].copy()
+        rep_mask = None if c.rep_runs is None else c.rep_runs[lo:hi]
         if traj is not None:
             traj[lo:hi, 0] = th
         if sch is BatchScheme.WITHOUT_REPLACEMENT:
@@ -438,55 +526,46 @@ def train_noisy_gd(
             if sch is BatchScheme.SHUFFLE_PARTITION:
                 perm = g.permuted(np.broadcast_to(np.arange(n, dtype=np.int32), (Rc, n)), axis=1)[:, : N * b]
             else:
-                perm = np.broadcast_to(fixed_partition.reshape(1, N * b), (Rc, N * b))
+                perm = np.broadcast_to(self.fixed_partition.reshape(1, N * b), (Rc, N * b))
             part = perm.reshape(Rc, N, b)
-            Xp, yp, ap = _gather(perm, X, y, aux_full, rep_mask, replacement, rep_x, rep_aux)
-        noise = np.empty((Rc, d))
+            Xp, yp, ap = self._gather(perm, rep_mask)
+        noise = np.empty((Rc, th.shape[1]))
         t = 0
         for k in range(K):
             for j in range(N):
                 if part is None:
                     idx = np.argpartition(g.random((Rc, n)), b - 1, axis=1)[:, :b]
-                    Xb, yb, ab = _gather(idx, X, y, aux_full, rep_mask, replacement, rep_x, rep_aux)
+                    Xb, yb, ab = self._gather(idx, rep_mask)
                 else:
                     idx = part[:, j, :]
                     sl = slice(j * b, (j + 1) * b)
                     Xb = Xp[:, sl]
                     yb = None if yp is None else yp[:, sl]
                     ab = None if ap is None else ap[:, sl]
-                if ab is None or aux_loss is None:
-                    grad = loss.mean_grad(th, Xb, yb)
+                if ab is None or self.aux_loss is None:
+                    grad = self.loss.mean_grad(th, Xb, yb)
                 else:
-                    grad = aux_loss.mean_grad(th, Xb, yb, aux=ab)
+                    grad = self.aux_loss.mean_grad(th, Xb, yb, aux=ab)
                 g.standard_normal(out=noise)
-                th -= eta * grad
-                noise *= std
+                th -= c.eta * grad
+                noise *= c.std
                 th += noise
                 if batches is not None:
                     batches[lo:hi, t] = idx
                 if inclusion is not None:
-                    inclusion[lo:hi, t] = (idx == track).any(axis=1)
+                    inclusion[lo:hi, t] = (idx == c.track).any(axis=1)
                 t += 1
-                if traj is not None and record == "step":
+                if traj is not None and self.record == "step":
                     traj[lo:hi, t] = th
-            if traj is not None and record == "epoch":
+            if traj is not None and self.record == "epoch":
                 traj[lo:hi, k + 1] = th
-            if bar is not None:
-                bar.update(1)
+            if self.bar is not None:
+                self.bar.update(1)
             if not np.isfinite(th).all():
-                raise DPTheoryError(f"{KEY}: the iterates diverged (non-finite values in epoch {k}) with eta = {eta}; "
-                                    "the step size is probably too large for this loss (the theorems need "
+                raise DPTheoryError(f"{KEY}: the iterates diverged (non-finite values in epoch {k}) with eta = "
+                                    f"{c.eta}; the step size is probably too large for this loss (the theorems need "
                                     "eta < 2/(lam + beta))")
-        theta[lo:hi] = th
-
-    try:
-        with _blas_threads(blas_threads):
-            _run_all(run_chunk, n_chunks, workers)
-    finally:
-        if bar is not None:
-            bar.close()
-    return TrainResult(theta=theta, scheme=sch, eta=eta, sigma=sigma, b=b, K=K, n=n, N=N, runs=R,
-                       seconds=time.perf_counter() - t_start, trajectory=traj, batches=batches, inclusion=inclusion)
+        self.theta[lo:hi] = th
 
 
 def _blas_threads(n: int | None) -> Any:

@@ -528,8 +528,6 @@ def _train(train_data: PatchData, test_data: PatchData, cnn: CNNConfig, cfg: Tra
     ws_test = _Workspace(test_data.n, m)
     gram = patch_gram(train_data) if cfg.track_sensitivity else None
     dec = Decomposer(train_data)
-    y_idx = (train_data.y < 0).astype(np.int64)  # class index 0 (+1) or 1 (-1)
-    j = cnn.signs
     eta, sb = float(cfg.eta), float(cfg.sigma_b)
 
     train_loss = np.empty(T + 1)
@@ -552,24 +550,12 @@ def _train(train_data: PatchData, test_data: PatchData, cnn: CNNConfig, cfg: Tra
         train_loss[t] = lg.loss
         if k < K and eval_steps[k] == t:
             ft = _forward(W, test_data.X_flat, cnn, ws_test)
-            rec["test_loss"][k] = float(np.mean(logistic_loss(test_data.y * ft)))
-            rec["test_error"][k] = _errors(ft, test_data.y)
             if t == T:
                 test_correct = test_data.y * ft > 0
-            rec["train_error"][k] = float(np.mean(lg.margins <= 0))
             delta = W - W0 if noise_sum is None else W - W0 - noise_sum
             last_dec = dec(delta, m)
-            g, rho = last_dec.gamma, last_dec.rho
-            rec2["gamma_mean"][:, k] = g.mean(axis=1)
-            rec2["gamma_max"][:, k] = g.max(axis=1)
-            rec2["signal_max"][:, k] = (W.T @ train_data.mu * j).reshape(2, m).max(axis=1)
-            rb = np.maximum(rho, 0.0)
-            rec["rho_bar_max"][k] = float(rb.max())
-            rec["rho_under_min"][k] = float(np.minimum(rho, 0.0).min())
-            own = rb[y_idx, :, np.arange(n)]  # (n, m): rho_bar_{y_i, r, i}
-            rec["memorised"][k] = float(np.mean(own.max(axis=1) >= float(cnn.kappa)))
-            rec["rho_own_mean"][k] = float(own.mean())
-            rec["residual"][k] = last_dec.residual
+            _record_eval(rec, rec2, k, ft=ft, lg=lg, dec=last_dec, W=W, train_data=train_data, test_data=test_data,
+                         cnn=cnn)
             k += 1
         if t == T:
             break
@@ -599,3 +585,26 @@ def _train(train_data: PatchData, test_data: PatchData, cnn: CNNConfig, cfg: Tra
     return CNNTrainResult(cnn=cnn, train=cfg, history=hist, final_decomposition=last_dec,
                           W=W if keep_weights else np.empty((0, 0)), W0=W0 if keep_weights else np.empty((0, 0)),
                           noise_sum=noise_sum if keep_weights else None, seconds=seconds)
+
+
+def _record_eval(rec: dict[str, np.ndarray], rec2: dict[str, np.ndarray], k: int, *, ft: np.ndarray, lg: LossGrad,
+                 dec: Decomposition, W: np.ndarray, train_data: PatchData, test_data: PatchData, cnn: CNNConfig
+                 ) -> None:
+    """Record evaluation ``k`` of :func:`train_cnn`: test loss and error (test outputs ``ft``), training error, and
+    the signal-noise decomposition's coefficients (gamma: signal, rho: noise memorisation; Definition 2)."""
+    n, m = train_data.n, cnn.m
+    rec["test_loss"][k] = float(np.mean(logistic_loss(test_data.y * ft)))
+    rec["test_error"][k] = _errors(ft, test_data.y)
+    rec["train_error"][k] = float(np.mean(lg.margins <= 0))
+    g, rho = dec.gamma, dec.rho
+    rec2["gamma_mean"][:, k] = g.mean(axis=1)
+    rec2["gamma_max"][:, k] = g.max(axis=1)
+    rec2["signal_max"][:, k] = (W.T @ train_data.mu * cnn.signs).reshape(2, m).max(axis=1)
+    rb = np.maximum(rho, 0.0)
+    rec["rho_bar_max"][k] = float(rb.max())
+    rec["rho_under_min"][k] = float(np.minimum(rho, 0.0).min())
+    y_idx = (train_data.y < 0).astype(np.int64)  # class index 0 (+1) or 1 (-1)
+    own = rb[y_idx, :, np.arange(n)]  # (n, m): rho_bar_{y_i, r, i}
+    rec["memorised"][k] = float(np.mean(own.max(axis=1) >= float(cnn.kappa)))
+    rec["rho_own_mean"][k] = float(own.mean())
+    rec["residual"][k] = dec.residual

@@ -224,6 +224,35 @@ def measure_assumptions(
     findings: list[str] = []
 
     # 1. sensitivity
+    m_sens, worst = _sensitivity(res, loss, cand_X, cand_y, pts, S_g)
+    if not m_sens.holds:
+        findings.append(f"sensitivity exceeded: {m_sens.measured[1]} > S_g = {S_g} at {worst}")
+
+    # 2./3. curvature and local contraction, with a finite-difference check of the Jacobian
+    m_sym, m_eig, m_hess, m_lip, worst_lip, fd_err = _curvature(res, loss, Xc, y, pts, eta=eta, lam=lam, beta=beta)
+    lip_ok = m_lip.holds
+    for m in (m_sym, m_eig, m_hess):
+        if not m.holds:
+            findings.append(f"{m.name}: measured {m.measured} outside {m.allowed} ({m.citation})")
+
+    # coupled runs: random starting offsets, plus (if the local norm exceeded 1 - eta lam) a pair
+    # started along the worst point's top singular vector, one step on the actual map
+    m_coupled = _coupled(data, res, loss, Xc, y, params, rng, coupled_runs=coupled_runs, eta=eta, a=a,
+                         worst_lip=None if lip_ok else worst_lip)
+    for m in (m_lip, m_coupled):
+        if not m.holds:
+            findings.append(f"{m.name}: measured max {m.measured[1]:.9g} > 1 - eta lam = {a:.9g} ({m.citation}); "
+                            f"counterexample {m.counterexample}")
+    setting = {**params, "runs": runs, "points": len(pts), "dataset": data.name, "n": data.n,
+               "beta": beta, "eta_condition": f"eta < 2/((L^2+1)/2 + 2 lam) = {2 / (beta + 2 * lam):.6g}"}
+    return AssumptionReport(setting=setting, measurements=(m_sens, m_sym, m_eig, m_hess, m_lip, m_coupled),
+                            jacobian_fd_max_rel_error=fd_err, findings=tuple(findings))
+
+
+def _sensitivity(res: Any, loss: ClippedLogisticLoss, cand_X: np.ndarray, cand_y: np.ndarray,
+                 pts: list[tuple[int, int]], S_g: float) -> tuple[Measurement, dict[str, Any] | None]:
+    """Prop 5.2's sensitivity: the largest distance between two candidates' clipped gradients at the sampled
+    points (and the worst pair)."""
     max_norm, max_pair, worst = 0.0, 0.0, None
     for r, t in pts:
         th = res.trajectory[r, t][None, :]
@@ -243,10 +272,15 @@ def measure_assumptions(
         citation="Prop 5.2", allowed=(0.0, float(S_g)), measured=(0.0, max_pair), holds=ok, points=len(pts),
         counterexample=None if ok else worst,
         notes=f"largest clipped per-example norm {max_norm:.6g} (clip S_g/2 = {S_g / 2:g})")
-    if not ok:
-        findings.append(f"sensitivity exceeded: {max_pair} > S_g = {S_g} at {worst}")
+    return m_sens, worst
 
-    # 2./3. curvature and local contraction, with a finite-difference check of the Jacobian
+
+def _curvature(res: Any, loss: ClippedLogisticLoss, Xc: np.ndarray, y: np.ndarray, pts: list[tuple[int, int]], *,
+               eta: float, lam: float, beta: float
+               ) -> tuple[Measurement, Measurement, Measurement, Measurement, dict[str, Any] | None, float]:
+    """Prop 5.1/5.2's curvature (symmetric part, eigenvalues, unclipped Hessian) and the local contraction
+    (Thm 3.3 / Lemma 3.2) at the sampled points, with the finite-difference error of the Jacobian."""
+    a = 1 - eta * lam
     sym_min, sym_max, eig_min, eig_max, imag_max = math.inf, -math.inf, math.inf, -math.inf, 0.0
     hess_min, hess_max, lip_max = math.inf, -math.inf, 0.0
     worst_sym: dict[str, Any] | None = None
@@ -301,12 +335,14 @@ def measure_assumptions(
         citation="Thm 3.3 / Lemma 3.2 via Prop 5.2", allowed=(0.0, a), measured=(0.0, lip_max), holds=lip_ok,
         points=len(pts), counterexample=None if lip_ok else worst_lip,
         notes="spectral norm of I - eta J at sampled points (a lower bound on the map's Lipschitz constant)")
-    for m in (m_sym, m_eig, m_hess):
-        if not m.holds:
-            findings.append(f"{m.name}: measured {m.measured} outside {m.allowed} ({m.citation})")
+    return m_sym, m_eig, m_hess, m_lip, worst_lip, fd_err
 
-    # coupled runs: random starting offsets, plus (if the local norm exceeded 1 - eta lam) a pair
-    # started along the worst point's top singular vector, one step on the actual map
+
+def _coupled(data: Dataset, res: Any, loss: ClippedLogisticLoss, Xc: np.ndarray, y: np.ndarray,
+             params: dict[str, Any], rng: np.random.Generator, *, coupled_runs: int, eta: float, a: float,
+             worst_lip: dict[str, Any] | None) -> Measurement:
+    """Coupled runs (shared batches and noise) from random offsets; with ``worst_lip`` (the local norm exceeded
+    1 - eta lam there) also a pair started along that point's top singular vector, one step on the actual map."""
     d = loss.dim
     seed = int(rng.integers(2**31))
     base = rng.standard_normal((coupled_runs, d)) * 0.1
@@ -319,7 +355,7 @@ def measure_assumptions(
     if not coupled_ok:
         i, j = np.unravel_index(int(np.nanargmax(ratios)), ratios.shape)
         ce = {"pair": int(i), "step": int(j), "ratio": ratio_max}
-    if not lip_ok and worst_lip is not None:
+    if worst_lip is not None:
         r, t = worst_lip["run"], worst_lip["step"]
         th = res.trajectory[r, t]
         idx = res.batches[r, t]
@@ -344,11 +380,4 @@ def measure_assumptions(
         holds=coupled_ok, points=int(np.isfinite(ratios).sum()), counterexample=ce,
         notes=f"{coupled_runs} random pairs (offset 1e-3) over {ratios.shape[1]} steps; tolerance {COUPLED_TOL:g} "
         "relative (float64 rounding of a difference of mapped points at offset >= 2e-5 is below 1e-10 relative)")
-    for m in (m_lip, m_coupled):
-        if not m.holds:
-            findings.append(f"{m.name}: measured max {m.measured[1]:.9g} > 1 - eta lam = {a:.9g} ({m.citation}); "
-                            f"counterexample {m.counterexample}")
-    setting = {**params, "runs": runs, "points": len(pts), "dataset": data.name, "n": data.n,
-               "beta": beta, "eta_condition": f"eta < 2/((L^2+1)/2 + 2 lam) = {2 / (beta + 2 * lam):.6g}"}
-    return AssumptionReport(setting=setting, measurements=(m_sens, m_sym, m_eig, m_hess, m_lip, m_coupled),
-                            jacobian_fd_max_rel_error=fd_err, findings=tuple(findings))
+    return m_coupled

@@ -187,12 +187,9 @@ def _chourasia_form(size: str) -> dict:
     """
     sz = NOTATION.sym(size)
 
-    def scale_mp(p):
-        return p["alpha"] * p["S_g"] ** 2 / (p["lam"] * p["sigma"] ** 2 * mpmath.mpf(p[size]) ** 2)
-
     return dict(
         bound=al * S_g**2 / (lam * sigma**2 * sz**2) * (1 - sp.exp(-lam * eta * K / 2)),
-        limits={"K": Limit("K", mp=scale_mp, expr=al * S_g**2 / (lam * sigma**2 * sz**2))},
+        limits={"K": Limit("K", expr=al * S_g**2 / (lam * sigma**2 * sz**2))},
     )
 
 
@@ -237,10 +234,6 @@ def lme_expr(G: sp.Expr = G_sym) -> sp.Expr:
 FIRST_TERM_EXPR = first_term_expr()
 
 
-def _first_limit_mp(p: Mapping[str, Any], G: Any = None) -> mpmath.mpf:
-    return ys.first_term_limit_mp(_N(p), _G_mp(p) if G is None else G, p["eta"], p["lam"])
-
-
 FIRST_TERM_LIMIT_EXPR = eps0(h_sym) / (1 - (1 - eta * lam) ** (2 * (N_sym - h_sym)))
 
 THM3_3 = REGISTRY.add(
@@ -268,7 +261,6 @@ THM3_3 = REGISTRY.add(
         limits={
             "K": Limit(
                 "K",
-                mp=lambda p: _first_limit_mp(p) + ys.eps0_mp(_N(p) - int(p["j0"]), _G_mp(p), p["eta"], p["lam"]),
                 expr=FIRST_TERM_LIMIT_EXPR + eps0(N_sym - j0),
                 derivation="0 < r < 1 so r^((K-1)(N-h)) -> 0; checked against large-K evaluation",
                 sympy_subs=_LIMIT_SUBS,
@@ -281,10 +273,6 @@ THM3_3 = REGISTRY.add(
 
 # ----------------------------------------------------------------------------- Thm 4.2
 LME_EXPR = lme_expr()
-
-
-def _lme_mp(p: Mapping[str, Any], G: Any = None) -> mpmath.mpf:
-    return ys.log_mean_exp_term_mp(_N(p), p["alpha"], _G_mp(p) if G is None else G, p["eta"], p["lam"])
 
 
 THM4_2 = REGISTRY.add(
@@ -312,7 +300,6 @@ THM4_2 = REGISTRY.add(
         limits={
             "K": Limit(
                 "K",
-                mp=lambda p: _first_limit_mp(p) + _lme_mp(p),
                 expr=FIRST_TERM_LIMIT_EXPR + LME_EXPR,
                 derivation="the second term does not depend on K; the first converges as 0 < r < 1",
                 sympy_subs=_LIMIT_SUBS,
@@ -441,6 +428,9 @@ THM4_3 = REGISTRY.add(
             "K": Limit(
                 "K",
                 mp=_thm43_limit_mp,
+                mp_reason="a case split the expression does not state: +inf where the existence condition fails "
+                "(there the logarithm's argument is negative), and log1p(q expm1(c)/(1 - q e^c)) for full relative "
+                "precision when c is tiny",
                 exists_when=THM4_3_LIMIT_CONDITION,
                 expr=sp.log((1 - b / n) / (1 - (b / n) * sp.exp((al - 1) * G_sym)))
                 / ((1 - (1 - eta * lam) ** 2) * (al - 1)),
@@ -552,12 +542,6 @@ THMD_6 = REGISTRY.add(
         limits={
             "K": Limit(
                 "K",
-                mp=lambda p: (
-                    p["alpha"]
-                    * p["S_g"] ** 2
-                    * (2 - p["eta"] * p["lam"])
-                    / (2 * p["lam"] * p["sigma"] ** 2 * mpmath.mpf(p["n"]) ** 2)
-                ),
                 expr=al * S_g**2 * (2 - eta * lam) / (2 * lam * sigma**2 * n**2),
                 # eta < 1/beta and lam <= beta give 0 < eta lam / 2 < 1/2: 1 - eta lam/2 = 1/(1+t), t > 0
                 sympy_subs=((1 - eta * lam / 2, 1 / (1 + _t)),),

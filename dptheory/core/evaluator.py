@@ -1,0 +1,483 @@
+"""Evaluation of a :class:`~dptheory.core.theorem.Theorem`: parsing and exact condition checks, the kernels
+(declared overrides or the compiled statement, :mod:`dptheory.core.compile`), the certified value (Ziv's loop
+on the arb kernel) or the mpmath value checked at two precisions, and the vectorised float64 path.
+
+A theorem is data; this module is what evaluates it. :class:`~dptheory.core.theorem.Theorem`'s methods
+(``parse``, ``check``, ``kernels``, ``evaluate``, ``evaluate_np``, ...) delegate here, one line each.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, TypeAlias
+
+import mpmath
+import numpy as np
+import sympy as sp
+from numpy.typing import NDArray
+
+from dptheory.core.conditions import Condition, ConditionResult, Status
+from dptheory.core.errors import (
+    ConditionViolated,
+    InvalidParameter,
+    MissingParameter,
+    NumericalFailure,
+    ParameterOutOfRange,
+    UnexpectedParameter,
+)
+from dptheory.core.notation import format_rational, parse_value, rational_to_mpf
+from dptheory.core.validate import shown
+from dptheory.core.values import BoundValue
+
+if TYPE_CHECKING:
+    from dptheory.core.compile import ArbKernel, Compiled, Enclosure
+
+__all__ = [
+    "DEFAULT_DPS",
+    "GUARD_DIGITS",
+    "ArbEvaluator",
+    "CompiledLimit",
+    "Kernels",
+    "check",
+    "check_exact",
+    "check_np",
+    "compiled",
+    "evaluate",
+    "evaluate_exact",
+    "evaluate_np",
+    "get_term",
+    "kernel_args",
+    "kernels",
+    "out_of_range",
+    "parse",
+    "raise_violation",
+    "run_mp",
+    "run_mp_once",
+    "term_kernels",
+]
+
+KernelMP = Callable[[Mapping[str, Any]], Any]
+KernelNP = Callable[[Mapping[str, np.ndarray]], Any]
+KernelArb = Callable[[Mapping[str, Any]], Any]
+FloatArray: TypeAlias = NDArray[np.float64]
+BoolArray: TypeAlias = NDArray[np.bool_]
+
+GUARD_DIGITS = 10
+DEFAULT_DPS = 50
+
+#: a :class:`dptheory.core.theorem.Theorem` (and its :class:`~dptheory.core.theorem.Term`), not imported here: the
+#: theorem module imports this one (as :mod:`dptheory.core.symbolic` does)
+Theorem: TypeAlias = Any
+Term: TypeAlias = Any
+
+
+class CompiledLimit:
+    """The mpmath kernel of a :class:`Limit`, compiled from its ``expr`` on first use
+    (:func:`dptheory.core.compile.compile_expr`, in the theorem's parameters other than the limit's)."""
+
+    __slots__ = ("_compiled", "expr", "integers", "symbols")
+
+    def __init__(self, expr: sp.Expr, symbols: Mapping[str, sp.Symbol], integers: frozenset[str]) -> None:
+        self.expr = expr
+        self.symbols = dict(symbols)
+        self.integers = integers
+        self._compiled: Compiled | None = None
+
+    @property
+    def compiled(self) -> Compiled:
+        if self._compiled is None:
+            from dptheory.core.compile import compile_expr
+
+            self._compiled = compile_expr(self.expr, self.symbols, integers=self.integers)
+        return self._compiled
+
+    def __call__(self, args: Mapping[str, Any]) -> Any:
+        return self.compiled.mp(args)
+
+
+def parse(thm: Theorem, params: Mapping[str, Any]) -> dict[str, sp.Rational]:
+    """:meth:`Theorem.parse` (its docstring says what it does)."""
+    unexpected = sorted(set(params) - set(thm.params))
+    if unexpected:
+        raise UnexpectedParameter(key=thm.key, unexpected=unexpected, expected=list(thm.params))
+    missing = [p for p in thm.params if p not in params]
+    if missing:
+        raise MissingParameter(key=thm.key, missing=missing, expected=list(thm.params))
+    cite = thm.citation.short()
+    return {p: parse_value(params[p], key=thm.key, name=p, citation=cite) for p in thm.params}
+
+
+def check(thm: Theorem, params: Mapping[str, Any], *, raise_on_violation: bool = False) -> tuple[ConditionResult, ...]:
+    """:meth:`Theorem.check` (its docstring says what it does)."""
+    exact = params if _all_rational(params, thm.params) else parse(thm, params)
+    return check_exact(thm, exact, raise_on_violation=raise_on_violation, domain_only=False)
+
+
+def check_exact(
+    thm: Theorem, exact: Mapping[str, sp.Rational], *, raise_on_violation: bool, domain_only: bool
+) -> tuple[ConditionResult, ...]:
+    subs = {thm.notation.sym(p): v for p, v in exact.items()}
+    results: list[ConditionResult] = []
+    for cond in thm.domain_conditions:
+        r = cond.evaluate(subs)
+        results.append(r)
+    domain_bad = [r for r in results if r.status is Status.VIOLATED]
+    if domain_bad:
+        # the formula is undefined outside the domain: always an error
+        raise_violation(thm, domain_bad[0], exact)
+    if domain_only:
+        return tuple(results)
+    for cond in thm.conditions:
+        r = cond.evaluate(subs)
+        results.append(r)
+        if raise_on_violation and r.status is Status.VIOLATED:
+            raise_violation(thm, r, exact)
+    return tuple(results)
+
+
+def raise_violation(thm: Theorem, r: ConditionResult, exact: Mapping[str, sp.Rational]) -> None:
+    names = [p for p in thm.params if thm.notation.sym(p) in r.condition.symbols]
+    cite = (r.condition.citation or thm.citation).short()
+    raise ConditionViolated(
+        key=thm.key,
+        condition=r.text,
+        gloss=r.condition.gloss,
+        lhs=r.lhs,
+        rhs=r.rhs,
+        values={n: format_rational(exact[n]) for n in names},
+        citation=cite,
+    )
+
+
+def compiled(thm: Theorem) -> Compiled | None:
+    """:meth:`Theorem.compiled` (its docstring says what it does)."""
+    if thm.bound is None:
+        return None
+    from dptheory.core.compile import compile_theorem
+
+    return compile_theorem(thm)
+
+
+def kernels(thm: Theorem, term: str | None = None) -> Kernels:
+    """:meth:`Theorem.kernels` (its docstring says what it does)."""
+    if term is not None:
+        return term_kernels(thm, term)
+    c = compiled(thm)
+    np_k: KernelNP | None = thm.np
+    if np_k is None and c is not None:
+        np_k = c.np_flagged if thm.np_flagged else c.np
+    arb_k: ArbKernel | None = None
+    if thm.arb is not None:
+        arb_k = ArbEvaluator(thm.params, thm.arb)
+    elif c is not None:
+        arb_k = c
+    if thm.mp is not None:
+        mp_k: KernelMP = thm.mp
+    else:
+        assert c is not None  # __post_init__: a theorem without a bound declares an mp kernel
+        mp_k = c.mp
+    return Kernels(mp=mp_k, np=np_k, arb=arb_k)
+
+
+def term_kernels(thm: Theorem, name: str) -> Kernels:
+    t = get_term(thm, name)
+    c = _compiled_term(thm, t) if t.expr is not None else None
+    if t.mp is None and c is None:
+        raise ValueError(f"{thm.key}: term {name} has neither an expression nor an mp kernel")
+    np_k = t.np if t.np is not None else (None if c is None else (c.np_flagged if thm.np_flagged else c.np))
+    if t.mp is not None:
+        mp_k: KernelMP = t.mp
+    else:
+        assert c is not None  # the check above: a term without an expression has an mp kernel
+        mp_k = c.mp
+    return Kernels(mp=mp_k, np=np_k, arb=c)
+
+
+def evaluate(
+    thm: Theorem,
+    params: Mapping[str, Any] | None = None,
+    /,
+    *,
+    dps: int = DEFAULT_DPS,
+    check: bool = True,
+    term: str | None = None,
+    certify: bool = False,
+    **kwargs: Any,
+) -> BoundValue:
+    """:meth:`Theorem.evaluate` (its docstring says what it does)."""
+    if isinstance(dps, bool) or not isinstance(dps, int) or dps < 1:
+        raise InvalidParameter(key=thm.key, name="dps", value=dps, reason="must be a whole number >= 1")
+    merged = {**(params or {}), **kwargs}
+    exact = parse(thm, merged)
+    conds = check_exact(thm, exact, raise_on_violation=check, domain_only=False)
+    try:
+        value, enclosure = evaluate_exact(thm, exact, dps=dps, term=term, certify=certify)
+    except ParameterOutOfRange as exc:  # a kernel's range, said in the user's terms
+        raise out_of_range(thm, exc, merged) from None
+    return BoundValue(
+        key=thm.key if term is None else f"{thm.key}:{term}",
+        value=value,
+        unit=thm.unit,
+        direction=thm.direction,
+        dps=dps,
+        quantity=thm.quantity if term is None else get_term(thm, term).description,
+        params=exact,
+        conditions=conds,
+        enclosure=enclosure,
+    )
+
+
+def out_of_range(thm: Theorem, exc: ParameterOutOfRange, written: Mapping[str, Any]) -> ParameterOutOfRange:
+    """A kernel's :class:`ParameterOutOfRange` (named by the kernel's argument, with the kernel's number)
+    restated with this theorem's key and citation and the value as the user wrote it; an argument the
+    kernel computes from the parameters is named as such."""
+    if exc.name in thm.params and exc.name in written:
+        name, value = exc.name, shown(written[exc.name])
+    else:
+        name, value = f"{exc.name} (computed from {', '.join(thm.params)})", exc.value
+    return ParameterOutOfRange(key=thm.key, name=name, value=value, reason=exc.reason, citation=thm.citation.short())
+
+
+def evaluate_exact(
+    thm: Theorem, exact: Mapping[str, sp.Rational], *, dps: int, term: str | None, certify: bool
+) -> tuple[mpmath.mpf, Enclosure | None]:
+    """The value (and its certified enclosure, if any) at a parsed, checked point: :meth:`evaluate`'s work."""
+    kern = kernels(thm, term)
+    enclosure = None
+    why_not = "no rigorous evaluator (no closed-form statement and no arb override)"
+    if kern.arb is not None:
+        try:
+            enclosure = _enclose_digits(kern.arb, exact, dps)
+        except NumericalFailure as exc:
+            if certify and isinstance(exc, ParameterOutOfRange):
+                raise
+            why_not = str(exc)
+    if certify and enclosure is None:
+        raise NumericalFailure(f"{thm.key}{':' + term if term else ''} cannot be certified here: {why_not}")
+    if enclosure is not None:
+        # the decimal rounding both ends share (rounding the mid to dps*3.33 bits can cross a decimal
+        # rounding boundary and print a wrong last digit)
+        with mpmath.workdps(dps):
+            mid = enclosure.mid
+            small = mpmath.isfinite(mid) and (mid == 0 or abs(mpmath.mag(mid)) < 10**4)  # cheap decimal conversion
+            value = mpmath.mpf(mpmath.nstr(mid, dps)) if small else +mid
+        if not enclosure.relative and kern.mp is not None:
+            # the ball still contains 0 (only an absolute radius below 10^-dps was reached): its midpoint
+            # may be 0 where the value is a tiny nonzero number, so the digits come from the mpmath
+            # kernel's Ziv loop, kept only if the certified enclosure contains them
+            mp_value = run_mp(thm, kern.mp, exact, dps, double_check=True)
+            if not enclosure.contains(mp_value):
+                raise NumericalFailure(
+                    f"{thm.key}: the mpmath value {mpmath.nstr(mp_value, 8)} is outside the certified enclosure "
+                    f"[{enclosure.lo_str}, {enclosure.hi_str}]; please report this point"
+                )
+            value = mp_value
+    else:
+        value = run_mp(thm, kern.mp, exact, dps, double_check=True)
+    return value, enclosure
+
+
+def get_term(thm: Theorem, name: str) -> Term:
+    try:
+        return thm.terms[name]
+    except KeyError:
+        raise KeyError(f"{thm.key} has no term {name!r}; terms: {', '.join(thm.terms) or 'none'}") from None
+
+
+def kernel_args(thm: Theorem, exact: Mapping[str, sp.Rational]) -> dict[str, Any]:
+    """:meth:`Theorem.kernel_args` (its docstring says what it does)."""
+    out: dict[str, Any] = {}
+    for p in thm.params:
+        v = exact[p]
+        if thm.notation[p].domain.is_integer:
+            out[p] = int(v)
+        else:
+            out[p] = rational_to_mpf(v)
+    return out
+
+
+def run_mp(
+    thm: Theorem, kernel: KernelMP, exact: Mapping[str, sp.Rational], dps: int, *, double_check: bool = False
+) -> mpmath.mpf:
+    """The kernel at ``dps`` + guard digits; with ``double_check``, again with twice the guard
+    digits (and more, up to 128x: an ill-conditioned point such as the kl inverse at q ~ 1e-323
+    needs hundreds of digits) until two successive values round to the same ``dps`` digits: the
+    non-rigorous Ziv loop for kernels without a ball evaluator (a kernel that loses the same
+    digits at every precision would still agree with itself)."""
+    guard = GUARD_DIGITS
+    val = run_mp_once(thm, kernel, exact, dps + guard)
+    if not double_check or mpmath.isinf(val):
+        with mpmath.workdps(dps):
+            return +val
+    for _ in range(7):
+        guard *= 2
+        val2 = run_mp_once(thm, kernel, exact, dps + guard)
+        with mpmath.workdps(dps):
+            a, b = +val, +val2
+        if a == b:
+            return b
+        val = val2
+    raise NumericalFailure(
+        f"{thm.key}: the value does not settle to {dps} digits between {dps + guard // 2} and {dps + guard} "
+        f"working digits at {dict(exact)}; ask for fewer digits or report it"
+    )
+
+
+def run_mp_once(thm: Theorem, kernel: KernelMP, exact: Mapping[str, sp.Rational], wdps: int) -> mpmath.mpf:
+    with mpmath.workdps(wdps):
+        args = kernel_args(thm, exact)
+        try:
+            raw = kernel(args)
+            if isinstance(raw, mpmath.mpc):
+                if raw.imag != 0:
+                    raise ValueError(f"complex result {raw}")
+                raw = raw.real
+        except InvalidParameter:
+            raise  # a kernel's own range (ParameterOutOfRange): evaluate() says it in the user's terms
+        except (ZeroDivisionError, ValueError, OverflowError, TypeError) as exc:
+            bad = [
+                r
+                for r in check_exact(thm, exact, raise_on_violation=False, domain_only=False)
+                if r.status is Status.VIOLATED
+            ]
+            why = f"; the violated condition {bad[0].text} makes it undefined" if bad else ""
+            raise NumericalFailure(f"{thm.key}: evaluation failed at {_point_text(exact)}{why}: {exc}") from exc
+        val = mpmath.mpf(raw)
+    if mpmath.isnan(val):
+        raise NumericalFailure(
+            f"{thm.key}: evaluation gave NaN at {_point_text(exact)}; this is a bug, please report it"
+        )
+    return val
+
+
+def evaluate_np(thm: Theorem, params: Mapping[str, Any], *, term: str | None = None) -> FloatArray:
+    """:meth:`Theorem.evaluate_np` (its docstring says what it does)."""
+    kern = kernels(thm, term)
+    kernel = kern.np
+    if kernel is None:
+        raise NotImplementedError(f"{thm.key}{':' + term if term else ''} has no float64 kernel")
+    arrays = {p: np.asarray(params[p], dtype=np.float64) for p in thm.params}
+    b = np.broadcast_arrays(*arrays.values())
+    arrays = dict(zip(arrays.keys(), b, strict=True))
+    with np.errstate(over="ignore", under="ignore", divide="ignore", invalid="ignore"):
+        raw = kernel(arrays)
+    if isinstance(raw, tuple):
+        # (values, unreliable): the kernel flags points where float64 cancellation could cost
+        # more than 1e-11 relative; those are recomputed with mpmath at 30 digits
+        out, unreliable = (np.array(raw[0], dtype=np.float64), np.asarray(raw[1], dtype=bool))
+        mp_kernel = kern.mp
+        shape = np.broadcast_shapes(out.shape, unreliable.shape)
+        out = np.broadcast_to(out, shape).copy()
+        unreliable = np.broadcast_to(unreliable, shape)
+        for idx in np.ndindex(shape):
+            if not unreliable[idx]:
+                continue
+            with mpmath.workdps(30):
+                args = {}
+                for p_name, arr in arrays.items():
+                    v = float(np.broadcast_to(arr, shape)[idx])
+                    args[p_name] = int(v) if thm.notation[p_name].domain.is_integer else mpmath.mpf(v)
+                out[idx] = float(mp_kernel(args))
+    else:
+        out = np.asarray(raw, dtype=np.float64)
+    if np.isnan(out).any():
+        idx = np.argwhere(np.isnan(out))[0]
+        point = (
+            {p: float(a[tuple(idx)]) for p, a in arrays.items()}
+            if out.ndim
+            else {p: float(a) for p, a in arrays.items()}
+        )
+        raise NumericalFailure(f"{thm.key}: float64 evaluation gave NaN at {point}; check the conditions there")
+    return out
+
+
+def check_np(thm: Theorem, params: Mapping[str, Any]) -> BoolArray:
+    """:meth:`Theorem.check_np` (its docstring says what it does)."""
+    arrays = {p: np.asarray(params[p], dtype=np.float64) for p in thm.params}
+    b = np.broadcast_arrays(*arrays.values())
+    ok = np.ones(b[0].shape, dtype=bool)
+    syms = list(thm.symbols)
+    for cond in thm.all_conditions:
+        f = _np_condition(cond, tuple(syms))
+        with np.errstate(all="ignore"):
+            ok &= np.asarray(f(*b), dtype=bool)
+    return ok
+
+
+def _point_text(exact: Mapping[str, sp.Rational]) -> str:
+    """``alpha = 10, q = 0.01`` (exact values as decimals or fractions, never ``mpf('...')`` reprs)."""
+    return ", ".join(f"{k} = {format_rational(v)}" for k, v in exact.items())
+
+
+def _all_rational(params: Mapping[str, Any], names: tuple[str, ...]) -> bool:
+    return set(params) == set(names) and all(isinstance(params[p], sp.Rational) for p in names)
+
+
+_NP_COND_CACHE: dict[tuple[Condition, tuple[sp.Symbol, ...]], Callable[..., Any]] = {}
+
+
+def _np_condition(cond: Condition, syms: tuple[sp.Symbol, ...]) -> Callable[..., Any]:
+    key = (cond, syms)
+    f = _NP_COND_CACHE.get(key)
+    if f is None:
+        f = sp.lambdify(syms, cond.relation, modules="numpy")
+        _NP_COND_CACHE[key] = f
+    return f
+
+
+@dataclass(frozen=True)
+class ArbEvaluator:
+    """A hand-written arb kernel in the shape :func:`dptheory.core.compile.enclose` expects."""
+
+    params: tuple[str, ...]
+    fn: KernelArb
+
+    def arb(self, args: Mapping[str, Any]) -> Any:
+        return self.fn(args)
+
+
+@dataclass(frozen=True)
+class Kernels:
+    """The three evaluators of a bound or term (``np``/``arb`` may be missing)."""
+
+    mp: KernelMP
+    np: KernelNP | None
+    arb: ArbKernel | None  # Compiled or ArbEvaluator
+
+
+_TERM_CACHE: dict[tuple[str, str], tuple[sp.Expr, Compiled]] = {}
+
+
+def _compiled_term(thm: Theorem, term: Term) -> Compiled:
+    from dptheory.core.compile import compile_expr
+
+    hit = _TERM_CACHE.get((thm.key, term.name))
+    if hit is not None and hit[0] is term.expr:
+        return hit[1]
+    syms = {p: thm.notation.sym(p) for p in thm.params}
+    ints = frozenset(p for p in thm.params if thm.notation[p].domain.is_integer)
+    out = compile_expr(term.expr, syms, integers=ints)
+    _TERM_CACHE[(thm.key, term.name)] = (term.expr, out)
+    return out
+
+
+def _enclose_digits(evaluator: ArbKernel, exact: Mapping[str, sp.Rational], dps: int) -> Enclosure:
+    """A certified enclosure whose ends round to the same ``dps`` significant digits (Ziv's loop:
+    ask for a few more digits each time the ends straddle a rounding boundary)."""
+    from dptheory.core.compile import enclose
+
+    last = None
+    for extra in (3, 12, 40):
+        e = enclose(evaluator, exact, dps=dps + extra)
+        if mpmath.isinf(e.mid) or e.lo == e.hi:
+            return e
+        if abs(mpmath.mag(e.mid)) >= 10**4:  # huge exponents: compare binary roundings (no slow decimal conversion)
+            with mpmath.workdps(dps):
+                if +e.lo == +e.hi:
+                    return e
+        elif mpmath.nstr(e.lo, dps) == mpmath.nstr(e.hi, dps):  # the ends print the same dps digits
+            return e
+        last = e
+    assert last is not None
+    return last  # a value on a rounding boundary to within 10^-(dps+40): the last digit may be off by one
