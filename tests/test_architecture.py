@@ -176,7 +176,6 @@ KNOWN_OFFENDERS = frozenset({
     ("dptheory/explore/model.py", "yeshokri22.thm4_2"),  # DEFAULT_KEYS
     ("dptheory/explore/model.py", "yeshokri22.thm4_3"),
     ("dptheory/explore/model.py", "yeshokri22.composition"),  # DEFAULT_KEYS and its special case
-    ("dptheory/verify/search.py", "yeshokri22.composition"),  # _SLOW_FRACTIONAL
 })
 
 

@@ -92,6 +92,7 @@ OWN = {
     "toy26/theorems.py": "docs/adding_a_paper.md: the file the reader creates",
     "toy26/claims.py": "docs/adding_a_paper.md: the file the reader creates",
     "toy26/figures.py": "docs/adding_a_paper.md: the file the reader creates",
+    "toy26/known_values.py": "docs/adding_a_paper.md: the file the reader creates",
     "dptheory/papers/toy26/": "docs/adding_a_paper.md: where the reader may put the toy paper in the tree",
     "dptheory.papers.toy26.theorems": "docs/adding_a_paper.md: the import of the toy paper placed in the tree",
     "memory.max": "dptheory/core/memory.py: the cgroup v2 file of the memory limit, not a module",

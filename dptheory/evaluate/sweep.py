@@ -31,9 +31,10 @@ import sympy as sp
 
 from dptheory.core.conditions import Condition, Status
 from dptheory.core.errors import ConditionViolated, DPTheoryError, NumericalFailure
+from dptheory.core.evaluator import GUARD_DIGITS
 from dptheory.core.memory import MemoryEstimate
 from dptheory.core.notation import format_rational, parse_value
-from dptheory.core.theorem import GUARD_DIGITS, Theorem
+from dptheory.core.theorem import Theorem
 
 _RANGE = re.compile(r"^\s*(.+?)\s*\.\.\s*([^:]+?)\s*(?::\s*(\S+))?\s*$")
 TINY_NORMAL = float(np.finfo(np.float64).tiny)  # smallest normal float64; below it digits are lost
