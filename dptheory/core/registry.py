@@ -46,9 +46,10 @@ record). :meth:`Registry.get` imports only that module (a command loads only the
 :meth:`Registry.catalog` lists everything without importing any paper. Keys missing from the index (papers
 found through ``DPTHEORY_PATH`` or entry points, or an index that is out of date) fall back to full discovery.
 
-**Composition baselines.** A paper may register a :class:`Baseline`: how its parameters define a composed
-Poisson-subsampled Gaussian mechanism ``(q, z, steps)``, so that generic code (``dptheory compare``) can put
-the tight PLD and the RDP composition beside the paper's theorems without importing the paper.
+**Composition baselines.** A paper may register a baseline (:class:`dptheory.privacy.baselines.Baseline`, with
+the theorem of the same key): how its parameters define a composed Poisson-subsampled Gaussian mechanism
+``(q, z, steps)``, so that generic code (``dptheory compare``) can put the tight PLD and the RDP composition
+beside the paper's theorems without importing the paper.
 """
 
 from __future__ import annotations
@@ -65,7 +66,7 @@ import pkgutil
 import sys
 import traceback
 import warnings
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -116,21 +117,14 @@ class Figure:
     paper: str = ""
 
 
-@dataclass(frozen=True)
-class Baseline:
-    """A composition baseline a paper's parameters define: ``mechanism(params) -> (q, z, steps)``.
+class _Baseline(Protocol):
+    """What the registry stores as a composition baseline (:class:`dptheory.privacy.baselines.Baseline`)."""
 
-    ``q`` is the Poisson sampling probability, ``z`` the noise multiplier, ``steps`` the number of composed
-    steps of the subsampled Gaussian mechanism (Abadi et al. 2016; Mironov, Talwar & Zhang 2019, arXiv
-    1908.10530). ``needs`` are the parameter names it reads; ``paper`` the registry prefix it belongs to
-    (``compare`` shows it only beside that paper's theorems).
-    """
+    @property
+    def name(self) -> str: ...
 
-    name: str
-    title: str
-    needs: tuple[str, ...]
-    mechanism: Callable[[Mapping[str, Any]], tuple[float, float, int]]
-    paper: str
+
+B = TypeVar("B", bound=_Baseline)
 
 
 class Registry:
@@ -139,7 +133,7 @@ class Registry:
     def __init__(self) -> None:
         self._items: dict[str, Any] = {}
         self._figures: dict[str, Figure] = {}
-        self._baselines: dict[str, Baseline] = {}
+        self._baselines: dict[str, Any] = {}
         self._origin: dict[str, str] = {}
         self._discovered = False
         self._discovering = False
@@ -191,16 +185,33 @@ class Registry:
         if self._conflict is not None:
             raise DuplicateKey(self._conflict)
 
-    def add_baseline(self, base: Baseline, *, replace: bool = True) -> Baseline:
+    def add_baseline(self, base: B, *, replace: bool = True) -> B:
         """Register a composition baseline (re-registering the same name replaces it: modules may be reloaded)."""
         if base.name in self._baselines and not replace:
             raise DuplicateKey(f"baseline {base.name!r} is already registered")
         self._baselines[base.name] = base
         return base
 
-    def baselines(self) -> list[Baseline]:
+    def baselines(self) -> list[Any]:
         """The registered composition baselines (registered by the papers' modules that define them)."""
         return [self._baselines[k] for k in sorted(self._baselines)]
+
+    def baseline(self, name: str) -> Any:
+        """The composition baseline ``name``: a baseline is registered with its theorem of the same key, so that
+        key's module is imported first (then, if still unknown, every provider)."""
+        if name not in self._baselines and isinstance(name, str):
+            try:
+                self.get(name)
+            except UnknownKey:
+                pass
+        if name not in self._baselines:
+            self.discover()
+        try:
+            return self._baselines[name]
+        except KeyError:
+            raise DPTheoryError(
+                f"unknown composition baseline {name!r}; known: {', '.join(sorted(self._baselines)) or 'none'}"
+            ) from None
 
     def origin(self, key: str) -> str:
         """The module whose import registered ``key`` (``figure:NAME`` for a figure); '' if unknown."""

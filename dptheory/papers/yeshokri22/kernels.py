@@ -1,7 +1,8 @@
 """Numerical kernels for Ye & Shokri 2022 (arXiv 2203.05363), written for stability.
 
 Notation (the paper's): ``G(alpha) = alpha eta S_g^2 / (4 sigma^2 b^2)``
-is the RDP of one Gaussian update; ``r = (1 - eta lam)^2``; ``N = floor(n/b)``; ``h = floor(N/2) = floor(n/(2b))``;
+is the RDP of one Gaussian update (defined once, ``theorems.G_sym``; the kernels here take it as an argument or
+call its compiled form); ``r = (1 - eta lam)^2``; ``N = floor(n/b)``; ``h = floor(N/2) = floor(n/(2b))``;
 
     eps0(j) = G r^(j-1) / sum_{s<j} r^s = G (1 - r) r^(j-1) / (1 - r^j),   j = 1..N   (Eq. 99)
 
@@ -26,8 +27,11 @@ from dptheory.core.errors import NumericalFailure
 
 
 def gaussian_step_rdp_mp(alpha: Any, eta: Any, S_g: Any, sigma: Any, b: Any) -> mpmath.mpf:
-    """G(alpha) = alpha eta S_g^2 / (4 sigma^2 b^2): RDP of one noisy update (Lemma 3.2, Eq. 70)."""
-    return alpha * eta * S_g**2 / (4 * sigma**2 * mpmath.mpf(b) ** 2)
+    """G(alpha): RDP of one noisy update (Lemma 3.2, Eq. 70), at the caller's precision; the compiled
+    ``theorems.G_sym`` (the one definition)."""
+    from dptheory.papers.yeshokri22.theorems import gaussian_step_rdp
+
+    return gaussian_step_rdp().mp({"alpha": alpha, "eta": eta, "S_g": S_g, "sigma": sigma, "b": b})
 
 
 def log_r_mp(eta: Any, lam: Any) -> mpmath.mpf:
@@ -99,8 +103,11 @@ def one_minus_r_np(eta: FloatOrArray, lam: FloatOrArray) -> np.ndarray:
 
 def gaussian_step_rdp_np(
     alpha: FloatOrArray, eta: FloatOrArray, S_g: FloatOrArray, sigma: FloatOrArray, b: FloatOrArray
-) -> FloatOrArray:
-    return alpha * eta * S_g**2 / (4.0 * sigma**2 * b**2)
+) -> np.ndarray:
+    """G(alpha) in float64, broadcast: the compiled ``theorems.G_sym`` (see :func:`gaussian_step_rdp_mp`)."""
+    from dptheory.papers.yeshokri22.theorems import gaussian_step_rdp
+
+    return gaussian_step_rdp().np({"alpha": alpha, "eta": eta, "S_g": S_g, "sigma": sigma, "b": b})
 
 
 def eps0_np(j: FloatOrArray, G: FloatOrArray, eta: FloatOrArray, lam: FloatOrArray) -> np.ndarray:
