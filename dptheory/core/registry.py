@@ -166,7 +166,7 @@ class Registry:
         registered object, or, for a registration from outside ``dptheory``, by the index (the built-in module
         that owns it may not be imported yet: the order of the calls must not decide which one wins)."""
         if slot.startswith("figure:"):
-            taken = slot[len("figure:"):] in self._figures
+            taken = slot[len("figure:") :] in self._figures
         else:
             taken = slot in self._items
         first = self._origin.get(slot, "") if taken else ""
@@ -370,7 +370,7 @@ class Registry:
         if self._discovered:
             return
         if key.startswith("figure:"):
-            rows = [r for r in self.index().get("figures", []) if r["name"] == key[len("figure:"):]]
+            rows = [r for r in self.index().get("figures", []) if r["name"] == key[len("figure:") :]]
         else:
             rows = [r for r in self.index().get("items", []) if r["key"] == key]
         for r in rows:
@@ -522,19 +522,27 @@ def _path_packages() -> list[str]:
                 continue
             name = child.name
             if not name.isidentifier() or keyword.iskeyword(name):
-                _warn(f"{PATH_ENV}: paper package folder {str(child)!r} is skipped: {name!r} is not a valid "
-                      "Python package name", str(child / "__init__.py"))
+                _warn(
+                    f"{PATH_ENV}: paper package folder {str(child)!r} is skipped: {name!r} is not a valid "
+                    "Python package name",
+                    str(child / "__init__.py"),
+                )
                 continue
             first = _FINDER.packages.get(name)
             if first is not None and first.resolve() != child.resolve():
-                _warn(f"{PATH_ENV}: paper package {name!r} in {str(child)!r} is skipped: a paper package of that "
-                      f"name was found first in {str(first)!r}", str(child / "__init__.py"))
+                _warn(
+                    f"{PATH_ENV}: paper package {name!r} in {str(child)!r} is skipped: a paper package of that "
+                    f"name was found first in {str(first)!r}",
+                    str(child / "__init__.py"),
+                )
                 continue
             other = "" if first is not None else _taken_elsewhere(name, child)
             if other:
-                _warn(f"{PATH_ENV}: paper package {name!r} in {str(child)!r} is skipped: the name {name!r} is "
-                      f"already importable from {other} (it would shadow it); rename the folder",
-                      str(child / "__init__.py"))
+                _warn(
+                    f"{PATH_ENV}: paper package {name!r} in {str(child)!r} is skipped: the name {name!r} is "
+                    f"already importable from {other} (it would shadow it); rename the folder",
+                    str(child / "__init__.py"),
+                )
                 continue
             _FINDER.packages[name] = child
             names.append(name)

@@ -27,12 +27,10 @@ Reading decisions (also in ``docs/yeshokri22.md``):
 from __future__ import annotations
 
 import functools
-import math
 from collections.abc import Mapping
 from typing import Any
 
 import mpmath
-import numpy as np
 import sympy as sp
 
 from dptheory.core.citation import Paper
@@ -188,10 +186,6 @@ def _G_mp(p: Mapping[str, Any]) -> mpmath.mpf:
 
 def _N(p: Mapping[str, Any]) -> int:
     return int(p["n"]) // int(p["b"])
-
-
-def _N_np(p: Mapping[str, np.ndarray]) -> np.ndarray:
-    return np.floor(p["n"] / p["b"])
 
 
 def _chourasia_form(size: str) -> dict:
@@ -356,47 +350,6 @@ def _thm43_mp(p: Mapping[str, Any]) -> mpmath.mpf:
     return L / (p["alpha"] - 1)
 
 
-def _thm43_np(p: Mapping[str, np.ndarray]) -> np.ndarray:
-    """Group points that differ only in K, run each group's recurrence once to its largest K."""
-    names = ("alpha", "eta", "lam", "S_g", "sigma", "n", "b")
-    shape = np.broadcast_shapes(*(np.shape(p[x]) for x in (*names, "K")))
-    flat = {x: np.broadcast_to(p[x], shape).ravel() for x in (*names, "K")}
-    keys = np.stack([flat[x] for x in names], axis=1) if flat["K"].size else np.zeros((0, len(names)))
-    uniq, inv = np.unique(keys, axis=0, return_inverse=True)
-    inv = inv.ravel()
-    K = flat["K"].astype(np.int64)
-    K_max = np.zeros(len(uniq), dtype=np.int64)
-    np.maximum.at(K_max, inv, K)
-    U = {x: uniq[:, i] for i, x in enumerate(names)}
-    N = np.floor(U["n"] / U["b"])
-    q = U["b"] / U["n"]
-    c = (U["alpha"] - 1.0) * ys.gaussian_step_rdp_np(U["alpha"], U["eta"], U["S_g"], U["sigma"], U["b"])
-    one_minus_r = ys.one_minus_r_np(U["eta"], U["lam"])
-    # groups too long to iterate: the exact value is within float64 rounding of L* when
-    # rho^(K N) <= 1e-17 (rho = 1 - (1-r)(1-a), see thm43_log_S_arb); otherwise refuse
-    long = K_max * N > ys.THM43_MAX_STEPS["np"]
-    out = np.empty(K.shape)
-    if long.any():
-        with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
-            log_a = np.log(q) + c
-            L_star = np.log1p(q * np.expm1(c) / -np.expm1(np.minimum(log_a, -1e-300))) / one_minus_r
-            log_rho = np.log1p(one_minus_r * np.expm1(np.minimum(log_a, 0.0)))
-        for i in np.flatnonzero(np.isin(inv, np.flatnonzero(long))):
-            g = inv[i]
-            if not (log_a[g] < 0 and K[i] * N[g] * log_rho[g] <= math.log(1e-17)):
-                ys._thm43_step_guard(int(K[i] * N[g]), "np")
-            out[i] = L_star[g]
-    short = ~long
-    idx = np.flatnonzero(short[inv])
-    if idx.size:
-        sub = np.flatnonzero(short)
-        logS = ys.thm43_log_S_np_epochs(K_max[sub], N[sub], q[sub], c[sub], 1.0 - one_minus_r[sub], one_minus_r[sub])
-        pos = {int(g): j for j, g in enumerate(sub)}
-        out[idx] = [logS[pos[int(inv[i])]][K[i] - 1] for i in idx]
-    out = out / (flat["alpha"] - 1.0)
-    return out.reshape(shape)
-
-
 def _thm43_arb(p: Mapping[str, Any]) -> Any:
     """Certified Thm 4.3 on balls (:func:`kernels.thm43_log_S_arb`); integer inputs are exact balls."""
     n, b, K = (int(p[x].unique_fmpz()) for x in ("n", "b", "K"))
@@ -444,12 +397,12 @@ THM4_3 = REGISTRY.add(
         direction=Direction.UPPER,
         quantity="RDP epsilon at order alpha (last iterate)",
         mp=_thm43_mp,
-        np=_thm43_np,
+        np=ys.thm43_np,
         arb=_thm43_arb,
         kernel_reason=(
-            'a recurrence of K floor(n/b) steps (Eq. 148-150), iterated in the log domain with the exact '
-            'fixed-point shortcut of docs/derivations/thm4_3_recurrence.md; no closed form. The arb kernel '
-            'carries a lower and an upper exact iterate (the step is increasing) with rigorous shortcuts'
+            "a recurrence of K floor(n/b) steps (Eq. 148-150), iterated in the log domain with the exact "
+            "fixed-point shortcut of docs/derivations/thm4_3_recurrence.md; no closed form. The arb kernel "
+            "carries a lower and an upper exact iterate (the step is increasing) with rigorous shortcuts"
         ),
         monotone={"K": Monotone.NONDECREASING},
         limits={
@@ -723,9 +676,9 @@ COMPOSITION = REGISTRY.add(
         direction=Direction.UPPER,
         quantity="RDP epsilon at order alpha of the composed mechanism (all iterates released)",
         kernel_reason=(
-            'T = K floor(n/b) steps of rdp.subsampled_gaussian, whose A_alpha is an integral (exact '
-            'binomial sum at integer orders, signed series with a tail bound otherwise); the arb kernel '
-            '(numerics/sgm_arb.py) certifies every order'
+            "T = K floor(n/b) steps of rdp.subsampled_gaussian, whose A_alpha is an integral (exact "
+            "binomial sum at integer orders, signed series with a tail bound otherwise); the arb kernel "
+            "(numerics/sgm_arb.py) certifies every order"
         ),
         monotone={"K": Monotone.INCREASING, "alpha": Monotone.NONDECREASING},
         reading="the paper's baseline accounts shuffle-and-partition batches as Poisson sampling with q = b/n "
