@@ -1,8 +1,8 @@
 """Numerical kernels for Ye & Shokri 2022 (arXiv 2203.05363), written for stability.
 
 Notation (the paper's): ``G(alpha) = alpha eta S_g^2 / (4 sigma^2 b^2)``
-is the RDP of one Gaussian update (defined once, ``theorems.G_sym``; the kernels here take it as an argument or
-call its compiled form); ``r = (1 - eta lam)^2``; ``N = floor(n/b)``; ``h = floor(N/2) = floor(n/(2b))``;
+is the RDP of one Gaussian update (defined once, :func:`gaussian_step_rdp_expr`; the kernels here take it as an
+argument or call its compiled form); ``r = (1 - eta lam)^2``; ``N = floor(n/b)``; ``h = floor(N/2) = floor(n/(2b))``;
 
     eps0(j) = G r^(j-1) / sum_{s<j} r^s = G (1 - r) r^(j-1) / (1 - r^j),   j = 1..N   (Eq. 99)
 
@@ -15,6 +15,7 @@ broadcast float64 arrays. Neither ever sets global precision.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Mapping
 from typing import Any, Protocol, TypeAlias
@@ -28,11 +29,30 @@ from dptheory.core.errors import NumericalFailure
 # ----------------------------------------------------------------------------- shared pieces (mp)
 
 
-def gaussian_step_rdp_mp(alpha: Any, eta: Any, S_g: Any, sigma: Any, b: Any) -> mpmath.mpf:
-    """G(alpha): RDP of one noisy update (Lemma 3.2, Eq. 70), at the caller's precision; the compiled
-    ``theorems.G_sym`` (the one definition)."""
-    from dptheory.papers.yeshokri22.theorems import gaussian_step_rdp
+#: the arguments of G, in order
+G_ARGS = ("alpha", "eta", "S_g", "sigma", "b")
 
+
+def gaussian_step_rdp_expr(alpha: Any, eta: Any, S_g: Any, sigma: Any, b: Any) -> Any:
+    """G(alpha) = alpha eta S_g^2 / (4 sigma^2 b^2): RDP of one noisy update (Lemma 3.2, Eq. 70), the one
+    definition: ``theorems.G_sym`` is it at the notation's symbols, and the kernels use it compiled
+    (:func:`gaussian_step_rdp`)."""
+    return alpha * eta * S_g**2 / (4 * sigma**2 * b**2)
+
+
+@functools.cache
+def gaussian_step_rdp() -> Any:
+    """:func:`gaussian_step_rdp_expr` compiled (mp, float64, arb) over :data:`G_ARGS`, all read as reals."""
+    import sympy as sp
+
+    from dptheory.core.compile import compile_expr
+
+    syms = {x: sp.Symbol(x, positive=True) for x in G_ARGS}
+    return compile_expr(gaussian_step_rdp_expr(*syms.values()), syms)
+
+
+def gaussian_step_rdp_mp(alpha: Any, eta: Any, S_g: Any, sigma: Any, b: Any) -> mpmath.mpf:
+    """G(alpha) at the caller's precision (the compiled :func:`gaussian_step_rdp_expr`)."""
     return gaussian_step_rdp().mp({"alpha": alpha, "eta": eta, "S_g": S_g, "sigma": sigma, "b": b})
 
 
@@ -106,9 +126,7 @@ def one_minus_r_np(eta: FloatOrArray, lam: FloatOrArray) -> np.ndarray:
 def gaussian_step_rdp_np(
     alpha: FloatOrArray, eta: FloatOrArray, S_g: FloatOrArray, sigma: FloatOrArray, b: FloatOrArray
 ) -> np.ndarray:
-    """G(alpha) in float64, broadcast: the compiled ``theorems.G_sym`` (see :func:`gaussian_step_rdp_mp`)."""
-    from dptheory.papers.yeshokri22.theorems import gaussian_step_rdp
-
+    """G(alpha) in float64, broadcast (the compiled :func:`gaussian_step_rdp_expr`)."""
     return gaussian_step_rdp().np({"alpha": alpha, "eta": eta, "S_g": S_g, "sigma": sigma, "b": b})
 
 

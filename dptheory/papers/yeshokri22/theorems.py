@@ -96,20 +96,8 @@ k_, j_, sigma_mul, Lc = NOTATION.symbols("k", "j", "sigma_mul", "L")
 N_sym = sp.floor(n / b)
 h_sym = sp.floor(n / (2 * b))
 r_sym = (1 - eta * lam) ** 2
-G_sym = al * eta * S_g**2 / (4 * sigma**2 * b**2)
-"""G(alpha) = alpha eta S_g^2/(4 sigma^2 b^2), the RDP of one noisy update (Lemma 3.2, Eq. 70): the one definition,
-compiled by :func:`gaussian_step_rdp` for the hand kernels (:mod:`.kernels`)."""
-
-
-@functools.cache
-def gaussian_step_rdp() -> Any:
-    """:data:`G_sym` compiled (mp, float64, arb) over ``alpha, eta, S_g, sigma, b`` (all read as reals)."""
-    from dptheory.core.compile import compile_expr
-
-    return compile_expr(G_sym, {x: NOTATION.sym(x) for x in _G_ARGS})
-
-
-_G_ARGS = ("alpha", "eta", "S_g", "sigma", "b")
+G_sym = ys.gaussian_step_rdp_expr(al, eta, S_g, sigma, b)
+"""G(alpha), the RDP of one noisy update (Lemma 3.2, Eq. 70), from its one definition in :mod:`.kernels`."""
 _s = sp.Symbol("s", integer=True, nonnegative=True)
 # for sympy's limit in K: under eta < 2/(lam+beta) and lam <= beta, 0 < eta lam < 1, so 1 - eta lam = 1/(1+t)
 # with t > 0; N - h = floor(n/b) - floor(n/(2b)) >= 1 is a positive integer m
@@ -355,7 +343,7 @@ def _thm43_arb(p: Mapping[str, Any]) -> Any:
     n, b, K = (int(p[x].unique_fmpz()) for x in ("n", "b", "K"))
     q = p["b"] / p["n"]
     alpha = p["alpha"]
-    c = (alpha - 1) * gaussian_step_rdp().arb({x: p[x] for x in _G_ARGS})
+    c = (alpha - 1) * ys.gaussian_step_rdp().arb({x: p[x] for x in ys.G_ARGS})
     el = p["eta"] * p["lam"]
     return ys.thm43_log_S_arb(K * (n // b), q, c, el * (2 - el)) / (alpha - 1)
 
