@@ -56,15 +56,15 @@ class Reparametrisation:
     """The base theorem ``base`` (a registry key) with each of its parameters replaced by an expression in
     ``params`` (symbols of ``notation``): ``substitution`` maps every base parameter to its expression.
 
-    ``shown`` names the base parameters the statement keeps as symbols (each followed by its defining
-    equation, e.g. ``z = sqrt(2 eta sigma^2)/(eta S_g/b)``); the others are substituted inline.
+    ``shown`` maps the base parameters the statement keeps as symbols to the symbol it prints (each followed by
+    its defining equation, e.g. ``z = sqrt(2 eta sigma^2)/(eta S_g/b)``); the others are substituted inline.
     """
 
     base: str
     notation: NotationTable
     params: tuple[str, ...]
     substitution: Mapping[str, sp.Expr]
-    shown: tuple[str, ...] = ()
+    shown: Mapping[str, sp.Symbol] = field(default_factory=dict)
     _compiled: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     @functools.cached_property
@@ -136,7 +136,7 @@ class Reparametrisation:
         """The base statement at the substitution: its value relation first (``<=`` for an upper bound,
         ``>=`` for a lower one), then its definitions, then the equation of each ``shown`` parameter."""
         base = self.base_theorem
-        inline = {base.notation.sym(k): self.expr(k) for k in base.params if k not in self.shown}
+        inline = {base.notation.sym(k): self.shown.get(k, self.expr(k)) for k in base.params}
         rel: Any = {Direction.UPPER: sp.Le, Direction.LOWER: sp.Ge}.get(direction, sp.Eq)
         value: list[sp.Basic] = []
         defs: list[sp.Basic] = []
@@ -146,7 +146,7 @@ class Reparametrisation:
                 value.append(rel(s2.lhs, s2.rhs))
             else:
                 defs.append(s2)
-        eqs = [sp.Eq(base.notation.sym(k), self.expr(k)) for k in self.shown]
+        eqs = [sp.Eq(sym, self.expr(k)) for k, sym in self.shown.items()]
         return (*value, *defs, *eqs)
 
     def mechanism(self, key: str, params: Mapping[str, Any]) -> tuple[float, float, int]:

@@ -586,10 +586,10 @@ COMPOSITION_MAP = Reparametrisation(
     notation=NOTATION,
     params=("alpha", "eta", "S_g", "sigma", "n", "b", "K"),
     substitution={"alpha": al, "q": b / n, "z": sp.sqrt(2 * eta * sigma**2) / (eta * S_g / b), "T": K * N_sym},
-    shown=("z", "T"),
+    shown={"z": sp.Symbol("z", positive=True), "T": sp.Symbol("T")},
 )
 _Z_EXPR = COMPOSITION_MAP.expr("z")
-_z = sp.Symbol("z", positive=True)
+_z = COMPOSITION_MAP.shown["z"]
 (_SIGMA_OF_Z,) = sp.solve(sp.Eq(_z, _Z_EXPR), sigma)
 _SIGMA_OF_SIGMA_MUL = sp.sqrt(eta / 2) * sigma_mul * S_g / (2 * b)  # Sec. F.1, Cor. 5.3
 (_SIGMA_MUL_OF_SIGMA,) = sp.solve(sp.Eq(sigma, _SIGMA_OF_SIGMA_MUL), sigma_mul)
