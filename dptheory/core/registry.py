@@ -142,16 +142,6 @@ class Figure:
     paper: str = ""
 
 
-class _Baseline(Protocol):
-    """What the registry stores as a composition baseline (:class:`dptheory.privacy.baselines.Baseline`)."""
-
-    @property
-    def name(self) -> str: ...
-
-
-B = TypeVar("B", bound=_Baseline)
-
-
 class Registry:
     """Keyed store of theorems and claims, plus the figures, filled by discovery on demand."""
 
