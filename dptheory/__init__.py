@@ -1,7 +1,8 @@
 """dptheory: a symbolic and numeric verifier of differential-privacy theory.
 
 The registry finds the papers (``dptheory/papers/*``) when it is asked for a key, and imports only the
-paper that registers it (``dptheory/papers/index.json``)::
+paper that registers it (``dptheory/papers/index.json``); importing this package installs that discovery
+(:mod:`dptheory.catalog`, the composition root) into the registry (:mod:`dptheory.core.registry`, the store)::
 
     >>> import dptheory
     >>> v = dptheory.get("yeshokri22.thm4_2").evaluate(alpha=10, eta="0.02", lam=1, beta=4, S_g=4, sigma=2,
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from dptheory import catalog as _catalog  # noqa: F401  (the composition root: installs discovery into the registry)
 from dptheory.core.lazy import lazy_module_attributes
 
 __version__ = "0.1.0"

@@ -17,7 +17,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from dptheory.core.registry import GENERIC_PROVIDERS, INDEX_PATH, REGISTRY, describe_row, paper_packages
+from dptheory.catalog import GENERIC_PROVIDERS, INDEX_PATH, describe_row, paper_packages
+from dptheory.core.registry import REGISTRY
 
 if TYPE_CHECKING:
     from dptheory.core.claims import Claim

@@ -4,11 +4,14 @@ Every ``import`` statement of the package is read from the source (including imp
 functions, which run later but are dependencies all the same) and resolved to a module of the
 package. Layers, lowest first (a module may import its own layer and the layers below it)::
 
-    core < numerics < privacy < evaluate < train < audit < verify < testing < report < probe
+    core < numerics < privacy < evaluate < train < audit < verify < testing < report, catalog < probe
         < cli, explore, docs_gen, errors
 
 Papers (``dptheory.papers.<name>``) may import any layer and other papers; no layer imports a paper
-(the registry finds papers by discovery: it imports the ``dptheory.papers`` namespace package only).
+(the catalog finds papers by discovery: it imports the ``dptheory.papers`` namespace package only). ``core`` is the
+store: it neither imports nor names ``dptheory.papers`` or ``dptheory.privacy``; the composition root
+``dptheory.catalog`` installs discovery into it, and the root package ``dptheory`` imports that composition root
+(its one import above ``core``).
 """
 
 from __future__ import annotations
@@ -19,6 +22,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1] / "dptheory"
+#: the composition root: the root package imports it to install discovery into the registry
+COMPOSITION_ROOT = "dptheory.catalog"
 
 LAYERS = {
     "core": 0,
@@ -30,6 +35,7 @@ LAYERS = {
     "verify": 6,
     "testing": 7,  # the tests' hypothesis strategies draw parameters as the search does (verify.space)
     "report": 8,
+    "catalog": 8,
     "probe": 9,
     "explore": 10,
     "cli": 10,
@@ -97,6 +103,8 @@ def test_every_module_has_a_layer():
 def test_layers_import_only_downward_and_never_a_paper(mod):
     name, rank = layer_of(mod)
     for dep in sorted(GRAPH[mod]):
+        if mod == "dptheory" and dep == COMPOSITION_ROOT:
+            continue  # importing the package wires the store (core) to the catalog
         dep_layer, dep_rank = layer_of(dep)
         assert dep_layer != "paper", f"{mod} ({name}) imports the paper module {dep}; layers never import papers"
         assert dep_rank is not None and rank is not None
@@ -140,7 +148,40 @@ def test_test_oracles_stay_out_of_the_runtime_package():
 def test_the_walk_sees_imports_inside_functions():
     """The checker is not vacuous: the CLI's command module imports the sweep engine inside a function."""
     assert "dptheory.evaluate.sweep" in GRAPH["dptheory.cli.commands"]
-    assert "dptheory.papers" in GRAPH["dptheory.core.registry"]
+    assert "dptheory.papers" in GRAPH[COMPOSITION_ROOT]
+
+
+#: what core (the store) must not import or name: the papers, the privacy layer, the papers' index (discovery and
+#: the index are the catalog's)
+_NOT_IN_CORE = ("dptheory.papers", "dptheory.privacy", "dptheory/papers", "dptheory/privacy", "index.json")
+
+
+def _code_strings(tree: ast.AST) -> list[tuple[int, str]]:
+    """The string constants of a module that are not docstrings (documentation may cite any module)."""
+    docs: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            body = node.body
+            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+                docs.add(id(body[0].value))
+    return [
+        (n.lineno, n.value)
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Constant) and isinstance(n.value, str) and id(n) not in docs
+    ]
+
+
+def test_core_neither_imports_nor_names_papers_or_privacy() -> None:
+    """core is the model: discovery and the index (which name the papers and the privacy layer's provider) live in
+    the composition root ``dptheory.catalog``, installed into the registry as its finder."""
+    bad: list[str] = []
+    for path in sorted((ROOT / "core").rglob("*.py")):
+        mod = module_name(path)
+        bad += [f"{mod} imports {d}" for d in sorted(GRAPH[mod]) if d.startswith(_NOT_IN_CORE[:2])]
+        for line, text in _code_strings(ast.parse(path.read_text())):
+            if any(x in text for x in _NOT_IN_CORE):
+                bad.append(f"{mod}:{line} names {text!r}")
+    assert not bad, "core must not import or name papers/privacy:\n" + "\n".join(bad)
 
 
 def test_hand_kernel_table_is_current() -> None:

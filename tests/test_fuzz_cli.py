@@ -30,8 +30,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from dptheory.catalog import INDEX_PATH
 from dptheory.cli import main
-from dptheory.core.registry import INDEX_PATH, REGISTRY
+from dptheory.core.registry import REGISTRY
 
 INDEX = json.loads(INDEX_PATH.read_text())
 THEOREMS = {r["key"]: r["params"] for r in INDEX["items"] if r["kind"] == "theorem"}

@@ -1,5 +1,5 @@
-"""Plugin discovery under hostile folders (issue 18, item 5; :mod:`dptheory.core.registry`, "What DPTHEORY_PATH
-loads", "Failures", "Duplicates").
+"""Plugin discovery under hostile folders (issue 18, item 5; :mod:`dptheory.catalog`, "What DPTHEORY_PATH
+loads", "Failures"; :mod:`dptheory.core.registry`, "Duplicates").
 
 * a ``DPTHEORY_PATH`` folder holding ``scipy/``, ``json/`` or ``numpy/`` never shadows the installed module (the
   fake's import side effect never happens), while a real paper package beside them is still found;
@@ -379,8 +379,8 @@ def test_a_key_that_is_not_a_string_is_our_error(key):
 def test_cli_showwarning_prints_one_line(capsys):
     import warnings
 
+    from dptheory.catalog import cli_showwarning
     from dptheory.core.errors import PaperImportWarning
-    from dptheory.core.registry import cli_showwarning
 
     cli_showwarning(PaperImportWarning("paper package 'p' (/x/p/theorems.py, line 3) failed to import:\n  boom"),
                     PaperImportWarning, "/x/p/theorems.py", 3)

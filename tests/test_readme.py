@@ -84,7 +84,7 @@ def test_main_job_runs_as_written(tmp_path):
 
 
 def test_registry_index_is_current():
-    from dptheory.core.registry import INDEX_PATH
+    from dptheory.catalog import INDEX_PATH
     from dptheory.docs_gen import index_text
 
     stale = "dptheory/papers/index.json is stale: run `python -m dptheory.docs_gen`"

@@ -130,7 +130,7 @@ class _FigureParser(Parser):
 
 def add_paper_groups(sub: Any) -> None:
     """``dptheory <paper> ...`` for every discovered paper package that has a ``cli`` module."""
-    from dptheory.core.registry import paper_module, paper_packages
+    from dptheory.catalog import paper_module, paper_packages
 
     for pkg in paper_packages():
         mod = paper_module(pkg, "cli")  # a plugin's broken cli.py is a warning naming it, not an internal error
@@ -336,7 +336,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     sys.set_int_max_str_digits(0 if old_limit == 0 else max(old_limit, INT_STR_DIGITS))
     try:
         with _terminate_like_interrupt(), warnings.catch_warnings():
-            from dptheory.core.registry import cli_showwarning
+            from dptheory.catalog import cli_showwarning
 
             warnings.showwarning = cli_showwarning  # our warnings are one line: dptheory: warning: ...
             return _run(args_list)

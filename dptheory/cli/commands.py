@@ -97,7 +97,8 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 
 def _figure_rows() -> list[dict[str, Any]]:
-    from dptheory.core.registry import REGISTRY, paper_packages
+    from dptheory.catalog import paper_packages
+    from dptheory.core.registry import REGISTRY
 
     rows = [{"key": f["name"], "kind": "figure", "title": f["title"], "direction": "", "source": f.get("paper", "")}
             for f in REGISTRY.index().get("figures", [])]

@@ -4,7 +4,7 @@
 take are listed, not an error). With ``alpha=A`` every theorem is evaluated at that order (RDP); with
 ``--delta D`` every RDP guarantee is converted to (epsilon, delta)-DP with its order optimised per theorem
 (:func:`dptheory.privacy.conversion.convert`). When the parameters define a composition baseline that a
-paper registered (:class:`dptheory.core.registry.Baseline`: parameters -> ``(q, z, steps)`` of a Poisson-
+paper registered (:class:`dptheory.privacy.baselines.Baseline`: parameters -> ``(q, z, steps)`` of a Poisson-
 subsampled Gaussian mechanism), two more rows are shown: the tight composition from dp-accounting's
 privacy-loss distribution (:func:`dptheory.privacy.pld.pld_epsilon`, a ``[lower, upper]`` bracket that
 contains the true epsilon) and the RDP-based composition (:func:`dptheory.privacy.pld.rdp_epsilon_best`).

@@ -294,7 +294,7 @@ def _default_files() -> dict[str, Path]:
     """``report.toml`` of every discovered paper package, by package name (its registry prefix)."""
     import importlib.util
 
-    from dptheory.core.registry import paper_packages
+    from dptheory.catalog import paper_packages
 
     out: dict[str, Path] = {}
     for pkg in paper_packages():

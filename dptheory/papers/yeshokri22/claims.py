@@ -100,19 +100,9 @@ def _second_term_constant_in_K() -> SymbolicResult:
 _FELDMAN_RHS = 2 * al * (S_g / 2) ** 2 / ((sp.sqrt(2 * eta * sigma**2) / eta) ** 2 * (n - j0))
 
 
-def _feldman_mp(e: Any, dps: int) -> mpmath.mpf:
-    with mpmath.workdps(dps):
-        a, et, sg, s = (mpmath.mpf(int(e[x].p)) / int(e[x].q) for x in ("alpha", "eta", "S_g", "sigma"))
-        L_F = sg / 2
-        sigma_F = mpmath.sqrt(2 * et * s**2) / et
-        return 2 * a * L_F**2 / (sigma_F**2 * (int(e["n"]) - int(e["j0"])))
-
-
-FELDMAN18_THM23 = Quantity(
-    label="Feldman et al. 2018 Thm 23, translated",
-    mp=_feldman_mp,
-    np=lambda e: float(_feldman_mp(e, 20)),
-    params=("alpha", "eta", "S_g", "sigma", "n", "j0"),
+FELDMAN18_THM23 = formula(
+    "Feldman et al. 2018 Thm 23, translated",
+    _FELDMAN_RHS,
     parts=(Quantity(label="Thm D.4 validity", theorem="yeshokri22.thmD_4"),),
 )
 """Feldman, Mironov, Talwar, Thakurta 2018 ("Privacy amplification by iteration", arXiv 1808.06651),
@@ -126,8 +116,7 @@ noise eta sigma_F, which is the structure any such statement has."""
 
 
 def _c10_symbolic() -> SymbolicResult:
-    d4_k1_b1 = G_sym * (K - 1) / N_sym + G_sym / (N_sym - j0)
-    lhs = d4_k1_b1.subs({K: 1, b: 1})
+    lhs = REGISTRY.get("yeshokri22.thmD_4").bound.subs({K: 1, b: 1})
     return prove_zero(lhs - _FELDMAN_RHS, "Thm D.4 at K = 1, b = 1 minus Feldman et al. Thm 23 (translated)")
 
 

@@ -16,9 +16,8 @@ lambda = 1, S_g = 4, sigma = 2, n = 50, b = 2), shared by ``train`` and ``audit`
     dptheory yeshokri22 audit empirical --model logistic --runs 10000 --K 1,5,20 --plot audit.png
     dptheory yeshokri22 audit assumptions --n 500 --K 5
 
-This module also registers Ye & Shokri's composition baseline (:class:`dptheory.core.registry.Baseline`):
-``dptheory compare yeshokri22.thm4_2 ... --delta D`` shows the tight PLD and the RDP composition of the
-mechanism the paper compares with (q = b/n, z = sqrt(2 eta sigma^2)/(eta S_g/b), K floor(n/b) steps).
+Ye & Shokri's composition baseline (:class:`dptheory.privacy.baselines.Baseline`, used by ``dptheory compare
+yeshokri22.thm4_2 ... --delta D``) is registered with the theorems (``yeshokri22.composition``).
 """
 
 from __future__ import annotations
@@ -32,33 +31,11 @@ from typing import Any
 from dptheory.cli.output import fmt, output_files, table, write_csv
 from dptheory.cli.params import add_cluster_options, exact, int_list, integer, real
 from dptheory.core.errors import DPTheoryError
-from dptheory.core.registry import REGISTRY, Baseline
 
 __all__ = ["add_subcommands", "cmd_audit_assumptions", "cmd_audit_empirical", "cmd_audit_exact", "cmd_train"]
 
 #: Ye & Shokri's Figure setting (Figures 1 and 2): the defaults shared by train and audit
 FIG_ETA = 0.02
-
-
-# ----------------------------------------------------------------------------- composition baseline
-def _composition_mechanism(params: Mapping[str, Any]) -> tuple[float, float, int]:
-    """Ye & Shokri's composition baseline at ``params``: (q, z, K floor(n/b) steps); see ``epsdelta``."""
-    from dptheory.papers.yeshokri22.epsdelta import baseline_mechanism
-
-    comp = REGISTRY.get("yeshokri22.composition")  # the same mechanism in RDP: its conditions say where it is defined
-    exact = comp.parse({**{k: params[k] for k in comp.params if k != "alpha"}, "alpha": 2})
-    comp.check(exact, raise_on_violation=True)
-    q, z, per_epoch = baseline_mechanism(params)
-    return q, z, per_epoch * int(exact["K"])
-
-
-REGISTRY.add_baseline(Baseline(
-    name="yeshokri22.composition",
-    title="composition",
-    needs=("eta", "sigma", "S_g", "b", "n", "K"),
-    mechanism=_composition_mechanism,
-    paper="yeshokri22",
-))
 
 
 # ----------------------------------------------------------------------------- output

@@ -1,7 +1,8 @@
 """Numerical kernels for Ye & Shokri 2022 (arXiv 2203.05363), written for stability.
 
 Notation (the paper's): ``G(alpha) = alpha eta S_g^2 / (4 sigma^2 b^2)``
-is the RDP of one Gaussian update; ``r = (1 - eta lam)^2``; ``N = floor(n/b)``; ``h = floor(N/2) = floor(n/(2b))``;
+is the RDP of one Gaussian update (defined once, :func:`gaussian_step_rdp_expr`; the kernels here take it as an
+argument or call its compiled form); ``r = (1 - eta lam)^2``; ``N = floor(n/b)``; ``h = floor(N/2) = floor(n/(2b))``;
 
     eps0(j) = G r^(j-1) / sum_{s<j} r^s = G (1 - r) r^(j-1) / (1 - r^j),   j = 1..N   (Eq. 99)
 
@@ -14,6 +15,9 @@ broadcast float64 arrays. Neither ever sets global precision.
 
 from __future__ import annotations
 
+import functools
+import math
+from collections.abc import Mapping
 from typing import Any, Protocol, TypeAlias
 
 import mpmath
@@ -25,9 +29,31 @@ from dptheory.core.errors import NumericalFailure
 # ----------------------------------------------------------------------------- shared pieces (mp)
 
 
+#: the arguments of G, in order
+G_ARGS = ("alpha", "eta", "S_g", "sigma", "b")
+
+
+def gaussian_step_rdp_expr(alpha: Any, eta: Any, S_g: Any, sigma: Any, b: Any) -> Any:
+    """G(alpha) = alpha eta S_g^2 / (4 sigma^2 b^2): RDP of one noisy update (Lemma 3.2, Eq. 70), the one
+    definition: ``theorems.G_sym`` is it at the notation's symbols, and the kernels use it compiled
+    (:func:`gaussian_step_rdp`)."""
+    return alpha * eta * S_g**2 / (4 * sigma**2 * b**2)
+
+
+@functools.cache
+def gaussian_step_rdp() -> Any:
+    """:func:`gaussian_step_rdp_expr` compiled (mp, float64, arb) over :data:`G_ARGS`, all read as reals."""
+    import sympy as sp
+
+    from dptheory.core.compile import compile_expr
+
+    syms = {x: sp.Symbol(x, positive=True) for x in G_ARGS}
+    return compile_expr(gaussian_step_rdp_expr(*syms.values()), syms)
+
+
 def gaussian_step_rdp_mp(alpha: Any, eta: Any, S_g: Any, sigma: Any, b: Any) -> mpmath.mpf:
-    """G(alpha) = alpha eta S_g^2 / (4 sigma^2 b^2): RDP of one noisy update (Lemma 3.2, Eq. 70)."""
-    return alpha * eta * S_g**2 / (4 * sigma**2 * mpmath.mpf(b) ** 2)
+    """G(alpha) at the caller's precision (the compiled :func:`gaussian_step_rdp_expr`)."""
+    return gaussian_step_rdp().mp({"alpha": alpha, "eta": eta, "S_g": S_g, "sigma": sigma, "b": b})
 
 
 def log_r_mp(eta: Any, lam: Any) -> mpmath.mpf:
@@ -99,8 +125,9 @@ def one_minus_r_np(eta: FloatOrArray, lam: FloatOrArray) -> np.ndarray:
 
 def gaussian_step_rdp_np(
     alpha: FloatOrArray, eta: FloatOrArray, S_g: FloatOrArray, sigma: FloatOrArray, b: FloatOrArray
-) -> FloatOrArray:
-    return alpha * eta * S_g**2 / (4.0 * sigma**2 * b**2)
+) -> np.ndarray:
+    """G(alpha) in float64, broadcast (the compiled :func:`gaussian_step_rdp_expr`)."""
+    return gaussian_step_rdp().np({"alpha": alpha, "eta": eta, "S_g": S_g, "sigma": sigma, "b": b})
 
 
 def eps0_np(j: FloatOrArray, G: FloatOrArray, eta: FloatOrArray, lam: FloatOrArray) -> np.ndarray:
@@ -346,7 +373,6 @@ def _thm43_scalar_epochs(
         out = np.empty(K_max)
         _thm43_c.epochs(out, int(N), float(q), float(c), float(one_minus_r))
         return out
-    import math
 
     out = np.empty(K_max)
     log_a = math.log(q) + c
@@ -379,6 +405,48 @@ def _thm43_scalar_epochs(
     return out
 
 
+def thm43_np(p: Mapping[str, np.ndarray]) -> np.ndarray:
+    """float64 Thm 4.3 (Eq. 148-150) at broadcast points: points that differ only in K are grouped and each
+    group's recurrence is run once, to its largest K."""
+    names = ("alpha", "eta", "lam", "S_g", "sigma", "n", "b")
+    shape = np.broadcast_shapes(*(np.shape(p[x]) for x in (*names, "K")))
+    flat = {x: np.broadcast_to(p[x], shape).ravel() for x in (*names, "K")}
+    keys = np.stack([flat[x] for x in names], axis=1) if flat["K"].size else np.zeros((0, len(names)))
+    uniq, inv = np.unique(keys, axis=0, return_inverse=True)
+    inv = inv.ravel()
+    K = flat["K"].astype(np.int64)
+    K_max = np.zeros(len(uniq), dtype=np.int64)
+    np.maximum.at(K_max, inv, K)
+    U = {x: uniq[:, i] for i, x in enumerate(names)}
+    N = np.floor(U["n"] / U["b"])
+    q = U["b"] / U["n"]
+    c = (U["alpha"] - 1.0) * gaussian_step_rdp_np(U["alpha"], U["eta"], U["S_g"], U["sigma"], U["b"])
+    one_minus_r = one_minus_r_np(U["eta"], U["lam"])
+    # groups too long to iterate: the exact value is within float64 rounding of L* when
+    # rho^(K N) <= 1e-17 (rho = 1 - (1-r)(1-a), see thm43_log_S_arb); otherwise refuse
+    long = K_max * N > THM43_MAX_STEPS["np"]
+    out = np.empty(K.shape)
+    if long.any():
+        with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+            log_a = np.log(q) + c
+            L_star = np.log1p(q * np.expm1(c) / -np.expm1(np.minimum(log_a, -1e-300))) / one_minus_r
+            log_rho = np.log1p(one_minus_r * np.expm1(np.minimum(log_a, 0.0)))
+        for i in np.flatnonzero(np.isin(inv, np.flatnonzero(long))):
+            g = inv[i]
+            if not (log_a[g] < 0 and K[i] * N[g] * log_rho[g] <= math.log(1e-17)):
+                _thm43_step_guard(int(K[i] * N[g]), "np")
+            out[i] = L_star[g]
+    short = ~long
+    idx = np.flatnonzero(short[inv])
+    if idx.size:
+        sub = np.flatnonzero(short)
+        logS = thm43_log_S_np_epochs(K_max[sub], N[sub], q[sub], c[sub], 1.0 - one_minus_r[sub], one_minus_r[sub])
+        pos = {int(g): j for j, g in enumerate(sub)}
+        out[idx] = [logS[pos[int(inv[i])]][K[i] - 1] for i in idx]
+    out = out / (flat["alpha"] - 1.0)
+    return out.reshape(shape)
+
+
 def thm43_limit_mp(q: Any, c: Any, r: Any) -> mpmath.mpf:
     """lim_{K->oo} log S_K^0 = log((1 - q)/(1 - q e^c)) / (1 - r) if q e^c < 1, else +inf.
 
@@ -389,5 +457,3 @@ def thm43_limit_mp(q: Any, c: Any, r: Any) -> mpmath.mpf:
     if log_a >= 0:
         return mpmath.inf
     return mpmath.log1p(q * mpmath.expm1(c) / -mpmath.expm1(log_a)) / (1 - r)
-
-

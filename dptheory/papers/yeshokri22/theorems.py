@@ -26,12 +26,11 @@ Reading decisions (also in ``docs/yeshokri22.md``):
 
 from __future__ import annotations
 
-import math
+import functools
 from collections.abc import Mapping
 from typing import Any
 
 import mpmath
-import numpy as np
 import sympy as sp
 
 from dptheory.core.citation import Paper
@@ -41,6 +40,7 @@ from dptheory.core.registry import REGISTRY
 from dptheory.core.theorem import Limit, Term, Theorem
 from dptheory.core.units import Direction, Monotone, Unit
 from dptheory.papers.yeshokri22 import kernels as ys
+from dptheory.privacy.baselines import Reparametrisation, baseline_of, reparametrised
 
 PAPER = Paper(
     key="yeshokri22",
@@ -96,7 +96,8 @@ k_, j_, sigma_mul, Lc = NOTATION.symbols("k", "j", "sigma_mul", "L")
 N_sym = sp.floor(n / b)
 h_sym = sp.floor(n / (2 * b))
 r_sym = (1 - eta * lam) ** 2
-G_sym = al * eta * S_g**2 / (4 * sigma**2 * b**2)
+G_sym = ys.gaussian_step_rdp_expr(al, eta, S_g, sigma, b)
+"""G(alpha), the RDP of one noisy update (Lemma 3.2, Eq. 70), from its one definition in :mod:`.kernels`."""
 _s = sp.Symbol("s", integer=True, nonnegative=True)
 # for sympy's limit in K: under eta < 2/(lam+beta) and lam <= beta, 0 < eta lam < 1, so 1 - eta lam = 1/(1+t)
 # with t > 0; N - h = floor(n/b) - floor(n/(2b)) >= 1 is a positive integer m
@@ -173,10 +174,6 @@ def _G_mp(p: Mapping[str, Any]) -> mpmath.mpf:
 
 def _N(p: Mapping[str, Any]) -> int:
     return int(p["n"]) // int(p["b"])
-
-
-def _N_np(p: Mapping[str, np.ndarray]) -> np.ndarray:
-    return np.floor(p["n"] / p["b"])
 
 
 def _chourasia_form(size: str) -> dict:
@@ -328,53 +325,12 @@ def _thm43_mp(p: Mapping[str, Any]) -> mpmath.mpf:
     return L / (p["alpha"] - 1)
 
 
-def _thm43_np(p: Mapping[str, np.ndarray]) -> np.ndarray:
-    """Group points that differ only in K, run each group's recurrence once to its largest K."""
-    names = ("alpha", "eta", "lam", "S_g", "sigma", "n", "b")
-    shape = np.broadcast_shapes(*(np.shape(p[x]) for x in (*names, "K")))
-    flat = {x: np.broadcast_to(p[x], shape).ravel() for x in (*names, "K")}
-    keys = np.stack([flat[x] for x in names], axis=1) if flat["K"].size else np.zeros((0, len(names)))
-    uniq, inv = np.unique(keys, axis=0, return_inverse=True)
-    inv = inv.ravel()
-    K = flat["K"].astype(np.int64)
-    K_max = np.zeros(len(uniq), dtype=np.int64)
-    np.maximum.at(K_max, inv, K)
-    U = {x: uniq[:, i] for i, x in enumerate(names)}
-    N = np.floor(U["n"] / U["b"])
-    q = U["b"] / U["n"]
-    c = (U["alpha"] - 1.0) * ys.gaussian_step_rdp_np(U["alpha"], U["eta"], U["S_g"], U["sigma"], U["b"])
-    one_minus_r = ys.one_minus_r_np(U["eta"], U["lam"])
-    # groups too long to iterate: the exact value is within float64 rounding of L* when
-    # rho^(K N) <= 1e-17 (rho = 1 - (1-r)(1-a), see thm43_log_S_arb); otherwise refuse
-    long = K_max * N > ys.THM43_MAX_STEPS["np"]
-    out = np.empty(K.shape)
-    if long.any():
-        with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
-            log_a = np.log(q) + c
-            L_star = np.log1p(q * np.expm1(c) / -np.expm1(np.minimum(log_a, -1e-300))) / one_minus_r
-            log_rho = np.log1p(one_minus_r * np.expm1(np.minimum(log_a, 0.0)))
-        for i in np.flatnonzero(np.isin(inv, np.flatnonzero(long))):
-            g = inv[i]
-            if not (log_a[g] < 0 and K[i] * N[g] * log_rho[g] <= math.log(1e-17)):
-                ys._thm43_step_guard(int(K[i] * N[g]), "np")
-            out[i] = L_star[g]
-    short = ~long
-    idx = np.flatnonzero(short[inv])
-    if idx.size:
-        sub = np.flatnonzero(short)
-        logS = ys.thm43_log_S_np_epochs(K_max[sub], N[sub], q[sub], c[sub], 1.0 - one_minus_r[sub], one_minus_r[sub])
-        pos = {int(g): j for j, g in enumerate(sub)}
-        out[idx] = [logS[pos[int(inv[i])]][K[i] - 1] for i in idx]
-    out = out / (flat["alpha"] - 1.0)
-    return out.reshape(shape)
-
-
 def _thm43_arb(p: Mapping[str, Any]) -> Any:
     """Certified Thm 4.3 on balls (:func:`kernels.thm43_log_S_arb`); integer inputs are exact balls."""
     n, b, K = (int(p[x].unique_fmpz()) for x in ("n", "b", "K"))
     q = p["b"] / p["n"]
     alpha = p["alpha"]
-    c = (alpha - 1) * alpha * p["eta"] * p["S_g"] ** 2 / (4 * p["sigma"] ** 2 * p["b"] ** 2)
+    c = (alpha - 1) * ys.gaussian_step_rdp().arb({x: p[x] for x in ys.G_ARGS})
     el = p["eta"] * p["lam"]
     return ys.thm43_log_S_arb(K * (n // b), q, c, el * (2 - el)) / (alpha - 1)
 
@@ -416,12 +372,12 @@ THM4_3 = REGISTRY.add(
         direction=Direction.UPPER,
         quantity="RDP epsilon at order alpha (last iterate)",
         mp=_thm43_mp,
-        np=_thm43_np,
+        np=ys.thm43_np,
         arb=_thm43_arb,
         kernel_reason=(
-            'a recurrence of K floor(n/b) steps (Eq. 148-150), iterated in the log domain with the exact '
-            'fixed-point shortcut of docs/derivations/thm4_3_recurrence.md; no closed form. The arb kernel '
-            'carries a lower and an upper exact iterate (the step is increasing) with rigorous shortcuts'
+            "a recurrence of K floor(n/b) steps (Eq. 148-150), iterated in the log domain with the exact "
+            "fixed-point shortcut of docs/derivations/thm4_3_recurrence.md; no closed form. The arb kernel "
+            "carries a lower and an upper exact iterate (the step is increasing) with rigorous shortcuts"
         ),
         monotone={"K": Monotone.NONDECREASING},
         limits={
@@ -607,6 +563,41 @@ COR5_3 = REGISTRY.add(
 )
 
 # ----------------------------------------------------------------------------- composition baselines
+#: the composition baseline (Sec. 5.2, E.1 item 1): rdp.subsampled_gaussian at q = b/n, z = sqrt(2 eta sigma^2)/
+#: (eta S_g/b) (update noise sqrt(2 eta sigma^2), replace-one update sensitivity eta S_g/b), T = K floor(n/b)
+COMPOSITION_MAP = Reparametrisation(
+    base="rdp.subsampled_gaussian",
+    notation=NOTATION,
+    params=("alpha", "eta", "S_g", "sigma", "n", "b", "K"),
+    substitution={"alpha": al, "q": b / n, "z": sp.sqrt(2 * eta * sigma**2) / (eta * S_g / b), "T": K * N_sym},
+    shown={"z": sp.Symbol("z", positive=True), "T": sp.Symbol("T")},
+)
+_Z_EXPR = COMPOSITION_MAP.expr("z")
+_z = COMPOSITION_MAP.shown["z"]
+(_SIGMA_OF_Z,) = sp.solve(sp.Eq(_z, _Z_EXPR), sigma)
+_SIGMA_OF_SIGMA_MUL = sp.sqrt(eta / 2) * sigma_mul * S_g / (2 * b)  # Sec. F.1, Cor. 5.3
+(_SIGMA_MUL_OF_SIGMA,) = sp.solve(sp.Eq(sigma, _SIGMA_OF_SIGMA_MUL), sigma_mul)
+
+
+@functools.cache
+def _conversion(name: str) -> Any:
+    """A conversion compiled over real arguments (``b`` need not be whole here)."""
+    from dptheory.core.compile import compile_expr
+
+    expr, args = {
+        "z": (_Z_EXPR, ("eta", "sigma", "S_g", "b")),
+        "sigma_of_z": (_SIGMA_OF_Z, ("z", "eta", "S_g", "b")),
+        "sigma_of_sigma_mul": (_SIGMA_OF_SIGMA_MUL, ("sigma_mul", "eta", "S_g", "b")),
+        "sigma_mul_of_sigma": (_SIGMA_MUL_OF_SIGMA, ("sigma", "eta", "S_g", "b")),
+    }[name]
+    return compile_expr(expr, {a: _z if a == "z" else NOTATION.sym(a) for a in args})
+
+
+def _convert(name: str, values: Mapping[str, Any], dps: int) -> mpmath.mpf:
+    with mpmath.workdps(dps + 10):
+        out = _conversion(name).mp({k: _mpf(v, k) for k, v in values.items()})
+    with mpmath.workdps(dps):
+        return +out
 
 
 def sgm_noise_multiplier(eta: Any, sigma: Any, S_g: Any, b: Any, *, dps: int = 50) -> mpmath.mpf:
@@ -614,80 +605,33 @@ def sgm_noise_multiplier(eta: Any, sigma: Any, S_g: Any, b: Any, *, dps: int = 5
 
     Each update of Algorithm 1 adds N(0, 2 eta sigma^2 I) to a mini-batch gradient step whose
     replace-one sensitivity is eta S_g / b (Sec. E.1, item 1), so z = sqrt(2/eta) sigma b / S_g.
+    The formula is the one of :data:`COMPOSITION_MAP`.
     """
-    with mpmath.workdps(dps + 10):
-        e, s, g, bb = (_mpf(v, x) for v, x in ((eta, "eta"), (sigma, "sigma"), (S_g, "S_g"), (b, "b")))
-        z = mpmath.sqrt(2 * e * s**2) / (e * g / bb)
-    with mpmath.workdps(dps):
-        return +z
+    return _convert("z", {"eta": eta, "sigma": sigma, "S_g": S_g, "b": b}, dps)
 
 
 def sigma_from_sgm_noise_multiplier(z: Any, eta: Any, S_g: Any, b: Any, *, dps: int = 50) -> mpmath.mpf:
     """Inverse of :func:`sgm_noise_multiplier`: sigma = z eta S_g / (b sqrt(2 eta))."""
-    with mpmath.workdps(dps + 10):
-        zz, e, g, bb = (_mpf(v, x) for v, x in ((z, "z"), (eta, "eta"), (S_g, "S_g"), (b, "b")))
-        s = zz * e * g / (bb * mpmath.sqrt(2 * e))
-    with mpmath.workdps(dps):
-        return +s
+    return _convert("sigma_of_z", {"z": z, "eta": eta, "S_g": S_g, "b": b}, dps)
 
 
 def sigma_from_sigma_mul(sigma_mul: Any, eta: Any, S_g: Any, b: Any, *, dps: int = 50) -> mpmath.mpf:
     """Algorithm 2 -> Algorithm 1: sigma = sqrt(eta/2) sigma_mul S_g / (2b) (Sec. F.1, Cor. 5.3)."""
-    with mpmath.workdps(dps + 10):
-        m, e, g, bb = (_mpf(v, x) for v, x in ((sigma_mul, "sigma_mul"), (eta, "eta"), (S_g, "S_g"), (b, "b")))
-        s = mpmath.sqrt(e / 2) * m * g / (2 * bb)
-    with mpmath.workdps(dps):
-        return +s
+    return _convert("sigma_of_sigma_mul", {"sigma_mul": sigma_mul, "eta": eta, "S_g": S_g, "b": b}, dps)
 
 
 def sigma_mul_from_sigma(sigma: Any, eta: Any, S_g: Any, b: Any, *, dps: int = 50) -> mpmath.mpf:
     """Algorithm 1 -> Algorithm 2: sigma_mul = 2 b sigma / (S_g sqrt(eta/2)) (inverse of Sec. F.1)."""
-    with mpmath.workdps(dps + 10):
-        s, e, g, bb = (_mpf(v, x) for v, x in ((sigma, "sigma"), (eta, "eta"), (S_g, "S_g"), (b, "b")))
-        m = 2 * bb * s / (g * mpmath.sqrt(e / 2))
-    with mpmath.workdps(dps):
-        return +m
+    return _convert("sigma_mul_of_sigma", {"sigma": sigma, "eta": eta, "S_g": S_g, "b": b}, dps)
 
 
 def _mpf(v: Any, name: str) -> mpmath.mpf:
     return rational_to_mpf(parse_value(v, key="yeshokri22.conversion", name=name))
 
 
-_x = sp.Symbol("x", real=True)
-_z = sp.Symbol("z", positive=True)
-
-
-def _comp_z_mp(p: Mapping[str, Any]) -> mpmath.mpf:
-    return mpmath.sqrt(2 * p["eta"] * p["sigma"] ** 2) / (p["eta"] * p["S_g"] / p["b"])
-
-
-def _composition_mp(p: Mapping[str, Any]) -> mpmath.mpf:
-    from dptheory.privacy import sgm
-
-    q = mpmath.mpf(p["b"]) / p["n"]
-    return sgm.rdp_mp(p["alpha"], q, _comp_z_mp(p), int(p["K"]) * _N(p))
-
-
-def _composition_np(p: Mapping[str, np.ndarray]) -> np.ndarray:
-    from dptheory.privacy import sgm
-
-    q = p["b"] / p["n"]
-    z = np.sqrt(2 * p["eta"] * p["sigma"] ** 2) / (p["eta"] * p["S_g"] / p["b"])
-    return sgm.rdp_np(p["alpha"], q, z, p["K"] * _N_np(p))
-
-
-def _composition_arb(p: Mapping[str, Any]) -> Any:
-    """Certified baseline at every order (integer: exact sum; fractional: the series with its CVZ tail bound);
-    z^2 = 2 sigma^2 b^2/(eta S_g^2) is rational (no square root)."""
-    from dptheory.privacy.sgm import arb as sgm_arb
-
-    n, b, K = (int(p[x].unique_fmpz()) for x in ("n", "b", "K"))
-    z2 = 2 * p["sigma"] ** 2 * p["b"] ** 2 / (p["eta"] * p["S_g"] ** 2)
-    return sgm_arb.rdp_arb(p["alpha"], p["b"] / p["n"], z2, K * (n // b), "yeshokri22.composition")
-
-
 COMPOSITION = REGISTRY.add(
-    Theorem(
+    reparametrised(
+        COMPOSITION_MAP,
         key="yeshokri22.composition",
         title="Composition baseline: K*N steps of the Poisson-subsampled Gaussian mechanism (Abadi et al. 2016; "
         "Mironov et al. 2019)",
@@ -696,36 +640,25 @@ COMPOSITION = REGISTRY.add(
             note="q = b/n, z = sqrt(2 eta sigma^2)/(eta S_g/b), T = K floor(n/b); RDP exact via "
             "rdp.subsampled_gaussian",
         ),
-        notation=NOTATION,
-        params=("alpha", "eta", "S_g", "sigma", "n", "b", "K"),
         conditions=(C_ALPHA, C_N1),
         assumptions=(
             "every intermediate iterate released (no hidden state)",
             "Poisson subsampling accounting applied to shuffle-and-partition batches, as in the paper",
         ),
-        statement=(
-            sp.Le(sp.Symbol("varepsilon"), sp.Symbol("T") * sp.log(sp.Symbol("A_alpha")) / (al - 1)),
-            sp.Eq(sp.Symbol("A_alpha"), sp.Integral(
-                sp.exp(-_x**2 / (2 * _z**2)) / (_z * sp.sqrt(2 * sp.pi))
-                * ((1 - b / n) + (b / n) * sp.exp((2 * _x - 1) / (2 * _z**2))) ** al, (_x, -sp.oo, sp.oo))),
-            sp.Eq(_z, sp.sqrt(2 * eta * sigma**2) / (eta * S_g / b)),
-            sp.Eq(sp.Symbol("T"), K * N_sym),
-        ),
         direction=Direction.UPPER,
         quantity="RDP epsilon at order alpha of the composed mechanism (all iterates released)",
-        mp=_composition_mp,
-        np=_composition_np,
-        arb=_composition_arb,
-        slow_fractional=("alpha",),
         kernel_reason=(
-            'T = K floor(n/b) steps of rdp.subsampled_gaussian, whose A_alpha is an integral (exact '
-            'binomial sum at integer orders, signed series with a tail bound otherwise); the arb kernel '
-            '(privacy/sgm/arb.py) certifies every order'
+            "T = K floor(n/b) steps of rdp.subsampled_gaussian, whose A_alpha is an integral (exact "
+            "binomial sum at integer orders, signed series with a tail bound otherwise); the arb kernel "
+            "(privacy/sgm/arb.py) certifies every order"
         ),
         monotone={"K": Monotone.INCREASING, "alpha": Monotone.NONDECREASING},
         reading="the paper's baseline accounts shuffle-and-partition batches as Poisson sampling with q = b/n "
         "(Sec. 5.2 argues they match in order); we reproduce that baseline, exactly.",
     )
+)
+REGISTRY.add_baseline(
+    baseline_of(COMPOSITION_MAP, key="yeshokri22.composition", title="composition", paper="yeshokri22")
 )
 
 COMPOSITION_APPROX = REGISTRY.add(
