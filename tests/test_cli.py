@@ -95,6 +95,36 @@ def test_show_claim_and_json(capsys):
     assert any(c["text"] == "eta < 2/(beta + lam)" for c in d["conditions"])
 
 
+def test_show_names_the_defining_module(capsys):
+    import inspect
+    from pathlib import Path
+
+    from dptheory.core.registry import REGISTRY
+
+    for key in ("yeshokri22.thm4_2", "yeshokri22.C7"):
+        code, out, _ = run(capsys, "show", key)
+        origin = Path(inspect.getfile(__import__(REGISTRY.origin(key), fromlist=["_"])))
+        expected = origin.resolve().relative_to(Path(dptheory.__file__).resolve().parents[1]).as_posix()
+        assert code == 0 and out.splitlines()[-1] == f"  defined in: {expected}"
+        assert expected.startswith("dptheory/papers/yeshokri22/")
+        code, out, _ = run(capsys, "show", key, "--json")
+        assert json.loads(out)["defined_in"] == expected
+
+
+def test_show_cuts_long_formula_lines_unless_full(capsys):
+    from dptheory.core.describe import FORMULA_BUDGET
+
+    code, out, _ = run(capsys, "show", "yeshokri22.thm4_2")
+    limit = next(line for line in out.splitlines() if "sympy: proved" in line)
+    assert code == 0 and "--full` prints it whole" in limit
+    assert all(len(line) <= FORMULA_BUDGET + 100 for line in out.splitlines())
+    code, out, _ = run(capsys, "show", "yeshokri22.thm4_2", "--full")
+    whole = next(line for line in out.splitlines() if "sympy: proved" in line)
+    assert code == 0 and "…" not in whole and len(whole) > FORMULA_BUDGET
+    assert limit.split("…")[0] == whole[: FORMULA_BUDGET - 1]
+    assert "lamda" not in whole and "eta*lam" in whole  # the paper's ASCII names, not sympy's spelling
+
+
 def test_unqualified_key_gets_a_suggestion(capsys):
     code, out, err = run(capsys, "show", "thm4_2")
     assert code == 1 and out == "" and "did you mean yeshokri22.thm4_2" in err and len(err.splitlines()) == 1

@@ -187,6 +187,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("key", help="a theorem or claim key (see `dptheory list`)")
     s.add_argument("--latex", action="store_true", help="print the bound, its definitions and conditions in LaTeX")
     s.add_argument("--json", action="store_true", help="print the description as JSON")
+    s.add_argument("--full", action="store_true",
+                   help="print every formula whole (by default a formula line longer than 200 characters is cut)")
     s.set_defaults(func=C.cmd_show)
 
     s = sub.add_parser("eval", help="evaluate a bound at a point (mpmath, 50 digits by default)",
