@@ -45,7 +45,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any, NoReturn
 
 from dptheory import __version__
-from dptheory.cli.params import UsageError
+from dptheory.cli.params import UsageError, apply_paper_params
 from dptheory.core.errors import ConditionViolated, DPTheoryError
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_FINDING, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
@@ -440,6 +440,7 @@ def _run(argv: list[str]) -> int:
             setattr(args, dest, list(getattr(args, dest)) + list(extra))
         else:
             parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    apply_paper_params(args)  # a paper subcommand's name=value parameters (n=50) onto args.n
     if getattr(args, "progress", False) is None:
         args.progress = sys.stderr.isatty()
     from dptheory.cli.output import check_outputs, data_stdout, to_stdout
