@@ -437,6 +437,17 @@ class _OldSpelling(argparse.Action):
                          f"use {self.dest}={value}")
 
 
+class _ParamsAction(argparse.Action):
+    """The ``name=value`` items, parsed onto the namespace as argparse reads them (so ``parser.parse_args`` gives
+    ``args.n`` directly); ``dptheory.cli`` completes them (items after options, required ones) with
+    :func:`apply_paper_params`."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:
+        setattr(namespace, self.dest, list(values or []))
+        apply_paper_params(namespace, complete=False)
+
+
 def old_spellings(name: str) -> list[str]:
     """The option spellings a parameter had before ``name=value`` (``S_g``: ``--S-g``, ``--S_g``, ``--s-g``)."""
     forms = [name, name.replace("_", "-"), name.lower(), name.lower().replace("_", "-")]
@@ -448,7 +459,8 @@ def add_paper_params(parser: argparse.ArgumentParser, params: Sequence[PaperPara
     handler runs: the handler finds ``args.n``, ``args.sigma_mul``... as it would an option's value). The old
     ``--n 50`` spelling is refused with the new one; the parameters are listed in the command's help."""
     names = [p.name for p in params]
-    parser.add_argument("params", nargs="*", metavar="name=value", help=f"parameters of the paper: {', '.join(names)}")
+    parser.add_argument("params", nargs="*", metavar="name=value", action=_ParamsAction,
+                        help=f"parameters of the paper: {', '.join(names)}")
     for p in params:
         parser.add_argument(*old_spellings(p.name), dest=p.name, nargs="?", action=_OldSpelling,
                             help=argparse.SUPPRESS)
@@ -465,9 +477,10 @@ def _shown_default(d: Any) -> str:
     return ",".join(map(str, d)) if isinstance(d, (list, tuple)) else str(d)
 
 
-def apply_paper_params(args: argparse.Namespace) -> None:
+def apply_paper_params(args: argparse.Namespace, *, complete: bool = True) -> None:
     """Parse the ``name=value`` items of a paper subcommand (:func:`add_paper_params`) onto ``args``: an unknown
-    name, a bad value or a missing required parameter is a one-line usage error naming what is accepted."""
+    name, a bad value or (when ``complete``: every item has been read) a missing required parameter is a one-line
+    usage error naming what is accepted."""
     spec = getattr(args, "paper_params", None)
     if spec is None:
         return
@@ -484,6 +497,6 @@ def apply_paper_params(args: argparse.Namespace) -> None:
         except argparse.ArgumentTypeError as exc:
             raise UsageError(f"{prog}: parameter {name}: {exc}") from None
     missing = [p.name for p in params if p.required and p.name not in given]
-    if missing:
+    if missing and complete:
         raise UsageError(f"{prog}: missing parameter(s) {', '.join(missing)}; write "
                          + " ".join(f"{m}=VALUE" for m in missing))
