@@ -325,7 +325,7 @@ def test_page_renders_the_model_without_a_browser():
 
 
 def test_add_parser_wires_the_subcommand(monkeypatch):
-    from dptheory.explore import command
+    from dptheory.cli import explore as command
 
     calls = []
     monkeypatch.setattr("dptheory.explore.app.serve", lambda keys, **kw: calls.append((keys, kw)))

@@ -288,7 +288,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_paper_groups(sub)
 
-    from dptheory.explore.command import add_parser as add_explore
+    from dptheory.cli.explore import add_parser as add_explore
 
     add_explore(sub)
 

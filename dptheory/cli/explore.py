@@ -1,6 +1,6 @@
-"""The ``explore`` subcommand, written against argparse so the CLI can plug it in::
+"""The ``explore`` subcommand of the command line (the model and the page are :mod:`dptheory.explore`)::
 
-    from dptheory.explore.command import add_parser
+    from dptheory.cli.explore import add_parser
     add_parser(subparsers)          # adds `dptheory explore [KEY ...] [name=value ...] [--port N] [--no-browser]`
 
 ``args.func(args)`` serves the page and returns 0 when the server is stopped (Ctrl-C). Errors in keys or
