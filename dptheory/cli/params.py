@@ -23,8 +23,9 @@ from dptheory.core.errors import DPTheoryError, InvalidParameter
 from dptheory.core.validate import (  # noqa: F401  (MAX_DIGITS, MAX_EXPONENT: re-exported, the core's limits)
     MAX_DIGITS,
     MAX_EXPONENT,
+    NUMBER_FORMS,
     check_size,
-    rational_size_problem,
+    exact_number,
     text_size_problem,
 )
 
@@ -35,42 +36,6 @@ class UsageError(DPTheoryError):
 
 #: the largest grid a sweep, crossover or compare evaluates (points in total)
 MAX_GRID_POINTS = 1_000_000
-
-_DECIMAL = re.compile(r"^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$")
-_FRACTION = re.compile(r"^([+-]?\d+)\s*/\s*(\d+)$")
-NUMBER_FORMS = "a decimal such as 0.02 or 1e-5, or a fraction such as 1/3"
-
-
-def exact_number(text: str) -> Fraction:
-    """``"0.02"`` -> Fraction(1, 50), ``"1/3"``, ``"1e-400"`` exactly; ValueError (one sentence) otherwise.
-
-    Refuses NaN, infinities, text, and numbers beyond the size limits of :mod:`dptheory.core.validate`
-    (:data:`MAX_DIGITS` digits, magnitude within 1e+-:data:`MAX_EXPONENT`: the same limits as the Python API's
-    ``parse_value``), decided before the number is built (so nothing ever builds a 10^(10^6) integer)."""
-    s = str(text).strip()
-    low = s.lower().lstrip("+-")
-    if low in ("nan",):
-        raise ValueError("NaN is not a number")
-    if low in ("inf", "infinity", "oo"):
-        raise ValueError("infinity is not allowed here")
-    problem = text_size_problem(s)
-    if problem is not None:
-        raise ValueError(problem)
-    m = _FRACTION.match(s)
-    if m:
-        if int(m.group(2)) == 0:
-            raise ValueError("division by zero")
-        value = Fraction(int(m.group(1)), int(m.group(2)))
-    else:
-        m = _DECIMAL.match(s)
-        if not m or not (m.group(2) or m.group(3)):
-            raise ValueError(f"not a number (write {NUMBER_FORMS})")
-        value = Fraction(s)
-    problem = rational_size_problem(value.numerator, value.denominator)
-    if problem is not None:
-        raise ValueError(problem)
-    return value
-
 
 def check_magnitude(name: str, value: str) -> None:
     """Refuse at once a ``name=value`` whose numbers are too large to handle (exit status 1).
