@@ -19,9 +19,11 @@ from dptheory.cli.output import (
     out_in_folder,
     output_files,
     print_json,
+    print_written,
     progress_bar,
     table,
     write_csv,
+    written,
 )
 from dptheory.cli.params import (
     MAX_GRID_POINTS,
@@ -306,6 +308,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         print_json({"fixed": fixed, "rows": rows})
     elif not args.csv or args.print:
         table(rows, right=list(rows[0]), digits=8)
+    print_written(written(csv=args.csv, rows=len(rows), files=[args.plot]), json_on_stdout=args.json)
     for r in results:
         for note in r.notes:
             print(f"dptheory: {r.key}: {note}", file=sys.stderr)

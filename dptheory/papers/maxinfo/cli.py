@@ -17,7 +17,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from dptheory.cli.output import output_files, table
+from dptheory.cli.output import output_files, print_written, table, written
 from dptheory.cli.params import PaperParam, add_paper_params, integer, plot_path, real
 from dptheory.core.errors import DPTheoryError, RegimeNotSupported
 
@@ -125,6 +125,7 @@ def cmd_maxinfo(args: argparse.Namespace) -> int:
         print(json.dumps({"params": {k: getattr(args, k) for k in ("n", "m", "E", "zeta", "sigma", "beta", "C",
                                                                     "C_beta")},
                           "unit": args.unit, "bounds": rows, "notes": notes, "plot": plot_info}, indent=1))
+        print_written(written(files=[args.plot]), json_on_stdout=True)
         return 0
     print(f"I^beta_inf(S; DP-SGD-stream(S)) at n={args.n}, m={args.m}, E={args.E}, zeta={args.zeta}, "
           f"sigma={args.sigma}, beta={args.beta} [{args.unit}]")
@@ -203,6 +204,7 @@ def cmd_audit_maxinfo(args: argparse.Namespace) -> int:
             _plot_audit(audits, args, str(group.path(args.plot)))
     if args.json:
         print(json.dumps({"audits": [a.to_dict() for a in audits], "plot": args.plot}, indent=1, default=str))
+        print_written(written(files=[args.plot]), json_on_stdout=True)
         return 0 if all(a.consistent for a in audits) else 3
     for a in audits:
         lb = a.lower
@@ -221,6 +223,7 @@ def cmd_audit_maxinfo(args: argparse.Namespace) -> int:
         if a.lemma_g_violations is not None:
             print(f"  Lemma G (i <= Lambda) violations: {a.lemma_g_violations}")
         print(f"  consistent (every upper bound >= certified lower bound): {a.consistent}  [{a.seconds:.2f} s]")
+    print_written(written(files=[args.plot]))
     return 0 if all(a.consistent for a in audits) else 3
 
 

@@ -31,7 +31,7 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from dptheory.cli.output import fmt, output_files, table, write_csv
+from dptheory.cli.output import fmt, output_files, print_written, table, write_csv, written
 from dptheory.cli.params import PaperParam, add_cluster_options, add_paper_params, exact, int_list, integer, real
 from dptheory.core.errors import DPTheoryError
 from dptheory.core.registry import REGISTRY, Baseline
@@ -107,6 +107,12 @@ def _write(args: argparse.Namespace, payload: Any, rows: Sequence[Mapping[str, A
                     np.save(fh, arr)
     if to_stdout:
         print(text)
+    if files:
+        csv = getattr(args, "csv", None) if rows else None
+        json_file = args.json if args.json not in (None, "-") else None
+        plot_file = getattr(args, "plot", None) if plot is not None else None
+        print_written(written(csv=csv, rows=len(rows or []), files=[plot_file, json_file, *(arrays or {})]),
+                      json_on_stdout=to_stdout)
     return to_stdout
 
 
