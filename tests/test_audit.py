@@ -383,7 +383,7 @@ def _cli(argv: list[str]) -> int:
 def test_cli_audit_exact_table_plot(tmp_path, capsys) -> None:
     import json
 
-    code = _cli(["audit", "exact", "--K", "1,3", "--schemes", "fixed,shuffle", "--n", "10", "--plot",
+    code = _cli(["audit", "exact", "K=1,3", "--schemes", "fixed,shuffle", "n=10", "--plot",
                  str(tmp_path / "t.png"), "--csv", str(tmp_path / "t.csv"), "--no-progress", "--json"])
     assert code == 0
     res = json.loads(capsys.readouterr().out)
@@ -396,8 +396,8 @@ def test_cli_audit_empirical_quadratic(tmp_path, capsys) -> None:
     """gamma = 1e-6: the consistency exit code (3) is reached by chance with probability <= 1e-6 per K."""
     import json
 
-    code = _cli(["audit", "empirical", "--model", "quadratic", "--scheme", "fixed", "--n", "8", "--b", "2", "--K",
-                 "1,2", "--runs", "2000", "--sigma", "0.1", "--S-g", "1", "--lam", "1", "--eta", "0.2", "--j0", "3",
+    code = _cli(["audit", "empirical", "--model", "quadratic", "--scheme", "fixed", "n=8", "b=2", "K=1,2",
+                 "--runs", "2000", "sigma=0.1", "S_g=1", "lam=1", "eta=0.2", "j0=3",
                  "--gamma", "1e-6", "--plot", str(tmp_path / "a.png"), "--no-progress", "--workers", "1", "--json"])
     res = json.loads(capsys.readouterr().out)
     assert code == 0 and res["inconsistent"] == []

@@ -95,6 +95,36 @@ def test_show_claim_and_json(capsys):
     assert any(c["text"] == "eta < 2/(beta + lam)" for c in d["conditions"])
 
 
+def test_show_names_the_defining_module(capsys):
+    import inspect
+    from pathlib import Path
+
+    from dptheory.core.registry import REGISTRY
+
+    for key in ("yeshokri22.thm4_2", "yeshokri22.C7"):
+        code, out, _ = run(capsys, "show", key)
+        origin = Path(inspect.getfile(__import__(REGISTRY.origin(key), fromlist=["_"])))
+        expected = origin.resolve().relative_to(Path(dptheory.__file__).resolve().parents[1]).as_posix()
+        assert code == 0 and out.splitlines()[-1] == f"  defined in: {expected}"
+        assert expected.startswith("dptheory/papers/yeshokri22/")
+        code, out, _ = run(capsys, "show", key, "--json")
+        assert json.loads(out)["defined_in"] == expected
+
+
+def test_show_cuts_long_formula_lines_unless_full(capsys):
+    from dptheory.core.describe import FORMULA_BUDGET
+
+    code, out, _ = run(capsys, "show", "yeshokri22.thm4_2")
+    limit = next(line for line in out.splitlines() if "sympy: proved" in line)
+    assert code == 0 and "--full` prints it whole" in limit
+    assert all(len(line) <= FORMULA_BUDGET + 100 for line in out.splitlines())
+    code, out, _ = run(capsys, "show", "yeshokri22.thm4_2", "--full")
+    whole = next(line for line in out.splitlines() if "sympy: proved" in line)
+    assert code == 0 and "…" not in whole and len(whole) > FORMULA_BUDGET
+    assert limit.split("…")[0] == whole[: FORMULA_BUDGET - 1]
+    assert "lamda" not in whole and "eta*lam" in whole  # the paper's ASCII names, not sympy's spelling
+
+
 def test_unqualified_key_gets_a_suggestion(capsys):
     code, out, err = run(capsys, "show", "thm4_2")
     assert code == 1 and out == "" and "did you mean yeshokri22.thm4_2" in err and len(err.splitlines()) == 1
@@ -418,3 +448,50 @@ def test_check_exits_3_when_a_verdict_differs_from_the_record(capsys):
     assert code == 3 and "expected certified from the registry, got proved" in err
     code, out, _ = run(capsys, "check", "--claim", "yeshokri22.C10", "--no-progress")
     assert code == 0 and "proved" in out
+
+
+# ----------------------------------------------------------------------------- paper subcommands, file summaries
+def test_sweep_csv_says_what_it_wrote(capsys, tmp_path):
+    out_csv = tmp_path / "s.csv"
+    code, out, err = run(capsys, "sweep", "yeshokri22.thm4_2", "K=1..4", "alpha=10", *FIG, "--csv", str(out_csv))
+    rows = list(csv.DictReader(out_csv.open()))
+    assert code == 0 and len(rows) == 4 and out == f"wrote 4 rows to {out_csv}\n"
+    code, out, err = run(capsys, "sweep", "yeshokri22.thm4_2", "K=1..4", "alpha=10", *FIG, "--csv", str(out_csv),
+                         "--json")
+    assert code == 0 and len(json.loads(out)["rows"]) == 4 and err == f"wrote 4 rows to {out_csv}\n"
+
+
+PAPER_NOTATION = {  # the papers whose notation a paper command's parameters are written in
+    "yeshokri22": ("yeshokri22",),
+    "maxinfo": ("maxinfo", "lz26", "dwork15"),
+    "pacbayes": ("pacbayes", "maurer04", "maxinfo", "dr18"),
+}
+
+
+@pytest.mark.parametrize("paper", sorted(PAPER_NOTATION))
+def test_paper_command_parameters_are_the_papers_notation(paper):
+    import importlib
+
+    from dptheory.core.registry import REGISTRY
+
+    mod = importlib.import_module(f"dptheory.papers.{paper}.cli")
+    names = set()
+    for key in REGISTRY.index_keys():
+        if key.split(".")[0] in PAPER_NOTATION[paper]:
+            obj = REGISTRY.get(key)
+            if getattr(obj, "KIND", "") == "theorem":
+                names |= set(obj.notation.params)
+    assert mod.PARAMS
+    for command, params in mod.PARAMS.items():
+        unknown = [p.name for p in params() if p.name not in names]
+        assert not unknown, f"{paper} {command}: {unknown} are not in the notation of {PAPER_NOTATION[paper]}"
+
+
+def test_paper_command_name_value_equals_the_api(capsys):
+    from dptheory.papers.pacbayes import theorems as P
+
+    code, out, _ = run(capsys, "pacbayes", "bound", "emp_risk=0.1", "n=1000", "KL=5", "--bound", "maurer", "--json")
+    value = json.loads(out)["bounds"][0]["value"]
+    assert code == 0 and value == float(P.MAURER.evaluate(emp_risk="0.1", n=1000, KL=5, delta="0.05", dps=20).value)
+    code, out, err = run(capsys, "pacbayes", "bound", "--emp-risk", "0.1", "n=1000")
+    assert code == 2 and out == "" and "use emp_risk=0.1" in err and len(err.splitlines()) == 1

@@ -63,11 +63,17 @@ def one_line(err: str) -> bool:
     (["nosuchcommand"], 2, "invalid choice"),
     (["eval"], 2, "required"),
     (["figure", "yeshokri22-fig1", "--out", "x.txt"], 2, "--out"),
-    (["yeshokri22", "train", "--eta", "nan"], 2, "--eta"),
-    (["yeshokri22", "audit", "exact", "--K", "1,,2"], 2, "--K"),
+    (["yeshokri22", "train", "eta=nan"], 2, "parameter eta"),
+    (["yeshokri22", "audit", "exact", "K=1,,2"], 2, "parameter K"),
     (["yeshokri22", "audit", "exact", "--schemes", "fixed,nope"], 2, "--schemes"),
-    (["maxinfo", "audit", "--sigma", "0..1"], 2, "--sigma"),
-    (["pacbayes", "bound", "--emp-risk", "1.5", "--n", "10"], 2, "--emp-risk"),
+    (["maxinfo", "audit", "sigma=0..1"], 2, "parameter sigma"),
+    (["pacbayes", "bound", "emp_risk=1.5", "n=10"], 2, "parameter emp_risk"),
+    (["pacbayes", "bound", "--emp-risk", "0.1", "n=10"], 2, "use emp_risk=0.1"),
+    (["pacbayes", "bound", "n=10", "--kl", "5"], 2, "use KL=5"),
+    (["yeshokri22", "audit", "exact", "--K", "1,5"], 2, "use K=1,5"),
+    (["yeshokri22", "train", "--S-g", "3"], 2, "use S_g=3"),
+    (["maxinfo", "bounds", "n=10", "m=2"], 2, "missing parameter(s) sigma"),
+    (["maxinfo", "bounds", "n=10", "m=2", "sigma=1", "eta=2"], 2, "unknown parameter 'eta'"),
     (["shi26", "privacy", "T=10"], 1, "missing"),
     (["compare", "yeshokri22.thm4_2", "alpha=10", "K=5", "eta=0.02", "lam=1", "beta=4", "S_g=0", "sigma=2", "n=50",
       "b=2", "--delta", "1e-5"], 1, "S_g > 0"),
@@ -213,7 +219,7 @@ def test_figure_failing_after_the_png_leaves_nothing(capsys, tmp_path, monkeypat
 
 
 def test_train_bad_csv_leaves_no_json_or_iterates(capsys, tmp_path):
-    code, _, err = run(capsys, "yeshokri22", "train", "--model", "quadratic", "--n", "10", "--b", "2", "--K", "1",
+    code, _, err = run(capsys, "yeshokri22", "train", "--model", "quadratic", "n=10", "b=2", "K=1",
                        "--runs", "3", "--json", str(tmp_path / "r.json"), "--save-iterates", str(tmp_path / "t.npy"),
                        "--csv", str(tmp_path / "nope" / "r.csv"), "--no-progress")
     assert code == 2 and one_line(err) and "--csv" in err
@@ -225,7 +231,7 @@ def test_train_writes_json_csv_and_iterates_together(capsys, tmp_path):
 
     import numpy as np
 
-    code, out, _ = run(capsys, "yeshokri22", "train", "--model", "quadratic", "--n", "10", "--b", "2", "--K", "1",
+    code, out, _ = run(capsys, "yeshokri22", "train", "--model", "quadratic", "n=10", "b=2", "K=1",
                        "--runs", "3", "--json", str(tmp_path / "r.json"), "--save-iterates", str(tmp_path / "t.npy"),
                        "--csv", str(tmp_path / "r.csv"), "--no-progress")
     assert code == 0 and "trained 3 models" in out

@@ -325,7 +325,7 @@ def test_page_renders_the_model_without_a_browser():
 
 
 def test_add_parser_wires_the_subcommand(monkeypatch):
-    from dptheory.explore import command
+    from dptheory.cli import explore as command
 
     calls = []
     monkeypatch.setattr("dptheory.explore.app.serve", lambda keys, **kw: calls.append((keys, kw)))
@@ -347,3 +347,22 @@ def test_import_dptheory_does_not_import_panel():
             "print(any(m.split('.')[0] in ('panel', 'bokeh') for m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_explorer_defaults_are_the_papers_declaration(monkeypatch):
+    """The keys, the baseline and the K range come from the paper's [explorer] (report.toml), not the layer."""
+    import re
+
+    from dptheory.explore import model
+    from dptheory.report.config import ExplorerDefaults, defaults
+
+    d = defaults("yeshokri22").explorer
+    assert d is not None and d.keys == DEFAULT_KEYS and d.baseline == "yeshokri22.composition"
+    assert d.ranges == {"K": ("1", "200")}
+    other = ExplorerDefaults(keys=DEFAULT_KEYS, baseline="yeshokri22.thm4_3", ranges={"K": ("2", "50")})
+    monkeypatch.setattr(model, "_declared", lambda: [other])
+    e = Explorer()
+    assert e.baseline == "yeshokri22.thm4_3" and (e.axis, e.axis_lo, e.axis_hi) == ("K", "2", "50")
+    layer = [ROOT / "dptheory" / "report" / "config.py", *sorted((ROOT / "dptheory" / "explore").glob("*.py"))]
+    for path in layer:
+        assert not re.search(r"\byeshokri22\.\w", path.read_text()), f"{path} names a paper key"

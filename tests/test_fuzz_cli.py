@@ -216,17 +216,21 @@ OPTION_CASES = [
     (["convert", "rdp.gaussian", "z=1", "T=1", "--delta", "1e-5"], ["--orders", "--alpha-min", "--alpha-max"]),
     (["compare", "rdp.gaussian", "alpha=2", "z=1", "T=1"], ["--dps", "--delta"]),
     (["list"], []),
-    (["yeshokri22", "train", "--help"], ["--eta", "--lam", "--b", "--K", "--runs", "--n", "--t", "--threads",
+    (["yeshokri22", "train", "--help"], ["eta=", "lam=", "b=", "K=", "--runs", "n=", "--t", "--threads",
                                          "--seed", "--scheme", "--dataset"]),
-    (["yeshokri22", "audit", "exact", "--help"], ["--alpha", "--eta", "--K", "--dps", "--n", "--b", "--schemes"]),
-    (["yeshokri22", "audit", "empirical", "--help"], ["--delta", "--gamma", "--runs", "--K", "--j0"]),
-    (["maxinfo", "bounds", "--n", "10", "--m", "2", "--sigma", "1", "--help"], ["--beta", "--E", "--C", "--range"]),
-    (["maxinfo", "audit", "--help"], ["--sigma", "--eps", "--N", "--alpha", "--beta"]),
-    (["pacbayes", "bound", "--n", "10", "--emp-risk", "0.1", "--help"], ["--delta", "--kl", "--k", "--beta",
-                                                                           "--eps"]),
+    (["yeshokri22", "audit", "exact", "--help"], ["alpha=", "eta=", "K=", "--dps", "n=", "b=", "--schemes"]),
+    (["yeshokri22", "audit", "empirical", "--help"], ["--delta", "--gamma", "--runs", "K=", "j0="]),
+    (["maxinfo", "bounds", "n=10", "m=2", "sigma=1", "--help"], ["beta=", "E=", "C=", "--range"]),
+    (["maxinfo", "audit", "--help"], ["sigma=", "eps=", "--N", "--alpha", "beta="]),
+    (["pacbayes", "bound", "n=10", "emp_risk=0.1", "--help"], ["delta=", "KL=", "k=", "beta=", "eps="]),
     (["shi26", "fig1", "--help"], ["--steps", "--q", "--kappa", "--sigma-p", "--seed"]),
     (["shi26", "feasibility", "--help"], ["--C", "--q", "--starts"]),
 ]
+
+
+def _option_value(opt: str, value: str) -> list[str]:
+    """``--dps 7`` for an option, ``n=7`` for a paper parameter (``n=``: written name=value)."""
+    return [opt + value] if opt.endswith("=") else [opt, value]
 
 
 def _options_case(data: st.DataObject) -> None:
@@ -234,10 +238,10 @@ def _options_case(data: st.DataObject) -> None:
     argv = list(base)
     if "--help" in argv:  # option values are converted before --help exits: a cheap way to fuzz the types
         argv.remove("--help")
-        extra = [] if not opts else [data.draw(st.sampled_from(opts)), data.draw(numbers())]
+        extra = [] if not opts else _option_value(data.draw(st.sampled_from(opts)), data.draw(numbers()))
         argv = argv + extra + ["--help"]
     elif opts:
-        argv += [data.draw(st.sampled_from(opts)), data.draw(numbers())]
+        argv += _option_value(data.draw(st.sampled_from(opts)), data.draw(numbers()))
     if argv[0] == "crossover" and "--to" not in argv:
         argv += ["--to", "20"]
     code, out, err = run(argv)

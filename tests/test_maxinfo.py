@@ -337,7 +337,7 @@ def _parser():
 def test_cli_maxinfo_json_and_plot(tmp_path, capsys):
     p = _parser()
     out = tmp_path / "mi.png"
-    args = p.parse_args(["maxinfo", "bounds", "--n", "200", "--m", "10", "--E", "1", "--sigma", "4", "--beta", "0.05",
+    args = p.parse_args(["maxinfo", "bounds", "n=200", "m=10", "E=1", "sigma=4", "beta=0.05",
                          "--json",
                          "--plot", str(out), "--vs", "E", "--range", "1,2,4"])
     assert args.func(args) == 0
@@ -346,7 +346,7 @@ def test_cli_maxinfo_json_and_plot(tmp_path, capsys):
     assert abs(vals["maxinfo.thmA_derived"]["value_nats"] - 304.7332830511197) <= 1e-9 * 304.7
     assert vals["lz26.thm1"]["direction"] == "asymptotic"
     assert out.exists() and out.stat().st_size > 1000
-    args = p.parse_args(["maxinfo", "bounds", "--n", "200", "--m", "10", "--E", "2", "--sigma", "4", "--unit", "bits",
+    args = p.parse_args(["maxinfo", "bounds", "n=200", "m=10", "E=2", "sigma=4", "--unit", "bits",
                          "--bound", "thmA,thmB", "--json"])
     assert args.func(args) == 0
     d = json.loads(capsys.readouterr().out)
@@ -357,7 +357,7 @@ def test_cli_maxinfo_json_and_plot(tmp_path, capsys):
 def test_cli_audit_maxinfo(tmp_path, capsys):
     p = _parser()
     out = tmp_path / "audit.png"
-    args = p.parse_args(["maxinfo", "audit", "--n", "40", "--m", "4", "--E", "2", "--sigma", "1,2", "--N", "20000",
+    args = p.parse_args(["maxinfo", "audit", "n=40", "m=4", "E=2", "sigma=1,2", "--N", "20000",
                          "--N-pilot", "5000", "--json", "--plot", str(out)])
     assert args.func(args) == 0
     d = json.loads(capsys.readouterr().out)

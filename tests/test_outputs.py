@@ -160,7 +160,7 @@ def test_figure_out_and_csv_naming_one_file_are_refused(tmp_path, capsys):
 
 
 def test_paper_command_outputs_naming_one_file_are_refused(tmp_path, capsys):
-    argv = ["yeshokri22", "train", "--model", "quadratic", "--n", "10", "--K", "2", "--runs", "3"]
+    argv = ["yeshokri22", "train", "--model", "quadratic", "n=10", "K=2", "--runs", "3"]
     assert main([*argv, "--csv", "o.csv", "--json", "o.csv"]) == 2
     assert "name the same file" in capsys.readouterr().err
     assert main([*argv, "--csv", "o.npy", "--save-iterates", "./o.npy"]) == 2
@@ -196,7 +196,7 @@ def test_figure_csv_dash_sends_only_the_data_to_standard_output(tmp_path, capsys
 
 
 def test_paper_command_csv_dash(tmp_path, capsys):
-    argv = ["yeshokri22", "train", "--model", "quadratic", "--n", "10", "--b", "2", "--K", "2", "--runs", "3"]
+    argv = ["yeshokri22", "train", "--model", "quadratic", "n=10", "b=2", "K=2", "--runs", "3"]
     assert main([*argv, "--csv", "-"]) == 0
     cap = capsys.readouterr()
     assert cap.out.splitlines()[0] == "run,theta_0" and len(cap.out.splitlines()) == 4
@@ -208,11 +208,11 @@ def test_paper_command_csv_dash(tmp_path, capsys):
     ([*SWEEP, "--plot", "-"], "--plot"),
     (["figure", "yeshokri22-fig1", "--out", "-"], "--out cannot be '-' (standard output)"),
     (["report", "--paper", "yeshokri22", "--out", "-"], "--out cannot be '-' (standard output)"),
-    (["yeshokri22", "train", "--model", "quadratic", "--n", "10", "--save-iterates", "-"],
+    (["yeshokri22", "train", "--model", "quadratic", "n=10", "--save-iterates", "-"],
      "--save-iterates cannot be '-' (standard output): it writes a binary file"),
     ([*SWEEP, "--csv", "-", "--json"], "--csv - and --json would both write to standard output"),
     ([*SWEEP, "--csv", "-", "--print"], "--csv - and --print would both write to standard output"),
-    (["yeshokri22", "train", "--model", "quadratic", "--n", "10", "--json", "--csv", "-"],
+    (["yeshokri22", "train", "--model", "quadratic", "n=10", "--json", "--csv", "-"],
      "would both write to standard output"),
 ])
 def test_dash_is_refused_where_it_cannot_be_standard_output(tmp_path, capsys, argv, what):

@@ -155,22 +155,20 @@ def _parser():
 
 def test_cli_pacbayes(capsys):
     p = _parser()
-    args = p.parse_args(["pacbayes", "bound", "--emp-risk", "0.03", "--n", "10000", "--kl", "50", "--json"])
+    args = p.parse_args(["pacbayes", "bound", "emp_risk=0.03", "n=10000", "KL=50", "--json"])
     assert args.func(args) == 0
     d = json.loads(capsys.readouterr().out)
     vals = {b["key"]: b["value"] for b in d["bounds"]}
     assert abs(vals["maurer04.kl_2sqrtn"] - 0.0521732) <= 5e-8 and abs(vals["mcallester99"] - 0.0866610) <= 5e-8
-    args = p.parse_args(["pacbayes", "bound", "--emp-risk", "0.1", "--n", "1400", "--maxinfo-from", "thmB", "--m",
-                         "200",
-                         "--sigma", "5", "--json"])
+    args = p.parse_args(["pacbayes", "bound", "emp_risk=0.1", "n=1400", "m=200", "sigma=5", "--maxinfo-from", "thmB",
+                         "--json"])
     assert args.func(args) == 0
     d = json.loads(capsys.readouterr().out)
     assert [b["key"] for b in d["bounds"]] == ["pacbayes.g2_maxinfo_prior_derived", "pacbayes.g3_single_model_derived"]
     assert d["params"]["k_source"].startswith("maxinfo.thmB_derived")
-    args = p.parse_args(["pacbayes", "bound", "--emp-risk", "0.1", "--n", "1400", "--maxinfo-from", "lz26", "--sigma",
-                         "5"])
+    args = p.parse_args(["pacbayes", "bound", "emp_risk=0.1", "n=1400", "sigma=5", "--maxinfo-from", "lz26"])
     with pytest.raises(RegimeNotSupported):
         args.func(args)
-    args = p.parse_args(["pacbayes", "bound", "--emp-risk", "0.1", "--n", "1400", "--maxinfo-from", "thmB", "--E", "3"])
+    args = p.parse_args(["pacbayes", "bound", "emp_risk=0.1", "n=1400", "E=3", "--maxinfo-from", "thmB"])
     with pytest.raises(RegimeNotSupported, match="theta-independent"):
         args.func(args)

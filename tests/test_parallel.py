@@ -128,38 +128,9 @@ def test_audit_scores_are_the_same_in_process_on_threads_and_on_dask(scheduler):
 
 
 def _audit_json(capsys, extra):
-    args = [
-        "yeshokri22",
-        "audit",
-        "empirical",
-        "--model",
-        "quadratic",
-        "--scheme",
-        "fixed",
-        "--n",
-        "8",
-        "--b",
-        "2",
-        "--K",
-        "1",
-        "--runs",
-        "600",
-        "--sigma",
-        "0.1",
-        "--S-g",
-        "1",
-        "--lam",
-        "1",
-        "--eta",
-        "0.2",
-        "--j0",
-        "3",
-        "--gamma",
-        "1e-6",
-        "--no-progress",
-        "--json",
-        *extra,
-    ]
+    args = ["yeshokri22", "audit", "empirical", "--model", "quadratic", "--scheme", "fixed", "n=8", "b=2",
+            "K=1", "--runs", "600", "sigma=0.1", "S_g=1", "lam=1", "eta=0.2", "j0=3",
+            "--gamma", "1e-6", "--no-progress", "--json", *extra]
     code = main(args)
     out = json.loads(capsys.readouterr().out)
     for r in out["results"]:

@@ -323,8 +323,8 @@ def test_cli_train_quadratic_json_and_csv(tmp_path, capsys) -> None:
     import json
 
     out, table = tmp_path / "r.json", tmp_path / "r.csv"
-    code = _cli(["train", "--model", "quadratic", "--n", "10", "--b", "2", "--K", "3", "--runs", "7", "--dim", "2",
-                 "--lam", "1", "--eta", "0.1", "--json", str(out), "--csv", str(table), "--no-progress"])
+    code = _cli(["train", "--model", "quadratic", "n=10", "b=2", "K=3", "--runs", "7", "--dim", "2",
+                 "lam=1", "eta=0.1", "--json", str(out), "--csv", str(table), "--no-progress"])
     assert code == 0
     res = json.loads(out.read_text())
     assert res["runs"] == 7 and res["steps"] == 15 and res["scheme"] == "shuffle" and res["S_g"] == 1.0
@@ -335,13 +335,13 @@ def test_cli_train_logistic(capsys) -> None:
     import json
 
     pytest.importorskip("sklearn")
-    assert _cli(["train", "--model", "logistic", "--n", "60", "--runs", "4", "--K", "1", "--b", "10",
+    assert _cli(["train", "--model", "logistic", "n=60", "--runs", "4", "K=1", "b=10",
                  "--no-progress", "--json"]) == 0
     res = json.loads(capsys.readouterr().out)
     assert res["dim"] == 650 and 0 <= res["accuracy_min"] <= res["accuracy_max"] <= 1
 
 
 def test_cli_train_bad_input_is_a_clear_error(capsys) -> None:
-    assert _cli(["train", "--model", "quadratic", "--n", "3", "--b", "5", "--no-progress"]) == 1
+    assert _cli(["train", "--model", "quadratic", "n=3", "b=5", "--no-progress"]) == 1
     err = capsys.readouterr().err
     assert "b <= n" in err and len(err.strip().splitlines()) == 1

@@ -79,7 +79,7 @@ def test_paper_option_disagreeing_with_the_file_is_an_error(tmp_path, capsys):
 
 
 # ----------------------------------------------------------------------------- memory of a workload
-@pytest.mark.parametrize("extra", [[], ["--model", "quadratic", "--n", "50", "--b", "2", "--csv", "x.csv"]],
+@pytest.mark.parametrize("extra", [[], ["--model", "quadratic", "n=50", "b=2", "--csv", "x.csv"]],
                          ids=["logistic", "quadratic-csv"])
 def test_train_refuses_runs_beyond_memory_at_once(tmp_path, extra):
     t0 = time.perf_counter()

@@ -30,14 +30,14 @@ def _refused(tmp_path, *argv):
 # ----------------------------------------------------------------------------- maxinfo audit
 def test_maxinfo_audit_refuses_a_toy_beyond_any_memory(tmp_path):
     # T = n / m = 1e9 batches: one chunk of draws is 20,000 x 1e9 floats
-    err = _refused(tmp_path, "maxinfo", "audit", "--n", "1000000000", "--m", "1", "--plot", "a.png")
+    err = _refused(tmp_path, "maxinfo", "audit", "n=1000000000", "m=1", "--plot", "a.png")
     assert "audit.maxinfo: 200,000 samples need about" in err and "TB of memory (chunk of draws" in err
-    assert "give fewer samples (--N, --N-pilot) or a smaller toy (--n, --m)" in err
+    assert "give fewer samples (--N, --N-pilot) or a smaller toy (n=..., m=...)" in err
     assert not (tmp_path / "a.png").exists()
 
 
 @pytest.mark.parametrize("argv", [["--N", "1000000000", "--N-pilot", "1000000000"],
-                                  ["--toy", "laplace", "--n", "1000000000", "--N", "1000"]], ids=["N", "laplace-n"])
+                                  ["--toy", "laplace", "n=1000000000", "--N", "1000"]], ids=["N", "laplace-n"])
 def test_maxinfo_audit_refuses_samples_beyond_memory(tmp_path, argv):
     """With 4 GB available (this machine's figure replaced, in a subprocess so that old code times out)."""
     code = ("import sys\nfrom dptheory.core import memory\nmemory.available_bytes = lambda: 4 * 10**9\n"

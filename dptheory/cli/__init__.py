@@ -45,7 +45,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any, NoReturn
 
 from dptheory import __version__
-from dptheory.cli.params import UsageError
+from dptheory.cli.params import UsageError, apply_paper_params
 from dptheory.core.errors import ConditionViolated, DPTheoryError
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_FINDING, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
@@ -145,20 +145,7 @@ def add_paper_groups(sub: Any) -> None:
 
 # ----------------------------------------------------------------------------- parser
 def build_parser() -> argparse.ArgumentParser:
-    from dptheory.cli import commands as C
-    from dptheory.cli import compare as X
-    from dptheory.cli.params import (
-        add_cluster_options,
-        delta_type,
-        digits,
-        existing_file,
-        integer,
-        order_list,
-        order_type,
-        out_file,
-        plot_path,
-    )
-
+    """The whole command line: the generic commands, every paper's group, ``explore``."""
     p = Parser(
         prog="dptheory",
         description="Symbolic and numeric verifier of differential-privacy theory: evaluate bounds, check "
@@ -169,6 +156,23 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--version", action="version", version=f"dptheory {__version__}")
     p.add_argument("--debug", action="store_true", help="show the Python traceback of an error")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=Parser)
+
+    _add_inspect(sub)
+    _add_evaluate(sub)
+    _add_check(sub)
+    add_paper_groups(sub)
+
+    from dptheory.cli.explore import add_parser as add_explore
+
+    add_explore(sub)
+
+    _add_report(sub)
+    return p
+
+
+def _add_inspect(sub: Any) -> None:
+    """``list`` and ``show``."""
+    from dptheory.cli import commands as C
 
     s = sub.add_parser("list", help="list encoded theorems, claims (with their verdict on record) and figures",
                        description="List theorems (default), claims (--claims) or everything (--all), optionally "
@@ -187,7 +191,16 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("key", help="a theorem or claim key (see `dptheory list`)")
     s.add_argument("--latex", action="store_true", help="print the bound, its definitions and conditions in LaTeX")
     s.add_argument("--json", action="store_true", help="print the description as JSON")
+    s.add_argument("--full", action="store_true",
+                   help="print every formula whole (by default a formula line longer than 200 characters is cut)")
     s.set_defaults(func=C.cmd_show)
+
+
+def _add_evaluate(sub: Any) -> None:
+    """``eval``, ``sweep``, ``crossover``, ``convert``, ``compare``."""
+    from dptheory.cli import commands as C
+    from dptheory.cli import compare as X
+    from dptheory.cli.params import add_cluster_options, delta_type, digits, order_list, order_type, out_file, plot_path
 
     s = sub.add_parser("eval", help="evaluate a bound at a point (mpmath, 50 digits by default)",
                        description="Evaluate a theorem's bound at one point with mpmath; every condition is "
@@ -271,6 +284,12 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--json", action="store_true", help="print JSON instead of a table")
     s.set_defaults(func=X.cmd_compare)
 
+
+def _add_check(sub: Any) -> None:
+    """``check``."""
+    from dptheory.cli import commands as C
+    from dptheory.cli.params import add_cluster_options, digits, integer
+
     s = sub.add_parser("check", help="check the papers' claims (symbolic, exhaustive or property-based)",
                        description="Decide claims (all of them by default). --claim takes keys or glob patterns "
                        "('yeshokri22.C5*'). Exit 3 when a verdict differs from the one on record.")
@@ -284,11 +303,11 @@ def build_parser() -> argparse.ArgumentParser:
     add_cluster_options(s, "claims (one task per claim)")
     s.set_defaults(func=C.cmd_check, progress=None)
 
-    add_paper_groups(sub)
 
-    from dptheory.explore.command import add_parser as add_explore
-
-    add_explore(sub)
+def _add_report(sub: Any) -> None:
+    """``report`` and ``figure``."""
+    from dptheory.cli import commands as C
+    from dptheory.cli.params import existing_file, integer, out_file
 
     s = sub.add_parser("report", help="LaTeX report of a paper's theorems, values, crossovers, claims, figures")
     s.add_argument("--paper", help="registry prefix, e.g. yeshokri22 (its own settings are the default)")
@@ -311,7 +330,6 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--csv", type=out_file(), help="also write the plotted values")
     s.add_argument("--json", action="store_true", help="print what was written as JSON")
     s.set_defaults(func=C.cmd_figure)
-    return p
 
 
 def _split_debug(argv: Sequence[str]) -> tuple[list[str], bool]:
@@ -438,6 +456,7 @@ def _run(argv: list[str]) -> int:
             setattr(args, dest, list(getattr(args, dest)) + list(extra))
         else:
             parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    apply_paper_params(args)  # a paper subcommand's name=value parameters (n=50) onto args.n
     if getattr(args, "progress", False) is None:
         args.progress = sys.stderr.isatty()
     from dptheory.cli.output import check_outputs, data_stdout, to_stdout

@@ -19,9 +19,11 @@ from dptheory.cli.output import (
     out_in_folder,
     output_files,
     print_json,
+    print_written,
     progress_bar,
     table,
     write_csv,
+    written,
 )
 from dptheory.cli.params import (
     MAX_GRID_POINTS,
@@ -115,22 +117,41 @@ def cmd_show(args: argparse.Namespace) -> int:
     from dptheory.core.registry import REGISTRY
 
     obj = REGISTRY.get(args.key)
+    where = defined_in(REGISTRY.origin(obj.key))
     if getattr(obj, "KIND", "") == "theorem":
         if args.json:
-            print_json(_theorem_dict(obj))
+            print_json({**_theorem_dict(obj), "defined_in": where})
         elif args.latex:
             print(describe.latex_block(obj))
         else:
-            print(obj.explain())
+            print(describe.explain(obj, full=args.full))
+            print(f"  defined in: {where}")
         return 0
     if args.json:
         print_json({"key": obj.key, "kind": "claim", "title": obj.title, "source": obj.citation.short(),
                     "statement": obj.statement, "reading": obj.reading, "checks": obj.describe(),
                     "region": obj.region.description, "finding": obj.finding_text,
-                    "counterexamples": [{k: str(v) for k, v in pt.items()} for pt in obj.counterexamples]})
+                    "counterexamples": [{k: str(v) for k, v in pt.items()} for pt in obj.counterexamples],
+                    "defined_in": where})
         return 0
     print(describe.claim_text(obj))
+    print(f"  defined in: {where}")
     return 0
+
+
+def defined_in(module: str) -> str:
+    """The file of ``module`` as a person finds it: relative to the folder holding the ``dptheory`` package
+    (``dptheory/papers/yeshokri22/theorems.py``), the absolute path for a plugin outside it; ``unknown`` if
+    the module is not loaded."""
+    import sys
+    from pathlib import Path
+
+    path = getattr(sys.modules.get(module), "__file__", None)
+    if not path:
+        return "unknown"
+    root = Path(__file__).resolve().parents[2]
+    p = Path(path).resolve()
+    return p.relative_to(root).as_posix() if p.is_relative_to(root) else str(p)
 
 
 def _theorem_dict(t: Any) -> dict[str, Any]:
@@ -288,6 +309,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         print_json({"fixed": fixed, "rows": rows})
     elif not args.csv or args.print:
         table(rows, right=list(rows[0]), digits=8)
+    print_written(written(csv=args.csv, rows=len(rows), files=[args.plot]), json_on_stdout=args.json)
     for r in results:
         for note in r.notes:
             print(f"dptheory: {r.key}: {note}", file=sys.stderr)

@@ -30,8 +30,9 @@ from dptheory.cli.commands import (
     theorem,
 )
 from dptheory.cli.output import output_files, print_json, table, write_csv
-from dptheory.cli.params import MAX_GRID_POINTS, UsageError, exact_number, parse_params
+from dptheory.cli.params import MAX_GRID_POINTS, UsageError, parse_params
 from dptheory.core.errors import ConditionViolated, DPTheoryError
+from dptheory.core.validate import exact_number
 
 __all__ = ["cmd_compare", "cmd_crossover"]
 

@@ -337,3 +337,16 @@ def claim_result_lines(res: Any, title: str, width: int) -> list[str]:
 def plural(n: int, word: str, many: str | None = None) -> str:
     """``1 point``, ``2 points``."""
     return f"{n} {word if n == 1 else (many or word + 's')}"
+
+
+def written(*, csv: str | None = None, rows: int = 0, files: Sequence[str | None] = ()) -> str:
+    """The one-line summary of what a command wrote (``wrote 40 rows to s.csv and s.png``); '' if nothing."""
+    parts = [f"{plural(rows, 'row')} to {'standard output' if csv == STDOUT else csv}"] if csv else []
+    parts += [str(f) for f in files if f]
+    return "wrote " + " and ".join(parts) if parts else ""
+
+
+def print_written(text: str, *, json_on_stdout: bool = False) -> None:
+    """Print :func:`written`'s line: on stderr when standard output carries JSON (it stays parseable)."""
+    if text:
+        print(text, file=sys.stderr if json_on_stdout else sys.stdout)

@@ -14,16 +14,18 @@ import argparse
 import math
 import re
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from dptheory.core.errors import DPTheoryError, InvalidParameter
 from dptheory.core.validate import (  # noqa: F401  (MAX_DIGITS, MAX_EXPONENT: re-exported, the core's limits)
     MAX_DIGITS,
     MAX_EXPONENT,
+    NUMBER_FORMS,
     check_size,
-    rational_size_problem,
+    exact_number,
     text_size_problem,
 )
 
@@ -34,42 +36,6 @@ class UsageError(DPTheoryError):
 
 #: the largest grid a sweep, crossover or compare evaluates (points in total)
 MAX_GRID_POINTS = 1_000_000
-
-_DECIMAL = re.compile(r"^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$")
-_FRACTION = re.compile(r"^([+-]?\d+)\s*/\s*(\d+)$")
-NUMBER_FORMS = "a decimal such as 0.02 or 1e-5, or a fraction such as 1/3"
-
-
-def exact_number(text: str) -> Fraction:
-    """``"0.02"`` -> Fraction(1, 50), ``"1/3"``, ``"1e-400"`` exactly; ValueError (one sentence) otherwise.
-
-    Refuses NaN, infinities, text, and numbers beyond the size limits of :mod:`dptheory.core.validate`
-    (:data:`MAX_DIGITS` digits, magnitude within 1e+-:data:`MAX_EXPONENT`: the same limits as the Python API's
-    ``parse_value``), decided before the number is built (so nothing ever builds a 10^(10^6) integer)."""
-    s = str(text).strip()
-    low = s.lower().lstrip("+-")
-    if low in ("nan",):
-        raise ValueError("NaN is not a number")
-    if low in ("inf", "infinity", "oo"):
-        raise ValueError("infinity is not allowed here")
-    problem = text_size_problem(s)
-    if problem is not None:
-        raise ValueError(problem)
-    m = _FRACTION.match(s)
-    if m:
-        if int(m.group(2)) == 0:
-            raise ValueError("division by zero")
-        value = Fraction(int(m.group(1)), int(m.group(2)))
-    else:
-        m = _DECIMAL.match(s)
-        if not m or not (m.group(2) or m.group(3)):
-            raise ValueError(f"not a number (write {NUMBER_FORMS})")
-        value = Fraction(s)
-    problem = rational_size_problem(value.numerator, value.denominator)
-    if problem is not None:
-        raise ValueError(problem)
-    return value
-
 
 def check_magnitude(name: str, value: str) -> None:
     """Refuse at once a ``name=value`` whose numbers are too large to handle (exit status 1).
@@ -410,3 +376,92 @@ def cluster_options(args: argparse.Namespace) -> tuple[int | None, str | None]:
     if workers is not None and scheduler is not None:
         raise UsageError("give --workers (a local Dask cluster) or --scheduler (an existing one), not both")
     return workers, scheduler
+
+
+# ----------------------------------------------------------------------------- a paper command's parameters
+@dataclass(frozen=True)
+class PaperParam:
+    """One parameter of a paper subcommand, written ``name=value`` with the paper's notation name (``n=50``,
+    ``sigma_mul=1``, ``KL=5``), like ``dptheory eval``'s; ``parse`` is one of the types above (applied to the
+    value as to an option's)."""
+
+    name: str
+    parse: Callable[[str], Any]
+    default: Any = None
+    help: str = ""
+    required: bool = False
+
+
+class _OldSpelling(argparse.Action):
+    """``--n 50`` (the spelling before ``n=50``): a one-line usage error showing the new spelling."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:
+        value = values if isinstance(values, str) and values else "VALUE"
+        raise UsageError(f"{parser.prog}: {option_string} is a parameter of the paper, written name=value: "
+                         f"use {self.dest}={value}")
+
+
+class _ParamsAction(argparse.Action):
+    """The ``name=value`` items, parsed onto the namespace as argparse reads them (so ``parser.parse_args`` gives
+    ``args.n`` directly); ``dptheory.cli`` completes them (items after options, required ones) with
+    :func:`apply_paper_params`."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:
+        setattr(namespace, self.dest, list(values or []))
+        apply_paper_params(namespace, complete=False)
+
+
+def old_spellings(name: str) -> list[str]:
+    """The option spellings a parameter had before ``name=value`` (``S_g``: ``--S-g``, ``--S_g``, ``--s-g``)."""
+    forms = [name, name.replace("_", "-"), name.lower(), name.lower().replace("_", "-")]
+    return [f"--{f}" for f in dict.fromkeys(forms)]
+
+
+def add_paper_params(parser: argparse.ArgumentParser, params: Sequence[PaperParam]) -> None:
+    """Give a paper subcommand its ``name=value`` parameters (read by :func:`apply_paper_params` before the
+    handler runs: the handler finds ``args.n``, ``args.sigma_mul``... as it would an option's value). The old
+    ``--n 50`` spelling is refused with the new one; the parameters are listed in the command's help."""
+    names = [p.name for p in params]
+    parser.add_argument("params", nargs="*", metavar="name=value", action=_ParamsAction,
+                        help=f"parameters of the paper: {', '.join(names)}")
+    for p in params:
+        parser.add_argument(*old_spellings(p.name), dest=p.name, nargs="?", action=_OldSpelling,
+                            help=argparse.SUPPRESS)
+    parser.set_defaults(**{p.name: p.default for p in params}, paper_params=(parser.prog, tuple(params)))
+    width = max(len(n) for n in names) + 2
+    rows = [f"  {p.name + '=':<{width}} {p.help}" + (" (required)" if p.required else
+                                                      f" (default: {_shown_default(p.default)})" if p.default
+                                                      is not None else "") for p in params]
+    parser.epilog = "\n".join(["parameters (name=value, the paper's notation):", *rows]
+                              + ([parser.epilog] if parser.epilog else []))
+
+
+def _shown_default(d: Any) -> str:
+    return ",".join(map(str, d)) if isinstance(d, (list, tuple)) else str(d)
+
+
+def apply_paper_params(args: argparse.Namespace, *, complete: bool = True) -> None:
+    """Parse the ``name=value`` items of a paper subcommand (:func:`add_paper_params`) onto ``args``: an unknown
+    name, a bad value or (when ``complete``: every item has been read) a missing required parameter is a one-line
+    usage error naming what is accepted."""
+    spec = getattr(args, "paper_params", None)
+    if spec is None:
+        return
+    prog, params = spec
+    by_name = {p.name: p for p in params}
+    given = parse_params(args.params)
+    for name, text in given.items():
+        p = by_name.get(name)
+        if p is None:
+            raise UsageError(f"{prog}: unknown parameter {name!r}; its parameters: {', '.join(by_name)} "
+                             f"(see `{prog} --help`)")
+        try:
+            setattr(args, name, p.parse(text))
+        except argparse.ArgumentTypeError as exc:
+            raise UsageError(f"{prog}: parameter {name}: {exc}") from None
+    missing = [p.name for p in params if p.required and p.name not in given]
+    if missing and complete:
+        raise UsageError(f"{prog}: missing parameter(s) {', '.join(missing)}; write "
+                         + " ".join(f"{m}=VALUE" for m in missing))

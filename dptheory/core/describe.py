@@ -160,9 +160,30 @@ def value_repr(v: Any) -> str:
     return f"<BoundValue {v.key} = {v.decimal(min(v.dps, 15))} {v.unit} ({v.direction} bound, {v.dps} digits)>"
 
 
-def explain(thm: Any, *, width: int | None = None) -> str:
-    """Statement, parameters, conditions, limits and citation of a theorem, for people."""
+#: the longest formula line :func:`explain` prints unless asked for the full form (``dptheory show KEY --full``)
+FORMULA_BUDGET = 200
+
+
+def clipped(line: str, *, full: bool = False, whole: str = "--full", budget: int = FORMULA_BUDGET) -> str:
+    """``line`` cut to ``budget`` characters unless ``full``, saying how long it was and how to see it whole
+    (``whole``: e.g. ``dptheory show KEY --full``)."""
+    if full or len(line) <= budget:
+        return line
+    return line[: budget - 1] + f"… ({len(line)} characters in all; `{whole}` prints it whole)"
+
+
+def explain(thm: Any, *, width: int | None = None, full: bool = False) -> str:
+    """Statement, parameters, conditions, limits and citation of a theorem, for people.
+
+    Every formula is rendered by :func:`pretty` in the paper's notation (the limit sympy found too, by
+    :func:`one_line`); a formula line longer than :data:`FORMULA_BUDGET` characters is cut (:func:`clipped`)
+    unless ``full``."""
     names = thm.symbol_names()
+    whole = f"dptheory show {thm.key} --full"
+
+    def _clip_block(text: str, full: bool) -> str:
+        return "\n".join(clipped(line, full=full, whole=whole) for line in text.split("\n"))
+
     lines = [f"{thm.key}: {thm.title}", f"  source: {thm.citation.short()}"]
     if thm.citation.note:
         lines.append(f"  note on source: {thm.citation.note}")
@@ -179,15 +200,15 @@ def explain(thm: Any, *, width: int | None = None) -> str:
         lines.append(f"    {p.name:<{pw}}{glyph}  {p.meaning} ({p.domain.value})")
     if thm.bound is not None:
         lines.append("  bound:")
-        lines.append(pretty(thm.bound, names, width=width, indent="    "))
+        lines.append(_clip_block(pretty(thm.bound, names, width=width, indent="    "), full))
     elif thm.statement:
         lines.append("  defined by:")
         for s in thm.statement:
-            lines.append(pretty(s, names, width=width, indent="    "))
+            lines.append(_clip_block(pretty(s, names, width=width, indent="    "), full))
     if thm.definitions:
         lines.append("  where:")
         for d in thm.definitions:
-            lines.append(pretty(d, names, width=width, indent="    "))
+            lines.append(_clip_block(pretty(d, names, width=width, indent="    "), full))
     if thm.assumptions:
         lines.append("  assumptions (not checkable at a point):")
         lines.extend(f"    - {a}" for a in thm.assumptions)
@@ -202,14 +223,15 @@ def explain(thm: Any, *, width: int | None = None) -> str:
         cond = f" (finite iff {lim.exists_when.render()})" if lim.exists_when else ""
         if lim.expr is not None:
             lines.append(f"  limit as {lim.param} -> oo{cond}:")
-            lines.append(pretty(lim.expr, names, width=width, indent="    "))
+            lines.append(_clip_block(pretty(lim.expr, names, width=width, indent="    "), full))
         else:
             lines.append(f"  limit as {lim.param} -> oo: available{cond}")
         if thm.bound is not None:
             from dptheory.core.symbolic import symbolic_limit
 
-            res, _value = symbolic_limit(thm, lim.param)
-            lines.append(f"    sympy: {res.verdict.value}: {res.detail}")
+            res, value = symbolic_limit(thm, lim.param)
+            detail = res.detail if value is None else f"limit as {lim.param} -> oo: {one_line(value)}"
+            lines.append(clipped(f"    sympy: {res.verdict.value}: {detail}", full=full, whole=whole))
     if thm.reading:
         lines.append("  reading decisions: " + thm.reading)
     if thm.notes:
@@ -256,8 +278,10 @@ def claim_text(c: Any) -> str:
 
 
 __all__ = [
+    "FORMULA_BUDGET",
     "claim_repr",
     "claim_text",
+    "clipped",
     "display_name",
     "explain",
     "latex_block",

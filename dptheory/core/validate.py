@@ -20,6 +20,7 @@ from __future__ import annotations
 import math
 import re
 from decimal import Decimal
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from dptheory.core.errors import DPTheoryError, InvalidParameter, ParameterOutOfRange
@@ -39,6 +40,46 @@ SIZE_RANGE = (f"numbers may have at most {MAX_DIGITS} digits and a magnitude bet
 
 _DECIMAL = re.compile(r"^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$")
 _FRACTION = re.compile(r"^([+-]?\d+)\s*/\s*(\d+)$")
+
+
+#: the number forms :func:`exact_number` accepts, for messages
+NUMBER_FORMS = "a decimal such as 0.02 or 1e-5, or a fraction such as 1/3"
+
+
+class NumberTooLarge(ValueError):
+    """A number beyond the size limits (:data:`MAX_DIGITS` digits, magnitude within 1e+-:data:`MAX_EXPONENT`)."""
+
+
+def exact_number(text: str, *, forms: str = NUMBER_FORMS) -> Fraction:
+    """The one parser of number text: ``"0.02"`` -> Fraction(1, 50), ``"1/3"``, ``"1e-400"`` exactly.
+
+    Used by the command line (:mod:`dptheory.cli.params`) and the Python API (``dptheory.core.notation.parse_value``).
+    Raises ValueError (one sentence) for NaN, infinities and text (``not a number (write FORMS)``), and
+    :class:`NumberTooLarge` for numbers beyond the size limits, decided before the number is built (so nothing ever
+    builds a 10^(10^6) integer)."""
+    s = str(text).strip()
+    low = s.lower().lstrip("+-")
+    if low == "nan":
+        raise ValueError("NaN is not a number")
+    if low in ("inf", "infinity", "oo"):
+        raise ValueError("infinity is not allowed here")
+    problem = text_size_problem(s)
+    if problem is not None:
+        raise NumberTooLarge(problem)
+    m = _FRACTION.match(s)
+    if m:
+        if int(m.group(2)) == 0:
+            raise ValueError("division by zero")
+        value = Fraction(int(m.group(1)), int(m.group(2)))
+    else:
+        m = _DECIMAL.match(s)
+        if not m or not (m.group(2) or m.group(3)):
+            raise ValueError(f"not a number (write {forms})")
+        value = Fraction(s)
+    problem = rational_size_problem(value.numerator, value.denominator)
+    if problem is not None:
+        raise NumberTooLarge(problem)
+    return value
 
 
 def text_size_problem(text: str) -> str | None:

@@ -1,7 +1,7 @@
 """``dptheory explore``: the theorems in a browser page (Panel), with a pure-Python model underneath.
 
-``import dptheory.explore`` is light: panel and bokeh are imported by :func:`build_app` and
-:func:`serve` only (install them with ``pip install 'dptheory[explore]'``).
+The ``explore`` subcommand is :mod:`dptheory.cli.explore`. ``import dptheory.explore`` is light: panel and
+bokeh are imported by :func:`build_app` and :func:`serve` only (install them with ``pip install 'dptheory[explore]'``).
 """
 
 from __future__ import annotations
@@ -30,14 +30,7 @@ def serve(
     _serve(keys, port=port, show=show, address=address, values=values)
 
 
-def add_parser(subparsers: Any) -> Any:
-    """Add the ``explore`` subcommand to an argparse ``subparsers`` object (see :mod:`.command`)."""
-    from dptheory.explore.command import add_parser as _add
-
-    return _add(subparsers)
-
-
-__all__ = ["DEFAULT_KEYS", "Explorer", "add_parser", "build_app", "serve"]
+__all__ = ["DEFAULT_KEYS", "Explorer", "build_app", "serve"]
 
 
 def __getattr__(name: str) -> Any:

@@ -1,25 +1,15 @@
 """``python -m dptheory.explore [KEY ...] [name=value ...] [--port N] [--no-browser]``: the same as
-``dptheory explore`` (see :mod:`dptheory.explore.command`)."""
+``dptheory explore`` (:mod:`dptheory.cli.explore`), with the command line's one-line errors and exit status."""
 
 from __future__ import annotations
 
-import argparse
 import sys
-
-from dptheory.core.errors import DPTheoryError
-from dptheory.explore.command import add_parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m dptheory.explore")
-    sub = parser.add_subparsers(dest="command")
-    add_parser(sub)
-    args = parser.parse_args(["explore", *(sys.argv[1:] if argv is None else argv)])
-    try:
-        return int(args.func(args))
-    except (DPTheoryError, OSError) as exc:  # OSError: the port is taken, or the address is not ours
-        print(f"dptheory: error: {exc}", file=sys.stderr)
-        return 1
+    from dptheory.cli import main as cli_main
+
+    return cli_main(["explore", *(sys.argv[1:] if argv is None else argv)])
 
 
 if __name__ == "__main__":  # pragma: no cover

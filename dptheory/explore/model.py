@@ -31,7 +31,16 @@ from dptheory.core.registry import REGISTRY
 from dptheory.core.theorem import Theorem
 from dptheory.probe import Probe
 
-DEFAULT_KEYS: tuple[str, ...] = ("yeshokri22.thm4_2", "yeshokri22.thm4_3", "yeshokri22.composition")
+
+def _declared() -> list[Any]:
+    """The papers' ``[explorer]`` declarations (:func:`dptheory.report.config.explorer_defaults`)."""
+    from dptheory.report.config import explorer_defaults
+
+    return explorer_defaults()
+
+
+#: the theorems shown when none is named: the first paper's declaration (``[explorer] keys`` in its report.toml)
+DEFAULT_KEYS: tuple[str, ...] = next((d.keys for d in _declared() if d.keys), ())
 READOUT_DPS = 12  # the readout is `dptheory eval KEY ... --dps 12`
 CROSSOVER_DPS = 30  # crossovers are confirmed at this many digits (both neighbours)
 DEFAULT_DELTA = "1e-5"
@@ -256,9 +265,8 @@ class Explorer:
             self.set(name, v)
         self.axis = "K" if "K" in self.control else ("alpha" if "alpha" in self.control else self.controls[0].name)
         self.axis_lo, self.axis_hi = self.default_range(self.axis)
-        self.baseline: str | None = (
-            "yeshokri22.composition" if "yeshokri22.composition" in keys else (keys[-1] if len(keys) > 1 else None)
-        )
+        declared = next((d.baseline for d in _declared() if d.baseline in keys), None)
+        self.baseline: str | None = declared or (keys[-1] if len(keys) > 1 else None)
         self.delta = DEFAULT_DELTA
         self._cache: dict[tuple[Any, ...], Any] = {}
 
@@ -319,8 +327,12 @@ class Explorer:
         c = self.control[axis]
         owner = next(t for t in self.theorems if axis in t.params)
         n_lo, n_hi, _ = owner.notation[axis].sample
-        if axis == "K" and c.integer and n_lo <= 1 and 200 <= n_hi:
-            return "1", "200"  # the epoch range of Ye & Shokri's Figures 1-2 as plotted in papers/yeshokri22/figures.py
+        paper = owner.key.split(".", 1)[0]
+        for d in _declared():
+            if axis in d.ranges and any(k.split(".", 1)[0] == paper for k in d.keys):
+                lo, hi = d.ranges[axis]  # declared by the paper (e.g. the epochs of its figures)
+                if n_lo <= float(lo) and float(hi) <= n_hi:
+                    return lo, hi
         if c.integer:
             return str(math.ceil(c.lo)), str(math.floor(c.hi))
         return f"{c.lo:g}", f"{c.hi:g}"

@@ -1,33 +1,39 @@
 """Report configuration: named parameter sets, crossovers, figures (TOML, schema in reports/README.md).
 
-Example (``dptheory/papers/yeshokri22/report.toml`` is the full one)::
+Example (a paper package's own ``report.toml`` is its full one; every key string a report uses is the
+paper's, declared there, none in this module)::
 
     [report]
-    paper = "yeshokri22"                 # registry prefix of the theorems and claims to report
-    title = "Ye & Shokri 2022 at the figures' setting"
+    paper = "mypaper"                    # registry prefix of the theorems and claims to report
+    title = "My paper at the figures' setting"
     digits = 12                          # significant digits shown in tables
     dps = 50                             # mpmath precision of every value
     claims = true                        # check and report the paper's claims
     claim_examples = 60                  # property-search examples per claim
     seed = 0                             # seed of the claim searches
-    figures = ["yeshokri22-fig1", "yeshokri22-fig2"]
+    figures = ["mypaper-fig1"]
     include = []                         # further registry prefixes reported together (e.g. "maxinfo")
-    explore = "Figure 2, alpha = 10, K = 50"  # the set `dptheory explore` starts from (default: the first)
+    explore = "Figure 2, alpha = 10"     # the set `dptheory explore` starts from (default: the first)
     delta = "1e-5"                       # delta of the (epsilon, delta) column (RDP theorems; default 1e-5)
-    headline = ["yeshokri22.thm4_2"]     # theorems whose values are the summary's key numbers
-    full_batch = ["yeshokri22.thmD_6"]   # theorems stated for full batch b = n (flagged at sets with b < n)
+    headline = ["mypaper.thm1"]          # theorems whose values are the summary's key numbers
+    full_batch = ["mypaper.thm2"]        # theorems stated for full batch b = n (flagged at sets with b < n)
 
     [[sets]]                             # one column of the value tables per set
-    name = "Figure 2, alpha = 10, K = 50"
-    params = { alpha = 10, eta = "0.02", lam = 1, beta = 4, S_g = 4, sigma = 2, n = 50, b = 2, K = 50, j0 = 0 }
+    name = "Figure 2, alpha = 10"
+    params = { alpha = 10, eta = "0.02", n = 50, b = 2, K = 50 }
 
     [[crossovers]]                       # the value of `over` after which `lower` stays below `upper`
-    lower = "yeshokri22.thm4_3"
-    upper = "yeshokri22.composition"
+    lower = "mypaper.thm1"
+    upper = "mypaper.baseline"
     over = "K"
     from = 1
     to = 500
-    params = { alpha = 10, eta = "0.02", lam = 1, beta = 4, S_g = 4, sigma = 2, n = 50, b = 2 }
+    params = { alpha = 10, eta = "0.02", n = 50, b = 2 }
+
+    [explorer]                           # where `dptheory explore` starts when no theorem is named
+    keys = ["mypaper.thm1", "mypaper.baseline"]
+    baseline = "mypaper.baseline"        # the curve the others are compared with
+    ranges = { K = [1, 200] }            # declared plot ranges (e.g. the epochs of the paper's figures)
 """
 
 from __future__ import annotations
@@ -59,6 +65,17 @@ class CrossoverSpec:
 
 
 @dataclass(frozen=True)
+class ExplorerDefaults:
+    """``[explorer]`` of a paper's ``report.toml``: where ``dptheory explore`` starts when no theorem is named
+    (``keys``), the curve the others are compared with (``baseline``) and declared plot ranges (``ranges``:
+    parameter -> (lo, hi), e.g. the epochs of the paper's figures)."""
+
+    keys: tuple[str, ...] = ()
+    baseline: str = ""
+    ranges: dict[str, tuple[str, str]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class ReportConfig:
     paper: str
     title: str
@@ -78,6 +95,7 @@ class ReportConfig:
     source: str = "built-in defaults"
     command: str = ""  # the command line that regenerates this report (set by the CLI; not a TOML key)
     extra: dict[str, Any] = field(default_factory=dict)
+    explorer: ExplorerDefaults | None = None
 
 
 _REPORT_KEYS = {"paper", "title", "digits", "dps", "claims", "claim_examples", "seed", "figures", "include",
@@ -152,10 +170,10 @@ def _tables(source: str, data: dict[str, Any], key: str) -> list[dict[str, Any]]
 
 def from_dict(data: dict[str, Any], *, source: str) -> ReportConfig:
     """Validate a parsed TOML document; errors name the offending table, key and value (one line each)."""
-    unknown = set(data) - {"report", "sets", "crossovers"}
+    unknown = set(data) - {"report", "sets", "crossovers", "explorer"}
     if unknown:
         raise DPTheoryError(
-            f"{source}: unknown top-level table(s) {sorted(unknown)}; expected report, sets, crossovers"
+            f"{source}: unknown top-level table(s) {sorted(unknown)}; expected report, sets, crossovers, explorer"
         )
     rep = data.get("report", {})
     if not isinstance(rep, dict):
@@ -165,7 +183,7 @@ def from_dict(data: dict[str, Any], *, source: str) -> ReportConfig:
     if bad:
         raise DPTheoryError(f"{source}: unknown key(s) {sorted(bad)} in [report]; allowed: {sorted(_REPORT_KEYS)}")
     if "paper" not in rep:
-        raise DPTheoryError(f'{source}: [report] needs paper = "<registry prefix>" (e.g. "yeshokri22")')
+        raise DPTheoryError(f'{source}: [report] needs paper = "<registry prefix>" (e.g. "mypaper")')
     paper = _need(source, "[report]", "paper", rep["paper"], str)
     title = _need(source, "[report]", "title", rep.get("title", paper), str)
     dps = _int_in(source, "dps", rep.get("dps", 50), 15, 1000)
@@ -232,6 +250,7 @@ def from_dict(data: dict[str, Any], *, source: str) -> ReportConfig:
         headline=headline,
         full_batch=full_batch,
         source=source,
+        explorer=_explorer(source, data["explorer"]) if "explorer" in data else None,
     )
     check_param_names(cfg)
     return cfg
@@ -317,3 +336,35 @@ def defaults(paper: str) -> ReportConfig:
 
 def papers_with_defaults() -> list[str]:
     return sorted(_default_files())
+
+
+_EXPLORER_KEYS = {"keys", "baseline", "ranges"}
+
+
+def _explorer(source: str, table: Any) -> ExplorerDefaults:
+    """Validate ``[explorer]`` (one-line errors naming the key and what is accepted)."""
+    if not isinstance(table, dict):
+        raise DPTheoryError(f"{source}: explorer must be a table ([explorer]), got {_type_name(table)}")
+    bad = set(table) - _EXPLORER_KEYS
+    if bad:
+        raise DPTheoryError(f"{source}: unknown key(s) {sorted(bad)} in [explorer]; allowed: {sorted(_EXPLORER_KEYS)}")
+    keys = _need(source, "[explorer]", "keys", table.get("keys", []), list)
+    if not all(isinstance(k, str) for k in keys):
+        raise DPTheoryError(f"{source}: [explorer] keys must be a list of theorem keys (text), got {keys!r}")
+    baseline = _need(source, "[explorer]", "baseline", table.get("baseline", ""), str)
+    ranges: dict[str, tuple[str, str]] = {}
+    for name, pair in _need(source, "[explorer]", "ranges", table.get("ranges", {}), dict).items():
+        if not (isinstance(pair, list) and len(pair) == 2 and all(isinstance(x, (int, str)) for x in pair)):
+            raise DPTheoryError(f"{source}: [explorer] ranges.{name} must be [lo, hi] (numbers), got {pair!r}")
+        ranges[name] = (str(pair[0]), str(pair[1]))
+    return ExplorerDefaults(keys=tuple(keys), baseline=baseline, ranges=ranges)
+
+
+def explorer_defaults() -> list[ExplorerDefaults]:
+    """The ``[explorer]`` declarations of every paper's ``report.toml`` (papers in name order)."""
+    out = []
+    for paper in papers_with_defaults():
+        cfg = defaults(paper)
+        if cfg.explorer is not None:
+            out.append(cfg.explorer)
+    return out

@@ -307,11 +307,11 @@ def memory_estimate(toy: GaussianToy | LaplaceCountToy, *, N: int, N_pilot: int,
         width = min(16_384, cells, max(2, WORK_BYTES // (8 * (toy.m + 1))) + 1)  # the columns of _lse_linear's block
         fixed = {"chunk of draws": 9 * array_bytes((cells,)), "mixture block": array_bytes((toy.m + 3, width)),
                  "binomial CDF": array_bytes((toy.m + 1,)), "Lemma G check": 16 * min(int(N), 100_000)}
-        size = "a smaller toy (--n, --m)"
+        size = "a smaller toy (n=..., m=...)"
     else:
         block = min(rows, max(1, WORK_BYTES // (8 * (toy.n + 1))))  # the rows of density's block
         fixed = {"chunk of draws": 6 * array_bytes((rows,)), "mixture block": 7 * array_bytes((block, toy.n + 1))}
-        size = "a smaller toy (--n)"
+        size = "a smaller toy (n=...)"
     return MemoryEstimate(what=KEY, units=units, unit="samples", per_unit={"samples of i": 8, "working copy": 8},
                           fixed={**fixed, **search}, advice=f"give fewer samples (--N, --N-pilot) or {size}")
 

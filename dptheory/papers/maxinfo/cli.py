@@ -17,8 +17,8 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from dptheory.cli.output import output_files, table
-from dptheory.cli.params import integer, plot_path, real
+from dptheory.cli.output import output_files, print_written, table, written
+from dptheory.cli.params import PaperParam, add_paper_params, integer, plot_path, real
 from dptheory.core.errors import DPTheoryError, RegimeNotSupported
 
 __all__ = ["add_audit_maxinfo", "add_subcommands", "cmd_audit_maxinfo", "cmd_maxinfo"]
@@ -125,6 +125,7 @@ def cmd_maxinfo(args: argparse.Namespace) -> int:
         print(json.dumps({"params": {k: getattr(args, k) for k in ("n", "m", "E", "zeta", "sigma", "beta", "C",
                                                                     "C_beta")},
                           "unit": args.unit, "bounds": rows, "notes": notes, "plot": plot_info}, indent=1))
+        print_written(written(files=[args.plot]), json_on_stdout=True)
         return 0
     print(f"I^beta_inf(S; DP-SGD-stream(S)) at n={args.n}, m={args.m}, E={args.E}, zeta={args.zeta}, "
           f"sigma={args.sigma}, beta={args.beta} [{args.unit}]")
@@ -203,6 +204,7 @@ def cmd_audit_maxinfo(args: argparse.Namespace) -> int:
             _plot_audit(audits, args, str(group.path(args.plot)))
     if args.json:
         print(json.dumps({"audits": [a.to_dict() for a in audits], "plot": args.plot}, indent=1, default=str))
+        print_written(written(files=[args.plot]), json_on_stdout=True)
         return 0 if all(a.consistent for a in audits) else 3
     for a in audits:
         lb = a.lower
@@ -221,6 +223,7 @@ def cmd_audit_maxinfo(args: argparse.Namespace) -> int:
         if a.lemma_g_violations is not None:
             print(f"  Lemma G (i <= Lambda) violations: {a.lemma_g_violations}")
         print(f"  consistent (every upper bound >= certified lower bound): {a.consistent}  [{a.seconds:.2f} s]")
+    print_written(written(files=[args.plot]))
     return 0 if all(a.consistent for a in audits) else 3
 
 
@@ -248,24 +251,47 @@ def _plot_audit(audits: list[Any], args: argparse.Namespace, path: str) -> None:
 
 
 # ----------------------------------------------------------------------------- parsers
+def _bounds_params() -> list[PaperParam]:
+    """``bounds``'s parameters, in the notation of Theorems A and B (and Lampert & Zakerinia's Theorem 1)."""
+    pos, count = real(0, None, lo_open=True), integer(1, 10**9)
+    return [
+        PaperParam("n", count, None, "number of examples", required=True),
+        PaperParam("m", count, None, "batch size", required=True),
+        PaperParam("E", count, 1, "epochs"),
+        PaperParam("zeta", pos, 1.0, "clipping norm"),
+        PaperParam("sigma", pos, None, "noise std on the sum of clipped gradients", required=True),
+        PaperParam("beta", real(0, 1, lo_open=True, hi_open=True), 0.05, "max-information slack, in (0, 1)"),
+        PaperParam("C", pos, 1.0, "hidden constant for the asymptotic bounds"),
+        PaperParam("C_beta", pos, 1.0, "Rogers et al.'s constant in beta"),
+    ]
+
+
+def _audit_params() -> list[PaperParam]:
+    """``audit``'s parameters: the toy mechanism's, in the notation of the bounds it is compared with."""
+    count = integer(1, 10**9)
+    return [
+        PaperParam("n", count, 200, "examples"),
+        PaperParam("m", count, 10, "batch size"),
+        PaperParam("E", count, 1, "epochs"),
+        PaperParam("sigma", _spec, "4", "noise std (a comma list or lo..hi:k sweeps it)"),
+        PaperParam("zeta", real(0, None, lo_open=True), 1.0, "clipping norm"),
+        PaperParam("eps", _spec, "0.5", "Laplace toy: privacy parameter(s), a comma list or lo..hi:k"),
+        PaperParam("beta", real(0, 1, lo_open=True, hi_open=True), 0.05, "max-information slack"),
+    ]
+
+
+#: the parameters (name=value) of every command of this paper, for the help and the tests
+PARAMS = {"bounds": _bounds_params, "audit": _audit_params}
+
+
 def add_subcommands(sub: Any) -> None:
     """Add ``bounds`` and ``audit`` to ``dptheory maxinfo``."""
-    pos = real(0, None, lo_open=True)
-    count = integer(1, 10**9)
     s = sub.add_parser("bounds", help="max-information bounds for DP-SGD (nats; bits with --unit bits)",
                        description="Upper bounds on the beta-approximate max-information of DP-SGD-stream: our "
                        "Theorems A and B, Lampert & Zakerinia's Theorem 1 and the (eps, delta)-DP route (both "
                        "asymptotic: labelled, never a guarantee).")
-    s.add_argument("--n", type=count, required=True, help="number of examples")
-    s.add_argument("--m", type=count, required=True, help="batch size")
-    s.add_argument("--E", type=count, default=1, help="epochs")
-    s.add_argument("--zeta", type=pos, default=1.0, help="clipping norm")
-    s.add_argument("--sigma", type=pos, required=True, help="noise std on the sum of clipped gradients")
-    s.add_argument("--beta", type=real(0, 1, lo_open=True, hi_open=True), default=0.05,
-                   help="max-information slack, in (0, 1)")
+    add_paper_params(s, _bounds_params())
     s.add_argument("--bound", default="all", help="all, or a comma list of thmA, thmB, lz26, route")
-    s.add_argument("--C", type=pos, default=1.0, help="hidden constant for the asymptotic bounds")
-    s.add_argument("--C-beta", dest="C_beta", type=pos, default=1.0, help="Rogers et al.'s constant in beta")
     s.add_argument("--theta-independent", action="store_true",
                    help="the clipped gradient does not depend on theta (Theorem B then holds for every E)")
     s.add_argument("--unit", choices=["nats", "bits"], default="nats", help="unit of the values")
@@ -280,20 +306,11 @@ def add_subcommands(sub: Any) -> None:
 
 def add_audit_maxinfo(sub: Any) -> None:
     """Add ``audit`` to ``dptheory maxinfo``."""
-    pos = real(0, None, lo_open=True)
-    count = integer(1, 10**9)
     s = sub.add_parser("audit", help="certified Monte-Carlo lower bound on I^beta_inf vs upper bounds",
                        description="A certified lower bound on the max-information of a toy mechanism with exact "
                        "information density, against the upper bounds (exit 3 if one is below it: a finding).")
+    add_paper_params(s, _audit_params())
     s.add_argument("--toy", choices=["gaussian", "laplace"], default="gaussian", help="toy mechanism")
-    s.add_argument("--n", type=count, default=200, help="examples")
-    s.add_argument("--m", type=count, default=10, help="batch size")
-    s.add_argument("--E", type=count, default=1, help="epochs")
-    s.add_argument("--sigma", type=_spec, default="4", help="noise std (a comma list or lo..hi:k sweeps it)")
-    s.add_argument("--zeta", type=pos, default=1.0, help="clipping norm")
-    s.add_argument("--eps", type=_spec, default="0.5", help="Laplace toy: privacy parameter(s), a comma list or "
-                   "lo..hi:k")
-    s.add_argument("--beta", type=real(0, 1, lo_open=True, hi_open=True), default=0.05, help="max-information slack")
     s.add_argument("--N", type=integer(100, 10**9), default=200_000, help="fresh joint samples")
     s.add_argument("--N-pilot", dest="N_pilot", type=integer(100, 10**9), default=50_000, help="pilot samples")
     s.add_argument("--alpha", type=real(0, 1, lo_open=True, hi_open=True), default=0.01,

@@ -14,7 +14,7 @@ import json
 from typing import Any
 
 from dptheory.cli.output import table
-from dptheory.cli.params import integer, real
+from dptheory.cli.params import PaperParam, add_paper_params, integer, real
 from dptheory.core.errors import DPTheoryError, RegimeNotSupported
 
 __all__ = ["add_subcommands", "cmd_pacbayes"]
@@ -26,11 +26,11 @@ def cmd_pacbayes(args: argparse.Namespace) -> int:
     from dptheory.papers.maxinfo import theorems as M
     from dptheory.papers.pacbayes import theorems as P
 
-    base = {"emp_risk": args.emp_risk, "KL": args.kl, "n": args.n, "delta": args.delta}
+    base = {"emp_risk": args.emp_risk, "KL": args.KL, "n": args.n, "delta": args.delta}
     rows: list[dict[str, Any]] = []
     notes: list[str] = []
     k = args.k
-    k_source = "given (--k)" if k is not None else None
+    k_source = "given (k)" if k is not None else None
     if args.maxinfo_from:
         key = {"thmA": "maxinfo.thmA_derived", "thmB": "maxinfo.thmB_derived", "lz26": "lz26.thm1",
                "route": "maxinfo.dp_route_rogers_asymptotic"}[args.maxinfo_from]
@@ -61,26 +61,26 @@ def cmd_pacbayes(args: argparse.Namespace) -> int:
             rows.append(_risk_row(thm, base))
         elif name in ("g2", "g3"):
             if k is None or args.beta is None:
-                raise DPTheoryError(f"--bound {name} needs a max-information bound: --k and --beta, or --maxinfo-from")
+                raise DPTheoryError(f"--bound {name} needs a max-information bound: k and beta, or --maxinfo-from")
             p = {**base, "beta": args.beta, "k": repr(k)}
             if name == "g3":
                 p.pop("KL")
             rows.append(_risk_row(P.G2 if name == "g2" else P.G3, p))
         elif name in ("dr18", "dr18-maxinfo"):
             if args.eps is None:
-                raise DPTheoryError(f"--bound {name} needs --eps (the pure DP parameter of the prior)")
-            p = {"emp_risk": args.emp_risk, "KL": args.kl, "m": args.n, "delta": args.delta, "eps": args.eps}
+                raise DPTheoryError(f"--bound {name} needs eps (the pure DP parameter of the prior)")
+            p = {"emp_risk": args.emp_risk, "KL": args.KL, "m": args.n, "delta": args.delta, "eps": args.eps}
             rows.append(_risk_row(P.DR18_THM if name == "dr18" else P.DR18_MI, p))
         else:
             raise DPTheoryError(f"unknown bound {name!r}; use maurer, maurer-2sqrt, pinsker, mcallester, g2, g3, dr18, "
                                 "dr18-maxinfo")
-    out = {"params": {"emp_risk": args.emp_risk, "KL": args.kl, "n": args.n, "delta": args.delta, "beta": args.beta,
+    out = {"params": {"emp_risk": args.emp_risk, "KL": args.KL, "n": args.n, "delta": args.delta, "beta": args.beta,
                       "k": k, "k_source": k_source, "eps": args.eps},
            "bounds": rows, "notes": notes}
     if args.json:
         print(json.dumps(out, indent=1))
         return 0
-    print(f"risk bounds (probability >= 1 - {args.delta}) at empirical risk {args.emp_risk}, KL = {args.kl} nats, "
+    print(f"risk bounds (probability >= 1 - {args.delta}) at empirical risk {args.emp_risk}, KL = {args.KL} nats, "
           f"n = {args.n}" + (f", max-information k = {k:.6g} nats ({k_source})" if k is not None else ""))
     shown = [{**r, "note": "vacuous (>= 1)" if r["value"] >= 1 else ""} for r in rows]
     table(shown, ["key", "value", "direction", "kl_budget", "note"],
@@ -97,33 +97,43 @@ def _risk_row(thm: Any, params: dict[str, Any]) -> dict[str, Any]:
             "title": thm.title}
 
 
+def _bound_params() -> list[PaperParam]:
+    """``bound``'s parameters, in the notation of the PAC-Bayes theorems (Maurer's n is Dziugaite & Roy's m; the
+    DP-SGD prior's m, E, zeta, sigma are Theorem A's)."""
+    pos, unit, count = real(0, None, lo_open=True), real(0, 1, lo_open=True, hi_open=True), integer(1, 10**12)
+    return [
+        PaperParam("emp_risk", real(0, 1), None, "empirical risk in [0, 1]", required=True),
+        PaperParam("n", count, None, "number of i.i.d. examples", required=True),
+        PaperParam("delta", unit, 0.05, "failure probability, in (0, 1)"),
+        PaperParam("KL", real(0, None), 0.0, "KL(Q||P) in nats, >= 0"),
+        PaperParam("k", real(0, None), None, "max-information bound k (nats) of the prior/model, with beta"),
+        PaperParam("beta", unit, None, "max-information slack (default delta/2 with --maxinfo-from)"),
+        PaperParam("m", count, 1, "DP-SGD batch size (--maxinfo-from)"),
+        PaperParam("E", count, 1, "DP-SGD epochs (--maxinfo-from)"),
+        PaperParam("zeta", pos, 1.0, "DP-SGD clipping norm (--maxinfo-from)"),
+        PaperParam("sigma", pos, 1.0, "DP-SGD noise std (--maxinfo-from)"),
+        PaperParam("eps", pos, None, "pure DP parameter of the prior (DR18 bounds)"),
+    ]
+
+
+#: the parameters (name=value) of every command of this paper, for the help and the tests
+PARAMS = {"bound": _bound_params}
+
+
 def add_subcommands(sub: Any) -> None:
     """Add ``bound`` to ``dptheory pacbayes``."""
-    pos = real(0, None, lo_open=True)
-    unit = real(0, 1, lo_open=True, hi_open=True)
-    count = integer(1, 10**12)
     s = sub.add_parser("bound", help="PAC-Bayes risk bounds (Maurer, McAllester, DR18, max-information priors)",
                        description="Risk certificates: Maurer's PAC-Bayes-kl bound (exact xi(n) and 2 sqrt(n)), its "
                        "Pinsker relaxation, McAllester's bound; with a data-dependent prior of bounded max-information "
-                       "(--k and --beta, or --maxinfo-from) our G2/G3; with an eps-DP prior (--eps) Dziugaite & Roy's "
+                       "(k and beta, or --maxinfo-from) our G2/G3; with an eps-DP prior (eps) Dziugaite & Roy's "
                        "bound and its max-information variant.")
-    s.add_argument("--emp-risk", dest="emp_risk", type=real(0, 1), required=True, help="empirical risk in [0, 1]")
-    s.add_argument("--n", type=count, required=True, help="number of i.i.d. examples")
-    s.add_argument("--delta", type=unit, default=0.05, help="failure probability, in (0, 1)")
-    s.add_argument("--kl", type=real(0, None), default=0.0, help="KL(Q||P) in nats, >= 0")
+    add_paper_params(s, _bound_params())
     s.add_argument("--bound", default="all",
                    help="all, or a comma list of maurer, maurer-2sqrt, pinsker, mcallester, g2, g3, dr18, dr18-maxinfo")
-    s.add_argument("--k", type=real(0, None), help="max-information bound k (nats) of the prior/model, with --beta")
-    s.add_argument("--beta", type=unit, help="max-information slack (default delta/2 with --maxinfo-from)")
     s.add_argument("--maxinfo-from", choices=["thmA", "thmB", "lz26", "route"],
                    help="compute k for a DP-SGD prior/model (asymptotic choices are refused)")
-    s.add_argument("--m", type=count, default=1, help="DP-SGD batch size (--maxinfo-from)")
-    s.add_argument("--E", type=count, default=1, help="DP-SGD epochs (--maxinfo-from)")
-    s.add_argument("--zeta", type=pos, default=1.0, help="DP-SGD clipping norm (--maxinfo-from)")
-    s.add_argument("--sigma", type=pos, default=1.0, help="DP-SGD noise std (--maxinfo-from)")
     s.add_argument("--theta-independent", action="store_true",
                    help="the clipped gradient does not depend on theta (Theorem B then holds for every E)")
-    s.add_argument("--eps", type=pos, help="pure DP parameter of the prior (DR18 bounds)")
     s.add_argument("--json", action="store_true", help="print JSON instead of a table")
     s.set_defaults(func=cmd_pacbayes)
 

@@ -7,14 +7,16 @@ Every handler takes the parsed ``args`` and returns an exit code. Results are pr
 to stderr (``--progress`` / ``--no-progress``; default: when stderr is a terminal). See
 ``docs/trained_models.md``.
 
+The paper's parameters are written ``name=value`` in its notation (``n=50 sigma_mul=1 S_g=2``, as for
+``dptheory eval``; the old ``--n 50`` is refused with the new spelling); the other settings are options.
 Defaults are the paper's Figure setting where it applies (eta = 0.02; for the quadratic model also
 lambda = 1, S_g = 4, sigma = 2, n = 50, b = 2), shared by ``train`` and ``audit``::
 
-    dptheory yeshokri22 train --model logistic --dataset digits --n 500 --runs 1000 --K 20 --b 50
-    dptheory yeshokri22 train --model quadratic --scheme shuffle --n 50 --b 2 --K 10 --runs 10000
-    dptheory yeshokri22 audit exact --K 1,5,20,100 --plot t.png
-    dptheory yeshokri22 audit empirical --model logistic --runs 10000 --K 1,5,20 --plot audit.png
-    dptheory yeshokri22 audit assumptions --n 500 --K 5
+    dptheory yeshokri22 train n=500 K=20 b=50 --model logistic --dataset digits --runs 1000
+    dptheory yeshokri22 train n=50 b=2 K=10 --model quadratic --scheme shuffle --runs 10000
+    dptheory yeshokri22 audit exact K=1,5,20,100 --plot t.png
+    dptheory yeshokri22 audit empirical K=1,5,20 --model logistic --runs 10000 --plot audit.png
+    dptheory yeshokri22 audit assumptions n=500 K=5
 
 Ye & Shokri's composition baseline (:class:`dptheory.privacy.baselines.Baseline`, used by ``dptheory compare
 yeshokri22.thm4_2 ... --delta D``) is registered with the theorems (``yeshokri22.composition``).
@@ -28,8 +30,8 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from dptheory.cli.output import fmt, output_files, table, write_csv
-from dptheory.cli.params import add_cluster_options, exact, int_list, integer, real
+from dptheory.cli.output import fmt, output_files, print_written, table, write_csv, written
+from dptheory.cli.params import PaperParam, add_cluster_options, add_paper_params, exact, int_list, integer, real
 from dptheory.core.errors import DPTheoryError
 
 __all__ = ["add_subcommands", "cmd_audit_assumptions", "cmd_audit_empirical", "cmd_audit_exact", "cmd_train"]
@@ -82,6 +84,12 @@ def _write(args: argparse.Namespace, payload: Any, rows: Sequence[Mapping[str, A
                     np.save(fh, arr)
     if to_stdout:
         print(text)
+    if files:
+        csv = getattr(args, "csv", None) if rows else None
+        json_file = args.json if args.json not in (None, "-") else None
+        plot_file = getattr(args, "plot", None) if plot is not None else None
+        print_written(written(csv=csv, rows=len(rows or []), files=[plot_file, json_file, *(arrays or {})]),
+                      json_on_stdout=to_stdout)
     return to_stdout
 
 
@@ -147,7 +155,7 @@ def cmd_train(args: argparse.Namespace) -> int:
             rows = [{"run": i, "accuracy": float(a)} for i, a in enumerate(acc)]
     else:
         if args.n is None:
-            raise DPTheoryError("the quadratic model needs --n")
+            raise DPTheoryError("the quadratic model needs n (write n=50)")
         D, _ = quadratic_neighbours(args.n, args.dim, args.diameter, t=args.t)
         loss: Any = QuadraticLoss(lam=args.lam, dim=args.dim)
         sample = {f"theta_{j}": 0.5 for j in range(args.dim)}
@@ -332,34 +340,94 @@ def cmd_audit_assumptions(args: argparse.Namespace) -> int:
 
 
 # ----------------------------------------------------------------------------- parsers
+def _train_params() -> list[PaperParam]:
+    """``train``'s parameters (Algorithms 1 and 2), in the paper's notation."""
+    pos, count = real(0, None, lo_open=True), integer(1, 10**9)
+    return [
+        PaperParam("n", count, None, "records (logistic: a random subset, default all; quadratic: required)"),
+        PaperParam("eta", pos, FIG_ETA, "step size (the paper's Figure setting)"),
+        PaperParam("lam", pos, 0.05, "L2 regularisation / strong convexity lambda"),
+        PaperParam("sigma", pos, 1.0, "noise scale of Algorithm 1 (quadratic)"),
+        PaperParam("sigma_mul", pos, 1.0, "noise multiplier (Algorithm 2)"),
+        PaperParam("S_g", pos, 2.0, "sensitivity (Algorithm 2 clips to S_g/2)"),
+        PaperParam("L", pos, 1.0, "feature clipping norm (Algorithm 2)"),
+        PaperParam("b", count, 50, "mini-batch size"),
+        PaperParam("K", count, 20, "epochs"),
+    ]
+
+
+def _exact_params() -> list[PaperParam]:
+    """``audit exact``'s parameters: the Figure setting of the quadratic model, exact."""
+    count = integer(1, 10**9)
+    return [
+        PaperParam("alpha", exact(1, None), "10", "Renyi order (> 1; exact)"),
+        PaperParam("eta", exact(0, None), str(FIG_ETA), "step size (exact)"),
+        PaperParam("lam", exact(0, None), "1", "strong convexity lambda (= beta for the quadratic loss; exact)"),
+        PaperParam("S_g", exact(0, None), "4", "sensitivity S_g (exact)"),
+        PaperParam("sigma", exact(0, None), "2", "noise scale of Algorithm 1 (exact)"),
+        PaperParam("n", count, 50, "records"),
+        PaperParam("b", count, 2, "mini-batch size"),
+        PaperParam("K", int_list(1, 10**6, "epochs"), [1, 2, 5, 10, 20, 50, 100], "comma-separated epochs"),
+    ]
+
+
+def _empirical_params() -> list[PaperParam]:
+    """``audit empirical``'s parameters (logistic: Algorithm 2; quadratic: Algorithm 1)."""
+    pos, count = real(0, None, lo_open=True), integer(1, 10**9)
+    return [
+        PaperParam("n", count, None, "records (default: 500 logistic, 10 quadratic)"),
+        PaperParam("eta", pos, FIG_ETA, "step size (the paper's Figure setting)"),
+        PaperParam("lam", pos, 0.05, "L2 regularisation / strong convexity lambda"),
+        PaperParam("sigma", pos, 0.1, "noise scale (quadratic)"),
+        PaperParam("sigma_mul", pos, 0.5, "noise multiplier (logistic)"),
+        PaperParam("S_g", pos, 2.0, "sensitivity S_g"),
+        PaperParam("L", pos, 1.0, "feature clipping norm (logistic)"),
+        PaperParam("b", count, 50, "mini-batch size"),
+        PaperParam("K", int_list(1, 10**6, "epochs"), [20], "comma-separated epochs"),
+        PaperParam("j0", integer(0, 10**9), 0, "fixed order: batch of the differing record"),
+    ]
+
+
+def _assumption_params() -> list[PaperParam]:
+    """``audit assumptions``'s parameters (Algorithm 2)."""
+    pos, count = real(0, None, lo_open=True), integer(1, 10**9)
+    return [
+        PaperParam("n", count, 500, "records"),
+        PaperParam("eta", pos, FIG_ETA, "step size (the paper's Figure setting)"),
+        PaperParam("lam", pos, 0.01, "L2 regularisation lambda"),
+        PaperParam("sigma_mul", pos, 1.0, "noise multiplier"),
+        PaperParam("S_g", pos, 1.0, "sensitivity S_g"),
+        PaperParam("L", pos, 1.0, "feature clipping norm"),
+        PaperParam("b", count, 10, "mini-batch size"),
+        PaperParam("K", count, 2, "epochs"),
+    ]
+
+
+#: the parameters (name=value) of every command of this paper, for the help and the tests
+PARAMS = {"train": _train_params, "audit exact": _exact_params, "audit empirical": _empirical_params,
+          "audit assumptions": _assumption_params}
+DATASETS = ("digits", "breast-cancer", "synthetic")
+
+
 def add_subcommands(sub: argparse._SubParsersAction) -> None:
     """Add ``train`` and ``audit`` (with ``exact``, ``empirical``, ``assumptions``) to ``dptheory yeshokri22``."""
-    pos = real(0, None, lo_open=True)
     prob = real(0, 1, lo_open=True, hi_open=True)
     count = integer(1, 10**9)
 
     s = sub.add_parser("train", help="train many models with Algorithm 1 (quadratic) or 2 (logistic regression)",
                        description="Train many independent models at once (vectorised over runs) and summarise the "
                        "last iterates (logistic: test accuracy; quadratic: the iterates).")
+    add_paper_params(s, _train_params())
     s.add_argument("--model", choices=("logistic", "quadratic"), default="logistic",
                    help="logistic regression (Algorithm 2) or the quadratic loss (Algorithm 1)")
-    s.add_argument("--dataset", choices=("digits", "breast-cancer", "synthetic"), default="digits",
+    s.add_argument("--dataset", choices=DATASETS, default="digits",
                    help="dataset of the logistic model (bundled with scikit-learn; nothing is downloaded)")
-    s.add_argument("--n", type=count, default=None, help="records (logistic: a random subset, default all; "
-                   "quadratic: required)")
     s.add_argument("--scheme", choices=("shuffle", "without_replacement", "fixed"), default="shuffle",
                    help="batch scheme")
-    s.add_argument("--eta", type=pos, default=FIG_ETA, help="step size (the paper's Figure setting)")
-    s.add_argument("--lam", type=pos, default=0.05, help="L2 regularisation / strong convexity lambda")
-    s.add_argument("--sigma", type=pos, default=1.0, help="noise scale of Algorithm 1 (quadratic)")
-    s.add_argument("--sigma-mul", dest="sigma_mul", type=pos, default=1.0, help="noise multiplier (Algorithm 2)")
-    s.add_argument("--S-g", dest="S_g", type=pos, default=2.0, help="sensitivity (Algorithm 2 clips to S_g/2)")
-    s.add_argument("--L", type=pos, default=1.0, help="feature clipping norm (Algorithm 2)")
-    s.add_argument("--b", type=count, default=50, help="mini-batch size")
-    s.add_argument("--K", type=count, default=20, help="epochs")
     s.add_argument("--runs", type=count, default=100, help="independent models trained")
     s.add_argument("--dim", type=count, default=1, help="parameter dimension (quadratic)")
-    s.add_argument("--diameter", type=pos, default=1.0, help="data domain diameter (quadratic; S_g = lam * it)")
+    s.add_argument("--diameter", type=real(0, None, lo_open=True), default=1.0,
+                   help="data domain diameter (quadratic; S_g = lam * it)")
     s.add_argument("--t", type=real(0, 1), default=0.0, help="position of the other records on the segment, in [0, 1] "
                    "(quadratic)")
     s.add_argument("--threads", type=integer(1, 256), default=1, help="threads over chunks of runs (one process; the "
@@ -374,16 +442,7 @@ def add_subcommands(sub: argparse._SubParsersAction) -> None:
     e = asub.add_parser("exact", help="bounds vs the exact Renyi divergence of the trained quadratic model",
                         description="Every valid upper bound of the paper against the exact Renyi divergence of "
                         "Algorithm 1 on the quadratic loss, per K and batch scheme (defaults: the Figure setting).")
-    e.add_argument("--alpha", type=exact(1, None), default="10", help="Renyi order (> 1; exact)")
-    e.add_argument("--eta", type=exact(0, None), default=str(FIG_ETA), help="step size (exact)")
-    e.add_argument("--lam", type=exact(0, None), default="1",
-                   help="strong convexity lambda (= beta for the quadratic loss; exact)")
-    e.add_argument("--S-g", dest="S_g", type=exact(0, None), default="4", help="sensitivity S_g (exact)")
-    e.add_argument("--sigma", type=exact(0, None), default="2", help="noise scale of Algorithm 1 (exact)")
-    e.add_argument("--n", type=count, default=50, help="records")
-    e.add_argument("--b", type=count, default=2, help="mini-batch size")
-    e.add_argument("--K", type=int_list(1, 10**6, "epochs"), default=[1, 2, 5, 10, 20, 50, 100],
-                   help="comma-separated epochs")
+    add_paper_params(e, _exact_params())
     e.add_argument("--schemes", default="fixed,shuffle,without_replacement",
                    help="comma-separated batch schemes (fixed, shuffle, without_replacement)")
     e.add_argument("--dps", type=integer(15, 200), default=20, help="digits of the exact divergences, 15 to 200")
@@ -394,21 +453,11 @@ def add_subcommands(sub: argparse._SubParsersAction) -> None:
                         description="Train models on two neighbouring datasets, bound epsilon from below with "
                         "Clopper-Pearson confidence, and compare with every valid upper bound converted to "
                         "(epsilon, delta).")
+    add_paper_params(m, _empirical_params())
     m.add_argument("--model", choices=("logistic", "quadratic"), default="logistic", help="model")
-    m.add_argument("--dataset", choices=("digits", "breast-cancer", "synthetic"), default="digits",
-                   help="dataset of the logistic model")
+    m.add_argument("--dataset", choices=DATASETS, default="digits", help="dataset of the logistic model")
     m.add_argument("--scheme", choices=("fixed", "shuffle", "without_replacement"), default="shuffle",
                    help="batch scheme (quadratic)")
-    m.add_argument("--n", type=count, default=None, help="records (default: 500 logistic, 10 quadratic)")
-    m.add_argument("--eta", type=pos, default=FIG_ETA, help="step size (the paper's Figure setting)")
-    m.add_argument("--lam", type=pos, default=0.05, help="L2 regularisation / strong convexity lambda")
-    m.add_argument("--sigma", type=pos, default=0.1, help="noise scale (quadratic)")
-    m.add_argument("--sigma-mul", dest="sigma_mul", type=pos, default=0.5, help="noise multiplier (logistic)")
-    m.add_argument("--S-g", dest="S_g", type=pos, default=2.0, help="sensitivity S_g")
-    m.add_argument("--L", type=pos, default=1.0, help="feature clipping norm (logistic)")
-    m.add_argument("--b", type=count, default=50, help="mini-batch size")
-    m.add_argument("--K", type=int_list(1, 10**6, "epochs"), default=[20], help="comma-separated epochs")
-    m.add_argument("--j0", type=integer(0, 10**9), default=0, help="fixed order: batch of the differing record")
     m.add_argument("--runs", type=integer(4, 10**9), default=10_000, help="models in total (half on D, half on D')")
     m.add_argument("--delta", type=prob, default=1e-5, help="delta of the (epsilon, delta) compared")
     m.add_argument("--gamma", type=prob, default=0.05, help="the lower bound fails with probability <= gamma")
@@ -421,15 +470,8 @@ def add_subcommands(sub: argparse._SubParsersAction) -> None:
     s2 = asub.add_parser("assumptions", help="measure Props 5.1/5.2 along trajectories of Algorithm 2",
                          description="Measure the assumptions of Cor 5.3 (sensitivity, Jacobian spectrum, "
                          "contraction) along trajectories of Algorithm 2 on a bundled dataset.")
-    s2.add_argument("--dataset", choices=("digits", "breast-cancer", "synthetic"), default="digits", help="dataset")
-    s2.add_argument("--n", type=count, default=500, help="records")
-    s2.add_argument("--eta", type=pos, default=FIG_ETA, help="step size (the paper's Figure setting)")
-    s2.add_argument("--lam", type=pos, default=0.01, help="L2 regularisation lambda")
-    s2.add_argument("--sigma-mul", dest="sigma_mul", type=pos, default=1.0, help="noise multiplier")
-    s2.add_argument("--S-g", dest="S_g", type=pos, default=1.0, help="sensitivity S_g")
-    s2.add_argument("--L", type=pos, default=1.0, help="feature clipping norm")
-    s2.add_argument("--b", type=count, default=10, help="mini-batch size")
-    s2.add_argument("--K", type=count, default=2, help="epochs")
+    add_paper_params(s2, _assumption_params())
+    s2.add_argument("--dataset", choices=DATASETS, default="digits", help="dataset")
     s2.add_argument("--runs", type=count, default=2, help="trajectories")
     s2.add_argument("--points", type=count, default=16, help="points measured per trajectory")
     s2.add_argument("--coupled-runs", dest="coupled_runs", type=count, default=8, help="coupled pairs (contraction)")

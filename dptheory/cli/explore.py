@@ -1,6 +1,6 @@
-"""The ``explore`` subcommand, written against argparse so the CLI can plug it in::
+"""The ``explore`` subcommand of the command line (the model and the page are :mod:`dptheory.explore`)::
 
-    from dptheory.explore.command import add_parser
+    from dptheory.cli.explore import add_parser
     add_parser(subparsers)          # adds `dptheory explore [KEY ...] [name=value ...] [--port N] [--no-browser]`
 
 ``args.func(args)`` serves the page and returns 0 when the server is stopped (Ctrl-C). Errors in keys or
@@ -21,8 +21,9 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         help="explore bounds in the browser: sliders, live plots, crossovers, conditions, (eps, delta)",
         description="Serve a local web page (Panel) to explore theorems: one control per parameter, "
         "values at 12 digits with their conditions, curves against a parameter, crossovers and "
-        "(eps, delta). Without KEY: the Ye & Shokri comparison (yeshokri22.thm4_2, yeshokri22.thm4_3, "
-        "yeshokri22.composition) at their Figure 2 setting. Needs `pip install 'dptheory[explore]'`.",
+        "(eps, delta). Without KEY: the comparison a paper declares ([explorer] in its report.toml: Ye & Shokri's "
+        "Theorems 4.2, 4.3 and the composition baseline) at their Figure 2 setting. Needs "
+        "`pip install 'dptheory[explore]'`.",
     )
     s.add_argument("items", nargs="*", metavar="KEY|name=value",
                    help="theorem keys, and optionally starting values (e.g. yeshokri22.thm4_2 eta=0.05)")
