@@ -142,7 +142,7 @@ class _SideMeta(type):
         return super().__call__(*args, **kwargs)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Quantity(metaclass=_SideMeta):
     """One side of a claim: a function of the region's parameters, as data (five variants).
 
@@ -166,6 +166,30 @@ class Quantity(metaclass=_SideMeta):
     """
 
     label: str
+
+    def __init__(
+        self,
+        label: str,
+        theorem: str | None = None,
+        term: str | None = None,
+        limit: str | None = None,
+        set: Mapping[str, sp.Expr] | None = None,
+        mp: Callable[[Mapping[str, sp.Rational], int], Any] | None = None,
+        np: Callable[[Mapping[str, sp.Rational]], float | None] | None = None,
+        params: tuple[str, ...] = (),
+        parts: tuple[Quantity, ...] = (),
+        expr: sp.Expr | None = None,
+        op: str | Op | None = None,
+        reason: str | None = None,
+    ) -> None:
+        """The signature of ``Quantity(...)``: :func:`make_side`, which the metaclass calls instead (this body
+        never runs; each variant has its own ``__init__``)."""
+        raise TypeError("Quantity(...) builds a variant through make_side")
+
+    @property
+    def parts(self) -> tuple[Quantity, ...]:
+        """The sides this one is built from (none for a theorem reference or a constant)."""
+        return self.sub_sides()
 
     def theorem_refs(self) -> list[TheoremSide]:
         """Every theorem reference in this side (itself, or its parts recursively).

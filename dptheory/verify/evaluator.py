@@ -82,7 +82,7 @@ class Evaluator:
         self.mp_best: dict[str, sp.Rational] | None = None
 
     # ------------------------------------------------------------------ the limit surrogate
-    def _surrogate(self) -> tuple[Quantity, Callable[..., Any], tuple[str, ...], bool] | None:
+    def _surrogate(self) -> tuple[TheoremSide, Callable[..., Any], tuple[str, ...], bool] | None:
         """``lim X < +inf`` with a declared existence condition: margin = that condition's slack."""
         c = self.claim
         for q, other, rel_ok in ((c.lhs, c.rhs, (Relation.LT,)), (c.rhs, c.lhs, (Relation.GT,))):
