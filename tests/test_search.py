@@ -170,13 +170,16 @@ def test_same_result_in_process_and_in_a_fresh_interpreter() -> None:
 
     key, examples, seed = "maxinfo.route_superlinear_regime", 10, 3
     here = check_claim(_claim(key), examples=examples, seed=seed).to_dict()
-    code = ("import json; from dptheory.core.registry import REGISTRY; "
-            "from dptheory.verify.checking import check_claim; "
-            f"print(json.dumps(check_claim(REGISTRY.get({key!r}), examples={examples}, seed={seed}).to_dict()))")
+    code = (
+        "import json; from dptheory.core.registry import REGISTRY; "
+        "from dptheory.verify.checking import check_claim; "
+        f"print(json.dumps(check_claim(REGISTRY.get({key!r}), examples={examples}, seed={seed}).to_dict()))"
+    )
     root = str(Path(__file__).resolve().parents[1])
     env = {**os.environ, "PYTHONPATH": root + os.pathsep + os.environ.get("PYTHONPATH", "")}
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=root,
-                         check=True, timeout=300)
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=root, check=True, timeout=300
+    )
     there = json.loads(out.stdout.strip().splitlines()[-1])
     for d in (here, there):
         d.pop("duration_s")
@@ -195,13 +198,20 @@ def test_divisibility_condition_is_drawn() -> None:
     from dptheory.papers.lz26.claims import T, _times2, mO, nO
 
     claim = Claim(
-        key="test.thmA_linear_with_n", title="t", citation=_claim("maxinfo.thmA_at_most_linear").citation,
-        statement="t", reading="t",
+        key="test.thmA_linear_with_n",
+        title="t",
+        citation=_claim("maxinfo.thmA_at_most_linear").citation,
+        statement="t",
+        reading="t",
         lhs=T("maxinfo.thmA_derived", "A at 2n", set={"n": 2 * nO}),
         rhs=_times2(T("maxinfo.thmA_derived", "A at n"), "2 A at n"),
-        relation=Relation.LE, verdict=Verdict.NOT_FALSIFIED,
-        region=Region(constraints=(Condition(sp.Eq(sp.Mod(nO, mO), 0), "m divides n"),),
-                      ranges={"n": (1, 200_000, True), "m": (1, 200, True)}, description="m | n"),
+        relation=Relation.LE,
+        verdict=Verdict.NOT_FALSIFIED,
+        region=Region(
+            constraints=(Condition(sp.Eq(sp.Mod(nO, mO), 0), "m divides n"),),
+            ranges={"n": (1, 200_000, True), "m": (1, 200, True)},
+            description="m | n",
+        ),
     )
     res = search_counterexample(claim, budget=120, seed=0)
     assert res.points_tried >= 60
@@ -224,3 +234,55 @@ def test_refused_draws_are_redrawn_not_counted() -> None:
     assert res.closest is not None
     exact = {k: parse_value(v, key="t", name=k) for k, v in res.closest.params.items()}
     assert in_region(claim, exact)
+
+
+def test_inputs_become_balls_at_each_precision_tried() -> None:
+    """One rule for inputs (verify.points.exact_balls): an exact input is rounded to a ball at the working
+    precision in force, anew at each precision tried. ``x < 1/3 + 10^-30`` at ``x = 1/3`` cannot be decided on
+    a 53- or 64-bit ball of 1/3 but is at 256 bits; building the balls once (at 53 bits, as the exhaustive loop
+    did) never decides it."""
+    from dptheory.core.claims import Claim, Region, Relation, Verdict, formula
+    from dptheory.verify.margin import margin_of
+    from dptheory.verify.points import margin_sign
+
+    x = sp.Symbol("x", positive=True)
+    claim = Claim(
+        key="test.third",
+        title="t",
+        citation=_claim("maxinfo.thmA_at_most_linear").citation,
+        statement="t",
+        reading="t",
+        lhs=formula("x", x),
+        rhs=formula("1/3 + 1e-30", sp.Rational(1, 3) + sp.Rational(1, 10**30)),
+        relation=Relation.LT,
+        verdict=Verdict.NOT_FALSIFIED,
+        region=Region(fixed={"x": sp.Rational(1, 3)}),
+    )
+    m = margin_of(claim)
+    ok, bad, _d, prec, why = margin_sign(m, {"x": sp.Rational(1, 3)}, (64,), catch=(ValueError,))
+    assert not ok and not bad and "contains 0" in why
+    ok, bad, _d, prec, _why = margin_sign(m, {"x": sp.Rational(1, 3)}, (64, 256), catch=(ValueError,))
+    assert ok and not bad and prec == 256
+
+
+def test_the_three_point_decisions_are_one() -> None:
+    """evaluate_point, decide_point and certify_point are the rules mp, margin and separation of
+    point_decision: same mpmath outcome, and certify_point's record is the separation decision's."""
+    from dptheory.verify.points import decide_point, point_decision
+
+    claim = _claim("yeshokri22.C1b")
+    pin = claim.counterexamples[0]
+    sep = point_decision(claim, pin, dps=50, rule="separation")
+    rec = certify_point(claim, pin, dps=50)
+    assert rec is not None and sep.holds is False
+    assert (rec.lhs.to_dict(), rec.rhs.to_dict(), rec.evidence, rec.certified, rec.margin) == (
+        sep.lhs,
+        sep.rhs,
+        sep.evidence,
+        sep.certified,
+        sep.margin,
+    )
+    mp = evaluate_point(claim, pin, dps=50)
+    assert (mp.holds, mp.lhs, mp.rhs, mp.margin) == (sep.outcome.holds, sep.outcome.lhs, sep.outcome.rhs, sep.margin)
+    dec = decide_point(claim, pin, dps=50)
+    assert dec.holds is False and dec.outcome.lhs == mp.lhs and dec.evidence.startswith("certified: the margin")

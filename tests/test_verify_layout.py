@@ -117,3 +117,72 @@ def test_the_float_margin_of_nan_and_factor_claims() -> None:
     assert float_margin(f, 1.0, 1.0) == math.log(2.0)
     assert float_margin(f, -1.0, 1.0) == -math.inf
     assert math.isnan(float_margin(f, -1.0, -1.0))  # both sides <= 0: the float64 screen cannot tell
+
+
+# ============================================================================ a side is one of five variants
+
+
+def test_quantity_builds_the_variant_its_fields_name() -> None:
+    """``Quantity(...)`` (the constructor the papers call) returns the frozen variant its fields name, and each
+    variant refuses the fields of another (fails on the one 11-field dataclass, which took any mix)."""
+    import dataclasses
+
+    import sympy as sp
+
+    from dptheory.core.claims import (
+        Combination,
+        Constant,
+        Custom,
+        Formula,
+        Op,
+        Quantity,
+        TheoremSide,
+        combine,
+        constant,
+        formula,
+    )
+
+    x = sp.Symbol("x", positive=True)
+    thm = Quantity("t", theorem="yeshokri22.composition")
+    assert type(thm) is TheoremSide and thm.thm().key == "yeshokri22.composition"
+    f = formula("x^2", x**2)
+    assert type(f) is Formula and f.needed() == ("x",)
+    c = combine("t + x^2", "+", thm, f)
+    assert type(c) is Combination and c.op is Op.ADD and c.parts == (thm, f)
+    k = constant("inf", "inf")
+    assert type(k) is Constant and k.expression() == sp.oo
+    cu = Quantity("mp only", mp=lambda e, d: 1, params=("x",))
+    assert type(cu) is Custom and cu.ball_reason() == "mp only is given by an mpmath function only"
+    with pytest.raises(ValueError, match="fields mp are not fields of a theorem side"):
+        Quantity("t", theorem="yeshokri22.composition", mp=lambda e, d: 1)
+    with pytest.raises(ValueError, match="op must be an Op"):
+        Combination("bad", op="+", parts=(thm, f))  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="a reason is required"):
+        Custom("no reason", mp=lambda e, d: 1)
+    with pytest.raises(ValueError, match="unknown operator"):
+        combine("bad", "^", thm, f)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        thm.label = "other"  # type: ignore[misc]
+
+
+def test_each_variant_has_one_evaluation_entry_for_every_backend() -> None:
+    """``evaluate(side, backend, ...)`` is registered per variant; the side_* functions call it (a backend
+    outside the four is a one-line error naming the four)."""
+    import mpmath
+    import sympy as sp
+
+    from dptheory.core.claims import Combination, Constant, Custom, Formula, TheoremSide, combine, constant, formula
+    from dptheory.verify.sides import BACKENDS, evaluate
+
+    assert set(BACKENDS) == {"mp", "np", "np_batch", "arb"}
+    for cls in (TheoremSide, Formula, Combination, Constant, Custom):
+        assert evaluate.dispatch(cls) is not evaluate.dispatch(object), cls
+    x = sp.Symbol("x", positive=True)
+    side = combine("x^2 + 1", "+", formula("x^2", x**2), constant("1", 1))
+    exact = {"x": sp.Rational(1, 3)}
+    with mpmath.workdps(40):
+        assert abs(evaluate(side, "mp", exact, 30) - mpmath.mpf(10) / 9) < mpmath.mpf(10) ** -29
+    assert evaluate(side, "np", exact) == pytest.approx(10 / 9, rel=1e-15)
+    assert evaluate(side, "np_batch", {"x": [1.0]}) is None
+    with pytest.raises(ValueError, match="unknown backend 'float' \\(backends: mp, np, np_batch, arb\\)"):
+        evaluate(side, "float", exact)

@@ -113,72 +113,155 @@ class NoBallEvaluator(DPTheoryError):
     quantity given only by an mpmath function); the message says which side and why."""
 
 
-def _sym_op(op: str, a: sp.Expr, b: sp.Expr) -> sp.Expr:
-    if op == "+":
-        return a + b
-    if op == "-":
-        return a - b
-    if op == "*":
-        return a * b
-    return a / b
+class Op(StrEnum):
+    """The operator of a :class:`Combination` of two sides."""
+
+    ADD = "+"
+    SUB = "-"
+    MUL = "*"
+    DIV = "/"
+
+    def sym(self, a: sp.Expr, b: sp.Expr) -> sp.Expr:
+        """``a OP b`` on sympy expressions (or any operands with the arithmetic operators)."""
+        if self is Op.ADD:
+            return a + b
+        if self is Op.SUB:
+            return a - b
+        if self is Op.MUL:
+            return a * b
+        return a / b
 
 
-@dataclass(frozen=True)
-class Quantity:
-    """One side of a claim: a function of the region's parameters.
+class _SideMeta(type):
+    """``Quantity(...)`` builds the variant its fields name (:func:`make_side`); a variant's own class builds
+    itself."""
 
-    Three kinds:
+    def __call__(cls, *args: Any, **kwargs: Any) -> Any:
+        if cls is Quantity:
+            return make_side(*args, **kwargs)
+        return super().__call__(*args, **kwargs)
 
-    * a theorem reference (``theorem`` key, optional ``term`` or ``limit``, and ``set``: parameters
-      derived from the others, as sympy expressions in the theorem's symbols, e.g.
-      ``{"j0": floor(n/b) - 1}``);
-    * a formula (``expr``: a sympy expression in the papers' notation symbols, e.g. ``eps0^N``), compiled
-      like a theorem's statement into mpmath, float64 and arb evaluators (see :func:`formula`);
-    * a combination ``a OP b`` of two quantities (:func:`combine`: ``parts`` and ``op``), whose symbolic
+
+@dataclass(frozen=True, init=False)
+class Quantity(metaclass=_SideMeta):
+    """One side of a claim: a function of the region's parameters, as data (five variants).
+
+    * :class:`TheoremSide`: a registered theorem at a substitution (``set``: parameters derived from the
+      others, sympy expressions in the theorem's symbols, e.g. ``{"j0": floor(n/b) - 1}``), optionally one
+      of its terms (``term``) or its limit in one parameter (``limit``);
+    * :class:`Formula`: a sympy expression in the papers' notation symbols (e.g. ``eps0^N``), compiled like a
+      theorem's statement into mpmath, float64 and arb evaluators (:func:`formula`);
+    * :class:`Combination`: ``a OP b`` of two sides (:func:`combine`; ``op`` an :class:`Op`), whose symbolic
       form and evaluations follow from its parts;
-    * a custom quantity: ``mp(exact_point, dps) -> mpf`` and optionally ``np(exact_point) -> float``,
-      reading the parameters listed in ``params`` (a subclass may declare a ball evaluator, ``value_arb``).
+    * :class:`Constant`: one value (:func:`constant`), e.g. +infinity for "the limit is finite";
+    * :class:`Custom`: declared callables ``mp(exact_point, dps) -> mpf``, optionally
+      ``np(exact_point) -> float`` and ``arb(balls) -> ball``, reading the parameters listed in ``params``,
+      with the mandatory ``reason`` it has no ball evaluator when ``arb`` is not declared (a subclass may
+      declare its ball evaluator as a ``value_arb`` method instead).
 
-    This class is data: a side is evaluated (mpmath, float64, float64 batches, arb balls) by
-    :mod:`dptheory.verify.sides`. Custom quantities are built from theorem references so that no formula
-    is written twice; a custom quantity given only by an mpmath function has no ball evaluation (a claim
-    using it can be searched, not certified), and says so.
+    Calling ``Quantity(label, theorem=..., ...)`` (the constructor the papers call) returns the variant its
+    fields name (:func:`make_side`). Each variant's ``__post_init__`` refuses the fields of the others. The
+    sides are evaluated (mpmath, float64, float64 batches, arb balls) by :mod:`dptheory.verify.sides`, one
+    entry per variant.
     """
 
     label: str
-    theorem: str | None = None
-    term: str | None = None
-    limit: str | None = None
-    set: Mapping[str, sp.Expr] = field(default_factory=dict)
-    mp: Callable[[Mapping[str, sp.Rational], int], Any] | None = None
-    np: Callable[[Mapping[str, sp.Rational]], float | None] | None = None
-    params: tuple[str, ...] = ()
-    parts: tuple[Quantity, ...] = ()
-    expr: sp.Expr | None = None
-    op: str | None = None
 
-    def theorem_refs(self) -> list[Quantity]:
-        """Every theorem reference in this quantity (itself, or its parts recursively).
+    def __init__(
+        self,
+        label: str,
+        theorem: str | None = None,
+        term: str | None = None,
+        limit: str | None = None,
+        set: Mapping[str, sp.Expr] | None = None,
+        mp: Callable[[Mapping[str, sp.Rational], int], Any] | None = None,
+        np: Callable[[Mapping[str, sp.Rational]], float | None] | None = None,
+        params: tuple[str, ...] = (),
+        parts: tuple[Quantity, ...] = (),
+        expr: sp.Expr | None = None,
+        op: str | Op | None = None,
+        reason: str | None = None,
+    ) -> None:
+        """The signature of ``Quantity(...)``: :func:`make_side`, which the metaclass calls instead (this body
+        never runs; each variant has its own ``__init__``)."""
+        raise TypeError("Quantity(...) builds a variant through make_side")
 
-        A point is valid for the quantity when every referenced theorem's conditions hold there;
-        custom quantities list the theorems they are built from (or whose conditions they need)
-        in ``parts``.
+    @property
+    def parts(self) -> tuple[Quantity, ...]:
+        """The sides this one is built from (none for a theorem reference or a constant)."""
+        return self.sub_sides()
+
+    def theorem_refs(self) -> list[TheoremSide]:
+        """Every theorem reference in this side (itself, or its parts recursively).
+
+        A point is valid for the side when every referenced theorem's conditions hold there; custom sides
+        and formulas list the theorems they are built from (or whose conditions they need) in ``parts``.
         """
-        if self.theorem is not None:
-            return [self]
-        out: list[Quantity] = []
-        for p in self.parts:
+        out: list[TheoremSide] = []
+        for p in self.sub_sides():
             out.extend(p.theorem_refs())
         return out
 
+    def sub_sides(self) -> tuple[Quantity, ...]:
+        """The sides this one is built from (``parts``; none for a theorem reference or a constant)."""
+        return ()
+
     def thm(self) -> Theorem | None:
-        return None if self.theorem is None else REGISTRY.get(self.theorem)
+        """The referenced theorem (theorem references only)."""
+        return None
 
     def needed(self) -> tuple[str, ...]:
         """Parameters this side reads from the region point."""
+        return ()
+
+    def expression(self) -> sp.Expr | None:
+        """This side as a sympy expression in the notation symbols (derived parameters substituted),
+        or ``None`` where it has none (a recurrence or series kept as a kernel, a limit, an mpmath
+        function)."""
+        return None
+
+    def ball_reason(self) -> str | None:
+        """Why this side has no ball evaluation (``None`` when it has one)."""
+        return None
+
+
+def _compile(e: sp.Expr) -> Any:
+    from dptheory.core.compile import compile_expr
+
+    syms = {s.name: s for s in sorted(e.free_symbols, key=lambda s: s.name)}
+    return compile_expr(e, syms, integers=frozenset(n for n, s in syms.items() if s.is_integer))
+
+
+def _refuse(kind: str, label: str, given: Mapping[str, Any], allowed: set[str]) -> None:
+    extra = sorted(k for k, v in given.items() if k not in allowed and v not in (None, (), {}))
+    if extra:
+        raise ValueError(f"{kind} {label!r}: fields {', '.join(extra)} are not fields of a {kind}")
+
+
+@dataclass(frozen=True)
+class TheoremSide(Quantity):
+    """A registered theorem at a substitution: ``set`` derives parameters from the others (sympy expressions
+    in the theorem's symbols); ``term`` picks one of its terms, ``limit`` its limit as that parameter grows."""
+
+    theorem: str = ""
+    term: str | None = None
+    limit: str | None = None
+    set: Mapping[str, sp.Expr] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not self.theorem:
+            raise ValueError(f"theorem side {self.label!r}: a theorem key is required")
+        if self.term is not None and self.limit is not None:
+            raise ValueError(f"theorem side {self.label!r}: a term or a limit, not both")
+
+    def theorem_refs(self) -> list[TheoremSide]:
+        return [self]
+
+    def thm(self) -> Theorem:
+        return REGISTRY.get(self.theorem)
+
+    def needed(self) -> tuple[str, ...]:
         t = self.thm()
-        if t is None:
-            return self.params
         names = [p for p in t.params if p not in self.set]
         if self.limit is not None:
             names = [p for p in names if p != self.limit]
@@ -188,8 +271,6 @@ class Quantity:
     def point(self, exact: Mapping[str, sp.Rational]) -> dict[str, sp.Rational]:
         """The theorem's parameters at a region point (derived parameters filled in exactly)."""
         t = self.thm()
-        if t is None:
-            raise TypeError(f"{self.label} is not a theorem reference")
         out: dict[str, sp.Rational] = {}
         for p in t.params:
             if p in self.set:
@@ -201,22 +282,13 @@ class Quantity:
                 out[p] = exact[p]
         return out
 
-    # ------------------------------------------------------------------ symbolic form
     def expression(self) -> sp.Expr | None:
-        """This side as a sympy expression in the notation symbols (derived parameters substituted),
-        or ``None`` where it has none (a recurrence or series kept as a kernel, a limit, an mpmath
-        function)."""
         return self._expression
 
     @cached_property
     def _expression(self) -> sp.Expr | None:
-        if self.expr is not None:
-            return self.expr
-        if self.op is not None and len(self.parts) == 2:
-            a, b = (p.expression() for p in self.parts)
-            return None if a is None or b is None else _sym_op(self.op, a, b)
         t = self.thm()
-        if t is None or self.limit is not None:
+        if self.limit is not None:
             return None
         base = t.terms[self.term].expr if self.term is not None else t.bound
         if base is None:
@@ -226,18 +298,7 @@ class Quantity:
         return base
 
     def ball_reason(self) -> str | None:
-        """Why this side has no ball evaluation (``None`` when it has one)."""
-        if self.expr is not None:
-            return None
-        if self.op is not None:
-            for p in self.parts:
-                r = p.ball_reason()
-                if r is not None:
-                    return r
-            return None
         t = self.thm()
-        if t is None:
-            return f"{self.label} is given by an mpmath function only"
         if self.limit is not None:
             lim = t.limits[self.limit]
             if lim.exists_when is None:
@@ -248,53 +309,186 @@ class Quantity:
         return None
 
     @cached_property
-    def compiled(self) -> Any:
-        """The formula (``expr``) compiled into mpmath, float64 and arb kernels
-        (:func:`dptheory.core.compile.compile_expr`)."""
-        from dptheory.core.compile import compile_expr
-
-        assert self.expr is not None
-        syms = {s.name: s for s in sorted(self.expr.free_symbols, key=lambda s: s.name)}
-        ints = frozenset(n for n, s in syms.items() if s.is_integer)
-        return compile_expr(self.expr, syms, integers=ints)
-
-    @cached_property
     def compiled_set(self) -> dict[str, Any]:
         """The derived parameters (``set``) compiled, one :class:`~dptheory.core.compile.Compiled` each."""
-        from dptheory.core.compile import compile_expr
-
-        out = {}
-        for p, e in self.set.items():
-            syms = {s.name: s for s in sorted(e.free_symbols, key=lambda s: s.name)}
-            out[p] = compile_expr(sp.sympify(e), syms, integers=frozenset(n for n, s in syms.items() if s.is_integer))
-        return out
+        return {p: _compile(sp.sympify(e)) for p, e in self.set.items()}
 
 
-def formula(label: str, expr: sp.Expr, *, parts: tuple[Quantity, ...] = ()) -> Quantity:
-    """A quantity given by a sympy expression in the papers' notation symbols (their names are the
+@dataclass(frozen=True)
+class Formula(Quantity):
+    """A sympy expression in the papers' notation symbols (their names are the parameter names); ``params``
+    also lists what the ``parts``' conditions read, ``parts`` the theorems whose conditions a point must
+    satisfy (see :func:`formula`)."""
+
+    expr: sp.Expr = sp.S.Zero
+    params: tuple[str, ...] = ()
+    parts: tuple[Quantity, ...] = ()
+
+    def sub_sides(self) -> tuple[Quantity, ...]:
+        return self.parts
+
+    def needed(self) -> tuple[str, ...]:
+        return self.params
+
+    def expression(self) -> sp.Expr | None:
+        return self.expr
+
+    @cached_property
+    def compiled(self) -> Any:
+        """The formula compiled into mpmath, float64 and arb kernels (:func:`dptheory.core.compile.compile_expr`)."""
+        return _compile(self.expr)
+
+
+@dataclass(frozen=True)
+class Combination(Quantity):
+    """``a OP b`` of two sides (``parts = (a, b)``, ``op`` an :class:`Op`); ``params``: what the parts read."""
+
+    op: Op = Op.ADD
+    parts: tuple[Quantity, ...] = ()
+    params: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.op, Op):
+            raise ValueError(f"combination {self.label!r}: op must be an Op (+ - * /), not {self.op!r}")
+        if len(self.parts) != 2:
+            raise ValueError(f"combination {self.label!r}: two parts are required, not {len(self.parts)}")
+
+    def sub_sides(self) -> tuple[Quantity, ...]:
+        return self.parts
+
+    def needed(self) -> tuple[str, ...]:
+        return self.params
+
+    def expression(self) -> sp.Expr | None:
+        return self._expression
+
+    @cached_property
+    def _expression(self) -> sp.Expr | None:
+        a, b = (p.expression() for p in self.parts)
+        return None if a is None or b is None else self.op.sym(a, b)
+
+    def ball_reason(self) -> str | None:
+        for p in self.parts:
+            r = p.ball_reason()
+            if r is not None:
+                return r
+        return None
+
+
+@dataclass(frozen=True)
+class Constant(Quantity):
+    """One value (an mpf, possibly an infinity) with its sympy form ``expr`` (see :func:`constant`)."""
+
+    value: Any = None
+    expr: sp.Expr = sp.S.Zero
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.value, mpmath.mpf):
+            raise ValueError(f"constant {self.label!r}: the value must be an mpf, not {self.value!r}")
+
+    def expression(self) -> sp.Expr | None:
+        return self.expr
+
+    @cached_property
+    def compiled(self) -> Any:
+        """The constant's expression compiled (its arb ball)."""
+        return _compile(self.expr)
+
+
+@dataclass(frozen=True)
+class Custom(Quantity):
+    """A side given by declared callables: ``mp(exact_point, dps) -> mpf`` (required), ``np(exact_point) ->
+    float | None`` and ``arb(balls) -> ball`` (optional), reading ``params``; ``parts`` lists the theorems it is
+    built from (or whose conditions it needs). ``reason`` (mandatory) says why it has no ball evaluator when
+    none is declared (``arb``, or a ``value_arb`` method of a subclass)."""
+
+    mp: Callable[[Mapping[str, sp.Rational], int], Any] | None = None
+    np: Callable[[Mapping[str, sp.Rational]], float | None] | None = None
+    params: tuple[str, ...] = ()
+    parts: tuple[Quantity, ...] = ()
+    reason: str = ""
+    arb: Callable[[Mapping[str, Any]], Any] | None = None
+
+    def __post_init__(self) -> None:
+        if self.mp is None:
+            raise ValueError(f"custom side {self.label!r}: an mp function is required")
+        if not self.reason:
+            raise ValueError(f"custom side {self.label!r}: a reason is required (why it has no ball evaluator)")
+
+    def sub_sides(self) -> tuple[Quantity, ...]:
+        return self.parts
+
+    def needed(self) -> tuple[str, ...]:
+        return self.params
+
+    def ball_evaluator(self) -> Callable[[Mapping[str, Any]], Any] | None:
+        """The declared ball evaluator: ``arb``, else a subclass's ``value_arb`` method, else None."""
+        return self.arb if self.arb is not None else getattr(self, "value_arb", None)
+
+    def ball_reason(self) -> str | None:
+        return None if self.ball_evaluator() is not None else self.reason
+
+
+def make_side(
+    label: str,
+    theorem: str | None = None,
+    term: str | None = None,
+    limit: str | None = None,
+    set: Mapping[str, sp.Expr] | None = None,
+    mp: Callable[[Mapping[str, sp.Rational], int], Any] | None = None,
+    np: Callable[[Mapping[str, sp.Rational]], float | None] | None = None,
+    params: tuple[str, ...] = (),
+    parts: tuple[Quantity, ...] = (),
+    expr: sp.Expr | None = None,
+    op: str | Op | None = None,
+    reason: str | None = None,
+) -> Quantity:
+    """The side the fields name (``Quantity(...)``): ``theorem`` a :class:`TheoremSide`, ``op`` a
+    :class:`Combination`, ``expr`` a :class:`Formula`, ``mp`` a :class:`Custom` (its ``reason`` defaults to
+    "LABEL is given by an mpmath function only"); fields of another variant are refused."""
+    given = dict(
+        theorem=theorem, term=term, limit=limit, set=set, mp=mp, np=np, params=params, parts=parts, expr=expr, op=op
+    )
+    if theorem is not None:
+        _refuse("theorem side", label, given, {"theorem", "term", "limit", "set"})
+        return TheoremSide(label, theorem=theorem, term=term, limit=limit, set={} if set is None else set)
+    if op is not None:
+        _refuse("combination", label, given, {"op", "parts", "params"})
+        return Combination(label, op=Op(op), parts=tuple(parts), params=tuple(params))
+    if expr is not None:
+        _refuse("formula", label, given, {"expr", "params", "parts"})
+        return Formula(label, expr=expr, params=tuple(params), parts=tuple(parts))
+    if mp is not None:
+        _refuse("custom side", label, given, {"mp", "np", "params", "parts"})
+        why = reason or f"{label} is given by an mpmath function only"
+        return Custom(label, mp=mp, np=np, params=tuple(params), parts=tuple(parts), reason=why)
+    raise ValueError(f"side {label!r}: give a theorem, an expr, an op with parts, or an mp function")
+
+
+def formula(label: str, expr: sp.Expr, *, parts: tuple[Quantity, ...] = ()) -> Formula:
+    """A side given by a sympy expression in the papers' notation symbols (their names are the
     parameter names), compiled into mpmath, float64 and arb evaluators like a theorem's statement.
     ``parts`` lists the theorems whose conditions a point must satisfy."""
     expr = sp.sympify(expr)
     # a point must also give the parameters the parts' conditions read (e.g. beta for Thm 4.2's validity)
     names = {s.name for s in expr.free_symbols} | {p for q in parts for p in q.needed()}
-    return Quantity(label=label, expr=expr, params=tuple(sorted(names)), parts=parts)
+    return Formula(label, expr=expr, params=tuple(sorted(names)), parts=parts)
 
 
-def combine(label: str, op: str, a: Quantity, b: Quantity) -> Quantity:
-    """A custom quantity ``a OP b`` (OP in ``+ - * /``) of two quantities, evaluated every way its
-    parts can be (mpmath, float64, arb, and symbolically when both parts have expressions: see
-    :mod:`dptheory.verify.sides`)."""
+def combine(label: str, op: str, a: Quantity, b: Quantity) -> Combination:
+    """A side ``a OP b`` (OP in ``+ - * /``) of two sides, evaluated every way its parts can be (mpmath,
+    float64, arb, and symbolically when both parts have expressions: see :mod:`dptheory.verify.sides`)."""
     if op not in ("+", "-", "*", "/"):
         raise ValueError(f"combine: unknown operator {op!r} (operators: + - * /)")
     params = tuple(dict.fromkeys([*a.needed(), *b.needed()]))
-    return Quantity(label=label, params=params, parts=(a, b), op=op)
+    return Combination(label, op=Op(op), parts=(a, b), params=params)
 
 
-def constant(label: str, value: Any) -> Quantity:
-    """A constant quantity (e.g. +infinity for "the limit is finite")."""
+def constant(label: str, value: Any) -> Constant:
+    """A constant side (e.g. +infinity for "the limit is finite")."""
     v = mpmath.mpf(value)
     e = sp.oo if mpmath.isinf(v) and v > 0 else -sp.oo if mpmath.isinf(v) else sp.nsimplify(value)
-    return Quantity(label=label, mp=lambda _e, _d: v, np=lambda _e: float(v), params=(), expr=e)
+    return Constant(label, value=v, expr=e)
 
 
 @dataclass(frozen=True)

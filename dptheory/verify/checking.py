@@ -19,7 +19,6 @@ Verdict words: :class:`dptheory.core.claims.Verdict`; results: :class:`~.verdict
 
 from __future__ import annotations
 
-import functools
 import math
 import time
 from collections.abc import Callable, Mapping
@@ -32,7 +31,7 @@ from dptheory.core.errors import DPTheoryError
 from dptheory.core.notation import format_rational, parse_value
 from dptheory.verify.margin import float_margin, margin_of, mp_margin
 from dptheory.verify.points import PointOutcome, decide_point, evaluate_point, in_region, margin_sign, relation_text
-from dptheory.verify.sides import ball_of, side_np, side_np_batch
+from dptheory.verify.sides import side_np, side_np_batch
 from dptheory.verify.verdicts import ClaimResult
 
 __all__ = ["ClaimResult", "PointOutcome", "Verdict", "check_claim", "evaluate_point", "finite_points"]
@@ -286,9 +285,9 @@ def _exhaustive(
         for i, pt in enumerate(valid):
             if progress is not None:
                 progress(i + 1, len(valid))
-            exact: dict[str, Any] = {k: ball_of(parse_value(v, key=claim.key, name=k)) for k, v in pt.items()}
+            exact = {k: parse_value(v, key=claim.key, name=k) for k, v in pt.items()}
             ok, bad, d, _prec, _why = margin_sign(
-                m, functools.partial(dict, exact), (64, 256, 1024), catch=(DPTheoryError, ZeroDivisionError, ValueError)
+                m, exact, (64, 256, 1024), catch=(DPTheoryError, ZeroDivisionError, ValueError)
             )
             if bad:
                 rec = _ce_record(claim, pt, dps)

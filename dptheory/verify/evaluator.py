@@ -12,7 +12,7 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from dptheory.core.claims import Claim, Quantity, Relation
+from dptheory.core.claims import Claim, Quantity, Relation, TheoremSide
 from dptheory.core.errors import DPTheoryError
 from dptheory.verify.margin import EQ_TOL, float_margin
 from dptheory.verify.points import PointOutcome, evaluate_point
@@ -82,14 +82,16 @@ class Evaluator:
         self.mp_best: dict[str, sp.Rational] | None = None
 
     # ------------------------------------------------------------------ the limit surrogate
-    def _surrogate(self) -> tuple[Quantity, Callable[..., Any], tuple[str, ...], bool] | None:
+    def _surrogate(self) -> tuple[TheoremSide, Callable[..., Any], tuple[str, ...], bool] | None:
         """``lim X < +inf`` with a declared existence condition: margin = that condition's slack."""
         c = self.claim
         for q, other, rel_ok in ((c.lhs, c.rhs, (Relation.LT,)), (c.rhs, c.lhs, (Relation.GT,))):
-            if q.limit is None or c.relation not in rel_ok or other.theorem is not None or other.params:
+            if not isinstance(q, TheoremSide) or q.limit is None or c.relation not in rel_ok:
+                continue
+            if isinstance(other, TheoremSide) or other.needed():
                 continue
             t = q.thm()
-            lim = t.limits.get(q.limit) if t is not None else None
+            lim = t.limits.get(q.limit)
             if lim is None or lim.exists_when is None:
                 continue
             try:
@@ -113,7 +115,7 @@ class Evaluator:
         """Float values of one side; a point the float64 path cannot do (no kernel, NaN, an error)
         is evaluated with mpmath at 20 digits (and costs MP_COST points of the budget)."""
         out = np.full(len(pts), np.nan)
-        if q.theorem is not None and q.limit is None:
+        if isinstance(q, TheoremSide) and q.limit is None:
             arrays = {k: np.array([float(p[k]) for p in pts]) for k in q.needed()}
             try:
                 vals = side_np_batch(q, arrays)
@@ -130,9 +132,8 @@ class Evaluator:
 
     def _side_one(self, q: Quantity, p: Mapping[str, sp.Rational], *, float64: bool = True) -> float:
         try:
-            if q.limit is not None:
+            if isinstance(q, TheoremSide) and q.limit is not None:
                 t = q.thm()
-                assert t is not None
                 pt = q.point(p)
                 self.cost += MP_COST
                 with mpmath.workdps(20):

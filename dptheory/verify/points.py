@@ -1,8 +1,20 @@
 """Deciding a claim at one point, and region membership.
 
-:func:`evaluate_point` evaluates both sides with mpmath at ``dps`` digits and decides the relation there
-(ties at working precision are undecided); :func:`decide_point` decides it rigorously where it can (the
-claim's margin on balls at exact inputs, :mod:`dptheory.verify.margin`), else by two mpmath evaluations.
+One point decision, :func:`point_decision`, with three rules: ``"mp"`` (both sides with mpmath at ``dps``
+digits and the relation there; ties at working precision are undecided), ``"margin"`` (that, then rigorously
+where it can: the claim's margin on balls at the exact inputs, :mod:`dptheory.verify.margin`, else two mpmath
+evaluations) and ``"separation"`` (a point where the relation fails at ``dps`` digits, certified when the two
+sides' certified enclosures are separated in the violating direction). :func:`evaluate_point` (rule ``"mp"``),
+:func:`decide_point` (rule ``"margin"``) and :func:`dptheory.verify.search.certify_point` (rule
+``"separation"``, after its region check) are its thin callers.
+
+**How inputs become balls** (one rule, :func:`exact_balls`): an exact input (int, Rational, Fraction) becomes a
+ball at the working precision in force when it is evaluated, rounded anew at every precision a decision tries;
+integers stay exact ``int``. The margin's sign (:func:`margin_sign`) builds its balls this way at each precision
+for the point decision and for the exhaustive evaluation of finite regions (:mod:`dptheory.verify.checking`);
+the sides' enclosures (:func:`dptheory.verify.sides.side_enclosure`,
+:func:`dptheory.verify.sides.certified_enclosure`) build theirs the same way at their precision.
+
 Shared by the search (:mod:`dptheory.verify.checking`, :mod:`dptheory.verify.search`), exhaustive sets,
 pinned counterexamples and the branch and bound (:mod:`dptheory.verify.certify`); it sits below all of
 them so that none imports another.
@@ -11,9 +23,9 @@ them so that none imports another.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
 
 import mpmath
 import sympy as sp
@@ -22,7 +34,7 @@ from dptheory.core.claims import Claim, NoBallEvaluator, Relation
 from dptheory.core.conditions import Condition
 from dptheory.core.notation import Param, parse_value
 from dptheory.verify.margin import Margin, decide_ball, is_inf, margin_of, mp_margin
-from dptheory.verify.sides import ball_of, side_enclosure, side_mp
+from dptheory.verify.sides import ball_of, certified_enclosure, side_enclosure, side_mp
 
 __all__ = [
     "BOX_PREC",
@@ -32,11 +44,14 @@ __all__ = [
     "claim_conditions",
     "decide_point",
     "evaluate_point",
+    "exact_balls",
     "in_region",
     "margin_sign",
+    "point_decision",
     "region_conditions",
     "relation_text",
     "sign_words",
+    "violation_certified",
 ]
 
 #: working precision (bits) of the branch and bound and the lowest of a point decision on balls
@@ -52,8 +67,12 @@ class PointOutcome:
 
 
 def evaluate_point(claim: Claim, point: Mapping[str, Any], *, dps: int = 50) -> PointOutcome:
-    """Both sides at ``dps`` digits and whether the claim holds there."""
-    exact = {k: parse_value(v, key=claim.key, name=k) for k, v in point.items()}
+    """Both sides at ``dps`` digits and whether the claim holds there (:func:`point_decision`, rule ``"mp"``)."""
+    return point_decision(claim, point, dps=dps, rule="mp").outcome
+
+
+def _mp_outcome(claim: Claim, exact: Mapping[str, sp.Rational], dps: int) -> PointOutcome:
+    """Both sides with mpmath at ``dps`` digits and the relation there (ties at working precision: None)."""
     lhs = side_mp(claim.lhs, exact, dps)
     rhs = side_mp(claim.rhs, exact, dps)
     tol = mpmath.mpf(10) ** (-(dps - 8))
@@ -158,18 +177,25 @@ def region_conditions(claim: Claim) -> tuple[list[Condition], dict[str, Param], 
 # ============================================================================ the point decision
 
 
+#: how a point is decided (see the module docstring)
+Rule = Literal["mp", "margin", "separation"]
+
+
 @dataclass(frozen=True)
 class PointDecision:
     """Whether a claim holds at one exact point.
 
     Attributes:
         holds: True / False, or None when the two sides cannot be separated.
-        certified: the decision rests on ball arithmetic (the margin's sign at exact inputs).
+        certified: the decision rests on ball arithmetic (the margin's sign at exact inputs, or separated
+            enclosures of the two sides).
         lhs, rhs: the two sides: ``{"label", "value", "lo", "hi", "why_not"}`` (enclosure ends rounded
             outward when available).
         margin: the signed relative margin (rhs - lhs)/max(|lhs|, |rhs|) oriented so that > 0 holds
             (log-ratio slack for a factor claim); a float.
-        evidence: in words.
+        evidence: in words ("" for the rule ``"mp"``, and for ``"separation"`` where the relation does not fail).
+        outcome: the mpmath evaluation at ``dps`` digits the decision starts from.
+        exact: the point as exact values.
     """
 
     holds: bool | None
@@ -178,6 +204,8 @@ class PointDecision:
     rhs: dict[str, Any]
     margin: float
     evidence: str
+    outcome: PointOutcome = field(repr=False, compare=False, default=None)  # type: ignore[assignment]
+    exact: Mapping[str, sp.Rational] = field(repr=False, compare=False, default_factory=dict)
 
 
 def ball_text(x: Any, digits: int = 22) -> tuple[str, str]:
@@ -189,9 +217,14 @@ def ball_text(x: Any, digits: int = 22) -> tuple[str, str]:
     return _decimal_bound(x.lower(), digits, down=True), _decimal_bound(x.upper(), digits, down=False)
 
 
+def exact_balls(exact: Mapping[str, Any]) -> dict[str, Any]:
+    """The point's balls at the working precision in force (the one rule of the module docstring)."""
+    return {k: ball_of(v) for k, v in exact.items()}
+
+
 def margin_sign(
     m: Margin,
-    balls: Callable[[], Mapping[str, Any]],
+    exact: Mapping[str, Any],
     precs: Sequence[int],
     *,
     catch: tuple[type[BaseException], ...],
@@ -199,10 +232,10 @@ def margin_sign(
     """The sign of the claim's margin on balls, at each working precision of ``precs`` in turn until it is
     decided: ``(certainly holds, certainly fails, the last ball, its precision, why undecided)``.
 
-    ``balls()`` gives the point's balls (called at each precision: rationals are rounded at it); an error of
-    ``catch`` at one precision moves on to the next, :class:`NoBallEvaluator` stops (the margin has no ball
-    there at any precision). Used by :func:`decide_point` (exact points: pins, counterexamples, closest
-    approaches) and by the exhaustive evaluation of finite regions (:mod:`dptheory.verify.checking`).
+    The exact point's balls are built at each precision (:func:`exact_balls`); an error of ``catch`` at one
+    precision moves on to the next, :class:`NoBallEvaluator` stops (the margin has no ball there at any
+    precision). Used by :func:`point_decision` (exact points: pins, counterexamples, closest approaches) and
+    by the exhaustive evaluation of finite regions (:mod:`dptheory.verify.checking`).
     """
     import flint
 
@@ -212,7 +245,7 @@ def margin_sign(
     for prec in precs:
         try:
             with flint.ctx.workprec(prec):
-                d = m.ball(balls())
+                d = m.ball(exact_balls(exact))
             ok, bad = decide_ball(d, m.strict)
             if ok or bad:
                 return ok, bad, d, prec, ""
@@ -227,62 +260,136 @@ def margin_sign(
 def decide_point(claim: Claim, point: Mapping[str, Any], *, dps: int = 50) -> PointDecision:
     """Decide the claim at an exact point: by the margin's sign on balls when it has a ball evaluation
     (raising the precision up to about ``16 dps`` digits), else by two mpmath evaluations (``dps`` and
-    ``dps + 20`` digits) that must agree on the side of the relation (not certified)."""
+    ``dps + 20`` digits) that must agree on the side of the relation (not certified): :func:`point_decision`,
+    rule ``"margin"``."""
+    return point_decision(claim, point, dps=dps, rule="margin")
+
+
+def point_decision(claim: Claim, point: Mapping[str, Any], *, dps: int = 50, rule: Rule = "margin") -> PointDecision:
+    """The one point decision (the rules are in the module docstring): the two sides with mpmath at ``dps``
+    digits, then, for ``"margin"``, the margin's sign on balls, for ``"separation"`` (where the relation fails
+    at ``dps`` digits) the sides' certified enclosures."""
+    exact = {k: parse_value(v, key=claim.key, name=k) for k, v in point.items()}
+    out = _mp_outcome(claim, exact, dps)
+    digits = min(dps, 20)
+    if rule == "mp":
+        return _mp_only(claim, out, exact, digits)
+    if rule == "separation":
+        return _by_separation(claim, exact, out, dps)
+    return _by_margin(claim, exact, out, dps)
+
+
+def _mp_only(claim: Claim, out: PointOutcome, exact: Mapping[str, sp.Rational], digits: int) -> PointDecision:
+    """The mpmath outcome as a decision (no enclosures, no evidence)."""
+    lhs, rhs = (
+        _side_record(q, _value_text(v, digits), digits) for q, v in ((claim.lhs, out.lhs), (claim.rhs, out.rhs))
+    )
+    return PointDecision(out.holds, False, lhs, rhs, out.margin, "", out, exact)
+
+
+def _side_record(q: Any, value: str, digits: int, ball: Any = None, why: str = "") -> dict[str, Any]:
+    """A side as a decision shows it: its label, its value (``value``, already written), the ends of its
+    enclosure ``ball`` rounded outward to ``digits + 2`` digits (when given), and why it has none."""
+    rec: dict[str, Any] = {"label": q.label, "value": value, "lo": None, "hi": None, "why_not": why}
+    if ball is not None:
+        rec["lo"], rec["hi"] = ball_text(ball, digits + 2)
+    return rec
+
+
+def _value_text(v: Any, digits: int) -> str:
+    """A side's mpmath value to ``digits`` significant digits (anything else as ``str``)."""
+    return mpmath.nstr(v, digits) if isinstance(v, mpmath.mpf) else str(v)
+
+
+def _by_margin(claim: Claim, exact: Mapping[str, sp.Rational], out: PointOutcome, dps: int) -> PointDecision:
     from dptheory.core.compile import Undecided
 
-    exact = {k: parse_value(v, key=claim.key, name=k) for k, v in point.items()}
     m = margin_of(claim)
     digits = min(dps, 20)
-    # the two sides with mpmath (the values shown), at dps digits
-    out = evaluate_point(claim, exact, dps=dps)
     rel = mp_margin(claim, out.lhs, out.rhs)
     sides = []
-    why_sides = []
     for q, v in ((claim.lhs, out.lhs), (claim.rhs, out.rhs)):
         ball, why = side_enclosure(q, exact, int(dps * 3.33) + 64)
-        rec: dict[str, Any] = {
-            "label": q.label,
-            "value": mpmath.nstr(v, digits),
-            "lo": None,
-            "hi": None,
-            "why_not": why,
-        }
-        if ball is not None and (ball.is_finite() or is_inf(ball)):
-            rec["lo"], rec["hi"] = ball_text(ball, digits + 2)
-        else:
-            why_sides.append(why or f"{q.label}: the ball is not finite")
-        sides.append(rec)
+        shown = ball is not None and (ball.is_finite() or is_inf(ball))
+        sides.append(_side_record(q, mpmath.nstr(v, digits), digits, ball if shown else None, why))
     if m.certifiable:
         base = int(dps * 3.33) + 32
         precs = [max(BOX_PREC, base) * 2**k for k in range(8) if max(BOX_PREC, base) * 2**k <= 16 * base]
         errors = (Undecided, ZeroDivisionError, ValueError)
-        ok, bad, d, prec, last = margin_sign(m, lambda: {k: ball_of(v) for k, v in exact.items()}, precs, catch=errors)
+        ok, bad, d, prec, last = margin_sign(m, exact, precs, catch=errors)
         if ok or bad:
             word = "holds" if ok else "fails"
-            return PointDecision(
-                bool(ok),
-                True,
-                sides[0],
-                sides[1],
-                rel,
+            evidence = (
                 f"certified: the margin ({m.describe()}) is {sign_words(d)} on balls at "
-                f"{prec} bits, so '{relation_text(claim)}' {word}",
+                f"{prec} bits, so '{relation_text(claim)}' {word}"
             )
+            return PointDecision(bool(ok), True, sides[0], sides[1], rel, evidence, out, exact)
         why = f"the margin could not be decided on balls ({last})"
     else:
         why = m.why_not
-    holds = out.holds
-    if holds is None:
-        return PointDecision(None, False, sides[0], sides[1], rel, f"a tie at {dps} digits; {why}")
-    word = "holds" if holds else "fails"
-    return PointDecision(
-        holds,
-        False,
-        sides[0],
-        sides[1],
-        rel,
-        f"confirmed at {dps} digits (not certified): '{relation_text(claim)}' {word}; {why}",
-    )
+    if out.holds is None:
+        return PointDecision(None, False, sides[0], sides[1], rel, f"a tie at {dps} digits; {why}", out, exact)
+    word = "holds" if out.holds else "fails"
+    evidence = f"confirmed at {dps} digits (not certified): '{relation_text(claim)}' {word}; {why}"
+    return PointDecision(out.holds, False, sides[0], sides[1], rel, evidence, out, exact)
+
+
+def _by_separation(claim: Claim, exact: Mapping[str, sp.Rational], out: PointOutcome, dps: int) -> PointDecision:
+    digits = min(dps, 20)
+    if out.holds is not False:
+        return _mp_only(claim, out, exact, digits)
+    L, why_l = certified_enclosure(claim.lhs, exact, dps)
+    R, why_r = certified_enclosure(claim.rhs, exact, dps)
+    lhs = _side_record(claim.lhs, _value_text(out.lhs, digits), digits, L, "" if L is not None else why_l)
+    rhs = _side_record(claim.rhs, _value_text(out.rhs, digits), digits, R, "" if R is not None else why_r)
+    certified = False
+    if L is not None and R is not None:
+        certified = violation_certified(claim, L, R)
+        if certified:
+            evidence = (
+                f"certified: both sides enclosed by arb (lhs in [{lhs['lo']}, {lhs['hi']}], rhs in "
+                f"[{rhs['lo']}, {rhs['hi']}]) and separated: '{relation_text(claim)}' fails"
+            )
+        else:
+            evidence = (
+                f"confirmed at {dps} digits (not certified): the arb enclosures of the two sides overlap "
+                f"(lhs in [{lhs['lo']}, {lhs['hi']}], rhs in [{rhs['lo']}, {rhs['hi']}])"
+            )
+    else:
+        evidence = f"confirmed at {dps} digits (not certified): {why_l or why_r}"
+    return PointDecision(False, certified, lhs, rhs, out.margin, evidence, out, exact)
+
+
+def violation_certified(claim: Claim, L: Any, R: Any) -> bool:
+    """Whether the balls of the two sides prove the relation false (every value in them violates it)."""
+    import flint
+
+    if claim.factor is not None:
+        if bool(L <= 0) or bool(R <= 0):
+            return bool(L <= 0) != bool(R <= 0) or bool(L <= 0)
+        if not (L.is_finite() and R.is_finite()):
+            return False
+        ratio = L / R
+        f = flint.arb(claim.factor)
+        return bool(ratio > f) or bool(ratio < 1 / f)
+    inf_l = L.is_exact() and not L.is_finite()
+    inf_r = R.is_exact() and not R.is_finite()
+    if inf_l and inf_r:
+        same = bool(L == R)
+        return {
+            Relation.LT: same,
+            Relation.GT: same,
+            Relation.LE: not same and bool(L > R),
+            Relation.GE: not same and bool(L < R),
+            Relation.EQ: not same,
+        }[claim.relation]
+    return {
+        Relation.LT: lambda: bool(L >= R),
+        Relation.LE: lambda: bool(L > R),
+        Relation.GT: lambda: bool(L <= R),
+        Relation.GE: lambda: bool(L < R),
+        Relation.EQ: lambda: not L.overlaps(R),
+    }[claim.relation]()
 
 
 def sign_words(d: Any) -> str:

@@ -72,14 +72,13 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
-from dptheory.core.claims import Claim, Relation
+from dptheory.core.claims import Claim
 from dptheory.core.conditions import Status
 from dptheory.core.errors import DPTheoryError
 from dptheory.core.notation import parse_value
 from dptheory.verify.evaluator import SCREEN, Evaluator, flip_words, nstr
-from dptheory.verify.points import ball_text, evaluate_point, relation_text
+from dptheory.verify.points import point_decision, relation_text
 from dptheory.verify.shrink import shrink
-from dptheory.verify.sides import certified_enclosure
 from dptheory.verify.space import SearchSpace, point_key, render_exact
 from dptheory.verify.strategy import Stop, enumerate_finite, run_phases
 
@@ -220,38 +219,6 @@ class SearchResult:
 # ============================================================================ certification
 
 
-def _violation_certified(claim: Claim, L: Any, R: Any) -> bool:
-    """Whether the balls prove the relation false (every value in them violates it)."""
-    import flint
-
-    if claim.factor is not None:
-        if bool(L <= 0) or bool(R <= 0):
-            return bool(L <= 0) != bool(R <= 0) or bool(L <= 0)
-        if not (L.is_finite() and R.is_finite()):
-            return False
-        ratio = L / R
-        f = flint.arb(claim.factor)
-        return bool(ratio > f) or bool(ratio < 1 / f)
-    inf_l = L.is_exact() and not L.is_finite()
-    inf_r = R.is_exact() and not R.is_finite()
-    if inf_l and inf_r:
-        same = bool(L == R)
-        return {
-            Relation.LT: same,
-            Relation.GT: same,
-            Relation.LE: not same and bool(L > R),
-            Relation.GE: not same and bool(L < R),
-            Relation.EQ: not same,
-        }[claim.relation]
-    return {
-        Relation.LT: lambda: bool(L >= R),
-        Relation.LE: lambda: bool(L > R),
-        Relation.GT: lambda: bool(L <= R),
-        Relation.GE: lambda: bool(L < R),
-        Relation.EQ: lambda: not L.overlaps(R),
-    }[claim.relation]()
-
-
 def certify_point(claim: Claim, point: Mapping[str, Any], *, dps: int = 50) -> Counterexample | None:
     """Decide whether ``point`` falsifies ``claim`` and, if so, certify it.
 
@@ -260,7 +227,8 @@ def certify_point(claim: Claim, point: Mapping[str, Any], *, dps: int = 50) -> C
     at ``dps`` digits; if the claim holds there (or the sides tie at that precision) the result is
     ``None``. Otherwise both sides are enclosed with arb and the counterexample is ``certified`` when
     the enclosures are separated in the violating direction; else its ``evidence`` reads
-    "confirmed at {dps} digits (not certified): <why>".
+    "confirmed at {dps} digits (not certified): <why>" (:func:`dptheory.verify.points.point_decision`,
+    rule ``"separation"``).
 
     Usable for pinned counterexamples as well as for points found by the search.
     """
@@ -273,41 +241,17 @@ def certify_point(claim: Claim, point: Mapping[str, Any], *, dps: int = 50) -> C
                 f"{claim.key}: the point {render_exact(exact)} is outside the claim's region: "
                 f"{r.text} is {r.status.value} ({c.gloss})"
             )
-    out = evaluate_point(claim, exact, dps=dps)
-    if out.holds is not False:
+    dec = point_decision(claim, exact, dps=dps, rule="separation")
+    if dec.holds is not False:
         return None
-    L, why_l = certified_enclosure(claim.lhs, exact, dps)
-    R, why_r = certified_enclosure(claim.rhs, exact, dps)
-    digits = min(dps, 20)
-    lhs = SideValue(claim.lhs.label, nstr(out.lhs, digits), why_not=why_l)
-    rhs = SideValue(claim.rhs.label, nstr(out.rhs, digits), why_not=why_r)
-    if L is not None:
-        lhs = SideValue(claim.lhs.label, lhs.value, *ball_text(L, digits + 2))
-    if R is not None:
-        rhs = SideValue(claim.rhs.label, rhs.value, *ball_text(R, digits + 2))
-    certified = False
-    if L is not None and R is not None:
-        certified = _violation_certified(claim, L, R)
-        if certified:
-            evidence = (
-                f"certified: both sides enclosed by arb (lhs in [{lhs.lo}, {lhs.hi}], rhs in "
-                f"[{rhs.lo}, {rhs.hi}]) and separated: '{relation_text(claim)}' fails"
-            )
-        else:
-            evidence = (
-                f"confirmed at {dps} digits (not certified): the arb enclosures of the two sides overlap "
-                f"(lhs in [{lhs.lo}, {lhs.hi}], rhs in [{rhs.lo}, {rhs.hi}])"
-            )
-    else:
-        evidence = f"confirmed at {dps} digits (not certified): {why_l or why_r}"
     return Counterexample(
         params=render_exact(exact),
-        lhs=lhs,
-        rhs=rhs,
+        lhs=SideValue(**dec.lhs),
+        rhs=SideValue(**dec.rhs),
         relation=relation_text(claim),
-        margin=out.margin,
-        certified=certified,
-        evidence=evidence,
+        margin=dec.margin,
+        certified=dec.certified,
+        evidence=dec.evidence,
     )
 
 

@@ -1,13 +1,17 @@
 """A claim's sides on balls (python-flint ``arb``): evaluation on parameter balls and enclosures at exact points.
 
-A side (:class:`dptheory.core.claims.Quantity`, data only) is evaluated on balls here, by its kind: a formula
-through its compiled arb kernel; a combination of two parts (:func:`dptheory.core.claims.combine`) from its
-parts' balls; a theorem reference through the theorem's compiled statement or its declared ``arb`` override
-(derived parameters compiled and, when exact integers, passed as integers); a limit only where its declared
-existence condition certainly fails (the limit is then +infinity); a side class that declares its own ball
-evaluator (a ``value_arb`` method, e.g. :class:`dptheory.papers.yeshokri22.claims_epsdelta.OrderInfimum`)
-through it. Every other side raises :class:`~dptheory.core.claims.NoBallEvaluator` with the reason
-(:meth:`~dptheory.core.claims.Quantity.ball_reason`).
+A side (:class:`dptheory.core.claims.Quantity`, data only) is one of five variants; each has ONE evaluation
+entry here, :func:`evaluate` (``functools.singledispatch`` on the variant), for the four backends ``"mp"``
+(mpmath at an exact point), ``"np"`` (float64 at a point), ``"np_batch"`` (float64 on whole columns) and
+``"arb"`` (balls); :func:`side_mp`, :func:`side_np`, :func:`side_np_batch` and :func:`side_ball` call it.
+
+On balls: a formula (and a constant) through its compiled arb kernel; a combination of two parts
+(:func:`dptheory.core.claims.combine`) from its parts' balls; a theorem reference through the theorem's
+compiled statement or its declared ``arb`` override (derived parameters compiled and, when exact integers,
+passed as integers); a limit only where its declared existence condition certainly fails (the limit is then
++infinity); a custom side through its declared ball evaluator (``arb``, or a ``value_arb`` method, e.g.
+:class:`dptheory.papers.yeshokri22.claims_epsdelta.OrderInfimum`). Every other side raises
+:class:`~dptheory.core.claims.NoBallEvaluator` with the reason (:meth:`~dptheory.core.claims.Quantity.ball_reason`).
 
 Two enclosures of a side at an exact point are used: :func:`side_enclosure` (the ball evaluation above at a
 given working precision; the point decision, :mod:`dptheory.verify.points`) and :func:`certified_enclosure`
@@ -17,19 +21,28 @@ given working precision; the point decision, :mod:`dptheory.verify.points`) and 
 
 from __future__ import annotations
 
-import operator
+import functools
 from collections.abc import Callable, Mapping
 from typing import Any
 
 import mpmath
 import sympy as sp
 
-from dptheory.core.claims import NoBallEvaluator, Quantity
+from dptheory.core.claims import (
+    Combination,
+    Constant,
+    Custom,
+    Formula,
+    NoBallEvaluator,
+    Quantity,
+    TheoremSide,
+)
 from dptheory.core.compile import informative_ball
 from dptheory.core.conditions import Status
 from dptheory.core.errors import DPTheoryError
 
 __all__ = [
+    "BACKENDS",
     "arb_kernel",
     "ball_of",
     "certified_enclosure",
@@ -43,7 +56,13 @@ __all__ = [
     "side_np_batch",
 ]
 
-_OPS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv}
+#: the backends of :func:`evaluate` and what each takes after the side
+BACKENDS = {
+    "mp": "(exact point, dps) -> mpf",
+    "np": "(exact point) -> float | None",
+    "np_batch": "(columns) -> array | None",
+    "arb": "(balls) -> ball",
+}
 
 
 #: the arb kernels of compiled expressions, by object (kept with the object, so an id is never reused)
@@ -69,20 +88,133 @@ def side_ball(q: Quantity, balls: Mapping[str, Any]) -> Any:
         NoBallEvaluator: the side has no rigorous evaluator (the message says why).
         dptheory.core.compile.Undecided: a floor or branch cannot be decided on these balls.
     """
+    return evaluate(q, "arb", balls)
+
+
+@functools.singledispatch
+def evaluate(side: Quantity, backend: str, *args: Any) -> Any:
+    """The side with one backend (:data:`BACKENDS`): ``evaluate(side, "mp", exact, dps)``, ``evaluate(side,
+    "np", exact)``, ``evaluate(side, "np_batch", columns)`` or ``evaluate(side, "arb", balls)``; one entry per
+    variant of :class:`~dptheory.core.claims.Quantity` (registered below)."""
+    raise TypeError(f"{side!r} is no side variant (TheoremSide, Formula, Combination, Constant, Custom)")
+
+
+def _backend(side: Quantity, backend: str) -> None:
+    if backend not in BACKENDS:
+        raise ValueError(f"{side.label}: unknown backend {backend!r} (backends: {', '.join(BACKENDS)})")
+
+
+def _rounded_mp(f: Callable[[int], Any], dps: int) -> mpmath.mpf:
+    """``f(dps + 10)`` computed at ``dps + 10`` digits, rounded to ``dps``."""
+    with mpmath.workdps(dps + 10):
+        val = mpmath.mpf(f(dps + 10))
+    with mpmath.workdps(dps):
+        return +val
+
+
+@evaluate.register
+def _(side: Formula, backend: str, *args: Any) -> Any:
+    _backend(side, backend)
+    comp = side.compiled
+    if backend == "arb":
+        (balls,) = args
+        return arb_kernel(comp)({k: balls[k] for k in comp.params})
+    if backend == "mp":
+        exact, dps = args
+        return _compiled_mp(comp, exact, dps)
+    if backend == "np":
+        import numpy as np
+
+        (exact,) = args
+        with np.errstate(all="ignore"):
+            v = comp.np({k: float(exact[k]) for k in comp.params})
+        return float(v)
+    return None
+
+
+@evaluate.register
+def _(side: Constant, backend: str, *args: Any) -> Any:
+    _backend(side, backend)
+    if backend == "arb":
+        (balls,) = args
+        comp = side.compiled
+        return arb_kernel(comp)({k: balls[k] for k in comp.params})
+    if backend == "mp":
+        _exact, dps = args
+        return _rounded_mp(lambda _d: side.value, dps)
+    if backend == "np":
+        return float(side.value)
+    return None
+
+
+@evaluate.register
+def _(side: Combination, backend: str, *args: Any) -> Any:
+    _backend(side, backend)
+    a, b = side.parts
+    if backend == "arb":
+        (balls,) = args
+        return side.op.sym(_as_arb(evaluate(a, "arb", balls)), _as_arb(evaluate(b, "arb", balls)))
+    if backend == "mp":
+        exact, dps = args
+        return _rounded_mp(lambda d: side.op.sym(evaluate(a, "mp", exact, d), evaluate(b, "mp", exact, d)), dps)
+    if backend == "np":
+        import numpy as np
+
+        (exact,) = args
+        x, y = evaluate(a, "np", exact), evaluate(b, "np", exact)
+        if x is None or y is None:
+            return None
+        with np.errstate(all="ignore"):
+            return float(side.op.sym(np.float64(x), np.float64(y)))
+    return None
+
+
+@evaluate.register
+def _(side: Custom, backend: str, *args: Any) -> Any:
+    _backend(side, backend)
+    if backend == "arb":
+        (balls,) = args
+        custom = side.ball_evaluator()
+        if custom is None:
+            raise NoBallEvaluator(side.ball_reason() or side.label)
+        return custom(balls)
+    if backend == "mp":
+        exact, dps = args
+        mp = side.mp
+        assert mp is not None  # a custom side declares its mp function (__post_init__)
+        return _rounded_mp(lambda d: mp(exact, d), dps)
+    if backend == "np":
+        (exact,) = args
+        if side.np is None:
+            return None
+        v = side.np(exact)
+        return None if v is None else float(v)
+    return None
+
+
+@evaluate.register
+def _(side: TheoremSide, backend: str, *args: Any) -> Any:
+    _backend(side, backend)
+    if backend == "arb":
+        return _theorem_ball(side, args[0])
+    if backend == "mp":
+        return _theorem_mp(side, *args)
+    if backend == "np":
+        (exact,) = args
+        t = side.thm()
+        if side.limit is not None:
+            return None
+        pt = side.point(exact)
+        if t.kernels(side.term).np is None:
+            return None
+        return float(t.evaluate_np({k: float(v) for k, v in pt.items()}, term=side.term))
+    return _theorem_np_batch(side, args[0])
+
+
+def _theorem_ball(q: TheoremSide, balls: Mapping[str, Any]) -> Any:
     import flint
 
-    custom = getattr(q, "value_arb", None)
-    if custom is not None:  # a side class with its own declared ball evaluator
-        return custom(balls)
-    if q.expr is not None:
-        comp = q.compiled
-        return arb_kernel(comp)({k: balls[k] for k in comp.params})
-    if q.op is not None and len(q.parts) == 2:
-        a, b = (_as_arb(side_ball(p, balls)) for p in q.parts)
-        return _OPS[q.op](a, b)
     t = q.thm()
-    if t is None:
-        raise NoBallEvaluator(q.ball_reason() or q.label)
     args: dict[str, Any] = {}
     sets = q.compiled_set
     for p in t.params:
@@ -105,7 +237,7 @@ def side_ball(q: Quantity, balls: Mapping[str, Any]) -> Any:
     return kern.arb(args)
 
 
-def _limit_ball(q: Quantity, t: Any, args: Mapping[str, Any]) -> Any:
+def _limit_ball(q: TheoremSide, t: Any, args: Mapping[str, Any]) -> Any:
     """+infinity where the limit's declared existence condition certainly fails on the balls; else no ball."""
     import flint
 
@@ -225,8 +357,8 @@ def certified_enclosure(q: Quantity, exact: Mapping[str, sp.Rational], dps: int)
 def _enclose_side_raw(q: Quantity, exact: Mapping[str, sp.Rational], dps: int) -> tuple[Any | None, str]:
     import flint
 
-    t = q.thm()
-    if t is not None:
+    if isinstance(q, TheoremSide):
+        t = q.thm()
         pt = q.point(exact)
         if q.limit is not None:
             lim = t.limits[q.limit]
@@ -255,37 +387,22 @@ def side_mp(q: Quantity, exact: Mapping[str, sp.Rational], dps: int) -> mpmath.m
     a theorem reference through :meth:`~dptheory.core.theorem.Theorem.evaluate` (a limit through its mpmath
     kernel, the theorem's conditions checked), a combination from its parts, a custom side through its
     ``mp`` function, a formula through its compiled mpmath kernel."""
+    return evaluate(q, "mp", exact, dps)
+
+
+def _theorem_mp(q: TheoremSide, exact: Mapping[str, sp.Rational], dps: int) -> mpmath.mpf:
     t = q.thm()
-    if t is None:
-        if q.mp is None and q.op is not None and len(q.parts) == 2:
-            f = _OPS[q.op]
-            with mpmath.workdps(dps + 10):
-                val = mpmath.mpf(f(side_mp(q.parts[0], exact, dps + 10), side_mp(q.parts[1], exact, dps + 10)))
-            with mpmath.workdps(dps):
-                return +val
-        if q.mp is None and q.expr is not None:
-            return _formula_mp(q, exact, dps)
-        if q.mp is None:
-            raise TypeError(f"quantity {q.label} has neither a theorem nor an mp function")
-        with mpmath.workdps(dps + 10):
-            val = mpmath.mpf(q.mp(exact, dps + 10))
-        with mpmath.workdps(dps):
-            return +val
     pt = q.point(exact)
     if q.limit is not None:
         lim = t.limits[q.limit]
         t.check(pt, raise_on_violation=True)
-        with mpmath.workdps(dps + 10):
-            val = mpmath.mpf(lim.mp(t.kernel_args(pt)))
-        with mpmath.workdps(dps):
-            return +val
+        return _rounded_mp(lambda _d: lim.mp(t.kernel_args(pt)), dps)
     return t.evaluate(pt, dps=dps, term=q.term).value
 
 
-def _formula_mp(q: Quantity, exact: Mapping[str, sp.Rational], dps: int) -> mpmath.mpf:
+def _compiled_mp(comp: Any, exact: Mapping[str, sp.Rational], dps: int) -> mpmath.mpf:
     from dptheory.core.notation import rational_to_mpf
 
-    comp = q.compiled
     with mpmath.workdps(dps + 10):
         args = {k: (int(exact[k]) if k in comp.integers else rational_to_mpf(exact[k])) for k in comp.params}
         val = mpmath.mpf(comp.mp(args))
@@ -295,40 +412,19 @@ def _formula_mp(q: Quantity, exact: Mapping[str, sp.Rational], dps: int) -> mpma
 
 def side_np(q: Quantity, exact: Mapping[str, sp.Rational]) -> float | None:
     """The side's float64 value at a point, or None where it has no float64 path."""
-    import numpy as np
-
-    t = q.thm()
-    if t is None:
-        if q.np is None and q.op is not None and len(q.parts) == 2:
-            x, y = side_np(q.parts[0], exact), side_np(q.parts[1], exact)
-            if x is None or y is None:
-                return None
-            with np.errstate(all="ignore"):
-                return float(_OPS[q.op](np.float64(x), np.float64(y)))
-        if q.np is None and q.expr is not None:
-            comp = q.compiled
-            with np.errstate(all="ignore"):
-                v = comp.np({k: float(exact[k]) for k in comp.params})
-            return float(v)
-        if q.np is None:
-            return None
-        v = q.np(exact)
-        return None if v is None else float(v)
-    if q.limit is not None:
-        return None
-    pt = q.point(exact)
-    kern = t.kernels(q.term).np
-    if kern is None:
-        return None
-    return float(t.evaluate_np({k: float(v) for k, v in pt.items()}, term=q.term))
+    return evaluate(q, "np", exact)
 
 
 def side_np_batch(q: Quantity, arrays: Mapping[str, Any]) -> Any | None:
     """float64 values on a whole grid at once (theorem references without limits only; None otherwise)."""
+    return evaluate(q, "np_batch", arrays)
+
+
+def _theorem_np_batch(q: TheoremSide, arrays: Mapping[str, Any]) -> Any | None:
     import numpy as np
 
     t = q.thm()
-    if t is None or q.limit is not None:
+    if q.limit is not None:
         return None
     kern = t.kernels(q.term).np
     if kern is None:

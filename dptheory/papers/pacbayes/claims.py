@@ -18,7 +18,7 @@ from typing import Any
 import mpmath
 import sympy as sp
 
-from dptheory.core.claims import Box, Claim, Finding, Quantity, Region, Relation, Verdict
+from dptheory.core.claims import Box, Claim, Finding, Quantity, Region, Relation, TheoremSide, Verdict
 from dptheory.core.conditions import Condition
 from dptheory.core.notation import rational_to_mpf
 from dptheory.core.registry import REGISTRY
@@ -139,7 +139,8 @@ def _undecided(what: str) -> SymbolicResult:
 def _claim_is(cl: Claim, lhs: str, rhs: str, rel: Relation, lhs_term: str | None, rhs_term: str | None) -> str | None:
     """None when the claim still compares these two sides with this relation, else why not."""
     key = cl.key
-    got = (cl.lhs.theorem, cl.lhs.term, cl.rhs.theorem, cl.rhs.term, cl.relation, dict(cl.lhs.set), dict(cl.rhs.set))
+    ref = [(q.theorem, q.term, dict(q.set)) if isinstance(q, TheoremSide) else (None, None, {}) for q in cl.sides()]
+    got = (ref[0][0], ref[0][1], ref[1][0], ref[1][1], cl.relation, ref[0][2], ref[1][2])
     want: tuple[Any, ...] = (lhs, lhs_term, rhs, rhs_term, rel, {}, {})
     return None if got == want and cl.factor is None else f"{key} no longer states {lhs} {rel.value} {rhs}"
 

@@ -36,7 +36,7 @@ from typing import Any
 import mpmath
 import sympy as sp
 
-from dptheory.core.claims import Claim, NoBallEvaluator, Quantity, Region, Relation, Verdict
+from dptheory.core.claims import Claim, Custom, NoBallEvaluator, Quantity, Region, Relation, Verdict
 from dptheory.core.notation import format_rational
 from dptheory.core.registry import REGISTRY
 from dptheory.papers.yeshokri22.theorems import FIGURE_SETTING, NOTATION, PAPER
@@ -157,11 +157,12 @@ def _best_ball(mechanism: str, point: tuple[tuple[str, str], ...], delta: str) -
 
 
 @dataclass(frozen=True)
-class OrderInfimum(Quantity):
+class OrderInfimum(Custom):
     """A side "epsilon at delta with the Renyi order optimised" with a ball evaluator: the ball
     ``[certified lower bound of the infimum over every order alpha > 1, certified epsilon at one order]``
     (:func:`dptheory.papers.yeshokri22.epsdelta.best_epsilon_ball`; docs/derivations/epsdelta_order_bounds.md)."""
 
+    reason: str = "never shown: the side has a ball evaluator (value_arb)"
     mechanism: str = ""
     delta_exact: str = DELTA_EXACT
 
