@@ -207,19 +207,6 @@ def test_hand_kernel_table_is_current() -> None:
             assert t.kernel_reason, t.key
 
 
-#: (file, key) pairs found before the layers stopped naming paper keys. Removed by the verify/cli work; the lead
-#: deletes this set after merging it (the test then holds with no exception).
-KNOWN_OFFENDERS = frozenset({
-    ("dptheory/core/registry.py", "yeshokri22-fig1"),  # an example= in InvalidKey's message
-    ("dptheory/explore/command.py", "yeshokri22.thm4_2"),  # the help text names explore/model.py's DEFAULT_KEYS
-    ("dptheory/explore/command.py", "yeshokri22.thm4_3"),
-    ("dptheory/explore/command.py", "yeshokri22.composition"),
-    ("dptheory/explore/model.py", "yeshokri22.thm4_2"),  # DEFAULT_KEYS
-    ("dptheory/explore/model.py", "yeshokri22.thm4_3"),
-    ("dptheory/explore/model.py", "yeshokri22.composition"),  # DEFAULT_KEYS and its special case
-})
-
-
 def paper_keys() -> set[str]:
     """Every registered key a paper owns: a theorem or claim key, or a figure name, whose registering module
     (``REGISTRY.origin``) is a paper package. Keys a layer declares itself (the generic ``rdp.*`` family of
@@ -257,8 +244,7 @@ def test_no_layer_names_a_paper_key_in_a_string() -> None:
     assert {"yeshokri22.thm4_2", "yeshokri22.C5a", "yeshokri22-fig1"} <= keys and "rdp.subsampled_gaussian" not in keys
     found = {(str(p.relative_to(ROOT.parent)), k) for p in sorted(ROOT.rglob("*.py"))
              if p.relative_to(ROOT).parts[0] != "papers" for k in key_literals(p, keys)}
-    assert found - KNOWN_OFFENDERS == set(), f"layers naming paper keys: {sorted(found - KNOWN_OFFENDERS)}"
-    assert KNOWN_OFFENDERS - found == set(), f"fixed, delete from KNOWN_OFFENDERS: {sorted(KNOWN_OFFENDERS - found)}"
+    assert found == set(), f"layers naming paper keys: {sorted(found)}"
 
 
 def test_the_key_scan_sees_literals_and_skips_docstrings(tmp_path: Path) -> None:
@@ -268,3 +254,33 @@ def test_the_key_scan_sees_literals_and_skips_docstrings(tmp_path: Path) -> None
                  'C = "yeshokri22.thm4_2x"\n', encoding="utf-8")
     assert key_literals(f, {"yeshokri22.thm4_2", "yeshokri22.thm4_3", "yeshokri22.C5"}) == {
         "yeshokri22.thm4_3", "yeshokri22.C5"}
+
+
+def _private_imports(mod: str, text: str) -> list[str]:
+    """``from dptheory.x import _name`` in module ``mod`` (source ``text``) where ``_name`` belongs to another
+    module; a private module of the importer's own package (``from dptheory.papers.yeshokri22 import _thm43``
+    inside that package) is fine."""
+    own_package = mod.rsplit(".", 1)[0]
+    out = []
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("dptheory"):
+            for a in node.names:
+                if a.name.startswith("_") and not a.name.startswith("__") and node.module != own_package:
+                    out.append(f"{mod}:{node.lineno} imports {node.module}.{a.name}")
+    return out
+
+
+def test_no_module_imports_another_modules_private_names() -> None:
+    """Modules talk through public names only (a private name imported elsewhere marks a boundary drawn in
+    the wrong place)."""
+    bad = [hit for path in sorted(ROOT.rglob("*.py")) for hit in _private_imports(module_name(path), path.read_text())]
+    assert not bad, "private names imported across modules:\n" + "\n".join(bad)
+
+
+def test_the_private_import_scan_sees_them() -> None:
+    """The scan flags a private name of another module, also inside a function, and lets a package import its
+    own private module."""
+    assert _private_imports("dptheory.verify.points", "def f():\n    from dptheory.core.compile import _x\n")
+    assert _private_imports("dptheory.verify.points", "from dptheory.verify.sides import _y\n")
+    assert not _private_imports("dptheory.papers.yeshokri22.kernels", "from dptheory.papers.yeshokri22 import _thm43\n")
+    assert not _private_imports("dptheory.verify.points", "from dptheory.core.compile import decimal_bound\n")

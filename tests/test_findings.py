@@ -22,7 +22,7 @@ import pytest
 import dptheory  # noqa: F401  (registers the papers)
 from dptheory.core.claims import Finding
 from dptheory.core.registry import REGISTRY
-from dptheory.verify.sides import side_mp
+from dptheory.verify.sides import side_at_pin, side_mp
 
 FIG = {"lam": 1, "beta": 4, "S_g": 4, "n": 50, "eta": "0.02", "sigma": 2, "b": 2}  # Ye & Shokri Figures 1-2
 DPS = 30
@@ -321,7 +321,7 @@ def test_moving_a_pin_changes_the_finding_text() -> None:
     assert "lambda eta = 96/365" in c.finding_text and "n/b = 5.80," in c.finding_text
     moved = _moved("yeshokri22.C5b", lam="16/5")
     assert "lambda eta = 48/365" in moved.finding_text and "n/b = 9.60," in moved.finding_text
-    lhs = Finding.side(moved, "lhs")
+    lhs = side_at_pin(moved, "lhs")
     assert f"Thm 4.2 = {float(lhs):.2f} exceeds" in moved.finding_text and "2565.10" not in moved.finding_text
     # a pin's entry quoted as it is (C5g: n, b and K)
     g = _moved("yeshokri22.C5g", K=1005)

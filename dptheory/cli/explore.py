@@ -26,7 +26,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         "`pip install 'dptheory[explore]'`.",
     )
     s.add_argument("items", nargs="*", metavar="KEY|name=value",
-                   help="theorem keys, and optionally starting values (e.g. yeshokri22.thm4_2 eta=0.05)")
+                   help="theorem keys, and optionally starting values (`dptheory list` shows the keys)")
     s.add_argument("--port", type=int, default=0, help="port to listen on (default: a free port)")
     s.add_argument("--address", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     s.add_argument("--no-browser", dest="show", action="store_false", help="do not open a browser")

@@ -578,7 +578,8 @@ class Finding(str):
     """A finding's text as a template over its claim's pinned counterexamples, rendered when shown.
 
     The string is the template: ``{name:spec}`` fields (:meth:`str.format`) are filled from
-    ``values(claim)``, which computes them from ``claim.counterexamples`` (see :meth:`side`), so that moving a
+    ``values(claim)``, which computes them from ``claim.counterexamples`` (:meth:`pin`; a side's value there by
+:func:`dptheory.verify.sides.side_at_pin`), so that moving a
     pin changes the text. A field's spec ``frac`` prints an exact value as ``p/q``; a float spec (``.4f``,
     ``.3g``) rounds it to those digits (a ``g`` exponent unpadded: ``1e-9``); no spec prints ``str(value)``.
     """
@@ -597,12 +598,6 @@ class Finding(str):
     def pin(claim: Claim, i: int = 0, **changes: Any) -> dict[str, sp.Rational]:
         """The claim's ``i``-th pinned counterexample as exact values (``changes`` replace some of them)."""
         return {k: sp.Rational(str(v)) for k, v in {**claim.counterexamples[i], **changes}.items()}
-
-    @staticmethod
-    def side(claim: Claim, which: str, i: int = 0, dps: int = 30, **changes: Any) -> mpmath.mpf:
-        """A side (``"lhs"``/``"rhs"``) of the claim at its ``i``-th pin (with ``changes``), at ``dps`` digits."""
-        q: Quantity = getattr(claim, which)
-        return q.value_mp(Finding.pin(claim, i, **changes), dps)
 
 
 class _Shown:

@@ -254,7 +254,7 @@ class Registry:
 
     def figure(self, name: str) -> Figure:
         if not isinstance(name, str):
-            raise InvalidKey(name, what="figure name", example="yeshokri22-fig1")
+            raise InvalidKey(name, what="figure name", example="<paper>-fig<N>")
         self.load_extras()
         if name not in self._figures:
             self._load_indexed("figure:" + name)

@@ -210,11 +210,11 @@ class PointDecision:
 
 def ball_text(x: Any, digits: int = 22) -> tuple[str, str]:
     """A ball's ends as decimal strings rounded outward (``"inf"``/``"-inf"`` for an exact infinity)."""
-    from dptheory.core.compile import _decimal_bound
+    from dptheory.core.compile import decimal_bound
 
     if is_inf(x):
         return ("inf", "inf") if x > 0 else ("-inf", "-inf")
-    return _decimal_bound(x.lower(), digits, down=True), _decimal_bound(x.upper(), digits, down=False)
+    return decimal_bound(x.lower(), digits, down=True), decimal_bound(x.upper(), digits, down=False)
 
 
 def exact_balls(exact: Mapping[str, Any]) -> dict[str, Any]:

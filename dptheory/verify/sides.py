@@ -29,9 +29,11 @@ import mpmath
 import sympy as sp
 
 from dptheory.core.claims import (
+    Claim,
     Combination,
     Constant,
     Custom,
+    Finding,
     Formula,
     NoBallEvaluator,
     Quantity,
@@ -388,6 +390,12 @@ def side_mp(q: Quantity, exact: Mapping[str, sp.Rational], dps: int) -> mpmath.m
     kernel, the theorem's conditions checked), a combination from its parts, a custom side through its
     ``mp`` function, a formula through its compiled mpmath kernel."""
     return evaluate(q, "mp", exact, dps)
+
+
+def side_at_pin(claim: Claim, which: str, i: int = 0, dps: int = 30, **changes: Any) -> mpmath.mpf:
+    """A side (``"lhs"``/``"rhs"``) of ``claim`` at its ``i``-th pinned counterexample (``changes`` replace some
+    of its values), at ``dps`` digits: what a :class:`~dptheory.core.claims.Finding` template quotes."""
+    return side_mp(getattr(claim, which), Finding.pin(claim, i, **changes), dps)
 
 
 def _theorem_mp(q: TheoremSide, exact: Mapping[str, sp.Rational], dps: int) -> mpmath.mpf:

@@ -55,9 +55,6 @@ from dptheory.core.compile.expand import expand_shorthands
 from dptheory.core.compile.functions import Pow1p, Pow1pm1, expm1, log1p
 from dptheory.core.compile.stabilise import stabilise
 
-#: the name :mod:`dptheory.verify.certify` and :mod:`dptheory.verify.search` import (now :func:`decimal_bound`)
-_decimal_bound = decimal_bound
-
 __all__ = [
     "BACKENDS",
     "MAX_SUM_TERMS",

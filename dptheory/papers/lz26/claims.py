@@ -37,6 +37,7 @@ from dptheory.core.symbolic import SymbolicResult, SymbolicVerdict
 from dptheory.papers.lz26 import theorems as L
 from dptheory.papers.maxinfo import kernels as mx
 from dptheory.papers.maxinfo import theorems as M
+from dptheory.verify.sides import side_at_pin
 
 nO, mO = M.NOTATION_OURS.symbols("n", "m")
 
@@ -172,7 +173,7 @@ ROUTE_SUPERLINEAR = _add(Claim(
     "ln(1/beta). The route stays far above Theorem B there (about {route:.0f} C nats vs 0.05 nats).",
     lambda c: {"n": c.counterexamples[0]["n"], "n2": 2 * c.counterexamples[0]["n"],
                "sigma": c.counterexamples[0]["sigma"], "beta": c.counterexamples[0]["beta"],
-               "route": Finding.side(c, "rhs") / 2}),
+               "route": side_at_pin(c, "rhs") / 2}),
 ))
 
 ROUTE_SUPERLINEAR_B = _add(Claim(

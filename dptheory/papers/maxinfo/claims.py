@@ -14,6 +14,7 @@ from dptheory.core.claims import Claim, Finding, Quantity, Region, Relation, Ver
 from dptheory.core.registry import REGISTRY
 from dptheory.core.symbolic import prove_zero
 from dptheory.papers.maxinfo import theorems as M
+from dptheory.verify.sides import side_at_pin
 
 tau, c, n, k = M.NOTATION.symbols("tau", "c", "n", "k")
 
@@ -72,8 +73,8 @@ C21_EXTRACTED = _add(Claim(
     "there. The "
     "conclusion needs tau^2/(c^2 n) nats (docs/derivations/maxinfo_route.md, section 1: a typo in the source or "
     "the extraction; which one we cannot tell without the PDF).",
-    lambda c: {**{k: c.counterexamples[0][k] for k in ("tau", "n", "beta")}, "lhs": Finding.side(c, "lhs"),
-               "rhs": Finding.side(c, "rhs")}),
+    lambda c: {**{k: c.counterexamples[0][k] for k in ("tau", "n", "beta")}, "lhs": side_at_pin(c, "lhs"),
+               "rhs": side_at_pin(c, "rhs")}),
 ))
 
 _TAUS = ["2.811", "2.82", "2.85", "2.9", "3", "3.1", "3.25", "3.5", "3.75", "4", "4.5", "5", "6", "7", "8", "10",
@@ -115,8 +116,8 @@ B_LE_A = _add(Claim(
     "when n is not large against ln(1/beta) (n = {n}, beta = {beta}: B = {lhs:.5f} > A = {rhs:.5f} nats) or when E m "
     "zeta^2/sigma^2 is large (n = {n2}, sigma = {sigma2}: B > A), Theorem A is smaller. Both are valid; use the "
     "minimum where Theorem B applies (the CLI and the experiments do).",
-    lambda c: {"n": c.counterexamples[0]["n"], "beta": c.counterexamples[0]["beta"], "lhs": Finding.side(c, "lhs"),
-               "rhs": Finding.side(c, "rhs"), "n2": c.counterexamples[1]["n"],
+    lambda c: {"n": c.counterexamples[0]["n"], "beta": c.counterexamples[0]["beta"], "lhs": side_at_pin(c, "lhs"),
+               "rhs": side_at_pin(c, "rhs"), "n2": c.counterexamples[1]["n"],
                "sigma2": c.counterexamples[1]["sigma"]}),
 ))
 

@@ -24,6 +24,7 @@ from dptheory.core.notation import rational_to_mpf
 from dptheory.core.registry import REGISTRY
 from dptheory.core.symbolic import SymbolicResult, SymbolicVerdict, prove_zero
 from dptheory.papers.pacbayes import theorems as P
+from dptheory.verify.sides import side_at_pin
 
 empD, KLD, mD, deltaD, epsD = P.NOTATION_DR.symbols("emp_risk", "KL", "m", "delta", "eps")
 
@@ -101,9 +102,9 @@ MI_LT_DR = _add(Claim(
     "verified; it was found when the search order changed (the reason search-only verdicts are no longer called "
     "verified).",
     lambda c: {"m": c.counterexamples[0]["m"], "eps": c.counterexamples[0]["eps"],
-               "delta": c.counterexamples[0]["delta"], "lhs": Finding.side(c, "lhs"), "rhs": Finding.side(c, "rhs"),
+               "delta": c.counterexamples[0]["delta"], "lhs": side_at_pin(c, "lhs"), "rhs": side_at_pin(c, "rhs"),
                "m2": c.counterexamples[1]["m"], "eps2": c.counterexamples[1]["eps"],
-               "lhs2": Finding.side(c, "lhs", 1), "rhs2": Finding.side(c, "rhs", 1)}),
+               "lhs2": side_at_pin(c, "lhs", 1), "rhs2": side_at_pin(c, "rhs", 1)}),
 ))
 
 MCA_GE_PINSKER = _add(Claim(

@@ -25,6 +25,7 @@ from dptheory.core.conditions import Condition
 from dptheory.core.registry import REGISTRY
 from dptheory.numerics.binomial import clopper_pearson_lower, wilson
 from dptheory.papers.shi26.theorems import NOTATION, PAPER, d, eta, m, mu, sp_
+from dptheory.verify.sides import side_at_pin
 
 
 class TrainedVerdict(StrEnum):
@@ -63,7 +64,7 @@ REGISTRY.add(Claim(
     "(sigma_b^2 n^2 m) whenever 3 sigma_p^2 d > ||mu||^2 (ratio -> 2; {ratio:.3f} at the paper's sigma_p = "
     "{sigma_p}). Lemma 39 is valid for zero-out neighbours (one record's term removed), where it is conservative by "
     "2x.",
-    lambda c: {"ratio": Finding.side(c, "lhs") / Finding.side(c, "rhs"), "sigma_p": c.counterexamples[0]["sigma_p"]}),
+    lambda c: {"ratio": side_at_pin(c, "lhs") / side_at_pin(c, "rhs"), "sigma_p": c.counterexamples[0]["sigma_p"]}),
     tags=("finding", "privacy"),
 ))
 

@@ -40,6 +40,7 @@ from dptheory.papers.yeshokri22.theorems import (
     n,
     sigma,
 )
+from dptheory.verify.sides import side_at_pin
 
 FIG = {k: v for k, v in FIGURE_SETTING.items()}
 FIG1_K = list(range(1, 201))
@@ -186,8 +187,8 @@ _add(
             "alike (both bounds are proportional to alpha). 'A factor of approximately n/b' understates the gap; it "
             "is never within a factor 1.7 of n/b on K = 1..200.",
             lambda c: {"nb": Finding.pin(c)["n"] / Finding.pin(c)["b"], "K": Finding.pin(c)["K"],
-                       "r1": Finding.side(c, "lhs"), "r2": Finding.side(c, "lhs", K=2),
-                       "r200": Finding.side(c, "lhs", K=200)},
+                       "r1": side_at_pin(c, "lhs"), "r2": side_at_pin(c, "lhs", K=2),
+                       "r200": side_at_pin(c, "lhs", K=200)},
         ),
     )
 )
@@ -490,8 +491,8 @@ _add(
             "K: C5a fails (n = {n}, b = {b}: Thm 4.2 = {lhs:.4f} > composition = {rhs:.4f} at K = {K} >= {inv} + "
             "{nb:frac}).",
             lambda c: (lambda p: {"n": p["n"], "b": p["b"], "K": p["K"], "inv": 1 / (p["lam"] * p["eta"]),
-                                  "nb": p["n"] / p["b"], "lhs": Finding.side(c, "lhs"),
-                                  "rhs": Finding.side(c, "rhs")})(Finding.pin(c)),
+                                  "nb": p["n"] / p["b"], "lhs": side_at_pin(c, "lhs"),
+                                  "rhs": side_at_pin(c, "rhs")})(Finding.pin(c)),
         ),
     )
 )
@@ -554,7 +555,7 @@ _add(
             "eps0^j; the latter is larger when N is small and r is not close to 1. It holds at the paper's Figure 2 "
             "setting (C6b).",
             lambda c: (lambda p: {"N": p["n"] / p["b"], "lam_eta": p["lam"] * p["eta"], "q": p["b"] / p["n"],
-                                  "lhs": Finding.side(c, "lhs") / _G_at(p), "rhs": Finding.side(c, "rhs") / _G_at(p)})(
+                                  "lhs": side_at_pin(c, "lhs") / _G_at(p), "rhs": side_at_pin(c, "rhs") / _G_at(p)})(
                 Finding.pin(c)),
         ),
     )
@@ -603,8 +604,8 @@ _add(
             "for alpha = {alpha}: Thm 4.3 converges to {lhs:.4f} there and composition only passes it at K = 89 (at "
             "K = {K}: {lhs:.4f} vs {rhs:.4f}). The figure's caption lists alpha in {{10, 15}}; the sentence adds "
             "{alpha}.",
-            lambda c: {"alpha": Finding.pin(c)["alpha"], "K": Finding.pin(c)["K"], "lhs": Finding.side(c, "lhs"),
-                       "rhs": Finding.side(c, "rhs")},
+            lambda c: {"alpha": Finding.pin(c)["alpha"], "K": Finding.pin(c)["K"], "lhs": side_at_pin(c, "lhs"),
+                       "rhs": side_at_pin(c, "rhs")},
         ),
     )
 )

@@ -17,6 +17,7 @@ from dptheory.core.conditions import Condition
 from dptheory.core.registry import REGISTRY
 from dptheory.core.symbolic import SymbolicResult, SymbolicVerdict, prove_zero
 from dptheory.papers.yeshokri22.theorems import LME_EXPR, Eps0, G_sym, K, N_sym, al, b, eta, j0, lam, n
+from dptheory.verify.sides import side_at_pin
 
 DIVIDES = Condition(sp.Eq(sp.Mod(n, b), 0), "b divides n (the paper's standing assumption, footnote 3)")
 C5_RANGES = {"eta": (1e-2, 1.0, True), "lam": (1e-1, 10.0, True)}
@@ -72,7 +73,7 @@ def _c5_small_n(c: Claim) -> dict[str, Any]:
     p = Finding.pin(c)
     return {"N": p["n"] / p["b"], "lam_eta": p["lam"] * p["eta"], "K": p["K"],
             "threshold": 1 / (p["lam"] * p["eta"]) + p["n"] / p["b"],
-            "lhs": Finding.side(c, "lhs"), "rhs": Finding.side(c, "rhs")}
+            "lhs": side_at_pin(c, "lhs"), "rhs": side_at_pin(c, "rhs")}
 
 
 C5A_FINDING = Finding(
