@@ -101,50 +101,40 @@ C_BETA_DELTA = Condition(sp.StrictLessThan(beta, delta, evaluate=False),
 
 
 # ----------------------------------------------------------------------------- kl inversion
-def _inv_up_np(p: Mapping[str, np.ndarray]) -> np.ndarray:
-    return K.kl_inv_upper_np(p["q"], p["c"])
+def _kl_inverse(side: str, *, mp: Any, arb: Any, np_: Any, **fields: Any) -> Theorem:
+    """Register the ``side`` ("upper" or "lower") kl inverse as an EXACT map of (q, c) (numerics/kl.py kernels)."""
+    return REGISTRY.add(Theorem(
+        key=f"pacbayes.kl_inv_{side}",
+        notation=NOTATION,
+        params=("q", "c"),
+        conditions=(C_Q,),
+        statement=(sp.Eq(kl(q, _p), c),),
+        direction=Direction.EXACT,
+        unit=Unit.DIMENSIONLESS,
+        mp=lambda p: mp(p["q"], p["c"]),
+        arb=lambda p: arb(p["q"], p["c"]),
+        np=lambda p: np_(p["q"], p["c"]),
+        kernel_reason=KL_INVERSE_REASON,
+        **fields,
+    ))
 
 
-def _inv_lo_np(p: Mapping[str, np.ndarray]) -> np.ndarray:
-    return K.kl_inv_lower_np(p["q"], p["c"])
-
-
-KL_INV_UPPER = REGISTRY.add(Theorem(
-    key="pacbayes.kl_inv_upper",
+KL_INV_UPPER = _kl_inverse(
+    "upper", mp=K.kl_inv_upper_mp, arb=K.kl_inv_upper_arb, np_=K.kl_inv_upper_np,
     title="Upper kl inverse sup{p in [q, 1]: kl(q||p) <= c} (the risk certificate map)",
     citation=OURS.item("docs/derivations/pacbayes_maxinfo.md, kl inverses (definition; closed forms at q = 0, 1)"),
-    notation=NOTATION,
-    params=("q", "c"),
-    conditions=(C_Q,),
-    statement=(sp.Eq(kl(q, _p), c),),
-    direction=Direction.EXACT,
     quantity="kl^-1_+(q, c), returned at the upper (safe) end of a bracket of width 1e-14 in float64",
-    unit=Unit.DIMENSIONLESS,
-    mp=lambda p: K.kl_inv_upper_mp(p["q"], p["c"]),
-    arb=lambda p: K.kl_inv_upper_arb(p["q"], p["c"]),
-    np=_inv_up_np,
-    kernel_reason=KL_INVERSE_REASON,
     monotone={"c": Monotone.NONDECREASING, "q": Monotone.NONDECREASING},
     notes="mpmath path: bisection at the working precision; float64 path: monotone safeguarded Newton, certified.",
-))
+)
 
-KL_INV_LOWER = REGISTRY.add(Theorem(
-    key="pacbayes.kl_inv_lower",
+KL_INV_LOWER = _kl_inverse(
+    "lower", mp=K.kl_inv_lower_mp, arb=K.kl_inv_lower_arb, np_=K.kl_inv_lower_np,
     title="Lower kl inverse inf{p in [0, q]: kl(q||p) <= c}",
     citation=OURS.item("docs/derivations/pacbayes_maxinfo.md, kl inverses"),
-    notation=NOTATION,
-    params=("q", "c"),
-    conditions=(C_Q,),
-    statement=(sp.Eq(kl(q, _p), c),),
-    direction=Direction.EXACT,
     quantity="kl^-1_-(q, c), returned at the lower (safe) end of a bracket of width 1e-14 in float64",
-    unit=Unit.DIMENSIONLESS,
-    mp=lambda p: K.kl_inv_lower_mp(p["q"], p["c"]),
-    arb=lambda p: K.kl_inv_lower_arb(p["q"], p["c"]),
-    np=_inv_lo_np,
-    kernel_reason=KL_INVERSE_REASON,
     monotone={"c": Monotone.NONINCREASING, "q": Monotone.NONDECREASING},
-))
+)
 
 
 # ----------------------------------------------------------------------------- Maurer / McAllester / Pinsker
