@@ -147,6 +147,14 @@ _ROUTE_STATEMENT = ("To make n sqrt(delta/eps) small one needs delta << eps/n^2,
 _ROUTE_RANGES = {"n": (100, 1_000_000, True), "E": (1, 10, True), "sigma": (20.0, 1000.0, True),
                  "beta": (1e-6, 0.1, True)}
 
+
+def _route_doubling() -> dict[str, Any]:
+    """The sides of both superlinearity claims: route(2n) > 2 route(n) for maxinfo.dp_route_rogers_asymptotic."""
+    return {"lhs": T("maxinfo.dp_route_rogers_asymptotic", "route at 2n", set={"n": 2 * nR}),
+            "rhs": _times2(T("maxinfo.dp_route_rogers_asymptotic", "route at n"), "2 x route at n"),
+            "relation": Relation.GT}
+
+
 ROUTE_SUPERLINEAR = _add(Claim(
     key="maxinfo.route_superlinear",
     title="The (eps, delta)-DP route (Rogers et al.) grows faster than linearly in n",
@@ -154,9 +162,7 @@ ROUTE_SUPERLINEAR = _add(Claim(
     statement=_ROUTE_STATEMENT,
     reading="route(2n) > 2 route(n) for the same hidden constants (C = C_beta = 1), wherever Rogers et al.'s "
     "conditions hold (eps <= 1/2).",
-    lhs=T("maxinfo.dp_route_rogers_asymptotic", "route at 2n", set={"n": 2 * nR}),
-    rhs=_times2(T("maxinfo.dp_route_rogers_asymptotic", "route at n"), "2 x route at n"),
-    relation=Relation.GT,
+    **_route_doubling(),
     region=Region(fixed={"C": 1, "C_beta": 1, "zeta": 1}, ranges=_ROUTE_RANGES,
                   description="sigma in [20, 1000], n in [100, 10^6], C = C_beta = 1"),
     counterexamples=({"n": 100, "E": 1, "zeta": 1, "sigma": 1000, "beta": "0.000001", "C": 1, "C_beta": 1},),
@@ -182,9 +188,7 @@ ROUTE_SUPERLINEAR_B = _add(Claim(
     statement=_ROUTE_STATEMENT,
     reading="route(2n) > 2 route(n) (C = C_beta = 1) at valid points with n E zeta^2/sigma^2 >= ln(1/beta) and "
     "eps <= 1/2 (formerly lz26.C2b; a sufficient region, not the boundary: see maxinfo.route_superlinear).",
-    lhs=T("maxinfo.dp_route_rogers_asymptotic", "route at 2n", set={"n": 2 * nR}),
-    rhs=_times2(T("maxinfo.dp_route_rogers_asymptotic", "route at n"), "2 x route at n"),
-    relation=Relation.GT,
+    **_route_doubling(),
     verdict=Verdict.NOT_FALSIFIED,
     region=Region(fixed={"C": 1, "C_beta": 1, "zeta": 1},
                   ranges={"n": (10_000, 1_000_000, True), "E": (1, 4, True), "sigma": (60.0, 300.0, True),
