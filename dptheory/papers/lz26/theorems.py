@@ -42,7 +42,7 @@ from dptheory.core.registry import REGISTRY
 from dptheory.core.theorem import Term, Theorem
 from dptheory.core.units import Direction, Monotone, Unit
 from dptheory.numerics import kl as K
-from dptheory.papers.pacbayes.theorems import KL_INVERSE_REASON
+from dptheory.papers.pacbayes.theorems import KL_INVERSE_REASON, risk_conditions, xi_sum
 
 PAPER = Paper(
     key="lz26",
@@ -74,9 +74,8 @@ n, m, E, zeta, sigma, beta, C, emp, KLs, delta, Delta = NOTATION.symbols(
     "n", "m", "E", "zeta", "sigma", "beta", "C", "emp_risk", "KL", "delta", "Delta"
 )
 C_BETA = Condition(sp.StrictLessThan(beta, 1, evaluate=False), "the slack beta is a probability below 1")
-C_DELTA = Condition(sp.StrictLessThan(delta, 1, evaluate=False), "delta is a probability below 1")
+C_EMP, C_DELTA = risk_conditions(emp, delta)
 C_BETA_DELTA = Condition(sp.StrictLessThan(beta, delta, evaluate=False), "beta < delta")
-C_EMP = Condition(sp.LessThan(emp, 1, evaluate=False), "the empirical risk of a [0, 1] loss is at most 1")
 
 K1_SYM = C * E * n * zeta**2 / sigma**2 * sp.log(E / beta)
 
@@ -128,8 +127,7 @@ def _pb_arb(p: Mapping[str, Any]) -> Any:
 
 _kl = sp.Function("kl")
 _R = sp.Symbol("R(Q)", positive=True)
-_j = sp.Symbol("j", integer=True, nonnegative=True)
-_XI = sp.Sum(sp.binomial(n, _j) * (_j / n) ** _j * (1 - _j / n) ** (n - _j), (_j, 0, n))
+_XI = xi_sum(n)
 
 
 def _asymptotic_risk(**fields: Any) -> Theorem:

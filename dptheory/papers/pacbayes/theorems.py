@@ -90,11 +90,22 @@ class kl(sp.Function):
         return base if exp is None else rf"{base}^{{{exp}}}"
 
 
-XI_SYM = sp.Sum(sp.binomial(n, _j) * (_j / n) ** _j * (1 - _j / n) ** (n - _j), (_j, 0, n))
+def xi_sum(size: Any) -> sp.Sum:
+    """Maurer's ``xi(n) = sum_k C(n,k)(k/n)^k(1-k/n)^(n-k)`` (arXiv cs/0411099, main theorem), ``n`` = ``size``."""
+    return sp.Sum(sp.binomial(size, _j) * (_j / size) ** _j * (1 - _j / size) ** (size - _j), (_j, 0, size))
+
+
+def risk_conditions(emp_sym: Any, delta_sym: Any) -> tuple[Condition, Condition]:
+    """The two hypotheses of every PAC-Bayes risk bound: the empirical risk of a [0, 1] loss is at most 1, and the
+    confidence delta is below 1 (in the notation of ``emp_sym``, ``delta_sym``)."""
+    return (Condition(sp.LessThan(emp_sym, 1, evaluate=False), "the empirical risk of a [0, 1] loss is at most 1"),
+            Condition(sp.StrictLessThan(delta_sym, 1, evaluate=False), "delta is a probability below 1"))
+
+
+XI_SYM = xi_sum(n)
 R_SYM = sp.Symbol("R(Q)", positive=True)
 
-C_DELTA = Condition(sp.StrictLessThan(delta, 1, evaluate=False), "delta is a probability below 1")
-C_EMP = Condition(sp.LessThan(emp, 1, evaluate=False), "the empirical risk of a [0, 1] loss is at most 1")
+C_EMP, C_DELTA = risk_conditions(emp, delta)
 C_Q = Condition(sp.LessThan(q, 1, evaluate=False), "q is a probability")
 C_BETA_DELTA = Condition(sp.StrictLessThan(beta, delta, evaluate=False),
                          "the max-information slack must be below the confidence level (beta < delta)")
@@ -343,10 +354,9 @@ NOTATION_DR = NotationTable.build(
     ],
 )
 empD, KLD, mD, deltaD, epsD = NOTATION_DR.symbols("emp_risk", "KL", "m", "delta", "eps")
-C_DELTA_D = Condition(sp.StrictLessThan(deltaD, 1, evaluate=False), "delta is a probability below 1")
-C_EMP_D = Condition(sp.LessThan(empD, 1, evaluate=False), "the empirical risk of a [0, 1] loss is at most 1")
+C_EMP_D, C_DELTA_D = risk_conditions(empD, deltaD)
 DR_RHS_SYM = (KLD + sp.log(2 * sp.sqrt(mD)) + 2 * sp.Max(sp.log(3 / deltaD), mD * epsD**2)) / mD
-XI_M_SYM = sp.Sum(sp.binomial(mD, _j) * (_j / mD) ** _j * (1 - _j / mD) ** (mD - _j), (_j, 0, mD))
+XI_M_SYM = xi_sum(mD)
 DRV_RHS_SYM = (KLD + sp.log(2 * XI_M_SYM / deltaD)) / mD + epsD**2 / 2 + epsD * sp.sqrt(sp.log(4 / deltaD) / (2 * mD))
 
 
@@ -420,4 +430,4 @@ DR18_MI = _kl_risk(
 )
 
 __all__ = ["DR18_MI", "DR18_THM", "G1", "G2", "G3", "KL_INV_LOWER", "KL_INV_UPPER", "MAURER", "MAURER_2SQRT",
-           "MCALLESTER", "NOTATION", "NOTATION_DR", "PINSKER"]
+           "MCALLESTER", "NOTATION", "NOTATION_DR", "PINSKER", "risk_conditions", "xi_sum"]
