@@ -148,16 +148,25 @@ _ROUTE_STATEMENT = ("To make n sqrt(delta/eps) small one needs delta << eps/n^2,
 _ROUTE_RANGES = {"n": (100, 1_000_000, True), "E": (1, 10, True), "sigma": (20.0, 1000.0, True),
                  "beta": (1e-6, 0.1, True)}
 
-ROUTE_SUPERLINEAR = _add(Claim(
+
+def _route_claim(*, locator_tail: str = "", **fields: Any) -> Claim:
+    """Register a superlinearity claim of the comparison route (docs/derivations/maxinfo_route.md, section 3):
+    route(2n) > 2 route(n) for maxinfo.dp_route_rogers_asymptotic."""
+    return _add(Claim(
+        citation=M.OURS.item("docs/derivations/maxinfo_route.md, section 3 (comparison route)" + locator_tail),
+        statement=_ROUTE_STATEMENT,
+        lhs=T("maxinfo.dp_route_rogers_asymptotic", "route at 2n", set={"n": 2 * nR}),
+        rhs=_times2(T("maxinfo.dp_route_rogers_asymptotic", "route at n"), "2 x route at n"),
+        relation=Relation.GT,
+        **fields,
+    ))
+
+
+ROUTE_SUPERLINEAR = _route_claim(
     key="maxinfo.route_superlinear",
     title="The (eps, delta)-DP route (Rogers et al.) grows faster than linearly in n",
-    citation=M.OURS.item("docs/derivations/maxinfo_route.md, section 3 (comparison route)"),
-    statement=_ROUTE_STATEMENT,
     reading="route(2n) > 2 route(n) for the same hidden constants (C = C_beta = 1), wherever Rogers et al.'s "
     "conditions hold (eps <= 1/2).",
-    lhs=T("maxinfo.dp_route_rogers_asymptotic", "route at 2n", set={"n": 2 * nR}),
-    rhs=_times2(T("maxinfo.dp_route_rogers_asymptotic", "route at n"), "2 x route at n"),
-    relation=Relation.GT,
     region=Region(fixed={"C": 1, "C_beta": 1, "zeta": 1}, ranges=_ROUTE_RANGES,
                   description="sigma in [20, 1000], n in [100, 10^6], C = C_beta = 1"),
     counterexamples=({"n": 100, "E": 1, "zeta": 1, "sigma": 1000, "beta": "0.000001", "C": 1, "C_beta": 1},),
@@ -174,18 +183,14 @@ ROUTE_SUPERLINEAR = _add(Claim(
     lambda c: {"n": c.counterexamples[0]["n"], "n2": 2 * c.counterexamples[0]["n"],
                "sigma": c.counterexamples[0]["sigma"], "beta": c.counterexamples[0]["beta"],
                "route": side_at_pin(c, "rhs") / 2}),
-))
+)
 
-ROUTE_SUPERLINEAR_B = _add(Claim(
+ROUTE_SUPERLINEAR_B = _route_claim(
     key="maxinfo.route_superlinear_regime",
     title="The (eps, delta)-DP route grows faster than linearly in n once n E zeta^2/sigma^2 >= ln(1/beta)",
-    citation=M.OURS.item("docs/derivations/maxinfo_route.md, section 3 (comparison route), regime made explicit here"),
-    statement=_ROUTE_STATEMENT,
+    locator_tail=", regime made explicit here",
     reading="route(2n) > 2 route(n) (C = C_beta = 1) at valid points with n E zeta^2/sigma^2 >= ln(1/beta) and "
     "eps <= 1/2 (formerly lz26.C2b; a sufficient region, not the boundary: see maxinfo.route_superlinear).",
-    lhs=T("maxinfo.dp_route_rogers_asymptotic", "route at 2n", set={"n": 2 * nR}),
-    rhs=_times2(T("maxinfo.dp_route_rogers_asymptotic", "route at n"), "2 x route at n"),
-    relation=Relation.GT,
     verdict=Verdict.NOT_FALSIFIED,
     region=Region(fixed={"C": 1, "C_beta": 1, "zeta": 1},
                   ranges={"n": (10_000, 1_000_000, True), "E": (1, 4, True), "sigma": (60.0, 300.0, True),
@@ -193,7 +198,7 @@ ROUTE_SUPERLINEAR_B = _add(Claim(
                   constraints=(Condition(nR * ER * zetaR**2 / sigmaR**2 >= sp.log(1 / betaR),
                                          "n E zeta^2/sigma^2 >= ln(1/beta)"),),
                   description="n E zeta^2/sigma^2 >= ln(1/beta), sigma in [60, 300], C = C_beta = 1"),
-))
+)
 
 
 def exact_delta_mp(e: Any, dps: int) -> mpmath.mpf:

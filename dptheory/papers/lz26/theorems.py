@@ -42,7 +42,7 @@ from dptheory.core.registry import REGISTRY
 from dptheory.core.theorem import Term, Theorem
 from dptheory.core.units import Direction, Monotone, Unit
 from dptheory.numerics import kl as K
-from dptheory.papers.pacbayes.theorems import KL_INVERSE_REASON
+from dptheory.papers.pacbayes.theorems import KL_INVERSE_REASON, risk_conditions, xi_sum
 
 PAPER = Paper(
     key="lz26",
@@ -74,9 +74,8 @@ n, m, E, zeta, sigma, beta, C, emp, KLs, delta, Delta = NOTATION.symbols(
     "n", "m", "E", "zeta", "sigma", "beta", "C", "emp_risk", "KL", "delta", "Delta"
 )
 C_BETA = Condition(sp.StrictLessThan(beta, 1, evaluate=False), "the slack beta is a probability below 1")
-C_DELTA = Condition(sp.StrictLessThan(delta, 1, evaluate=False), "delta is a probability below 1")
+C_EMP, C_DELTA = risk_conditions(emp, delta)
 C_BETA_DELTA = Condition(sp.StrictLessThan(beta, delta, evaluate=False), "beta < delta")
-C_EMP = Condition(sp.LessThan(emp, 1, evaluate=False), "the empirical risk of a [0, 1] loss is at most 1")
 
 K1_SYM = C * E * n * zeta**2 / sigma**2 * sp.log(E / beta)
 
@@ -128,52 +127,44 @@ def _pb_arb(p: Mapping[str, Any]) -> Any:
 
 _kl = sp.Function("kl")
 _R = sp.Symbol("R(Q)", positive=True)
-_j = sp.Symbol("j", integer=True, nonnegative=True)
-_XI = sp.Sum(sp.binomial(n, _j) * (_j / n) ** _j * (1 - _j / n) ** (n - _j), (_j, 0, n))
+_XI = xi_sum(n)
 
-THM2 = REGISTRY.add(Theorem(
+
+def _asymptotic_risk(**fields: Any) -> Theorem:
+    """Register a Theorem 2 shape (Thm 1 inserted into (G2)/(G3) of docs/derivations/pacbayes_maxinfo.md): a risk
+    kl^-1_+(emp_risk, budget), ASYMPTOTIC (hidden constant C)."""
+    return REGISTRY.add(Theorem(notation=NOTATION, conditions=(C_EMP, C_DELTA, C_BETA_DELTA),
+                                direction=Direction.ASYMPTOTIC, unit=Unit.DIMENSIONLESS, mp=_pb_mp, np=_pb_np,
+                                arb=_pb_arb, kernel_reason=KL_INVERSE_REASON, **fields))
+
+
+THM2 = _asymptotic_risk(
     key="lz26.thm2_pacbayes_asymptotic",
     title="PAC-Bayes bound with a DP-SGD-learned prior: shape from Thm 1 + (G2) (our reading; asymptotic)",
     citation=PAPER.item("Theorem 2 (announced in the introduction)", note="exact statement not in our source; "
                         "shape = (G2) of docs/derivations/pacbayes_maxinfo.md with k = Thm 1's O(.)"),
-    notation=NOTATION,
     params=("emp_risk", "KL", "n", "E", "zeta", "sigma", "delta", "beta", "C"),
-    conditions=(C_EMP, C_DELTA, C_BETA_DELTA),
     assumptions=("loss in [0, 1]", "S ~ D^n i.i.d.", "prior = DP-SGD(S) output (e.g. a Gaussian centred at it)"),
     statement=(sp.LessThan(_kl(emp, _R), (KLs + sp.log(_XI) + sp.log(1 / (delta - beta)) + K1_SYM) / n),),
-    direction=Direction.ASYMPTOTIC,
     quantity="true risk R(Q) for every posterior Q, up to the constant C",
-    unit=Unit.DIMENSIONLESS,
-    mp=_pb_mp,
-    np=_pb_np,
-    arb=_pb_arb,
-    kernel_reason=KL_INVERSE_REASON,
     terms={"rhs": Term("rhs", "kl budget with k = C E n zeta^2/sigma^2 ln(E/beta) (nats)",
                        lambda p: _pb_rhs(p, mpmath, lambda x: K.xi_mp(int(x))), lambda p: _pb_rhs(p, np, K.xi_np))},
     notes="ASYMPTOTIC and our reading of an announced theorem; for a guarantee use pacbayes.g2_maxinfo_prior_derived "
     "with k from maxinfo.thmA_derived / maxinfo.thmB_derived.",
-))
+)
 
-THM2_SINGLE = REGISTRY.add(Theorem(
+THM2_SINGLE = _asymptotic_risk(
     key="lz26.single_model_asymptotic",
     title="Prior-free generalization bound for a DP-SGD-trained model: shape from Thm 1 + (G3) (our reading)",
     citation=PAPER.item("Theorem 2, prior-free consequence (announced in the introduction)",
                         note="exact statement not in our source; shape = (G3) of "
                         "docs/derivations/pacbayes_maxinfo.md with Thm 1's O(.)"),
-    notation=NOTATION,
     params=("emp_risk", "n", "E", "zeta", "sigma", "delta", "beta", "C"),
-    conditions=(C_EMP, C_DELTA, C_BETA_DELTA),
     assumptions=("loss in [0, 1]", "S ~ D^n i.i.d.", "the model is the DP-SGD output"),
     statement=(sp.LessThan(_kl(emp, _R), (sp.log(_XI) + sp.log(1 / (delta - beta)) + K1_SYM) / n),),
-    direction=Direction.ASYMPTOTIC,
     quantity="true risk of the DP-SGD-trained model, up to the constant C",
-    unit=Unit.DIMENSIONLESS,
-    mp=_pb_mp,
-    np=_pb_np,
-    arb=_pb_arb,
-    kernel_reason=KL_INVERSE_REASON,
     notes="ASYMPTOTIC; for a guarantee use pacbayes.g3_single_model_derived with k from maxinfo.thm*_derived.",
-))
+)
 
 CALIBRATION = REGISTRY.add(Theorem(
     key="lz26.gaussian_calibration",

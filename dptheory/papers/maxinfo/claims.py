@@ -36,30 +36,40 @@ def _c21_symbolic() -> Any:
     return prove_zero(route - M.COR21.bound, "Cor 21 route at k = tau^2/(c^2 n) minus Cor 21")
 
 
-C21 = _add(Claim(
+def _cor21_claim(*, locator: str, k_label: str, k_value: Any, **fields: Any) -> Claim:
+    """Register a reading of Dwork et al.'s Corollary 21 (arXiv 1506.02629): its proof route (Thm 13 + McDiarmid)
+    at the hypothesis k = ``k_label`` against the stated bound, for all tau, c, n and beta in (0, 1)."""
+    return _add(Claim(
+        citation=M.DWORK15.item(locator),
+        lhs=T("dwork15.cor21_route", f"Thm 13 + McDiarmid at k = {k_label}", set={"k": k_value}),
+        rhs=T("dwork15.cor21", "Cor 21"),
+        region=Region(description="all tau, c, n, beta in (0, 1)"),
+        **fields,
+    ))
+
+
+C21 = _cor21_claim(
     key="dwork15.C21",
     title="Cor 21 follows from Thm 13 + McDiarmid with the hypothesis tau^2/(c^2 n) nats",
-    citation=M.DWORK15.item("Corollary 21"),
+    locator="Corollary 21",
     statement="If I^beta_inf(S; f) <= log e tau^2/(c^2 n) then P[f(S) - P^n[f] >= tau] <= exp(-tau^2/(c^2 n)) + beta.",
     reading="The transfer route e^k exp(-2 tau^2/(c^2 n)) + beta at k = tau^2/(c^2 n) equals the stated bound.",
-    lhs=T("dwork15.cor21_route", "Thm 13 + McDiarmid at k = tau^2/(c^2 n)", set={"k": _X}),
-    rhs=T("dwork15.cor21", "Cor 21"),
+    k_label="tau^2/(c^2 n)",
+    k_value=_X,
     relation=Relation.EQ,
     verdict=Verdict.PROVED,
-    region=Region(description="all tau, c, n, beta in (0, 1)"),
     symbolic=_c21_symbolic,
-))
+)
 
-C21_EXTRACTED = _add(Claim(
+C21_EXTRACTED = _cor21_claim(
     key="dwork15.C21_as_extracted",
     title="Cor 21 with the hypothesis as extracted (log e tau^2/c^2) does not give the stated conclusion",
-    citation=M.DWORK15.item("Corollary 21 (text as extracted)"),
+    locator="Corollary 21 (text as extracted)",
     statement="If I^beta_inf(S; f) <= log e tau^2/c^2 then P[f(S) - P^n[f] >= tau] <= exp(-tau^2/(c^2 n)) + beta.",
     reading="Route at k = tau^2/c^2 nats is <= exp(-tau^2/(c^2 n)) + beta (what the extracted hypothesis would need).",
-    lhs=T("dwork15.cor21_route", "Thm 13 + McDiarmid at k = tau^2/c^2", set={"k": tau**2 / c**2}),
-    rhs=T("dwork15.cor21", "Cor 21"),
+    k_label="tau^2/c^2",
+    k_value=tau**2 / c**2,
     relation=Relation.LE,
-    region=Region(description="all tau, c, n, beta in (0, 1)"),
     counterexamples=({"tau": 1, "c": 1, "n": 2, "beta": "0.1"},),
     # from the pin: tau = c = 1, n = 2, beta and the two sides; "n >= 3", "tau = 1/2" and exp(-n/4) belong to the
     # construction in words (any n >= 3), not to the pin
@@ -75,7 +85,7 @@ C21_EXTRACTED = _add(Claim(
     "the extraction; which one we cannot tell without the PDF).",
     lambda c: {**{k: c.counterexamples[0][k] for k in ("tau", "n", "beta")}, "lhs": side_at_pin(c, "lhs"),
                "rhs": side_at_pin(c, "rhs")}),
-))
+)
 
 _TAUS = ["2.811", "2.82", "2.85", "2.9", "3", "3.1", "3.25", "3.5", "3.75", "4", "4.5", "5", "6", "7", "8", "10",
          "12", "15", "20", "30", "50", "100"]

@@ -101,126 +101,114 @@ C_BETA_LT1 = Condition(sp.StrictLessThan(beta, 1, evaluate=False), "the slack be
 C_P_LE1 = Condition(sp.LessThan(p_prod, 1, evaluate=False), "p_prod is a probability")
 
 
+def _dwork15(**fields: Any) -> Theorem:
+    """Register an upper bound of Dwork et al. 2015 (arXiv 1506.02629) in its notation."""
+    return REGISTRY.add(Theorem(notation=NOTATION, direction=Direction.UPPER, **fields))
+
+
+def _tail(**fields: Any) -> Theorem:
+    """Register a Dwork et al. 2015 tail bound P[f(S) - P^n[f] >= tau] (Cor 21/22 and their proof routes)."""
+    return _dwork15(quantity="P[f(S) - P^n[f] >= tau]", unit=Unit.DIMENSIONLESS, **fields)
+
+
 # ----------------------------------------------------------------------------- Dwork et al. 2015
-THM19 = REGISTRY.add(Theorem(
+THM19 = _dwork15(
     key="dwork15.thm19",
     title="Max-information of a pure eps-DP algorithm, any input distribution",
     citation=DWORK15.item("Theorem 19"),
-    notation=NOTATION,
     params=("eps", "n"),
     assumptions=("A is eps-DP (pure, delta = 0), replace-one neighbours",
                  "any distribution of S over n-element datasets (algorithm-level bound, Def. 11)"),
     bound=eps * n,
-    direction=Direction.UPPER,
     quantity="max-information I_inf(A, n) (beta = 0)",
     unit=Unit.NATS,
     monotone={"n": Monotone.INCREASING, "eps": Monotone.INCREASING},
     notes="Dwork et al. print log2(e) eps n bits; this is the same bound in nats.",
-))
+)
 
-THM20 = REGISTRY.add(Theorem(
+THM20 = _dwork15(
     key="dwork15.thm20",
     title="beta-approximate max-information of a pure eps-DP algorithm on product inputs",
     citation=DWORK15.item("Theorem 20"),
-    notation=NOTATION,
     params=("eps", "n", "beta"),
     conditions=(C_BETA_LT1,),
     assumptions=("A is eps-DP (pure), replace-one neighbours",
                  "S ~ P^n (the proof only uses independent coordinates: any product law)"),
     bound=eps**2 * n / 2 + eps * sp.sqrt(n * sp.log(2 / beta) / 2),
-    direction=Direction.UPPER,
     quantity="approximate max-information I^beta_inf(S; A(S))",
     monotone={"n": Monotone.INCREASING, "eps": Monotone.INCREASING, "beta": Monotone.DECREASING},
     notes="Dwork et al. print log2(e)(eps^2 n/2 + eps sqrt(n ln(2/beta)/2)) bits. Valid only for product inputs, "
     "so it is not an algorithm-level bound and may only come first in a composition (Rogers et al. 2016).",
-))
+)
 
-THM13 = REGISTRY.add(Theorem(
+THM13 = _dwork15(
     key="dwork15.thm13",
     title="Transfer theorem: an event's probability under (S, A(S)) vs under S x A(S)",
     citation=DWORK15.item("Theorem 13"),
-    notation=NOTATION,
     params=("k", "beta", "p_prod"),
     conditions=(C_BETA_LT1, C_P_LE1),
     assumptions=("I^beta_inf(S; A(S)) <= k nats", "O is any event on X^n x Y; p_prod = P[S x A(S) in O]"),
     bound=sp.exp(k) * p_prod + beta,
-    direction=Direction.UPPER,
     quantity="P[(S, A(S)) in O]",
     unit=Unit.DIMENSIONLESS,
     monotone={"k": Monotone.INCREASING, "p_prod": Monotone.NONDECREASING},
     notes="In bits the factor is 2^k_bits = e^k_nats.",
-))
+)
 
 _X = tau**2 / (c**2 * n)
 
-COR21_ROUTE = REGISTRY.add(Theorem(
+COR21_ROUTE = _tail(
     key="dwork15.cor21_route",
     title="Tail of a c-sensitive statistic via the transfer theorem and McDiarmid (the proof of Cor 21)",
     citation=DWORK15.item("Corollary 21 (its proof: Theorem 13 + McDiarmid)"),
-    notation=NOTATION,
     params=("k", "beta", "tau", "c", "n"),
     conditions=(C_BETA_LT1,),
     assumptions=("A outputs a c-sensitive f: X^n -> R", "S ~ P^n", "I^beta_inf(S; f) <= k nats"),
     bound=sp.exp(k) * sp.exp(-2 * _X) + beta,
-    direction=Direction.UPPER,
-    quantity="P[f(S) - P^n[f] >= tau]",
-    unit=Unit.DIMENSIONLESS,
     notes="McDiarmid: P[f(S) - E f >= tau] <= exp(-2 tau^2/(c^2 n)) for a fixed c-sensitive f; Thm 13 multiplies "
     "by e^k and adds beta.",
-))
+)
 
-COR21 = REGISTRY.add(Theorem(
+COR21 = _tail(
     key="dwork15.cor21",
     title="Generalization of a low-sensitivity statistic chosen with bounded max-information",
     citation=DWORK15.item("Corollary 21", note="hypothesis read as tau^2/(c^2 n) nats; the extracted text's "
                           "log(e) tau^2/c^2 is inconsistent with the conclusion (see dwork15.C21_as_extracted)"),
-    notation=NOTATION,
     params=("tau", "c", "n", "beta"),
     conditions=(C_BETA_LT1,),
     assumptions=("A outputs a c-sensitive f: X^n -> R", "S ~ P^n", "I^beta_inf(S; f) <= tau^2/(c^2 n) nats "
                  "(e.g. A is tau^2/(c^2 n^2)-DP)"),
     bound=sp.exp(-_X) + beta,
-    direction=Direction.UPPER,
-    quantity="P[f(S) - P^n[f] >= tau]",
-    unit=Unit.DIMENSIONLESS,
     reading="Hypothesis tau^2/(c^2 n) nats (corrected; docs/derivations/maxinfo_route.md, section 1).",
-))
+)
 
 _A22 = sp.Rational(3, 2) - 1 / sp.sqrt(2)  # 2 - (1/2 + 1/sqrt 2)
 X22_STAR = sp.Rational(79, 10)  # rounded up from the crossing x* = 7.80... (claim dwork15.C22, tests)
 
 
-COR22_ROUTE = REGISTRY.add(Theorem(
+COR22_ROUTE = _tail(
     key="dwork15.cor22_route",
     title="Tail of a c-sensitive statistic output by a tau/(cn)-DP algorithm (the proof of Cor 22, exact)",
     citation=DWORK15.item("Corollary 22 (its proof: Thm 20 with beta = 2 exp(-tau^2/(c^2 n)), Thm 13, McDiarmid)"),
-    notation=NOTATION,
     params=("tau", "c", "n"),
     assumptions=("A is tau/(cn)-DP and outputs a c-sensitive f", "S ~ P^n"),
     bound=sp.exp(-_A22 * _X) + 2 * sp.exp(-_X),
-    direction=Direction.UPPER,
-    quantity="P[f(S) - P^n[f] >= tau]",
-    unit=Unit.DIMENSIONLESS,
     notes="With eps = tau/(cn) and beta = 2 exp(-x), x = tau^2/(c^2 n), Thm 20 gives k = x (1/2 + 1/sqrt 2); "
     "then e^k exp(-2x) + beta. Derived here from the printed proof sketch.",
-))
+)
 
-COR22 = REGISTRY.add(Theorem(
+COR22 = _tail(
     key="dwork15.cor22",
     title="Generalization of a low-sensitivity statistic output by a tau/(cn)-DP algorithm",
     citation=DWORK15.item("Corollary 22"),
-    notation=NOTATION,
     params=("tau", "c", "n"),
     conditions=(Condition(_X >= X22_STAR, "tau^2/(c^2 n) at least the constant of the proof's route (x* = 7.80..., "
                           "computed here; the paper: 'larger than a fixed constant')"),),
     assumptions=("A is tau/(cn)-DP and outputs a c-sensitive f", "S ~ P^n"),
     bound=sp.exp(-sp.Rational(3, 4) * _X),
-    direction=Direction.UPPER,
-    quantity="P[f(S) - P^n[f] >= tau]",
-    unit=Unit.DIMENSIONLESS,
     reading="'larger than a fixed constant' made explicit: x >= 79/10, where the route dwork15.cor22_route drops "
     "below exp(-3x/4) from x* = 7.80... on (claim dwork15.C22; single crossing, proved in docs/max_information.md).",
-))
+)
 
 # ----------------------------------------------------------------------------- Rogers et al. 2016
 ROGERS = REGISTRY.add(Theorem(
@@ -269,6 +257,18 @@ NU_O = mO * sp.floor(nO / mO)
 C_BETA_O = Condition(sp.StrictLessThan(betaO, 1, evaluate=False), "the slack beta is a probability below 1")
 C_M_LE_N = Condition(sp.LessThan(mO, nO, evaluate=False), "a batch of m distinct examples needs m <= n")
 
+
+def _ours(**fields: Any) -> Theorem:
+    """Register an upper bound derived here (docs/derivations/maxinfo_dpsgd.md) in L&Z's notation."""
+    return REGISTRY.add(Theorem(notation=NOTATION_OURS, direction=Direction.UPPER, **fields))
+
+
+def _stream(**fields: Any) -> Theorem:
+    """Register a max-information bound of DP-SGD-stream (Theorems A and B, derived here)."""
+    return _ours(params=("n", "m", "E", "zeta", "sigma", "beta"), conditions=(C_BETA_O, C_M_LE_N),
+                 quantity="approximate max-information I^beta_inf(S; DP-SGD-stream(S))", **fields)
+
+
 _A_SYM = 2 * EO * NU_O * mO * R_O
 
 
@@ -293,22 +293,17 @@ _DPSGD_ASSUMPTIONS = (
     "T = floor(n/m) disjoint batches of size m per epoch (valid for any T <= floor(n/m))",
 )
 
-THM_A = REGISTRY.add(Theorem(
+THM_A = _stream(
     key="maxinfo.thmA_derived",
     title="Max-information of DP-SGD-stream, any E and any batch size (Theorem A, derived here)",
     citation=OURS.item("Theorem A (proof in docs/derivations/maxinfo_dpsgd.md)"),
-    notation=NOTATION_OURS,
-    params=("n", "m", "E", "zeta", "sigma", "beta"),
-    conditions=(C_BETA_O, C_M_LE_N),
     assumptions=_DPSGD_ASSUMPTIONS,
     bound=_A_SYM + 2 * sp.sqrt(_A_SYM * sp.log(1 / betaO)),
-    direction=Direction.UPPER,
-    quantity="approximate max-information I^beta_inf(S; DP-SGD-stream(S))",
     monotone={"E": Monotone.INCREASING, "sigma": Monotone.DECREASING, "zeta": Monotone.INCREASING,
               "beta": Monotone.DECREASING},
     notes="DERIVED HERE (not a statement of Lampert & Zakerinia). 2 E T m^2 r + 2 sqrt(2 E T m^2 r ln(1/beta)) with "
     "r = zeta^2/sigma^2 and T = floor(n/m); linear in n E with a factor m (a worst case over gradient maps).",
-))
+)
 
 _lam = sp.Symbol("lambda", positive=True)
 _a_sym = EO * R_O * (_lam**2 + _lam) / 2
@@ -344,21 +339,16 @@ def _thm_b_arb(p: Mapping[str, Any]) -> Any:
     return mx.thm_b_arb(m_ * (n_ // m_), m_, E_, p["zeta"] ** 2 / p["sigma"] ** 2, p["beta"])
 
 
-THM_B = REGISTRY.add(Theorem(
+THM_B = _stream(
     key="maxinfo.thmB_derived",
     title="Max-information of DP-SGD-stream, one epoch or theta-independent gradients (Theorem B, derived here)",
     citation=OURS.item("Theorem B (proof in docs/derivations/maxinfo_dpsgd.md)"),
-    notation=NOTATION_OURS,
-    params=("n", "m", "E", "zeta", "sigma", "beta"),
-    conditions=(C_BETA_O, C_M_LE_N),
     assumptions=(*_DPSGD_ASSUMPTIONS,
                  "EITHER E = 1 (one pass) OR the clipped gradient does not depend on theta (linear losses, mean "
                  "estimation); for E >= 2 with theta-dependent gradients this is Conjecture C "
                  "(docs/derivations/maxinfo_dpsgd.md) and is NOT established: use maxinfo.thmA_derived"),
     statement=(sp.Eq(sp.Symbol("K_B(lambda)"), KB_SYM),
                sp.Eq(sp.Symbol("I^beta_inf"), sp.Symbol("inf_{lambda > 0, 4a(m-1) < 1} K_B(lambda)"))),
-    direction=Direction.UPPER,
-    quantity="approximate max-information I^beta_inf(S; DP-SGD-stream(S))",
     mp=_thm_b_mp,
     np=_thm_b_np,
     arb=_thm_b_arb,
@@ -371,15 +361,14 @@ THM_B = REGISTRY.add(Theorem(
     notes="DERIVED HERE. Any fixed lambda gives a valid bound; the kernels minimise over lambda (float64: grid + "
     "golden section on ln lambda; mpmath: golden section refinement). Leading order n E r + sqrt(2 n E r ln(1/beta)), "
     "no factor m.",
-))
+)
 
 _mubar_sym = muO / (1 - 4 * muO * zetaO**2 * (mO - 1))
 
-LEMMA_M = REGISTRY.add(Theorem(
+LEMMA_M = _ours(
     key="maxinfo.lemmaM_derived",
     title="Exponential moment of the squared norm of a centred bounded sum (Lemma M, derived here)",
     citation=OURS.item("Lemma M (proof in docs/derivations/maxinfo_dpsgd.md)"),
-    notation=NOTATION_OURS,
     params=("mu", "zeta", "m", "v_sum"),
     conditions=(Condition(4 * muO * zetaO**2 * (mO - 1) < 1, "4 mu zeta^2 (m - 1) < 1"),
                 Condition(sp.LessThan(vO, mO * zetaO**2, evaluate=False),
@@ -387,7 +376,6 @@ LEMMA_M = REGISTRY.add(Theorem(
     assumptions=("c_1..c_m independent, c_k = g_k - E g_k with ||g_k|| <= zeta in a Hilbert space",
                  "v_sum = sum_k E||c_k||^2; C = sum_k c_k"),
     bound=vO * (sp.exp(8 * zetaO**2 * _mubar_sym) - 1) / (8 * zetaO**2),
-    direction=Direction.UPPER,
     quantity="ln E exp(mu ||C||^2)",
     terms={"relaxed": Term("relaxed", "with v_k <= zeta^2: m (exp(8 zeta^2 mubar) - 1)/8",
                            expr=mO * (sp.exp(8 * zetaO**2 * _mubar_sym) - 1) / 8)},
@@ -395,7 +383,7 @@ LEMMA_M = REGISTRY.add(Theorem(
     # keep property tests away from float64 subnormals (values below 1e-300 cannot agree to 1e-10)
     sample={"mu": (1e-6, 1.0, True), "v_sum": (1e-6, 100.0, True), "zeta": (1e-2, 10.0, True)},
     notes="DERIVED HERE. Dimension-free; tight as mu -> 0 (~ mu sum_k v_k).",
-))
+)
 
 def _route_parts(p: Mapping[str, Any], hp: bool) -> tuple[Any, Any, Any]:
     """eps (from the slack equation), delta(eps) of mu-GDP with mu = 2 zeta sqrt(E)/sigma, and n."""

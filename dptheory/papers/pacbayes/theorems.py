@@ -90,61 +90,62 @@ class kl(sp.Function):
         return base if exp is None else rf"{base}^{{{exp}}}"
 
 
-XI_SYM = sp.Sum(sp.binomial(n, _j) * (_j / n) ** _j * (1 - _j / n) ** (n - _j), (_j, 0, n))
+def xi_sum(size: Any) -> sp.Sum:
+    """Maurer's ``xi(n) = sum_k C(n,k)(k/n)^k(1-k/n)^(n-k)`` (arXiv cs/0411099, main theorem), ``n`` = ``size``."""
+    return sp.Sum(sp.binomial(size, _j) * (_j / size) ** _j * (1 - _j / size) ** (size - _j), (_j, 0, size))
+
+
+def risk_conditions(emp_sym: Any, delta_sym: Any) -> tuple[Condition, Condition]:
+    """The two hypotheses of every PAC-Bayes risk bound: the empirical risk of a [0, 1] loss is at most 1, and the
+    confidence delta is below 1 (in the notation of ``emp_sym``, ``delta_sym``)."""
+    return (Condition(sp.LessThan(emp_sym, 1, evaluate=False), "the empirical risk of a [0, 1] loss is at most 1"),
+            Condition(sp.StrictLessThan(delta_sym, 1, evaluate=False), "delta is a probability below 1"))
+
+
+XI_SYM = xi_sum(n)
 R_SYM = sp.Symbol("R(Q)", positive=True)
 
-C_DELTA = Condition(sp.StrictLessThan(delta, 1, evaluate=False), "delta is a probability below 1")
-C_EMP = Condition(sp.LessThan(emp, 1, evaluate=False), "the empirical risk of a [0, 1] loss is at most 1")
+C_EMP, C_DELTA = risk_conditions(emp, delta)
 C_Q = Condition(sp.LessThan(q, 1, evaluate=False), "q is a probability")
 C_BETA_DELTA = Condition(sp.StrictLessThan(beta, delta, evaluate=False),
                          "the max-information slack must be below the confidence level (beta < delta)")
 
 
 # ----------------------------------------------------------------------------- kl inversion
-def _inv_up_np(p: Mapping[str, np.ndarray]) -> np.ndarray:
-    return K.kl_inv_upper_np(p["q"], p["c"])
+def _kl_inverse(side: str, *, mp: Any, arb: Any, np_: Any, **fields: Any) -> Theorem:
+    """Register the ``side`` ("upper" or "lower") kl inverse as an EXACT map of (q, c) (numerics/kl.py kernels)."""
+    return REGISTRY.add(Theorem(
+        key=f"pacbayes.kl_inv_{side}",
+        notation=NOTATION,
+        params=("q", "c"),
+        conditions=(C_Q,),
+        statement=(sp.Eq(kl(q, _p), c),),
+        direction=Direction.EXACT,
+        unit=Unit.DIMENSIONLESS,
+        mp=lambda p: mp(p["q"], p["c"]),
+        arb=lambda p: arb(p["q"], p["c"]),
+        np=lambda p: np_(p["q"], p["c"]),
+        kernel_reason=KL_INVERSE_REASON,
+        **fields,
+    ))
 
 
-def _inv_lo_np(p: Mapping[str, np.ndarray]) -> np.ndarray:
-    return K.kl_inv_lower_np(p["q"], p["c"])
-
-
-KL_INV_UPPER = REGISTRY.add(Theorem(
-    key="pacbayes.kl_inv_upper",
+KL_INV_UPPER = _kl_inverse(
+    "upper", mp=K.kl_inv_upper_mp, arb=K.kl_inv_upper_arb, np_=K.kl_inv_upper_np,
     title="Upper kl inverse sup{p in [q, 1]: kl(q||p) <= c} (the risk certificate map)",
     citation=OURS.item("docs/derivations/pacbayes_maxinfo.md, kl inverses (definition; closed forms at q = 0, 1)"),
-    notation=NOTATION,
-    params=("q", "c"),
-    conditions=(C_Q,),
-    statement=(sp.Eq(kl(q, _p), c),),
-    direction=Direction.EXACT,
     quantity="kl^-1_+(q, c), returned at the upper (safe) end of a bracket of width 1e-14 in float64",
-    unit=Unit.DIMENSIONLESS,
-    mp=lambda p: K.kl_inv_upper_mp(p["q"], p["c"]),
-    arb=lambda p: K.kl_inv_upper_arb(p["q"], p["c"]),
-    np=_inv_up_np,
-    kernel_reason=KL_INVERSE_REASON,
     monotone={"c": Monotone.NONDECREASING, "q": Monotone.NONDECREASING},
     notes="mpmath path: bisection at the working precision; float64 path: monotone safeguarded Newton, certified.",
-))
+)
 
-KL_INV_LOWER = REGISTRY.add(Theorem(
-    key="pacbayes.kl_inv_lower",
+KL_INV_LOWER = _kl_inverse(
+    "lower", mp=K.kl_inv_lower_mp, arb=K.kl_inv_lower_arb, np_=K.kl_inv_lower_np,
     title="Lower kl inverse inf{p in [0, q]: kl(q||p) <= c}",
     citation=OURS.item("docs/derivations/pacbayes_maxinfo.md, kl inverses"),
-    notation=NOTATION,
-    params=("q", "c"),
-    conditions=(C_Q,),
-    statement=(sp.Eq(kl(q, _p), c),),
-    direction=Direction.EXACT,
     quantity="kl^-1_-(q, c), returned at the lower (safe) end of a bracket of width 1e-14 in float64",
-    unit=Unit.DIMENSIONLESS,
-    mp=lambda p: K.kl_inv_lower_mp(p["q"], p["c"]),
-    arb=lambda p: K.kl_inv_lower_arb(p["q"], p["c"]),
-    np=_inv_lo_np,
-    kernel_reason=KL_INVERSE_REASON,
     monotone={"c": Monotone.NONINCREASING, "q": Monotone.NONDECREASING},
-))
+)
 
 
 # ----------------------------------------------------------------------------- Maurer / McAllester / Pinsker
@@ -197,87 +198,78 @@ def _risk(rhs_mp: Any, rhs_np: Any) -> tuple[Any, Any]:
     return mp_fn, np_fn
 
 
+def _upper(**fields: Any) -> Theorem:
+    """Register an upper risk bound (a probability): every PAC-Bayes key here is ``Direction.UPPER`` and
+    dimensionless."""
+    return REGISTRY.add(Theorem(direction=Direction.UPPER, unit=Unit.DIMENSIONLESS, **fields))
+
+
+def _kl_risk(*, rhs: tuple[Any, Any, Any], rhs_sym: Any, rhs_desc: str, emp_sym: Any = emp,
+             quantity: str = "true risk R(Q) (via kl^-1_+)", **fields: Any) -> Theorem:
+    """Register a PAC-Bayes-kl bound ``kl(emp || R) <= rhs``: the risk is ``kl^-1_+(emp_risk, rhs)`` (mp, arb,
+    float64 kernels from the budget's ``rhs = (mp, np, arb)``), the budget is the named term ``rhs``."""
+    rhs_mp, rhs_np, rhs_arb = rhs
+    mp_fn, np_fn = _risk(rhs_mp, rhs_np)
+    return _upper(statement=(sp.LessThan(kl(emp_sym, R_SYM), rhs_sym),), quantity=quantity, mp=mp_fn,
+                  arb=_risk_arb(rhs_arb), np=np_fn, kernel_reason=KL_INVERSE_REASON,
+                  terms={"rhs": Term("rhs", rhs_desc, rhs_mp, rhs_np, rhs_sym)}, **fields)
+
+
 _PB_ASSUMPTIONS = ("loss in [0, 1]", "S ~ D^n i.i.d.", "prior P chosen before seeing S",
                    "holds with probability >= 1 - delta simultaneously for every posterior Q")
 
-_mp, _np = _risk(_maurer_rhs_mp, _maurer_rhs_np)
-MAURER = REGISTRY.add(Theorem(
+#: The fields every fixed-prior PAC-Bayes key (Maurer, its relaxations, McAllester) shares.
+_PB: dict[str, Any] = {"notation": NOTATION, "params": ("emp_risk", "KL", "n", "delta"),
+                       "conditions": (C_EMP, C_DELTA), "assumptions": _PB_ASSUMPTIONS}
+_PB_KL_MONOTONE = {"KL": Monotone.NONDECREASING, "emp_risk": Monotone.NONDECREASING}
+_PB_SQRT_MONOTONE = {"KL": Monotone.INCREASING, "emp_risk": Monotone.INCREASING}
+
+MAURER = _kl_risk(
     key="maurer04.kl",
     title="PAC-Bayes-kl bound with the exact xi(n) (Maurer 2004)",
     citation=MAURER04.item("main theorem (PAC-Bayes-kl with xi(n))", note="attribution and item number recalled [R]; "
                            "the moment E exp(n kl) = xi(n) is checked exactly in tests/test_kl.py"),
-    notation=NOTATION,
-    params=("emp_risk", "KL", "n", "delta"),
-    conditions=(C_EMP, C_DELTA),
-    assumptions=_PB_ASSUMPTIONS,
-    statement=(sp.LessThan(kl(emp, R_SYM), (KLs + sp.log(XI_SYM / delta)) / n),),
-    direction=Direction.UPPER,
-    quantity="true risk R(Q) (via kl^-1_+)",
-    unit=Unit.DIMENSIONLESS,
-    mp=_mp,
-    arb=_risk_arb(_maurer_rhs_arb),
-    np=_np,
-    kernel_reason=KL_INVERSE_REASON,
-    terms={"rhs": Term("rhs", "kl budget (KL + ln(xi(n)/delta))/n, nats", _maurer_rhs_mp, _maurer_rhs_np,
-                       (KLs + sp.log(XI_SYM / delta)) / n)},
-    monotone={"KL": Monotone.NONDECREASING, "emp_risk": Monotone.NONDECREASING},
-))
+    **_PB,
+    rhs=(_maurer_rhs_mp, _maurer_rhs_np, _maurer_rhs_arb),
+    rhs_sym=(KLs + sp.log(XI_SYM / delta)) / n,
+    rhs_desc="kl budget (KL + ln(xi(n)/delta))/n, nats",
+    monotone=_PB_KL_MONOTONE,
+)
 
-_mp, _np = _risk(_sqrt_rhs_mp, _sqrt_rhs_np)
-MAURER_2SQRT = REGISTRY.add(Theorem(
+MAURER_2SQRT = _kl_risk(
     key="maurer04.kl_2sqrtn",
     title="PAC-Bayes-kl bound with the relaxation xi(n) <= 2 sqrt(n)",
     citation=MAURER04.item("main theorem with xi(n) <= 2 sqrt(n)", note="Maurer proves xi(n) <= 2 sqrt(n) for n >= 8; "
                            "proved here for every n >= 1 (claim pacbayes.C3)"),
-    notation=NOTATION,
-    params=("emp_risk", "KL", "n", "delta"),
-    conditions=(C_EMP, C_DELTA),
-    assumptions=_PB_ASSUMPTIONS,
-    statement=(sp.LessThan(kl(emp, R_SYM), (KLs + sp.log(2 * sp.sqrt(n) / delta)) / n),),
-    direction=Direction.UPPER,
-    quantity="true risk R(Q) (via kl^-1_+)",
-    unit=Unit.DIMENSIONLESS,
-    mp=_mp,
-    arb=_risk_arb(_sqrt_rhs_arb),
-    np=_np,
-    kernel_reason=KL_INVERSE_REASON,
-    terms={"rhs": Term("rhs", "kl budget (KL + ln(2 sqrt(n)/delta))/n, nats", _sqrt_rhs_mp, _sqrt_rhs_np,
-                       (KLs + sp.log(2 * sp.sqrt(n) / delta)) / n)},
-    monotone={"KL": Monotone.NONDECREASING, "emp_risk": Monotone.NONDECREASING},
-))
+    **_PB,
+    rhs=(_sqrt_rhs_mp, _sqrt_rhs_np, _sqrt_rhs_arb),
+    rhs_sym=(KLs + sp.log(2 * sp.sqrt(n) / delta)) / n,
+    rhs_desc="kl budget (KL + ln(2 sqrt(n)/delta))/n, nats",
+    monotone=_PB_KL_MONOTONE,
+)
 
-PINSKER = REGISTRY.add(Theorem(
+PINSKER = _upper(
     key="pacbayes.pinsker_derived",
     title="Square-root (Pinsker) relaxation of the PAC-Bayes-kl bound",
     citation=OURS.item("docs/derivations/pacbayes_maxinfo.md, Pinsker relaxation: kl(q||p) >= 2 (p - q)^2 applied to "
                        "maurer04.kl_2sqrtn"),
-    notation=NOTATION,
-    params=("emp_risk", "KL", "n", "delta"),
-    conditions=(C_EMP, C_DELTA),
-    assumptions=_PB_ASSUMPTIONS,
+    **_PB,
     bound=emp + sp.sqrt((KLs + sp.log(2 * sp.sqrt(n) / delta)) / (2 * n)),
-    direction=Direction.UPPER,
     quantity="true risk R(Q)",
-    unit=Unit.DIMENSIONLESS,
-    monotone={"KL": Monotone.INCREASING, "emp_risk": Monotone.INCREASING},
-))
+    monotone=_PB_SQRT_MONOTONE,
+)
 
 
-MCALLESTER = REGISTRY.add(Theorem(
+MCALLESTER = _upper(
     key="mcallester99",
     title="McAllester's square-root PAC-Bayes bound (form as recalled; validity checked via Maurer + Pinsker)",
     citation=MCALLESTER99.item("Theorem 1", note="constants recalled [R], not checked against the paper; the "
                                "encoded form is implied by maurer04.kl + Pinsker for every n (claim pacbayes.C2)"),
-    notation=NOTATION,
-    params=("emp_risk", "KL", "n", "delta"),
-    conditions=(C_EMP, C_DELTA),
-    assumptions=_PB_ASSUMPTIONS,
+    **_PB,
     bound=emp + sp.sqrt((KLs + sp.log(1 / delta) + sp.log(n) + 2) / (2 * n - 1)),
-    direction=Direction.UPPER,
     quantity="true risk R(Q)",
-    unit=Unit.DIMENSIONLESS,
-    monotone={"KL": Monotone.INCREASING, "emp_risk": Monotone.INCREASING},
-))
+    monotone=_PB_SQRT_MONOTONE,
+)
 
 
 # ----------------------------------------------------------------------------- max-information priors (ours)
@@ -301,69 +293,52 @@ _MI_ASSUMPTIONS = ("loss in [0, 1]", "S ~ D^n i.i.d.",
                    "e.g. maxinfo.thmA_derived / maxinfo.thmB_derived for DP-SGD, dwork15.thm20 for pure DP",
                    "holds with probability >= 1 - delta over S (and A's randomness)")
 
-_mp, _np = _risk(_g2_rhs_mp, _g2_rhs_np)
-G2 = REGISTRY.add(Theorem(
+#: The fields every max-information key (G1, G2, G3) shares.
+_MI: dict[str, Any] = {"notation": NOTATION, "conditions": (C_EMP, C_DELTA, C_BETA_DELTA),
+                       "assumptions": _MI_ASSUMPTIONS}
+_G2_RHS = (_g2_rhs_mp, _g2_rhs_np, _g2_rhs_arb)
+
+G2 = _kl_risk(
     key="pacbayes.g2_maxinfo_prior_derived",
     title="PAC-Bayes-kl bound with a data-dependent prior of bounded max-information (G2, derived here)",
     citation=OURS.item("docs/derivations/pacbayes_maxinfo.md, (G2): Maurer's event + the transfer theorem "
                        "(Dwork et al. Thm 13)"),
-    notation=NOTATION,
     params=("emp_risk", "KL", "n", "delta", "beta", "k"),
-    conditions=(C_EMP, C_DELTA, C_BETA_DELTA),
-    assumptions=_MI_ASSUMPTIONS,
-    statement=(sp.LessThan(kl(emp, R_SYM), (KLs + sp.log(XI_SYM) + sp.log(1 / (delta - beta)) + k) / n),),
-    direction=Direction.UPPER,
+    **_MI,
+    rhs=_G2_RHS,
+    rhs_sym=(KLs + sp.log(XI_SYM) + sp.log(1 / (delta - beta)) + k) / n,
+    rhs_desc="kl budget (KL + ln xi(n) + ln(1/(delta - beta)) + k)/n, nats",
     quantity="true risk R(Q) of every posterior Q (via kl^-1_+)",
-    unit=Unit.DIMENSIONLESS,
-    mp=_mp,
-    arb=_risk_arb(_g2_rhs_arb),
-    np=_np,
-    kernel_reason=KL_INVERSE_REASON,
-    terms={"rhs": Term("rhs", "kl budget (KL + ln xi(n) + ln(1/(delta - beta)) + k)/n, nats", _g2_rhs_mp, _g2_rhs_np,
-                       (KLs + sp.log(XI_SYM) + sp.log(1 / (delta - beta)) + k) / n)},
     monotone={"k": Monotone.NONDECREASING, "KL": Monotone.NONDECREASING},
     notes="DERIVED HERE. Event O = {(S, P): exists Q with kl(emp||R) > (KL(Q||P) + ln(xi(n)/delta'))/n} has product "
     "probability <= delta' (Maurer, any fixed P); Thm 13 with delta' = (delta - beta) e^-k.",
-))
+)
 
 
-_mp, _np = _risk(_g2_rhs_mp, _g2_rhs_np)
-G3 = REGISTRY.add(Theorem(
+G3 = _kl_risk(
     key="pacbayes.g3_single_model_derived",
     title="Generalization of a single trained model of bounded max-information, no prior (G3, derived here)",
     citation=OURS.item("docs/derivations/pacbayes_maxinfo.md, (G3)"),
-    notation=NOTATION,
     params=("emp_risk", "n", "delta", "beta", "k"),
-    conditions=(C_EMP, C_DELTA, C_BETA_DELTA),
-    assumptions=_MI_ASSUMPTIONS,
-    statement=(sp.LessThan(kl(emp, R_SYM), (sp.log(XI_SYM) + sp.log(1 / (delta - beta)) + k) / n),),
-    direction=Direction.UPPER,
+    **_MI,
+    rhs=_G2_RHS,
+    rhs_sym=(sp.log(XI_SYM) + sp.log(1 / (delta - beta)) + k) / n,
+    rhs_desc="kl budget (ln xi(n) + ln(1/(delta - beta)) + k)/n, nats",
     quantity="true risk R(theta) of the trained model theta = A(S) (via kl^-1_+)",
-    unit=Unit.DIMENSIONLESS,
-    mp=_mp,
-    arb=_risk_arb(_g2_rhs_arb),
-    np=_np,
-    kernel_reason=KL_INVERSE_REASON,
-    terms={"rhs": Term("rhs", "kl budget (ln xi(n) + ln(1/(delta - beta)) + k)/n, nats", _g2_rhs_mp, _g2_rhs_np,
-                       (sp.log(XI_SYM) + sp.log(1 / (delta - beta)) + k) / n)},
     monotone={"k": Monotone.NONDECREASING},
     notes="DERIVED HERE. For fixed theta, E exp(n kl(emp||R)) <= xi(n) (Maurer) and Markov; then Thm 13.",
-))
+)
 
-G1 = REGISTRY.add(Theorem(
+G1 = _upper(
     key="pacbayes.g1_hoeffding_maxinfo_derived",
     title="Hoeffding-form generalization of a single model of bounded max-information (G1, derived here)",
     citation=OURS.item("docs/derivations/pacbayes_maxinfo.md, (G1)"),
-    notation=NOTATION,
     params=("emp_risk", "n", "delta", "beta", "k"),
-    conditions=(C_EMP, C_DELTA, C_BETA_DELTA),
-    assumptions=_MI_ASSUMPTIONS,
+    **_MI,
     bound=emp + sp.sqrt((k + sp.log(2 / (delta - beta))) / (2 * n)),
-    direction=Direction.UPPER,
     quantity="true risk R(theta) (two-sided deviation |emp - R| <= the square root)",
-    unit=Unit.DIMENSIONLESS,
     monotone={"k": Monotone.INCREASING},
-))
+)
 
 # ----------------------------------------------------------------------------- Dziugaite & Roy 2018
 NOTATION_DR = NotationTable.build(
@@ -379,10 +354,9 @@ NOTATION_DR = NotationTable.build(
     ],
 )
 empD, KLD, mD, deltaD, epsD = NOTATION_DR.symbols("emp_risk", "KL", "m", "delta", "eps")
-C_DELTA_D = Condition(sp.StrictLessThan(deltaD, 1, evaluate=False), "delta is a probability below 1")
-C_EMP_D = Condition(sp.LessThan(empD, 1, evaluate=False), "the empirical risk of a [0, 1] loss is at most 1")
+C_EMP_D, C_DELTA_D = risk_conditions(empD, deltaD)
 DR_RHS_SYM = (KLD + sp.log(2 * sp.sqrt(mD)) + 2 * sp.Max(sp.log(3 / deltaD), mD * epsD**2)) / mD
-XI_M_SYM = sp.Sum(sp.binomial(mD, _j) * (_j / mD) ** _j * (1 - _j / mD) ** (mD - _j), (_j, 0, mD))
+XI_M_SYM = xi_sum(mD)
 DRV_RHS_SYM = (KLD + sp.log(2 * XI_M_SYM / deltaD)) / mD + epsD**2 / 2 + epsD * sp.sqrt(sp.log(4 / deltaD) / (2 * mD))
 
 
@@ -426,52 +400,34 @@ def _drv_rhs_arb(p: Mapping[str, Any]) -> Any:
 _DR_ASSUMPTIONS = ("loss in [0, 1]", "S ~ D^m i.i.d.", "the prior P(S) is eps-differentially private (pure DP)",
                    "holds with probability >= 1 - delta for every posterior Q")
 
-_mp, _np = _risk(_dr_rhs_mp, _dr_rhs_np)
-DR18_THM = REGISTRY.add(Theorem(
+#: The fields both eps-DP-prior keys (in DR18's notation) share.
+_DR: dict[str, Any] = {"notation": NOTATION_DR, "params": ("emp_risk", "KL", "m", "delta", "eps"),
+                       "conditions": (C_EMP_D, C_DELTA_D), "assumptions": _DR_ASSUMPTIONS, "emp_sym": empD}
+
+DR18_THM = _kl_risk(
     key="dr18.dp_prior",
     title="PAC-Bayes-kl bound with an eps-DP data-dependent prior (Dziugaite & Roy 2018)",
     citation=DR18.item("Theorem 4.2", note="NeurIPS numbering recalled [R]; form checked against arXiv 1712.09376 "
                        "Thm 5.4 and re-derived here (Dwork et al. Thm 6/11 with delta = 3 sqrt(beta), plus Maurer)"),
-    notation=NOTATION_DR,
-    params=("emp_risk", "KL", "m", "delta", "eps"),
-    conditions=(C_EMP_D, C_DELTA_D),
-    assumptions=_DR_ASSUMPTIONS,
-    statement=(sp.LessThan(kl(empD, R_SYM), DR_RHS_SYM),),
-    direction=Direction.UPPER,
-    quantity="true risk R(Q) (via kl^-1_+)",
-    unit=Unit.DIMENSIONLESS,
-    mp=_mp,
-    arb=_risk_arb(_dr_rhs_arb),
-    np=_np,
-    kernel_reason=KL_INVERSE_REASON,
-    terms={"rhs": Term("rhs", "kl budget (KL + ln 2 sqrt(m) + 2 max{ln(3/delta), m eps^2})/m, nats", _dr_rhs_mp,
-                       _dr_rhs_np, DR_RHS_SYM)},
+    **_DR,
+    rhs=(_dr_rhs_mp, _dr_rhs_np, _dr_rhs_arb),
+    rhs_sym=DR_RHS_SYM,
+    rhs_desc="kl budget (KL + ln 2 sqrt(m) + 2 max{ln(3/delta), m eps^2})/m, nats",
     monotone={"eps": Monotone.NONDECREASING, "KL": Monotone.NONDECREASING},
     notes="'an eps-differentially private prior contributes 2 eps^2 to the generalization error' (claim dr18.C1).",
-))
+)
 
-_mp, _np = _risk(_drv_rhs_mp, _drv_rhs_np)
-DR18_MI = REGISTRY.add(Theorem(
+DR18_MI = _kl_risk(
     key="pacbayes.dr18_maxinfo_variant_derived",
     title="eps-DP prior via max-information (Dwork Thm 20 + G2, beta = delta/2), derived here",
     citation=OURS.item("docs/derivations/pacbayes_maxinfo.md, DR18 max-information variant"),
-    notation=NOTATION_DR,
-    params=("emp_risk", "KL", "m", "delta", "eps"),
-    conditions=(C_EMP_D, C_DELTA_D),
-    assumptions=_DR_ASSUMPTIONS,
-    statement=(sp.LessThan(kl(empD, R_SYM), DRV_RHS_SYM),),
-    direction=Direction.UPPER,
-    quantity="true risk R(Q) (via kl^-1_+)",
-    unit=Unit.DIMENSIONLESS,
-    mp=_mp,
-    arb=_risk_arb(_drv_rhs_arb),
-    np=_np,
-    kernel_reason=KL_INVERSE_REASON,
-    terms={"rhs": Term("rhs", "kl budget (KL + ln(2 xi(m)/delta))/m + eps^2/2 + eps sqrt(ln(4/delta)/(2m)), nats",
-                       _drv_rhs_mp, _drv_rhs_np, DRV_RHS_SYM)},
+    **_DR,
+    rhs=(_drv_rhs_mp, _drv_rhs_np, _drv_rhs_arb),
+    rhs_sym=DRV_RHS_SYM,
+    rhs_desc="kl budget (KL + ln(2 xi(m)/delta))/m + eps^2/2 + eps sqrt(ln(4/delta)/(2m)), nats",
     monotone={"eps": Monotone.INCREASING, "KL": Monotone.NONDECREASING},
     notes="DERIVED HERE. Leading DP term eps^2/2 instead of DR18's 2 eps^2 (claim pacbayes.C1).",
-))
+)
 
 __all__ = ["DR18_MI", "DR18_THM", "G1", "G2", "G3", "KL_INV_LOWER", "KL_INV_UPPER", "MAURER", "MAURER_2SQRT",
-           "MCALLESTER", "NOTATION", "NOTATION_DR", "PINSKER"]
+           "MCALLESTER", "NOTATION", "NOTATION_DR", "PINSKER", "risk_conditions", "xi_sum"]

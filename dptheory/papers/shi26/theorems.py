@@ -316,57 +316,59 @@ _L39_NOTE = ("FINDING (docs/shi26.md): the proof bounds ||xi_k||^2 <= 1.5 sigma_
 _MONO39 = {**dict.fromkeys(("T", "mu_norm", "sigma_p", "d"), Monotone.INCREASING),
            **dict.fromkeys(("sigma_b", "n", "m", "delta"), Monotone.DECREASING)}
 
-LEMMA39 = REGISTRY.add(Theorem(
+
+def _lemma39(*, notes: str = _L39_NOTE, **fields: Any) -> Theorem:
+    """Register an epsilon of Lemma 39 (Sec. C.4): its assumptions, an upper bound, the domain-restriction note."""
+    return REGISTRY.add(Theorem(notation=NOTATION, assumptions=_L39_ASSUMPTIONS, direction=Direction.UPPER,
+                                notes=notes, **fields))
+
+
+LEMMA39 = _lemma39(
     key="shi26.lemma39",
     title="Lemma 39: (epsilon, delta)-DP of DP-GD after T iterations, Renyi order optimised in closed form",
     citation=_cite("Lemma 39 (Sec. C.4)", note="order lam* = 1 + sqrt(log(2/delta)/A), derived in "
                    "docs/derivations/shi26_lemma39.md"),
-    notation=NOTATION,
     params=_L39_PARAMS,
     conditions=(C_DELTA,),
-    assumptions=_L39_ASSUMPTIONS,
     bound=A39 + 2 * sp.sqrt(A39 * L39),
-    direction=Direction.UPPER,
     quantity="epsilon of (epsilon, delta)-DP as stated by Lemma 39 (min over lam > 1); see notes",
     monotone=_MONO39,
     reading="lam optimised exactly: min_{lam>1} lam A + L/(lam-1) = A + 2 sqrt(A L), A = T(2||mu||^2 + 3 sigma_p^2 d)"
     "/(sigma_b^2 n^2 m), L = log(2/delta). The printed /(sigma_b^2 n^2 m) matches the proof (2m filters, "
     "per-filter sensitivity^2 (2||mu||^2 + 3 sigma_p^2 d)/(nm)^2, RDP T lam m Delta^2/sigma_b^2).",
-    notes=_L39_NOTE,
-))
+)
 
-LEMMA39_AT_ORDER = REGISTRY.add(Theorem(
+LEMMA39_AT_ORDER = _lemma39(
     key="shi26.lemma39_at_order",
     title="Lemma 39 at a given Renyi order lam",
     citation=_cite("Lemma 39 (Sec. C.4)"),
-    notation=NOTATION,
     params=("lam", *_L39_PARAMS),
     conditions=(C_LAM, C_DELTA),
-    assumptions=_L39_ASSUMPTIONS,
     bound=lam * A39 + L39 / (lam - 1),
-    direction=Direction.UPPER,
     quantity="epsilon of (epsilon, delta)-DP as stated by Lemma 39 at order lam; see notes",
     monotone={k: v for k, v in _MONO39.items()},
-    notes=_L39_NOTE,
-))
+)
 
 _RDP_PARAMS = ("alpha", "T", "mu_norm", "sigma_p", "d", "sigma_b", "n", "m")
 
-LEMMA39_RDP = REGISTRY.add(Theorem(
+
+def _rdp(**fields: Any) -> Theorem:
+    """Register an RDP curve of T DP-GD steps at order alpha (Lemma 39's proof and its corrections)."""
+    monotone = {"alpha": Monotone.INCREASING, "T": Monotone.INCREASING, "sigma_b": Monotone.DECREASING}
+    return REGISTRY.add(Theorem(notation=NOTATION, params=_RDP_PARAMS, conditions=(C_ALPHA,),
+                                direction=Direction.UPPER, monotone=monotone, **fields))
+
+
+LEMMA39_RDP = _rdp(
     key="shi26.lemma39_rdp",
     title="Lemma 39's RDP curve: (alpha, T alpha (2||mu||^2 + 3 sigma_p^2 d)/(sigma_b^2 n^2 m))-RDP",
     citation=_cite("Lemma 39 (Sec. C.4), proof"),
-    notation=NOTATION,
-    params=_RDP_PARAMS,
-    conditions=(C_ALPHA,),
     assumptions=_L39_ASSUMPTIONS,
     bound=al * A39,
-    direction=Direction.UPPER,
     quantity="RDP epsilon at order alpha as used in Lemma 39's proof (zero-out sensitivity, restricted domain)",
-    monotone={"alpha": Monotone.INCREASING, "T": Monotone.INCREASING, "sigma_b": Monotone.DECREASING},
     notes=_L39_NOTE + " Converting this curve with the improved conversion (dptheory convert) gives a smaller "
     "epsilon than Lemma 39's log(2/delta)/(lam-1) conversion, which also spends delta/2 on the data event.",
-))
+)
 
 
 def _rdp_sup(neighbour: str) -> tuple[Any, Any]:
@@ -385,39 +387,29 @@ def _rdp_sup(neighbour: str) -> tuple[Any, Any]:
 _mp_rep, _np_rep = _rdp_sup("replace")
 _mp_zo, _np_zo = _rdp_sup("zero-out")
 
-GAUSSIAN_RDP_REPLACE = REGISTRY.add(Theorem(
+GAUSSIAN_RDP_REPLACE = _rdp(
     key="shi26.gaussian_rdp_replace",
     title="RDP of DP-GD, replace-one neighbours, records restricted to ||xi||^2 <= 1.5 sigma_p^2 d (derived here)",
     citation=_cite("Lemma 39 (Sec. C.4), corrected", note="worst-case sensitivity derived in "
                    "dptheory.papers.shi26.privacy.sup_sensitivity_sq; Gaussian mechanism RDP (Mironov 2017, "
                    "Prop. 7) composed over T steps"),
-    notation=NOTATION,
-    params=_RDP_PARAMS,
-    conditions=(C_ALPHA,),
     assumptions=("every record (y mu, xi) has <xi, mu> = 0 and ||xi||^2 <= 1.5 sigma_p^2 d (domain restriction)",
                  "replace-one neighbouring datasets; full-batch DP-GD, T steps, noise sigma_b per coordinate"),
     bound=T * al * (mu**2 + 6 * sp_**2 * d) / (sb**2 * n**2 * m),
-    direction=Direction.UPPER,
     quantity="RDP epsilon at order alpha of T DP-GD steps (worst case over the restricted domain; the sup "
     "sensitivity is approached, so this is the exact worst-case Gaussian RDP)",
-    monotone={"alpha": Monotone.INCREASING, "T": Monotone.INCREASING, "sigma_b": Monotone.DECREASING},
-))
+)
 
-GAUSSIAN_RDP_ZERO_OUT = REGISTRY.add(Theorem(
+GAUSSIAN_RDP_ZERO_OUT = _rdp(
     key="shi26.gaussian_rdp_zero_out",
     title="RDP of DP-GD, zero-out neighbours (one record's term removed), restricted domain (derived here)",
     citation=_cite("Lemma 39 (Sec. C.4), corrected", note="sensitivity of one record's gradient, signal and noise "
                    "patches orthogonal"),
-    notation=NOTATION,
-    params=_RDP_PARAMS,
-    conditions=(C_ALPHA,),
     assumptions=("every record (y mu, xi) has <xi, mu> = 0 and ||xi||^2 <= 1.5 sigma_p^2 d (domain restriction)",
                  "zero-out neighbours (one record's loss term removed, normalisation 1/n kept)"),
     bound=T * al * (2 * mu**2 + 3 * sp_**2 * d) / (2 * sb**2 * n**2 * m),
-    direction=Direction.UPPER,
     quantity="RDP epsilon at order alpha of T DP-GD steps, zero-out neighbours (half of Lemma 39's curve)",
-    monotone={"alpha": Monotone.INCREASING, "T": Monotone.INCREASING, "sigma_b": Monotone.DECREASING},
-))
+)
 
 THM3_PRIVACY = REGISTRY.add(Theorem(
     key="shi26.thm3_privacy",
