@@ -28,6 +28,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from dptheory.audit.empirical import TaskOptions
 from dptheory.papers.yeshokri22 import audits as A
 from dptheory.papers.yeshokri22 import quadratic as Q
 from dptheory.train.logistic import Algorithm2Setting
@@ -251,7 +252,7 @@ def test_logistic_audit_full(tmp_path: Path) -> None:
     for K in (1, 5, 20):
         r = A.audit_logistic(ds, Algorithm2Setting(eta=0.5, lam=0.05, sigma_mul=0.5, S_g=2.0, L=1.0, b=50, K=K),
                              runs=10_000,
-                             rng=np.random.default_rng(K), delta=1e-5, gamma=1e-6, threads=2)
+                             rng=np.random.default_rng(K), delta=1e-5, gamma=1e-6, tasks=TaskOptions(threads=2))
         for _key, up in r["upper"]:
             assert up >= r["audit"].epsilon_lower
         res.append((K, r))

@@ -174,6 +174,7 @@ def _captured_specs(monkeypatch, audit, runs):
 
 @pytest.mark.parametrize("which", ["quadratic", "logistic"])
 def test_yeshokri22_audit_tasks_carry_a_spec_independent_of_runs(monkeypatch, which):
+    from dptheory.audit.empirical import TaskOptions
     from dptheory.papers.yeshokri22 import audits
     from dptheory.papers.yeshokri22.quadratic import QuadraticSetting
     from dptheory.train.data import load_dataset
@@ -185,10 +186,10 @@ def test_yeshokri22_audit_tasks_carry_a_spec_independent_of_runs(monkeypatch, wh
     def audit(runs):
         if which == "quadratic":
             return audits.audit_quadratic(setting, "shuffle", runs=runs, rng=np.random.default_rng(3), delta=1e-3,
-                                          task_runs=40)
+                                          tasks=TaskOptions(task_runs=40))
         return audits.audit_logistic(data, Algorithm2Setting(eta=0.1, lam=0.01, sigma_mul=1, S_g=2, L=1, b=5, K=2),
                                      runs=runs,
-                                     rng=np.random.default_rng(3), delta=1e-3, task_runs=40)
+                                     rng=np.random.default_rng(3), delta=1e-3, tasks=TaskOptions(task_runs=40))
 
     small, s_scores, s_ref = _captured_specs(monkeypatch, audit, 101)
     big, b_scores, b_ref = _captured_specs(monkeypatch, audit, 1001)

@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from dptheory.audit.empirical import TASK_RUNS, converted_upper_bounds, exact_epsilon, run_audit, scores_by_task
+from dptheory.audit.empirical import TaskOptions, converted_upper_bounds, exact_epsilon, run_audit, scores_by_task
 from dptheory.core.units import BatchScheme
 from dptheory.train.logistic import Algorithm2Setting
 
@@ -27,11 +27,7 @@ def audit_quadratic(
     j0: int = 0,
     t: float = 0.0,
     diameter: float = 1.0,
-    workers: int | None = None,
-    scheduler: str | None = None,
-    threads: int = 1,
-    task_runs: int = TASK_RUNS,
-    progress: bool = False,
+    tasks: TaskOptions = TaskOptions(),
 ) -> dict[str, Any]:
     """Audit Algorithm 1 on the quadratic loss: lower bound, exact epsilon(delta), converted upper bounds.
 
@@ -41,9 +37,8 @@ def audit_quadratic(
     the most powerful test). Returns a dict with ``audit`` (:class:`AuditResult`), ``exact_epsilon``
     (of the pair, nats) and ``upper`` (list of (key, epsilon)).
 
-    The models are trained in tasks of ``task_runs`` (:func:`~dptheory.audit.empirical.scores_by_task`):
-    in process (``threads`` threads), on a local Dask cluster of ``workers`` processes or on the
-    Dask ``scheduler``; the numbers are the same in every case.
+    The models are trained where ``tasks`` says (:class:`~dptheory.audit.empirical.TaskOptions`); the numbers are
+    the same in every case.
     """
     from dptheory.papers.yeshokri22.quadratic import (
         APPLICABLE,
@@ -76,8 +71,7 @@ def audit_quadratic(
     t0 = time.perf_counter()
     spec = {"X": D.X, "x2": D2.X[index], "index": index, "lam": lam, "eta": float(st.eta), "sigma": float(st.sigma),
             "b": st.b, "K": st.K, "scheme": train_sch, "order": order, "split": runs // 2}
-    score = scores_by_task(_quadratic_task, spec, runs, rng, task_runs=task_runs, workers=workers,
-                           scheduler=scheduler, threads=threads, progress=progress, desc="audit (quadratic)")
+    score = scores_by_task(_quadratic_task, spec, runs, rng, **tasks.as_kwargs(), desc="audit (quadratic)")
     seconds = time.perf_counter() - t0
     # mask selects the D' runs (record replaced by x'); scores of D first
     audit = run_audit(score[~mask], score[mask], delta=delta, gamma=gamma, rng=rng,
@@ -145,11 +139,7 @@ def audit_logistic(
     delta: float,
     gamma: float = 0.05,
     canary_label: int = 0,
-    workers: int | None = None,
-    scheduler: str | None = None,
-    threads: int = 1,
-    task_runs: int = TASK_RUNS,
-    progress: bool = False,
+    tasks: TaskOptions = TaskOptions(),
 ) -> dict[str, Any]:
     """Audit Algorithm 2 (DP-SGD on regularized logistic regression, shuffle and partition) at ``setting``.
 
@@ -159,9 +149,8 @@ def audit_logistic(
     Upper bounds: Cor 5.3 and the composition baseline (sigma = sqrt(eta/2) sigma_mul S_g/(2b)),
     converted at ``delta``.
 
-    The models are trained in tasks of ``task_runs`` (:func:`~dptheory.audit.empirical.scores_by_task`):
-    in process (``threads`` threads), on a local Dask cluster of ``workers`` processes or on the
-    Dask ``scheduler``; the numbers are the same in every case.
+    The models are trained where ``tasks`` says (:class:`~dptheory.audit.empirical.TaskOptions`); the numbers are
+    the same in every case.
     """
     from dptheory.papers.yeshokri22.theorems import sigma_from_sigma_mul
 
@@ -174,8 +163,7 @@ def audit_logistic(
     t0 = time.perf_counter()
     spec = {"data": data, "setting": setting, "canary_x": x_c, "canary_feature": k, "canary_label": canary_label,
             "split": runs // 2}
-    score = scores_by_task(_logistic_task, spec, runs, rng, task_runs=task_runs, workers=workers,
-                           scheduler=scheduler, threads=threads, progress=progress, desc="audit (Algorithm 2)")
+    score = scores_by_task(_logistic_task, spec, runs, rng, **tasks.as_kwargs(), desc="audit (Algorithm 2)")
     seconds = time.perf_counter() - t0
     # mask selects the D' runs (with the canary); scores of D first
     audit = run_audit(score[~mask], score[mask], delta=delta, gamma=gamma, rng=rng,

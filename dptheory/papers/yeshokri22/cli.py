@@ -249,6 +249,7 @@ def cmd_audit_empirical(args: argparse.Namespace) -> int:
 
     _check_paths(args)
     workers, scheduler = cluster_options(args)
+    tasks = E.TaskOptions(workers=workers, scheduler=scheduler, threads=args.threads, progress=_progress(args))
     results = []
     rows = []
     for K in args.K:
@@ -258,16 +259,14 @@ def cmd_audit_empirical(args: argparse.Namespace) -> int:
 
             data = load_dataset(args.dataset, n=args.n or 500, rng=np.random.default_rng(args.seed))
             r = A.audit_logistic(data, _algorithm2_setting(args, K), runs=args.runs, rng=rng, delta=args.delta,
-                                 gamma=args.gamma, workers=workers, scheduler=scheduler, threads=args.threads,
-                                 progress=_progress(args))
+                                 gamma=args.gamma, tasks=tasks)
         else:
             from dptheory.papers.yeshokri22.quadratic import QuadraticSetting
 
             st = QuadraticSetting(alpha=2, eta=args.eta, lam=args.lam, S_g=args.S_g, sigma=args.sigma,
                                   n=args.n or 10, b=args.b, K=K)
             r = A.audit_quadratic(st, args.scheme, runs=args.runs, rng=rng, delta=args.delta, gamma=args.gamma,
-                                  j0=args.j0, diameter=float(args.S_g) / float(args.lam), workers=workers,
-                                  scheduler=scheduler, threads=args.threads, progress=_progress(args))
+                                  j0=args.j0, diameter=float(args.S_g) / float(args.lam), tasks=tasks)
         low = r["audit"].epsilon_lower
         gaps = E.summarize_gap(low, r["upper"])
         for g in gaps:
