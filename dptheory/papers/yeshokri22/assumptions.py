@@ -237,9 +237,9 @@ def measure_assumptions(
         if not m.holds:
             findings.append(f"{m.name}: measured max {m.measured[1]:.9g} > 1 - eta lam = {a:.9g} ({m.citation}); "
                             f"counterexample {m.counterexample}")
-    setting = {**params, "runs": runs, "points": len(pts), "dataset": data.name, "n": data.n,
-               "beta": beta, "eta_condition": f"eta < 2/((L^2+1)/2 + 2 lam) = {2 / (beta + 2 * lam):.6g}"}
-    return AssumptionReport(setting=setting, measurements=(m_sens, m_sym, m_eig, m_hess, m_lip, m_coupled),
+    described = {**params, "runs": runs, "points": len(pts), "dataset": data.name, "n": data.n,
+                 "beta": beta, "eta_condition": f"eta < 2/((L^2+1)/2 + 2 lam) = {2 / (beta + 2 * lam):.6g}"}
+    return AssumptionReport(setting=described, measurements=(m_sens, m_sym, m_eig, m_hess, m_lip, m_coupled),
                             jacobian_fd_max_rel_error=fd_err, findings=tuple(findings))
 
 
