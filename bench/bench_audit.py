@@ -18,9 +18,10 @@ import time
 
 import numpy as np
 
-from dptheory.audit.empirical import summarize_gap
+from dptheory.audit.empirical import TaskOptions, summarize_gap
 from dptheory.papers.yeshokri22.audits import audit_logistic
 from dptheory.train import load_digits
+from dptheory.train.logistic import Algorithm2Setting
 
 
 def main() -> None:
@@ -32,8 +33,10 @@ def main() -> None:
     args = ap.parse_args()
     ds = load_digits(n=500, rng=np.random.default_rng(0))
     t0 = time.perf_counter()
-    r = audit_logistic(ds, eta=0.5, lam=0.05, sigma_mul=0.5, S_g=2.0, L=1.0, b=args.b, K=args.K, runs=args.runs,
-                       rng=np.random.default_rng(1), delta=1e-5, gamma=0.05, threads=args.threads)
+    r = audit_logistic(ds, Algorithm2Setting(eta=0.5, lam=0.05, sigma_mul=0.5, S_g=2.0, L=1.0, b=args.b, K=args.K),
+                       runs=args.runs,
+                       rng=np.random.default_rng(1), delta=1e-5, gamma=0.05,
+                       tasks=TaskOptions(threads=args.threads))
     total = time.perf_counter() - t0
     print(f"training {args.runs} models: {r['seconds']:.1f} s; audit total (training + bounds + conversions): "
           f"{total:.1f} s (target < 120 s on 2 cores)")

@@ -23,11 +23,15 @@ import numpy as np
 
 
 def audit(ds, args, **kw):  # type: ignore[no-untyped-def]
+    from dptheory.audit.empirical import TaskOptions
     from dptheory.papers.yeshokri22.audits import audit_logistic
+    from dptheory.train.logistic import Algorithm2Setting
 
     t0 = time.perf_counter()
-    r = audit_logistic(ds, eta=0.5, lam=0.05, sigma_mul=0.5, S_g=2.0, L=1.0, b=args.b, K=args.K, runs=args.runs,
-                       rng=np.random.default_rng(1), delta=1e-5, gamma=0.05, **kw)
+    r = audit_logistic(ds, Algorithm2Setting(eta=0.5, lam=0.05, sigma_mul=0.5, S_g=2.0, L=1.0, b=args.b, K=args.K),
+                       runs=args.runs,
+                       rng=np.random.default_rng(1), delta=1e-5, gamma=0.05,
+                       tasks=TaskOptions(**kw))
     return r, time.perf_counter() - t0
 
 

@@ -28,8 +28,10 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from dptheory.audit.empirical import TaskOptions
 from dptheory.papers.yeshokri22 import audits as A
 from dptheory.papers.yeshokri22 import quadratic as Q
+from dptheory.train.logistic import Algorithm2Setting
 
 DPS = 20
 
@@ -199,7 +201,7 @@ def test_assumptions_along_algorithm2_trajectories() -> None:
     ds = _digits(200, 0)
     from dptheory.papers.yeshokri22.assumptions import measure_assumptions
 
-    rep = measure_assumptions(ds, eta=0.5, lam=0.01, sigma_mul=1.0, S_g=1.0, L=1.0, b=10, K=1,
+    rep = measure_assumptions(ds, Algorithm2Setting(eta=0.5, lam=0.01, sigma_mul=1.0, S_g=1.0, L=1.0, b=10, K=1),
                               rng=np.random.default_rng(1), runs=2, points=6, coupled_runs=4,
                               canary=(np.eye(64)[0], 3))
     _assumption_check(rep)
@@ -210,7 +212,7 @@ def test_assumptions_full() -> None:
     ds = _digits(500, 0)
     from dptheory.papers.yeshokri22.assumptions import measure_assumptions
 
-    rep = measure_assumptions(ds, eta=0.5, lam=0.01, sigma_mul=1.0, S_g=1.0, L=1.0, b=10, K=5,
+    rep = measure_assumptions(ds, Algorithm2Setting(eta=0.5, lam=0.01, sigma_mul=1.0, S_g=1.0, L=1.0, b=10, K=5),
                               rng=np.random.default_rng(1), runs=4, points=40, coupled_runs=32,
                               canary=(np.eye(64)[0], 3))
     _assumption_check(rep)
@@ -232,7 +234,7 @@ def test_quadratic_audit_chain(scheme: str) -> None:
 def test_logistic_audit_below_upper_bounds() -> None:
     """Algorithm 2 on digits: audit lower bound (gamma = 1e-6) <= Cor 5.3 and composition, converted."""
     ds = _digits(200, 0)
-    r = A.audit_logistic(ds, eta=0.5, lam=0.05, sigma_mul=0.5, S_g=2.0, L=1.0, b=20, K=2, runs=1000,
+    r = A.audit_logistic(ds, Algorithm2Setting(eta=0.5, lam=0.05, sigma_mul=0.5, S_g=2.0, L=1.0, b=20, K=2), runs=1000,
                          rng=np.random.default_rng(2), delta=1e-5, gamma=1e-6)
     keys = {k for k, _ in r["upper"]}
     assert {"yeshokri22.cor5_3", "yeshokri22.composition"} <= keys
@@ -248,8 +250,9 @@ def test_logistic_audit_full(tmp_path: Path) -> None:
     ds = _digits(500, 0)
     res = []
     for K in (1, 5, 20):
-        r = A.audit_logistic(ds, eta=0.5, lam=0.05, sigma_mul=0.5, S_g=2.0, L=1.0, b=50, K=K, runs=10_000,
-                             rng=np.random.default_rng(K), delta=1e-5, gamma=1e-6, threads=2)
+        r = A.audit_logistic(ds, Algorithm2Setting(eta=0.5, lam=0.05, sigma_mul=0.5, S_g=2.0, L=1.0, b=50, K=K),
+                             runs=10_000,
+                             rng=np.random.default_rng(K), delta=1e-5, gamma=1e-6, tasks=TaskOptions(threads=2))
         for _key, up in r["upper"]:
             assert up >= r["audit"].epsilon_lower
         res.append((K, r))

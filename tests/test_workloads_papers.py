@@ -174,9 +174,11 @@ def _captured_specs(monkeypatch, audit, runs):
 
 @pytest.mark.parametrize("which", ["quadratic", "logistic"])
 def test_yeshokri22_audit_tasks_carry_a_spec_independent_of_runs(monkeypatch, which):
+    from dptheory.audit.empirical import TaskOptions
     from dptheory.papers.yeshokri22 import audits
     from dptheory.papers.yeshokri22.quadratic import QuadraticSetting
     from dptheory.train.data import load_dataset
+    from dptheory.train.logistic import Algorithm2Setting
 
     setting = QuadraticSetting(alpha=2, eta="0.1", lam=1, S_g=1, sigma=1, n=6, b=2, K=2)
     data = load_dataset("synthetic", n=30, rng=np.random.default_rng(0))
@@ -184,9 +186,10 @@ def test_yeshokri22_audit_tasks_carry_a_spec_independent_of_runs(monkeypatch, wh
     def audit(runs):
         if which == "quadratic":
             return audits.audit_quadratic(setting, "shuffle", runs=runs, rng=np.random.default_rng(3), delta=1e-3,
-                                          task_runs=40)
-        return audits.audit_logistic(data, eta=0.1, lam=0.01, sigma_mul=1, S_g=2, L=1, b=5, K=2, runs=runs,
-                                     rng=np.random.default_rng(3), delta=1e-3, task_runs=40)
+                                          tasks=TaskOptions(task_runs=40))
+        return audits.audit_logistic(data, Algorithm2Setting(eta=0.1, lam=0.01, sigma_mul=1, S_g=2, L=1, b=5, K=2),
+                                     runs=runs,
+                                     rng=np.random.default_rng(3), delta=1e-3, tasks=TaskOptions(task_runs=40))
 
     small, s_scores, s_ref = _captured_specs(monkeypatch, audit, 101)
     big, b_scores, b_ref = _captured_specs(monkeypatch, audit, 1001)

@@ -27,7 +27,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 import numpy as np
@@ -323,6 +323,23 @@ def memory_estimate(runs: int, task_runs: int = TASK_RUNS, *, task_payload: int 
     per_task = TASK_BYTES + int(task_payload)
     per = {"mask": 1, "scores": 8 + 8, "threshold split": 8 + 8, "tasks": -(-per_task // max(1, task_runs))}
     return MemoryEstimate(what=KEY, units=int(runs), unit="models", per_unit=per, advice="use fewer models (--runs)")
+
+
+@dataclass(frozen=True)
+class TaskOptions:
+    """Where and how the models of an audit are trained (:func:`scores_by_task`): ``workers`` processes of a
+    local Dask cluster or the Dask ``scheduler``, else in process with ``threads`` threads; ``task_runs`` models a
+    task; ``progress`` shows a bar. The numbers do not depend on them."""
+
+    workers: int | None = None
+    scheduler: str | None = None
+    threads: int = 1
+    task_runs: int = TASK_RUNS
+    progress: bool = False
+
+    def as_kwargs(self) -> dict[str, Any]:
+        """The options by name (the keyword arguments of :func:`scores_by_task`)."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
 
 
 def scores_by_task(

@@ -26,7 +26,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+from typing import Any
 
 import numpy as np
 
@@ -162,6 +163,25 @@ class Canary:
     index: int
     x: np.ndarray
     y: int
+
+
+@dataclass(frozen=True)
+class Algorithm2Setting:
+    """Algorithm 2's parameters (Ye & Shokri 2022, arXiv 2203.05363, Sec. F.1), written once for its audit and
+    its assumption measurement: step size, regularization, noise multiplier, sensitivity (per-example clip
+    ``S_g/2``), feature clip, batch size, epochs. Validated where they are used (:func:`train_dp_sgd`)."""
+
+    eta: float
+    lam: float
+    sigma_mul: float
+    S_g: float
+    L: float
+    b: int
+    K: int
+
+    def as_kwargs(self) -> dict[str, Any]:
+        """The parameters by name, in declaration order (the keyword arguments of :func:`train_dp_sgd`)."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
 
 
 def logistic_noise_std(eta: float, sigma_mul: float, S_g: float, b: int) -> float:

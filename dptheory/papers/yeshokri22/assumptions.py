@@ -41,7 +41,7 @@ import numpy as np
 from dptheory.core.errors import DPTheoryError
 from dptheory.core.validate import check_generator
 from dptheory.train.data import Dataset, clip_features
-from dptheory.train.logistic import ClippedLogisticLoss, add_bias, train_dp_sgd
+from dptheory.train.logistic import Algorithm2Setting, ClippedLogisticLoss, add_bias, train_dp_sgd
 
 __all__ = [
     "AssumptionReport",
@@ -175,14 +175,8 @@ def coupled_contraction(
 # ----------------------------------------------------------------------------- the measurement driver
 def measure_assumptions(
     data: Dataset,
+    setting: Algorithm2Setting,
     *,
-    eta: float,
-    lam: float,
-    sigma_mul: float,
-    S_g: float,
-    L: float,
-    b: int,
-    K: int,
     rng: np.random.Generator,
     runs: int = 4,
     points: int = 24,
@@ -192,7 +186,7 @@ def measure_assumptions(
     """Train ``runs`` trajectories of Algorithm 2 and measure the assumptions at ``points`` sampled iterates.
 
     Args:
-        data: labelled dataset; eta, lam, sigma_mul, S_g, L, b, K: Algorithm 2's parameters.
+        data: labelled dataset; setting: Algorithm 2's parameters.
         rng: all randomness (training, point sampling, coupled-run seeds).
         runs: trajectories to train; points: (theta, batch) pairs sampled along them.
         canary: an extra record ``(x, y)`` included among the replacement candidates for the
@@ -202,9 +196,9 @@ def measure_assumptions(
     rng = check_generator(rng, key=KEY)
     if data.y is None:
         raise DPTheoryError(f"{KEY}: Algorithm 2 needs a labelled dataset")
-    params: dict[str, Any] = {"eta": eta, "lam": lam, "sigma_mul": sigma_mul, "S_g": S_g, "L": L, "b": b, "K": K}
-    res = train_dp_sgd(data, rng=rng, runs=runs, record="step", record_batches=True, eta=eta, lam=lam,
-                       sigma_mul=sigma_mul, S_g=S_g, L=L, b=b, K=K)
+    params: dict[str, Any] = setting.as_kwargs()
+    eta, lam, S_g, L = setting.eta, setting.lam, setting.S_g, setting.L
+    res = train_dp_sgd(data, rng=rng, runs=runs, record="step", record_batches=True, **params)
     if res.trajectory is None or res.batches is None:  # pragma: no cover - requested above
         raise DPTheoryError(f"{KEY}: the trainer returned no trajectory")
     loss = ClippedLogisticLoss(n_features=data.d, n_classes=data.n_classes, lam=float(lam), clip=S_g / 2)
@@ -243,9 +237,9 @@ def measure_assumptions(
         if not m.holds:
             findings.append(f"{m.name}: measured max {m.measured[1]:.9g} > 1 - eta lam = {a:.9g} ({m.citation}); "
                             f"counterexample {m.counterexample}")
-    setting = {**params, "runs": runs, "points": len(pts), "dataset": data.name, "n": data.n,
-               "beta": beta, "eta_condition": f"eta < 2/((L^2+1)/2 + 2 lam) = {2 / (beta + 2 * lam):.6g}"}
-    return AssumptionReport(setting=setting, measurements=(m_sens, m_sym, m_eig, m_hess, m_lip, m_coupled),
+    described = {**params, "runs": runs, "points": len(pts), "dataset": data.name, "n": data.n,
+                 "beta": beta, "eta_condition": f"eta < 2/((L^2+1)/2 + 2 lam) = {2 / (beta + 2 * lam):.6g}"}
+    return AssumptionReport(setting=described, measurements=(m_sens, m_sym, m_eig, m_hess, m_lip, m_coupled),
                             jacobian_fd_max_rel_error=fd_err, findings=tuple(findings))
 
 

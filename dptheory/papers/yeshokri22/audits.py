@@ -11,8 +11,9 @@ from typing import Any
 
 import numpy as np
 
-from dptheory.audit.empirical import TASK_RUNS, converted_upper_bounds, exact_epsilon, run_audit, scores_by_task
+from dptheory.audit.empirical import TaskOptions, converted_upper_bounds, exact_epsilon, run_audit, scores_by_task
 from dptheory.core.units import BatchScheme
+from dptheory.train.logistic import Algorithm2Setting
 
 
 def audit_quadratic(
@@ -26,11 +27,7 @@ def audit_quadratic(
     j0: int = 0,
     t: float = 0.0,
     diameter: float = 1.0,
-    workers: int | None = None,
-    scheduler: str | None = None,
-    threads: int = 1,
-    task_runs: int = TASK_RUNS,
-    progress: bool = False,
+    tasks: TaskOptions = TaskOptions(),
 ) -> dict[str, Any]:
     """Audit Algorithm 1 on the quadratic loss: lower bound, exact epsilon(delta), converted upper bounds.
 
@@ -40,9 +37,8 @@ def audit_quadratic(
     the most powerful test). Returns a dict with ``audit`` (:class:`AuditResult`), ``exact_epsilon``
     (of the pair, nats) and ``upper`` (list of (key, epsilon)).
 
-    The models are trained in tasks of ``task_runs`` (:func:`~dptheory.audit.empirical.scores_by_task`):
-    in process (``threads`` threads), on a local Dask cluster of ``workers`` processes or on the
-    Dask ``scheduler``; the numbers are the same in every case.
+    The models are trained where ``tasks`` says (:class:`~dptheory.audit.empirical.TaskOptions`); the numbers are
+    the same in every case.
     """
     from dptheory.papers.yeshokri22.quadratic import (
         APPLICABLE,
@@ -75,8 +71,7 @@ def audit_quadratic(
     t0 = time.perf_counter()
     spec = {"X": D.X, "x2": D2.X[index], "index": index, "lam": lam, "eta": float(st.eta), "sigma": float(st.sigma),
             "b": st.b, "K": st.K, "scheme": train_sch, "order": order, "split": runs // 2}
-    score = scores_by_task(_quadratic_task, spec, runs, rng, task_runs=task_runs, workers=workers,
-                           scheduler=scheduler, threads=threads, progress=progress, desc="audit (quadratic)")
+    score = scores_by_task(_quadratic_task, spec, runs, rng, **tasks.as_kwargs(), desc="audit (quadratic)")
     seconds = time.perf_counter() - t0
     # mask selects the D' runs (record replaced by x'); scores of D first
     audit = run_audit(score[~mask], score[mask], delta=delta, gamma=gamma, rng=rng,
@@ -137,26 +132,16 @@ def pick_canary(X: np.ndarray, L: float) -> tuple[np.ndarray, int]:
 
 def audit_logistic(
     data: Any,
+    setting: Algorithm2Setting,
     *,
-    eta: float,
-    lam: float,
-    sigma_mul: float,
-    S_g: float,
-    L: float,
-    b: int,
-    K: int,
     runs: int,
     rng: np.random.Generator,
     delta: float,
     gamma: float = 0.05,
     canary_label: int = 0,
-    workers: int | None = None,
-    scheduler: str | None = None,
-    threads: int = 1,
-    task_runs: int = TASK_RUNS,
-    progress: bool = False,
+    tasks: TaskOptions = TaskOptions(),
 ) -> dict[str, Any]:
-    """Audit Algorithm 2 (DP-SGD on regularized logistic regression, shuffle and partition).
+    """Audit Algorithm 2 (DP-SGD on regularized logistic regression, shuffle and partition) at ``setting``.
 
     The canary replaces record 0 in the D' runs: features ``L e_k`` on the feature k with the least
     mass in the data, label ``canary_label``. Statistic: ``<theta, (e_y - 1/c) kron x_c>`` (the
@@ -164,22 +149,21 @@ def audit_logistic(
     Upper bounds: Cor 5.3 and the composition baseline (sigma = sqrt(eta/2) sigma_mul S_g/(2b)),
     converted at ``delta``.
 
-    The models are trained in tasks of ``task_runs`` (:func:`~dptheory.audit.empirical.scores_by_task`):
-    in process (``threads`` threads), on a local Dask cluster of ``workers`` processes or on the
-    Dask ``scheduler``; the numbers are the same in every case.
+    The models are trained where ``tasks`` says (:class:`~dptheory.audit.empirical.TaskOptions`); the numbers are
+    the same in every case.
     """
     from dptheory.papers.yeshokri22.theorems import sigma_from_sigma_mul
 
+    eta, lam, sigma_mul, S_g, L, b, K = setting.as_kwargs().values()
     x_c, k = pick_canary(data.X, L)
     mask = np.zeros(runs, dtype=bool)
     mask[runs // 2:] = True
     import time
 
     t0 = time.perf_counter()
-    spec = {"data": data, "eta": eta, "lam": lam, "sigma_mul": sigma_mul, "S_g": S_g, "L": L, "b": b, "K": K,
-            "canary_x": x_c, "canary_feature": k, "canary_label": canary_label, "split": runs // 2}
-    score = scores_by_task(_logistic_task, spec, runs, rng, task_runs=task_runs, workers=workers,
-                           scheduler=scheduler, threads=threads, progress=progress, desc="audit (Algorithm 2)")
+    spec = {"data": data, "setting": setting, "canary_x": x_c, "canary_feature": k, "canary_label": canary_label,
+            "split": runs // 2}
+    score = scores_by_task(_logistic_task, spec, runs, rng, **tasks.as_kwargs(), desc="audit (Algorithm 2)")
     seconds = time.perf_counter() - t0
     # mask selects the D' runs (with the canary); scores of D first
     audit = run_audit(score[~mask], score[mask], delta=delta, gamma=gamma, rng=rng,
@@ -197,8 +181,7 @@ def audit_logistic(
     pts.append(("yeshokri22.composition", comp))
     upper = converted_upper_bounds(pts, delta)
     return {"audit": audit, "upper": upper, "seconds": seconds, "canary_feature": k,
-            "setting": {"eta": eta, "lam": lam, "sigma_mul": sigma_mul, "S_g": S_g, "L": L, "b": b, "K": K, "n": n,
-                        "runs": runs, "dataset": data.name}}
+            "setting": {**setting.as_kwargs(), "n": n, "runs": runs, "dataset": data.name}}
 
 
 def _logistic_task(task: tuple[dict[str, Any], int, int, np.random.Generator]) -> np.ndarray:
@@ -206,9 +189,9 @@ def _logistic_task(task: tuple[dict[str, Any], int, int, np.random.Generator]) -
     from dptheory.train.logistic import Canary, train_dp_sgd
 
     sp, lo, hi, g = task
-    data, k, L, y = sp["data"], sp["canary_feature"], sp["L"], sp["canary_label"]
-    res = train_dp_sgd(data, eta=sp["eta"], lam=sp["lam"], sigma_mul=sp["sigma_mul"], S_g=sp["S_g"], L=L, b=sp["b"],
-                       K=sp["K"], runs=hi - lo, rng=g, canary=Canary(index=0, x=sp["canary_x"], y=y),
-                       canary_runs=_second_half(sp, lo, hi), chunk_size=hi - lo)
+    data, k, L, y = sp["data"], sp["canary_feature"], sp["setting"].L, sp["canary_label"]
+    res = train_dp_sgd(data, **sp["setting"].as_kwargs(), runs=hi - lo, rng=g,
+                       canary=Canary(index=0, x=sp["canary_x"], y=y), canary_runs=_second_half(sp, lo, hi),
+                       chunk_size=hi - lo)
     col = res.theta.reshape(hi - lo, data.n_classes, data.d + 1)[:, :, k] * L
     return col[:, y] - col.mean(axis=1)

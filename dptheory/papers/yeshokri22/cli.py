@@ -249,6 +249,7 @@ def cmd_audit_empirical(args: argparse.Namespace) -> int:
 
     _check_paths(args)
     workers, scheduler = cluster_options(args)
+    tasks = E.TaskOptions(workers=workers, scheduler=scheduler, threads=args.threads, progress=_progress(args))
     results = []
     rows = []
     for K in args.K:
@@ -257,18 +258,15 @@ def cmd_audit_empirical(args: argparse.Namespace) -> int:
             from dptheory.train import load_dataset
 
             data = load_dataset(args.dataset, n=args.n or 500, rng=np.random.default_rng(args.seed))
-            r = A.audit_logistic(data, eta=args.eta, lam=args.lam, sigma_mul=args.sigma_mul, S_g=args.S_g, L=args.L,
-                                 b=args.b, K=K, runs=args.runs, rng=rng, delta=args.delta, gamma=args.gamma,
-                                 workers=workers, scheduler=scheduler, threads=args.threads,
-                                 progress=_progress(args))
+            r = A.audit_logistic(data, _algorithm2_setting(args, K), runs=args.runs, rng=rng, delta=args.delta,
+                                 gamma=args.gamma, tasks=tasks)
         else:
             from dptheory.papers.yeshokri22.quadratic import QuadraticSetting
 
             st = QuadraticSetting(alpha=2, eta=args.eta, lam=args.lam, S_g=args.S_g, sigma=args.sigma,
                                   n=args.n or 10, b=args.b, K=K)
             r = A.audit_quadratic(st, args.scheme, runs=args.runs, rng=rng, delta=args.delta, gamma=args.gamma,
-                                  j0=args.j0, diameter=float(args.S_g) / float(args.lam), workers=workers,
-                                  scheduler=scheduler, threads=args.threads, progress=_progress(args))
+                                  j0=args.j0, diameter=float(args.S_g) / float(args.lam), tasks=tasks)
         low = r["audit"].epsilon_lower
         gaps = E.summarize_gap(low, r["upper"])
         for g in gaps:
@@ -309,6 +307,17 @@ def cmd_audit_empirical(args: argparse.Namespace) -> int:
 
 
 # ----------------------------------------------------------------------------- audit assumptions
+def _algorithm2_setting(args: argparse.Namespace, K: int) -> Any:
+    """Algorithm 2's parameters (:class:`~dptheory.train.logistic.Algorithm2Setting`) from the command line,
+    at ``K`` epochs."""
+    from dataclasses import fields
+
+    from dptheory.train.logistic import Algorithm2Setting
+
+    names = [f.name for f in fields(Algorithm2Setting)]
+    return Algorithm2Setting(**{x: K if x == "K" else getattr(args, x) for x in names})
+
+
 def cmd_audit_assumptions(args: argparse.Namespace) -> int:
     import numpy as np
 
@@ -323,9 +332,8 @@ def cmd_audit_assumptions(args: argparse.Namespace) -> int:
         from dptheory.papers.yeshokri22.audits import pick_canary
 
         canary = (pick_canary(data.X, args.L)[0], 0)
-    rep = measure_assumptions(data, eta=args.eta, lam=args.lam, sigma_mul=args.sigma_mul, S_g=args.S_g, L=args.L,
-                              b=args.b, K=args.K, rng=rng, runs=args.runs, points=args.points, canary=canary,
-                              coupled_runs=args.coupled_runs)
+    rep = measure_assumptions(data, _algorithm2_setting(args, args.K), rng=rng, runs=args.runs, points=args.points,
+                              canary=canary, coupled_runs=args.coupled_runs)
     d = rep.to_dict()
     rows = [{k: v for k, v in m.items() if k != "counterexample"} for m in d["measurements"]]
     if not _write(args, d, rows):

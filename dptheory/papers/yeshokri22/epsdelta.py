@@ -63,6 +63,19 @@ def baseline_mechanism(params: Mapping[str, Any]) -> tuple[float, float, int]:
     return float(b / n), float(z), int(n // b)
 
 
+def _plain(value: Any) -> Any:
+    """A value as JSON-ready data: a tuple as a list (of plain values), an object with ``to_dict`` as its dict."""
+    if isinstance(value, tuple):
+        return [_plain(v) for v in value]
+    return value.to_dict() if hasattr(value, "to_dict") else value
+
+
+def _plain_fields(obj: Any, *names: str) -> dict[str, Any]:
+    """The attributes ``names`` of ``obj`` by name, in that order, each :func:`_plain` (the ``to_dict`` of this
+    module's result types)."""
+    return {x: _plain(getattr(obj, x)) for x in names}
+
+
 @dataclass(frozen=True)
 class CurvePoint:
     """One epoch count K: the hidden-state bound and the two composition baselines (all in nats)."""
@@ -96,21 +109,11 @@ class CurvePoint:
         return "below" if self.hidden < self.wor else "above"
 
     def to_dict(self) -> dict[str, Any]:
+        pld = {"pld": self.pld.epsilon_upper, "pld_lower": self.pld.epsilon_lower, "pld_rel_width": self.pld.rel_width}
         return {
-            "K": self.K,
-            "steps": self.steps,
-            "hidden": self.hidden,
-            "hidden_order": self.hidden_order,
-            "hidden_at_edge": self.hidden_at_edge,
-            "rdp": self.rdp,
-            "rdp_order": self.rdp_order,
-            "pld": self.pld.epsilon_upper,
-            "pld_lower": self.pld.epsilon_lower,
-            "pld_rel_width": self.pld.rel_width,
-            "vs_rdp": self.vs_rdp,
-            "vs_pld": self.vs_pld,
-            "wor": self.wor,
-            "vs_wor": self.vs_wor,
+            **_plain_fields(self, "K", "steps", "hidden", "hidden_order", "hidden_at_edge", "rdp", "rdp_order"),
+            **pld,
+            **_plain_fields(self, "vs_rdp", "vs_pld", "wor", "vs_wor"),
         }
 
 
@@ -159,16 +162,9 @@ class EpsilonDeltaCurve:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "key": self.key,
-            "params": self.params,
-            "delta": self.delta,
+            **_plain_fields(self, "key", "params", "delta"),
             "method": str(self.method),
-            "neighbouring": self.neighbouring,
-            "q": self.q,
-            "z": self.z,
-            "z_pld": self.z_pld,
-            "steps_per_epoch": self.steps_per_epoch,
-            "points": [p.to_dict() for p in self.points],
+            **_plain_fields(self, "neighbouring", "q", "z", "z_pld", "steps_per_epoch", "points"),
             "summary": self.summary(),
             "unit": "nats",
         }
@@ -346,15 +342,8 @@ class Crossover:
         return f"{self.baseline}: below from K = {self.first_win} on (K = {lo}..{hi}){und}"
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "baseline": self.baseline,
-            "first_win": self.first_win,
-            "first_any": self.first_any,
-            "never": self.never,
-            "undecided": list(self.undecided),
-            "last_not_win": self.last_not_win,
-            "K_range": list(self.K_range),
-        }
+        names = ("baseline", "first_win", "first_any", "never", "undecided", "last_not_win", "K_range")
+        return _plain_fields(self, *names)
 
 
 def crossovers(curve: EpsilonDeltaCurve) -> dict[str, Crossover]:

@@ -75,32 +75,6 @@ def eps0_mp(j: int, G: Any, eta: Any, lam: Any) -> mpmath.mpf:
     return G * x * (2 - x) * mpmath.exp((j - 1) * lr) / one_minus_r_pow_mp(j, lr)
 
 
-def first_term_limit_mp(N: int, G: Any, eta: Any, lam: Any) -> mpmath.mpf:
-    """K -> infinity limit of the first term: eps0^h / (1 - r^(N-h))."""
-    h = N // 2
-    lr = log_r_mp(eta, lam)
-    return eps0_mp(h, G, eta, lam) / one_minus_r_pow_mp(N - h, lr)
-
-
-def log_mean_exp_term_mp(N: int, alpha: Any, G: Any, eta: Any, lam: Any) -> mpmath.mpf:
-    """Second term of Thm 4.2: (1/(alpha-1)) log( (1/N) sum_{j=1}^{N} exp((alpha-1) eps0^j) ).
-
-    Evaluated exactly as ``log1p(mean(expm1(x_j)))/(alpha-1)``: no shift (the paper's footnote 4
-    offers an approximation "to avoid overflow"; mpmath has no overflow and this form keeps full
-    relative precision when the x_j are tiny).
-    """
-    a1 = alpha - 1
-    x = eta * lam
-    lr = log_r_mp(eta, lam)
-    c = G * x * (2 - x)
-    total = mpmath.mpf(0)
-    # eps0^j = c r^(j-1) / (1 - r^j); iterate r^(j-1) multiplicatively would accumulate rounding,
-    # so each term is computed from exp((j-1) log r) directly.
-    terms = (mpmath.expm1(a1 * c * mpmath.exp((j - 1) * lr) / one_minus_r_pow_mp(j, lr)) for j in range(1, N + 1))
-    total = mpmath.fsum(terms)
-    return mpmath.log1p(total / N) / a1
-
-
 # ----------------------------------------------------------------------------- shared pieces (np)
 
 
