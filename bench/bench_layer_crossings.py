@@ -8,8 +8,8 @@ and bound) with ``sys.setprofile`` and counts
   papers, cli, ...: the second part of the module name; ``dptheory/__init__`` counts as core) to a
   function of another room;
 * upward crossings: crossings whose caller's room ranks below the callee's in the import layers of
-  ``tests/test_architecture.py`` (core < numerics < privacy < train < audit < verify < testing < report <
-  probe < cli; papers above every layer): a lower room calling back into a higher one (a method of a
+  ``tests/test_architecture.py`` (its ``LAYERS``; papers above every layer): a lower room calling back
+  into a higher one (a method of a
   core data class doing verification work for verify, a core evaluator calling a paper's kernel).
 
 It prints the three counts and the most frequent crossing pairs (caller room -> callee room, with the
@@ -26,23 +26,22 @@ from collections import Counter
 from types import FrameType
 from typing import Any
 
-RANK = {
-    "core": 0,
-    "numerics": 1,
-    "privacy": 2,
-    "train": 3,
-    "audit": 4,
-    "verify": 5,
-    "testing": 6,
-    "report": 7,
-    "probe": 8,
-    "explore": 9,
-    "cli": 9,
-    "docs_gen": 9,
-    "errors": 9,
-    "__main__": 9,
-    "papers": 10,
-}
+
+def _layers() -> dict[str, int]:
+    """The import layers as ``tests/test_architecture.py`` states them (its ``LAYERS``: one table), with the
+    papers above every layer."""
+    import ast
+    from pathlib import Path
+
+    tree = ast.parse((Path(__file__).resolve().parents[1] / "tests" / "test_architecture.py").read_text())
+    table = next(
+        n.value for n in tree.body if isinstance(n, ast.Assign) and getattr(n.targets[0], "id", "") == "LAYERS"
+    )
+    ranks: dict[str, int] = ast.literal_eval(table)
+    return {**ranks, "papers": max(ranks.values()) + 1}
+
+
+RANK = _layers()
 
 
 def room(module: str | None) -> str | None:
@@ -74,7 +73,7 @@ def trace(key: str) -> tuple[int, int, int, Counter[tuple[str, str, str]]]:
         if caller is None or caller == callee:
             return
         crossings += 1
-        if RANK.get(caller, 10) < RANK.get(callee, 10):
+        if RANK.get(caller, RANK["papers"]) < RANK.get(callee, RANK["papers"]):
             upward += 1
         pairs[(caller, callee, frame.f_code.co_qualname)] += 1
 
