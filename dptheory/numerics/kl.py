@@ -50,9 +50,25 @@ from dptheory.core.errors import DPTheoryError, NumericalFailure
 from dptheory.numerics.logspace import log1pmx_mp
 
 __all__ = [
-    "exact_int_arb", "kl_bernoulli", "kl_bernoulli_arb", "kl_bernoulli_mp", "kl_bernoulli_np", "kl_inv_enclose",
-    "kl_inv_lower", "kl_inv_lower_arb", "kl_inv_lower_mp", "kl_inv_lower_np", "kl_inv_upper", "kl_inv_upper_arb",
-    "kl_inv_upper_mp", "kl_inv_upper_np", "xi", "xi_arb", "xi_direct_mp", "xi_mp", "xi_np",
+    "exact_int_arb",
+    "kl_bernoulli",
+    "kl_bernoulli_arb",
+    "kl_bernoulli_mp",
+    "kl_bernoulli_np",
+    "kl_inv_enclose",
+    "kl_inv_lower",
+    "kl_inv_lower_arb",
+    "kl_inv_lower_mp",
+    "kl_inv_lower_np",
+    "kl_inv_upper",
+    "kl_inv_upper_arb",
+    "kl_inv_upper_mp",
+    "kl_inv_upper_np",
+    "xi",
+    "xi_arb",
+    "xi_direct_mp",
+    "xi_mp",
+    "xi_np",
 ]
 
 DEFAULT_TOL = 1e-14
@@ -113,8 +129,11 @@ def kl_bernoulli(q: float, p: float) -> float:
         # far from q: the defining formula, each log in its accurate form (d = p - q is exact when the
         # ratio is within a factor 2, so log1p(d/q) is accurate there; a log of the ratio otherwise)
         a = -q * math.log1p(d / q) if 0.5 * q < p < 2.0 * q else q * math.log(q / p)
-        b = (-(1.0 - q) * math.log1p(-d / (1.0 - q)) if 0.5 * (1.0 - q) < 1.0 - p < 2.0 * (1.0 - q)
-             else (1.0 - q) * (math.log1p(-q) - math.log1p(-p)))
+        b = (
+            -(1.0 - q) * math.log1p(-d / (1.0 - q))
+            if 0.5 * (1.0 - q) < 1.0 - p < 2.0 * (1.0 - q)
+            else (1.0 - q) * (math.log1p(-q) - math.log1p(-p))
+        )
         return a + b
     return q * _h(d / q) + (1.0 - q) * _h(-d / (1.0 - q))
 
@@ -373,34 +392,34 @@ def _bisect_mp(q: mpmath.mpf, c: mpmath.mpf, lo: mpmath.mpf, hi: mpmath.mpf, upp
 
 def kl_inv_upper_mp(q: mpmath.mpf, c: mpmath.mpf) -> mpmath.mpf:
     """sup{p in [q, 1]: kl(q||p) <= c} by bisection at the current precision (safe upper end)."""
-    q = mpmath.mpf(q)
-    c = mpmath.mpf(c)
-    if not (0 <= q <= 1) or c < 0 or mpmath.isnan(c):
-        raise KLDomainError(f"kl_inv_upper needs q in [0, 1] and c >= 0; got q = {q}, c = {c}")
-    if c == 0:
-        return q
-    if q == 1 or mpmath.isinf(c):
-        return mpmath.mpf(1)
-    if q == 0:
-        return -mpmath.expm1(-c)
-    # the same closed-form starting points as the float64 path (both have kl >= c)
-    x = (c - q * mpmath.log(q)) / (1 - q)
-    hi = min(q + mpmath.sqrt(c / 2), -mpmath.expm1(mpmath.log1p(-q) - x), mpmath.mpf(1))
-    return _bisect_mp(q, c, q, hi, True)
+    return _kl_inv_mp(q, c, True)
 
 
 def kl_inv_lower_mp(q: mpmath.mpf, c: mpmath.mpf) -> mpmath.mpf:
     """inf{p in [0, q]: kl(q||p) <= c} by bisection at the current precision (safe lower end)."""
+    return _kl_inv_mp(q, c, False)
+
+
+def _kl_inv_mp(q: mpmath.mpf, c: mpmath.mpf, upper: bool) -> mpmath.mpf:
+    """:func:`kl_inv_upper_mp` (``upper``) or :func:`kl_inv_lower_mp`: the domain check, the closed-form ends
+    (c = 0, c = inf, q at either end) and the bracket the bisection starts from."""
     q = mpmath.mpf(q)
     c = mpmath.mpf(c)
     if not (0 <= q <= 1) or c < 0 or mpmath.isnan(c):
-        raise KLDomainError(f"kl_inv_lower needs q in [0, 1] and c >= 0; got q = {q}, c = {c}")
+        which = "upper" if upper else "lower"
+        raise KLDomainError(f"kl_inv_{which} needs q in [0, 1] and c >= 0; got q = {q}, c = {c}")
     if c == 0:
         return q
-    if q == 0 or mpmath.isinf(c):
-        return mpmath.mpf(0)
-    if q == 1:
-        return mpmath.exp(-c)
+    far = 1 if upper else 0  # the end of [0, 1] on the searched side
+    if q == far or mpmath.isinf(c):
+        return mpmath.mpf(far)
+    if q == 1 - far:
+        return -mpmath.expm1(-c) if upper else mpmath.exp(-c)
+    if upper:
+        # the same closed-form starting points as the float64 path (both have kl >= c)
+        x = (c - q * mpmath.log(q)) / (1 - q)
+        hi = min(q + mpmath.sqrt(c / 2), -mpmath.expm1(mpmath.log1p(-q) - x), mpmath.mpf(1))
+        return _bisect_mp(q, c, q, hi, True)
     # kl(q||p) >= q ln(q/p) + (1-q) ln(1-q)  ->  root <= q exp(-(c + (1-q) ln(1-q))/q)
     # kl(q||p) >= q ln(q/p) - q               ->  root >= q exp(-(c + q)/q)
     hi = min(q, q * mpmath.exp(-(c + (1 - q) * mpmath.log1p(-q)) / q) * 2)
