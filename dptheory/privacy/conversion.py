@@ -78,6 +78,16 @@ SCREEN_ORDERS = 65  # the float route's orders: 1 + 10^(-4..4), 8 per decade
 SCREEN_MAX_MP_POINTS = 2000  # the float route without a float64 kernel: at most this many points (mp each)
 
 
+def _guarded(
+    rdp: Any, alpha: Any, delta: Any, where: str, formula: Callable[[mpmath.mpf, mpmath.mpf, mpmath.mpf], mpmath.mpf]
+) -> mpmath.mpf:
+    """``formula(rdp, alpha, delta)`` on the checked arguments (:func:`_check_mp`) at ``_GUARD`` more digits
+    than the caller's precision, rounded back to it."""
+    with mpmath.workdps(mpmath.mp.dps + _GUARD):
+        value = formula(*_check_mp(rdp, alpha, delta, where))
+    return +value
+
+
 def _check_mp(rdp: Any, alpha: Any, delta: Any, where: str) -> tuple[mpmath.mpf, mpmath.mpf, mpmath.mpf]:
     try:
         r, a, d = to_mpf(rdp), to_mpf(alpha), to_mpf(delta)
@@ -111,11 +121,7 @@ def eps_classic_mp(rdp: Real, alpha: Real, delta: Real) -> mpmath.mpf:
         NumericalFailure: rdp is NaN.
         ValueError: an argument outside its domain.
     """
-    dps = mpmath.mp.dps
-    with mpmath.workdps(dps + _GUARD):
-        r, a, d = _check_mp(rdp, alpha, delta, "eps_classic_mp")
-        value = r - mpmath.log(d) / (a - 1)
-    return +value
+    return _guarded(rdp, alpha, delta, "eps_classic_mp", lambda r, a, d: r - mpmath.log(d) / (a - 1))
 
 
 def eps_improved_mp(rdp: Real, alpha: Real, delta: Real) -> mpmath.mpf:
@@ -136,11 +142,13 @@ def eps_improved_mp(rdp: Real, alpha: Real, delta: Real) -> mpmath.mpf:
         NumericalFailure: rdp is NaN.
         ValueError: an argument outside its domain.
     """
-    dps = mpmath.mp.dps
-    with mpmath.workdps(dps + _GUARD):
-        r, a, d = _check_mp(rdp, alpha, delta, "eps_improved_mp")
-        value = r + mpmath.log((a - 1) / a) - (mpmath.log(d) + mpmath.log(a)) / (a - 1)
-    return +value
+    return _guarded(
+        rdp,
+        alpha,
+        delta,
+        "eps_improved_mp",
+        lambda r, a, d: r + mpmath.log((a - 1) / a) - (mpmath.log(d) + mpmath.log(a)) / (a - 1),
+    )
 
 
 def _check_np(rdp: ArrayLike, alpha: ArrayLike, delta: ArrayLike, where: str) -> tuple[NDArray, NDArray, NDArray]:
