@@ -287,16 +287,7 @@ def _certify_upper(q: float, c: float, hi: float, tol: float) -> float:
     if (kl_bernoulli(q, hi) - c >= 0.0 or hi == 1.0) and (kl_bernoulli(q, lo) - c < 0.0 or lo == q):
         return hi
     # fallback (not expected): bisection from the closed-form bracket [q, start], start having kl >= c
-    lo, hi = q, min(1.0, _upper_start(q, c))
-    for _ in range(2000):
-        if hi - lo <= tol:
-            return hi
-        mid = 0.5 * (lo + hi)
-        if kl_bernoulli(q, mid) - c >= 0.0:
-            hi = mid
-        else:
-            lo = mid
-    raise NumericalFailure(f"kl_inv_upper did not converge at q = {q!r}, c = {c!r}")  # pragma: no cover
+    return _bisect_float(q, c, q, min(1.0, _upper_start(q, c)), tol, True)
 
 
 def kl_inv_lower(q: float, c: float, tol: float = DEFAULT_TOL) -> float:
@@ -340,16 +331,7 @@ def _certify_lower(q: float, c: float, lo: float, tol: float) -> float:
     hi = min(q, lo + tol)
     if (kl_bernoulli(q, lo) - c >= 0.0 or lo == 0.0) and (kl_bernoulli(q, hi) - c < 0.0 or hi == q):
         return lo
-    lo, hi = max(0.0, _lower_start(q, c)), q
-    for _ in range(2000):
-        if hi - lo <= tol:
-            return lo
-        mid = 0.5 * (lo + hi)
-        if kl_bernoulli(q, mid) - c >= 0.0:
-            lo = mid
-        else:
-            hi = mid
-    raise NumericalFailure(f"kl_inv_lower did not converge at q = {q!r}, c = {c!r}")  # pragma: no cover
+    return _bisect_float(q, c, max(0.0, _lower_start(q, c)), q, tol, False)
 
 
 def kl_inv_upper_np(q: np.ndarray, c: np.ndarray, tol: float = DEFAULT_TOL) -> np.ndarray:
@@ -371,6 +353,21 @@ def kl_inv_lower_np(q: np.ndarray, c: np.ndarray, tol: float = DEFAULT_TOL) -> n
 
 
 # ----------------------------------------------------------------------------- inverses, mpmath
+def _bisect_float(q: float, c: float, lo: float, hi: float, tol: float, upper: bool) -> float:
+    """The float64 fallback of :func:`kl_inv_upper` (``upper``: the root in [q, 1], returned from above) or
+    :func:`kl_inv_lower` (the root in [0, q], returned from below): bisection of ``kl(q||p) - c`` on [lo, hi]."""
+    for _ in range(2000):
+        if hi - lo <= tol:
+            return hi if upper else lo
+        mid = 0.5 * (lo + hi)
+        if (kl_bernoulli(q, mid) - c >= 0.0) == upper:
+            hi = mid
+        else:
+            lo = mid
+    which = "upper" if upper else "lower"
+    raise NumericalFailure(f"kl_inv_{which} did not converge at q = {q!r}, c = {c!r}")  # pragma: no cover
+
+
 def _bisect_mp(q: mpmath.mpf, c: mpmath.mpf, lo: mpmath.mpf, hi: mpmath.mpf, upper: bool) -> mpmath.mpf:
     """Bisection for kl(q||p) = c on [lo, hi]: geometric steps while hi/lo > 4 (relative accuracy for tiny
     roots), then arithmetic ones until the bracket is below 2^-(prec+4) relative. Returns the safe end."""
