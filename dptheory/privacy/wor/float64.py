@@ -116,7 +116,7 @@ def rdp_np(alpha: ArrayLike, q: ArrayLike, z: ArrayLike, T: ArrayLike) -> NDArra
             vals,
             bad,
             key_of=lambda k: (float(aw[k]), float(qw[k]), float(zw[k])),
-            log_of=lambda key: cgf_mp(*key, FALLBACK_DPS),
+            log_of=lambda key: cgf_mp(key[0], key[1], key[2], FALLBACK_DPS),
             alpha_of=lambda key: key[0],
             steps_of=lambda k: float(tw[k]),
             dps=FALLBACK_DPS,
