@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from dptheory.cli import main
-from dptheory.core.errors import DPTheoryError
+from dptheory.core.errors import DPTheoryError, DPTheoryWarning
 
 SET = ('[report]\npaper = "yeshokri22"\nclaims = false\n\n[[sets]]\nname = "Figure 2"\n'
        'params = {{ alpha = 10, eta = "0.02", lam = 1, beta = 4, S_g = 4, {sigma} = 2, n = 50, b = 2, K = 5, '
@@ -235,23 +235,34 @@ def test_accuracy_in_chunks_equals_at_once(monkeypatch):
 
 
 # ----------------------------------------------------------------------------- workers
+def _caps(parallel, workers):
+    """``cap_workers(workers)`` and the messages of the warnings it gave (each a DPTheoryWarning), nothing printed."""
+    import warnings
+
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        cap = parallel.cap_workers(workers)
+    assert all(issubclass(w.category, DPTheoryWarning) for w in seen)
+    return cap, [str(w.message) for w in seen]
+
+
 def test_cap_workers_by_cpus_and_memory(monkeypatch, capsys):
-    from dptheory.core import memory, parallel
+    from dptheory.core import memory
+    from dptheory.evaluate import parallel
 
     monkeypatch.setattr(parallel, "_cpus", lambda: 2)
     monkeypatch.setattr(memory, "available_bytes", lambda: 10**12)
     monkeypatch.setattr(parallel, "_WARNED", set())
-    assert parallel.cap_workers(None) is None and parallel.cap_workers(1) == 1 and parallel.cap_workers(2) == 2
-    assert capsys.readouterr().err == ""
-    assert parallel.cap_workers(1000) == 2
-    err = capsys.readouterr().err
-    assert err.count("\n") == 1
-    assert "1000 Dask workers asked (--workers), capped to 2: 2 CPUs available" in err
-    assert parallel.cap_workers(1000) == 2 and capsys.readouterr().err == ""  # warned once
+    assert _caps(parallel, None) == (None, []) and _caps(parallel, 1) == (1, []) and _caps(parallel, 2) == (2, [])
+    cap, msgs = _caps(parallel, 1000)
+    assert cap == 2 and len(msgs) == 1
+    assert msgs[0].startswith("1000 Dask workers asked (--workers), capped to 2: 2 CPUs available")
+    assert _caps(parallel, 1000) == (2, [])  # warned once
     monkeypatch.setattr(parallel, "_cpus", lambda: 64)
     monkeypatch.setattr(memory, "available_bytes", lambda: 3 * parallel.WORKER_BYTES + 1)
-    assert parallel.cap_workers(1000) == 3
-    assert "of memory available" in capsys.readouterr().err
+    cap, msgs = _caps(parallel, 1000)
+    assert cap == 3 and len(msgs) == 1 and "of memory available" in msgs[0]
+    assert capsys.readouterr().err == ""  # a warning, not a print
 
 
 def test_run_tasks_with_many_workers_is_capped_and_gives_the_same_results(monkeypatch, capsys):
@@ -267,8 +278,8 @@ def test_run_tasks_with_many_workers_is_capped_and_gives_the_same_results(monkey
 
     monkeypatch.setattr(distributed, "LocalCluster", no_cluster)
     tasks = list(range(10))
-    assert parallel.run_tasks(_square, tasks, workers=1000) == [t * t for t in tasks]
-    assert "capped to 1" in capsys.readouterr().err
+    with pytest.warns(DPTheoryWarning, match="capped to 1"):
+        assert parallel.run_tasks(_square, tasks, workers=1000) == [t * t for t in tasks]
 
 
 def test_check_with_1000_workers_warns_and_caps(monkeypatch, capsys):

@@ -237,16 +237,21 @@ class Registry:
         return self._origin.get(key, "")
 
     # ------------------------------------------------------------------ lookup
+    def _find(self, store: str, name: str, indexed: str, paper: str) -> None:
+        """Make ``name`` present in the store ``self.<store>`` if it can be: the extras, then the index entry
+        ``indexed``, then (a broken ``paper`` raises) discovery; conflicts are checked in any case."""
+        self.load_extras()
+        if name not in getattr(self, store):
+            self._load_indexed(indexed)
+        if name not in getattr(self, store):
+            self._raise_if_broken(paper)
+            self.discover()
+        self.check_conflict()
+
     def get(self, key: str) -> Any:
         if not isinstance(key, str):
             raise InvalidKey(key)
-        self.load_extras()
-        if key not in self._items:
-            self._load_indexed(key)
-        if key not in self._items:
-            self._raise_if_broken(key.split(".", 1)[0])
-            self.discover()
-        self.check_conflict()
+        self._find("_items", key, key, key.split(".", 1)[0])
         try:
             return self._items[key]
         except KeyError:
@@ -255,13 +260,7 @@ class Registry:
     def figure(self, name: str) -> Figure:
         if not isinstance(name, str):
             raise InvalidKey(name, what="figure name", example="<paper>-fig<N>")
-        self.load_extras()
-        if name not in self._figures:
-            self._load_indexed("figure:" + name)
-        if name not in self._figures:
-            self._raise_if_broken(name.split("-", 1)[0])
-            self.discover()
-        self.check_conflict()
+        self._find("_figures", name, "figure:" + name, name.split("-", 1)[0])
         try:
             return self._figures[name]
         except KeyError:

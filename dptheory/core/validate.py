@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 from dptheory.core.errors import DPTheoryError, InvalidParameter, ParameterOutOfRange
 
 if TYPE_CHECKING:
+    import mpmath
     import numpy as np
 
 #: a number may have at most this many significant decimal digits ...
@@ -35,8 +36,9 @@ MAX_EXPONENT = 1000
 #: the numerator and the denominator of an exact rational have at most this many bits
 MAX_BITS = math.ceil((MAX_DIGITS + MAX_EXPONENT + 1) * math.log2(10))
 #: what is accepted, for messages
-SIZE_RANGE = (f"numbers may have at most {MAX_DIGITS} digits and a magnitude between 1e-{MAX_EXPONENT} and "
-              f"1e{MAX_EXPONENT}")
+SIZE_RANGE = (
+    f"numbers may have at most {MAX_DIGITS} digits and a magnitude between 1e-{MAX_EXPONENT} and 1e{MAX_EXPONENT}"
+)
 
 _DECIMAL = re.compile(r"^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$")
 _FRACTION = re.compile(r"^([+-]?\d+)\s*/\s*(\d+)$")
@@ -147,8 +149,11 @@ def binary_size_problem(man: int, exp: int) -> str | None:
         return None
     top = abs(man).bit_length() + exp
     if top > MAX_BITS or exp < -MAX_BITS:
-        return f"the magnitude is beyond 1e+-{MAX_EXPONENT}" if abs(top) * math.log10(2) > MAX_EXPONENT + 2 \
+        return (
+            f"the magnitude is beyond 1e+-{MAX_EXPONENT}"
+            if abs(top) * math.log10(2) > MAX_EXPONENT + 2
             else f"the numerator or denominator has more than {MAX_BITS} bits"
+        )
     if exp >= 0:
         return rational_size_problem(man << exp, 1)
     return rational_size_problem(man, 1 << -exp)
@@ -181,7 +186,7 @@ def shown(value: Any) -> Any:
     if isinstance(value, int) and value.bit_length() > 200:
         return f"an integer of about {_digits(value)} digits"
     if isinstance(value, Fraction) and max(abs(value.numerator), value.denominator).bit_length() > 200:
-        return (f"a fraction of about {_digits(value.numerator)} / {_digits(value.denominator)} digits")
+        return f"a fraction of about {_digits(value.numerator)} / {_digits(value.denominator)} digits"
     return value
 
 
@@ -202,13 +207,33 @@ def number_text(x: Any) -> str:
     return repr(x)
 
 
+def to_mpf(value: Any) -> mpmath.mpf:
+    """``value`` as an mpmath number: an integer exactly, a float (Python or numpy) by its value; a bool is
+    refused (``ValueError``); anything else goes to ``mpmath.mpf`` (``TypeError``/``ValueError`` on non-numbers)."""
+    import numbers
+
+    import mpmath
+    import numpy as np
+
+    if isinstance(value, bool):
+        raise ValueError(f"expected a number, got {number_text(value)}")
+    if isinstance(value, numbers.Integral):
+        return mpmath.mpf(int(value))
+    if isinstance(value, (float, np.floating)):
+        return mpmath.mpf(float(value))
+    return mpmath.mpf(value)
+
+
 def order_out_of_range(key: str, alpha: Any, max_order: int, why: str) -> ParameterOutOfRange:
     """A Renyi order beyond what an evaluator's series can serve (it needs about ``alpha`` terms): the accepted
     range ``1 < alpha <= max_order`` and ``why``, in the user's terms (the theorem that called the kernel re-raises
     it with the value as the user wrote it, :meth:`dptheory.core.theorem.Theorem.evaluate`)."""
     return ParameterOutOfRange(
-        key=key, name="alpha", value=number_text(alpha),
-        reason=f"this evaluator accepts Renyi orders 1 < alpha <= 1e{round(math.log10(max_order))} ({why})")
+        key=key,
+        name="alpha",
+        value=number_text(alpha),
+        reason=f"this evaluator accepts Renyi orders 1 < alpha <= 1e{round(math.log10(max_order))} ({why})",
+    )
 
 
 def _digits(n: int) -> int:
@@ -219,8 +244,9 @@ def check_size(problem: str | None, *, key: str, name: str, value: Any, citation
     """Raise the one-line :class:`InvalidParameter` for a size ``problem`` (from the functions above), naming the
     parameter, the value as written and :data:`SIZE_RANGE`; nothing when ``problem`` is ``None``."""
     if problem is not None:
-        raise InvalidParameter(key=key, name=name, value=shown(value), reason=f"{problem}; {SIZE_RANGE}",
-                               citation=citation)
+        raise InvalidParameter(
+            key=key, name=name, value=shown(value), reason=f"{problem}; {SIZE_RANGE}", citation=citation
+        )
 
 
 def check_positive(name: str, value: Any, *, key: str, citation: str = "") -> float:
@@ -230,8 +256,9 @@ def check_positive(name: str, value: Any, *, key: str, citation: str = "") -> fl
     except (TypeError, ValueError):
         raise InvalidParameter(key=key, name=name, value=value, reason="must be a number", citation=citation) from None
     if not math.isfinite(v) or v <= 0:
-        raise InvalidParameter(key=key, name=name, value=value, reason=f"must be finite and > 0 (got {v!r})",
-                               citation=citation)
+        raise InvalidParameter(
+            key=key, name=name, value=value, reason=f"must be finite and > 0 (got {v!r})", citation=citation
+        )
     return v
 
 
@@ -243,8 +270,7 @@ def check_int(name: str, value: Any, *, low: int = 1, key: str, citation: str = 
         if isinstance(value, float) and value.is_integer():
             value = int(value)
         else:
-            raise InvalidParameter(key=key, name=name, value=value, reason="must be a whole number",
-                                   citation=citation)
+            raise InvalidParameter(key=key, name=name, value=value, reason="must be a whole number", citation=citation)
     v = int(value)
     if v < low:
         raise InvalidParameter(key=key, name=name, value=value, reason=f"must be >= {low}", citation=citation)
@@ -256,6 +282,8 @@ def check_generator(rng: Any, *, key: str) -> np.random.Generator:
     import numpy as np
 
     if not isinstance(rng, np.random.Generator):
-        raise DPTheoryError(f"{key}: rng must be a numpy.random.Generator (e.g. numpy.random.default_rng(seed)), "
-                            f"got {type(rng).__name__}; randomness is always passed explicitly")
+        raise DPTheoryError(
+            f"{key}: rng must be a numpy.random.Generator (e.g. numpy.random.default_rng(seed)), "
+            f"got {type(rng).__name__}; randomness is always passed explicitly"
+        )
     return rng

@@ -28,7 +28,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from dptheory.core.errors import DPTheoryError, InvalidParameter
+from dptheory.core.errors import DPTheoryError, DPTheoryWarning, InvalidParameter
 
 __all__ = [
     "cap_workers",
@@ -120,8 +120,9 @@ def machine_workers() -> tuple[int, str]:
 
 
 def cap_workers(workers: int | None) -> int | None:
-    """``workers`` bounded by :func:`machine_workers`; a larger request is capped, with one warning on stderr
-    (per request and cap). More single-threaded processes than CPUs only share them (and, far beyond, spend the
+    """``workers`` bounded by :func:`machine_workers`; a larger request is capped, with one
+    :class:`~dptheory.core.errors.DPTheoryWarning` per request and cap (the command line prints it as one line,
+    ``dptheory: warning: ...``). More single-threaded processes than CPUs only share them (and, far beyond, spend the
     time starting processes: 1000 asked on 2 CPUs ran no task in 100 s); the results do not depend on the
     number of workers (module docstring), so capping changes only the time."""
     if workers is None or workers <= 1:
@@ -130,11 +131,14 @@ def cap_workers(workers: int | None) -> int | None:
     if workers <= cap:
         return workers
     if (workers, cap) not in _WARNED:
+        import warnings
+
         _WARNED.add((workers, cap))
-        print(
-            f"dptheory: warning: {workers} Dask workers asked (--workers), capped to {cap}: {why} (the results "
-            "do not depend on the number of workers)",
-            file=sys.stderr,
+        warnings.warn(
+            f"{workers} Dask workers asked (--workers), capped to {cap}: {why} (the results do not depend on the "
+            "number of workers)",
+            DPTheoryWarning,
+            stacklevel=2,
         )
     return cap
 

@@ -50,9 +50,25 @@ from dptheory.core.errors import DPTheoryError, NumericalFailure
 from dptheory.numerics.logspace import log1pmx_mp
 
 __all__ = [
-    "exact_int_arb", "kl_bernoulli", "kl_bernoulli_arb", "kl_bernoulli_mp", "kl_bernoulli_np", "kl_inv_enclose",
-    "kl_inv_lower", "kl_inv_lower_arb", "kl_inv_lower_mp", "kl_inv_lower_np", "kl_inv_upper", "kl_inv_upper_arb",
-    "kl_inv_upper_mp", "kl_inv_upper_np", "xi", "xi_arb", "xi_direct_mp", "xi_mp", "xi_np",
+    "exact_int_arb",
+    "kl_bernoulli",
+    "kl_bernoulli_arb",
+    "kl_bernoulli_mp",
+    "kl_bernoulli_np",
+    "kl_inv_enclose",
+    "kl_inv_lower",
+    "kl_inv_lower_arb",
+    "kl_inv_lower_mp",
+    "kl_inv_lower_np",
+    "kl_inv_upper",
+    "kl_inv_upper_arb",
+    "kl_inv_upper_mp",
+    "kl_inv_upper_np",
+    "xi",
+    "xi_arb",
+    "xi_direct_mp",
+    "xi_mp",
+    "xi_np",
 ]
 
 DEFAULT_TOL = 1e-14
@@ -113,8 +129,11 @@ def kl_bernoulli(q: float, p: float) -> float:
         # far from q: the defining formula, each log in its accurate form (d = p - q is exact when the
         # ratio is within a factor 2, so log1p(d/q) is accurate there; a log of the ratio otherwise)
         a = -q * math.log1p(d / q) if 0.5 * q < p < 2.0 * q else q * math.log(q / p)
-        b = (-(1.0 - q) * math.log1p(-d / (1.0 - q)) if 0.5 * (1.0 - q) < 1.0 - p < 2.0 * (1.0 - q)
-             else (1.0 - q) * (math.log1p(-q) - math.log1p(-p)))
+        b = (
+            -(1.0 - q) * math.log1p(-d / (1.0 - q))
+            if 0.5 * (1.0 - q) < 1.0 - p < 2.0 * (1.0 - q)
+            else (1.0 - q) * (math.log1p(-q) - math.log1p(-p))
+        )
         return a + b
     return q * _h(d / q) + (1.0 - q) * _h(-d / (1.0 - q))
 
@@ -268,16 +287,7 @@ def _certify_upper(q: float, c: float, hi: float, tol: float) -> float:
     if (kl_bernoulli(q, hi) - c >= 0.0 or hi == 1.0) and (kl_bernoulli(q, lo) - c < 0.0 or lo == q):
         return hi
     # fallback (not expected): bisection from the closed-form bracket [q, start], start having kl >= c
-    lo, hi = q, min(1.0, _upper_start(q, c))
-    for _ in range(2000):
-        if hi - lo <= tol:
-            return hi
-        mid = 0.5 * (lo + hi)
-        if kl_bernoulli(q, mid) - c >= 0.0:
-            hi = mid
-        else:
-            lo = mid
-    raise NumericalFailure(f"kl_inv_upper did not converge at q = {q!r}, c = {c!r}")  # pragma: no cover
+    return _bisect_float(q, c, q, min(1.0, _upper_start(q, c)), tol, True)
 
 
 def kl_inv_lower(q: float, c: float, tol: float = DEFAULT_TOL) -> float:
@@ -321,16 +331,7 @@ def _certify_lower(q: float, c: float, lo: float, tol: float) -> float:
     hi = min(q, lo + tol)
     if (kl_bernoulli(q, lo) - c >= 0.0 or lo == 0.0) and (kl_bernoulli(q, hi) - c < 0.0 or hi == q):
         return lo
-    lo, hi = max(0.0, _lower_start(q, c)), q
-    for _ in range(2000):
-        if hi - lo <= tol:
-            return lo
-        mid = 0.5 * (lo + hi)
-        if kl_bernoulli(q, mid) - c >= 0.0:
-            lo = mid
-        else:
-            hi = mid
-    raise NumericalFailure(f"kl_inv_lower did not converge at q = {q!r}, c = {c!r}")  # pragma: no cover
+    return _bisect_float(q, c, max(0.0, _lower_start(q, c)), q, tol, False)
 
 
 def kl_inv_upper_np(q: np.ndarray, c: np.ndarray, tol: float = DEFAULT_TOL) -> np.ndarray:
@@ -352,6 +353,21 @@ def kl_inv_lower_np(q: np.ndarray, c: np.ndarray, tol: float = DEFAULT_TOL) -> n
 
 
 # ----------------------------------------------------------------------------- inverses, mpmath
+def _bisect_float(q: float, c: float, lo: float, hi: float, tol: float, upper: bool) -> float:
+    """The float64 fallback of :func:`kl_inv_upper` (``upper``: the root in [q, 1], returned from above) or
+    :func:`kl_inv_lower` (the root in [0, q], returned from below): bisection of ``kl(q||p) - c`` on [lo, hi]."""
+    for _ in range(2000):
+        if hi - lo <= tol:
+            return hi if upper else lo
+        mid = 0.5 * (lo + hi)
+        if (kl_bernoulli(q, mid) - c >= 0.0) == upper:
+            hi = mid
+        else:
+            lo = mid
+    which = "upper" if upper else "lower"
+    raise NumericalFailure(f"kl_inv_{which} did not converge at q = {q!r}, c = {c!r}")  # pragma: no cover
+
+
 def _bisect_mp(q: mpmath.mpf, c: mpmath.mpf, lo: mpmath.mpf, hi: mpmath.mpf, upper: bool) -> mpmath.mpf:
     """Bisection for kl(q||p) = c on [lo, hi]: geometric steps while hi/lo > 4 (relative accuracy for tiny
     roots), then arithmetic ones until the bracket is below 2^-(prec+4) relative. Returns the safe end."""
@@ -373,34 +389,34 @@ def _bisect_mp(q: mpmath.mpf, c: mpmath.mpf, lo: mpmath.mpf, hi: mpmath.mpf, upp
 
 def kl_inv_upper_mp(q: mpmath.mpf, c: mpmath.mpf) -> mpmath.mpf:
     """sup{p in [q, 1]: kl(q||p) <= c} by bisection at the current precision (safe upper end)."""
-    q = mpmath.mpf(q)
-    c = mpmath.mpf(c)
-    if not (0 <= q <= 1) or c < 0 or mpmath.isnan(c):
-        raise KLDomainError(f"kl_inv_upper needs q in [0, 1] and c >= 0; got q = {q}, c = {c}")
-    if c == 0:
-        return q
-    if q == 1 or mpmath.isinf(c):
-        return mpmath.mpf(1)
-    if q == 0:
-        return -mpmath.expm1(-c)
-    # the same closed-form starting points as the float64 path (both have kl >= c)
-    x = (c - q * mpmath.log(q)) / (1 - q)
-    hi = min(q + mpmath.sqrt(c / 2), -mpmath.expm1(mpmath.log1p(-q) - x), mpmath.mpf(1))
-    return _bisect_mp(q, c, q, hi, True)
+    return _kl_inv_mp(q, c, True)
 
 
 def kl_inv_lower_mp(q: mpmath.mpf, c: mpmath.mpf) -> mpmath.mpf:
     """inf{p in [0, q]: kl(q||p) <= c} by bisection at the current precision (safe lower end)."""
+    return _kl_inv_mp(q, c, False)
+
+
+def _kl_inv_mp(q: mpmath.mpf, c: mpmath.mpf, upper: bool) -> mpmath.mpf:
+    """:func:`kl_inv_upper_mp` (``upper``) or :func:`kl_inv_lower_mp`: the domain check, the closed-form ends
+    (c = 0, c = inf, q at either end) and the bracket the bisection starts from."""
     q = mpmath.mpf(q)
     c = mpmath.mpf(c)
     if not (0 <= q <= 1) or c < 0 or mpmath.isnan(c):
-        raise KLDomainError(f"kl_inv_lower needs q in [0, 1] and c >= 0; got q = {q}, c = {c}")
+        which = "upper" if upper else "lower"
+        raise KLDomainError(f"kl_inv_{which} needs q in [0, 1] and c >= 0; got q = {q}, c = {c}")
     if c == 0:
         return q
-    if q == 0 or mpmath.isinf(c):
-        return mpmath.mpf(0)
-    if q == 1:
-        return mpmath.exp(-c)
+    far = 1 if upper else 0  # the end of [0, 1] on the searched side
+    if q == far or mpmath.isinf(c):
+        return mpmath.mpf(far)
+    if q == 1 - far:
+        return -mpmath.expm1(-c) if upper else mpmath.exp(-c)
+    if upper:
+        # the same closed-form starting points as the float64 path (both have kl >= c)
+        x = (c - q * mpmath.log(q)) / (1 - q)
+        hi = min(q + mpmath.sqrt(c / 2), -mpmath.expm1(mpmath.log1p(-q) - x), mpmath.mpf(1))
+        return _bisect_mp(q, c, q, hi, True)
     # kl(q||p) >= q ln(q/p) + (1-q) ln(1-q)  ->  root <= q exp(-(c + (1-q) ln(1-q))/q)
     # kl(q||p) >= q ln(q/p) - q               ->  root >= q exp(-(c + q)/q)
     hi = min(q, q * mpmath.exp(-(c + (1 - q) * mpmath.log1p(-q)) / q) * 2)

@@ -49,6 +49,7 @@ from dptheory.core.notation import format_rational, parse_value
 from dptheory.core.theorem import Theorem
 from dptheory.core.units import ConversionMethod
 from dptheory.core.validate import number_text as _num
+from dptheory.core.validate import to_mpf
 
 __all__ = [
     "DEFAULT_ALPHA_MAX",
@@ -77,19 +78,19 @@ SCREEN_ORDERS = 65  # the float route's orders: 1 + 10^(-4..4), 8 per decade
 SCREEN_MAX_MP_POINTS = 2000  # the float route without a float64 kernel: at most this many points (mp each)
 
 
-def _to_mpf(value: Any) -> mpmath.mpf:
-    if isinstance(value, bool):
-        raise ValueError(f"expected a number, got {_num(value)}")
-    if isinstance(value, numbers.Integral):
-        return mpmath.mpf(int(value))
-    if isinstance(value, (float, np.floating)):
-        return mpmath.mpf(float(value))
-    return mpmath.mpf(value)
+def _guarded(
+    rdp: Any, alpha: Any, delta: Any, where: str, formula: Callable[[mpmath.mpf, mpmath.mpf, mpmath.mpf], mpmath.mpf]
+) -> mpmath.mpf:
+    """``formula(rdp, alpha, delta)`` on the checked arguments (:func:`_check_mp`) at ``_GUARD`` more digits
+    than the caller's precision, rounded back to it."""
+    with mpmath.workdps(mpmath.mp.dps + _GUARD):
+        value = formula(*_check_mp(rdp, alpha, delta, where))
+    return +value
 
 
 def _check_mp(rdp: Any, alpha: Any, delta: Any, where: str) -> tuple[mpmath.mpf, mpmath.mpf, mpmath.mpf]:
     try:
-        r, a, d = _to_mpf(rdp), _to_mpf(alpha), _to_mpf(delta)
+        r, a, d = to_mpf(rdp), to_mpf(alpha), to_mpf(delta)
     except (TypeError, ValueError) as exc:
         raise ValueError(
             f"{where}: rdp, alpha, delta must be real numbers; got {_num(rdp)}, {_num(alpha)}, {_num(delta)}"
@@ -120,11 +121,7 @@ def eps_classic_mp(rdp: Real, alpha: Real, delta: Real) -> mpmath.mpf:
         NumericalFailure: rdp is NaN.
         ValueError: an argument outside its domain.
     """
-    dps = mpmath.mp.dps
-    with mpmath.workdps(dps + _GUARD):
-        r, a, d = _check_mp(rdp, alpha, delta, "eps_classic_mp")
-        value = r - mpmath.log(d) / (a - 1)
-    return +value
+    return _guarded(rdp, alpha, delta, "eps_classic_mp", lambda r, a, d: r - mpmath.log(d) / (a - 1))
 
 
 def eps_improved_mp(rdp: Real, alpha: Real, delta: Real) -> mpmath.mpf:
@@ -145,11 +142,13 @@ def eps_improved_mp(rdp: Real, alpha: Real, delta: Real) -> mpmath.mpf:
         NumericalFailure: rdp is NaN.
         ValueError: an argument outside its domain.
     """
-    dps = mpmath.mp.dps
-    with mpmath.workdps(dps + _GUARD):
-        r, a, d = _check_mp(rdp, alpha, delta, "eps_improved_mp")
-        value = r + mpmath.log((a - 1) / a) - (mpmath.log(d) + mpmath.log(a)) / (a - 1)
-    return +value
+    return _guarded(
+        rdp,
+        alpha,
+        delta,
+        "eps_improved_mp",
+        lambda r, a, d: r + mpmath.log((a - 1) / a) - (mpmath.log(d) + mpmath.log(a)) / (a - 1),
+    )
 
 
 def _check_np(rdp: ArrayLike, alpha: ArrayLike, delta: ArrayLike, where: str) -> tuple[NDArray, NDArray, NDArray]:
@@ -259,7 +258,7 @@ def _rdp_at(rdp_mp: Callable[[mpmath.mpf], Any], alpha: mpmath.mpf, dps: int) ->
     with mpmath.workdps(dps):
         value = rdp_mp(alpha)
         try:
-            r = _to_mpf(value)
+            r = to_mpf(value)
         except (TypeError, ValueError) as exc:
             raise NumericalFailure(f"optimize_order: rdp function returned {_num(value)} at alpha={alpha}") from exc
         if mpmath.isnan(r):
@@ -358,7 +357,7 @@ def optimize_order(
     if not isinstance(dps, numbers.Integral) or dps < 5:
         raise ValueError(f"optimize_order: dps must be an integer >= 5, got {_num(dps)}")
     with mpmath.workdps(dps):
-        d = _to_mpf(delta)
+        d = to_mpf(delta)
     if mpmath.isnan(d) or not 0 < d < 1:
         raise ValueError(f"optimize_order: delta must satisfy 0 < delta < 1, got delta={_num(delta)}")
     if orders is not None:
@@ -375,7 +374,7 @@ def _optimize_discrete(
         parsed = []
         for o in orders:
             try:
-                a = _to_mpf(o)
+                a = to_mpf(o)
             except (TypeError, ValueError) as exc:
                 raise ValueError(f"optimize_order: order {_num(o)} is not a real number") from exc
             if not mpmath.isfinite(a) or not a > 1:

@@ -73,7 +73,7 @@ from __future__ import annotations
 import functools
 import math
 import numbers
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -355,6 +355,30 @@ def _points(composed: Any) -> int:
     return int(max(sizes))
 
 
+def _check_args(
+    q: Any,
+    z: Any,
+    steps: Any,
+    check_target: Callable[[Any], float],
+    target: Any,
+    neighbouring: Any,
+    h_up: Any,
+    h_lo: Any,
+    rel_width: Any,
+) -> tuple[float, float, int, float, str, float | None, float | None, float]:
+    """The checked arguments of :func:`pld_epsilon` / :func:`pld_delta`, in their cache's order, checked in this
+    order: q, z, steps, ``target`` (delta or epsilon, by ``check_target``), neighbouring, the grids."""
+    qf, zf, t, x = _check_q(q), _check_z(z), _check_steps(steps), check_target(target)
+    rel = check_neighbouring(neighbouring)
+    return (qf, zf, t, x, rel, *_check_grid(h_up, h_lo, rel_width))
+
+
+def _no_sampling_grids(h_up: float | None, h_lo: float | None) -> tuple[float, float]:
+    """The grids reported when q = 0 (nothing composes): the given ones, the upper default otherwise."""
+    h0 = DEFAULT_VALUE_DISCRETIZATION_INTERVAL if h_up is None else h_up
+    return h0, h0 if h_lo is None else h_lo
+
+
 def _finite_or_raise(value: float, what: str, q: float, z: float, steps: int, target: str) -> float:
     if not math.isfinite(value):
         raise NumericalFailure(
@@ -436,10 +460,8 @@ def pld_epsilon(
         NumericalFailure: dp-accounting returned a non-finite epsilon (delta below its truncated mass), or
             the optimistic epsilon came out above the pessimistic one (round-off).
     """
-    qf, zf, t, d = _check_q(q), _check_z(z), _check_steps(steps), check_delta(delta)
-    rel = check_neighbouring(neighbouring)
-    h_up, h_lo, rw = _check_grid(value_discretization_interval, lower_value_discretization_interval, rel_width)
-    return _pld_epsilon_cached(qf, zf, t, d, rel, h_up, h_lo, rw)
+    grids = (value_discretization_interval, lower_value_discretization_interval, rel_width)
+    return _pld_epsilon_cached(*_check_args(q, z, steps, check_delta, delta, neighbouring, *grids))
 
 
 @functools.lru_cache(maxsize=4096)
@@ -447,8 +469,7 @@ def _pld_epsilon_cached(
     q: float, z: float, steps: int, delta: float, rel: str, h_up: float | None, h_lo: float | None, rw: float
 ) -> PLDResult:
     if q == 0.0:
-        h0 = DEFAULT_VALUE_DISCRETIZATION_INTERVAL if h_up is None else h_up
-        return PLDResult(q, z, steps, delta, rel, 0.0, 0.0, h0, h0 if h_lo is None else h_lo, 0)
+        return PLDResult(q, z, steps, delta, rel, 0.0, 0.0, *_no_sampling_grids(h_up, h_lo), 0)
     target = f"delta = {delta:g}"
 
     def eps_of(composed: Any, which: str) -> float:
@@ -503,10 +524,8 @@ def pld_delta(
     ``epsilon + steps * h_lo``; its automatic grid is ``2 rel_width epsilon / steps`` (the upper grid
     when epsilon = 0), capped as in :func:`pld_epsilon`.
     """
-    qf, zf, t, e = _check_q(q), _check_z(z), _check_steps(steps), _check_epsilon(epsilon)
-    rel = check_neighbouring(neighbouring)
-    h_up, h_lo, rw = _check_grid(value_discretization_interval, lower_value_discretization_interval, rel_width)
-    return _pld_delta_cached(qf, zf, t, e, rel, h_up, h_lo, rw)
+    grids = (value_discretization_interval, lower_value_discretization_interval, rel_width)
+    return _pld_delta_cached(*_check_args(q, z, steps, _check_epsilon, epsilon, neighbouring, *grids))
 
 
 @functools.lru_cache(maxsize=4096)
@@ -514,8 +533,7 @@ def _pld_delta_cached(
     q: float, z: float, steps: int, eps: float, rel: str, h_up: float | None, h_lo: float | None, rw: float
 ) -> PLDDeltaResult:
     if q == 0.0:
-        h0 = DEFAULT_VALUE_DISCRETIZATION_INTERVAL if h_up is None else h_up
-        return PLDDeltaResult(q, z, steps, eps, rel, 0.0, 0.0, h0, h0 if h_lo is None else h_lo)
+        return PLDDeltaResult(q, z, steps, eps, rel, 0.0, 0.0, *_no_sampling_grids(h_up, h_lo))
 
     def delta_of(composed: Any) -> float:
         return float(composed.get_delta_for_epsilon(eps))

@@ -346,6 +346,16 @@ class _Emitter:
             out += " - " + " - ".join(neg)
         return f"({out})"
 
+    def _factors(self, factors: list[sp.Expr], sc: _Scope) -> list[str]:
+        """The emitted factors of a product's numerator or denominator: outside numpy the integer factors are
+        multiplied first as one (exact integer) factor, then the others; with numpy each factor as it comes,
+        integers first."""
+        ints = [f for f in factors if self.is_int(f)]
+        reals = [f for f in factors if not self.is_int(f)]
+        if ints and self.backend != "np":
+            return [self.emit(sp.Mul(*ints), sc), *(self.emit(f, sc) for f in reals)]
+        return [self.emit(f, sc) for f in ints + reals]
+
     def mul(self, e: sp.Mul, sc: _Scope) -> str:
         coeff, core = e.as_coeff_Mul()
         num: list[sp.Expr] = []
@@ -355,23 +365,9 @@ class _Emitter:
                 den.append(f.base if f.exp == -1 else sp.Pow(f.base, -f.exp))
             else:
                 num.append(f)
-        inum = [f for f in num if self.is_int(f)]
-        rnum = [f for f in num if not self.is_int(f)]
-        iden = [f for f in den if self.is_int(f)]
-        rden = [f for f in den if not self.is_int(f)]
+        parts = self._factors(num, sc)
+        dparts = self._factors(den, sc)
         b = self.backend
-        parts: list[str] = []
-        if inum and b != "np":
-            parts.append(self.emit(sp.Mul(*inum), sc))
-        else:
-            rnum = inum + rnum
-        parts += [self.emit(f, sc) for f in rnum]
-        dparts: list[str] = []
-        if iden and b != "np":
-            dparts.append(self.emit(sp.Mul(*iden), sc))
-        else:
-            rden = iden + rden
-        dparts += [self.emit(f, sc) for f in rden]
         p, q = (int(coeff.p), int(coeff.q)) if coeff.is_Rational else (None, None)
         if p is None:
             parts.insert(0, self.number(coeff))

@@ -8,7 +8,8 @@ docstring (:mod:`dptheory.privacy.sgm`). scipy is imported inside the functions 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Hashable, Mapping
+from typing import Any
 
 import mpmath
 import numpy as np
@@ -20,7 +21,7 @@ from dptheory.privacy.sgm.mp import GUARD, log_a_mp
 from dptheory.privacy.sgm.terms import cvz_weights_float, frac_log_terms, frac_pieces, int_log_terms, mixed_scale
 from dptheory.privacy.sgm.validate import HUGE_NOISE_MIN_Z, HUGE_NOISE_RATIO, validate_np
 
-__all__ = ["FALLBACK_DPS", "FALLBACK_RTOL", "FALLBACK_RTOL_FRAC", "rdp_np", "theorem_np"]
+__all__ = ["FALLBACK_DPS", "FALLBACK_RTOL", "FALLBACK_RTOL_FRAC", "rdp_np", "recompute_mp", "refuse_nan", "theorem_np"]
 
 _LOG2 = math.log(2.0)
 _SQRT2 = math.sqrt(2.0)
@@ -408,21 +409,54 @@ def rdp_np(alpha: ArrayLike, q: ArrayLike, z: ArrayLike, T: ArrayLike) -> NDArra
         with np.errstate(all="ignore"):
             vals = tt[work] * (la / (aw - 1.0))
         bad = bad_u[inv] | np.isnan(vals)
-        la_mp: dict[int, mpmath.mpf] = {}
-        for k in np.nonzero(bad)[0]:
-            u = int(inv[k])
-            # the same arithmetic as rdp_mp at FALLBACK_DPS digits, with log A computed once per triple
-            with mpmath.workdps(FALLBACK_DPS + GUARD):
-                if u not in la_mp:
-                    la_mp[u] = log_a_mp(float(au[u]), float(qu[u]), float(zu[u]))
-                res = mpmath.mpf(float(tt[work[k]])) * la_mp[u] / (mpmath.mpf(float(au[u])) - 1)
-            with mpmath.workdps(FALLBACK_DPS):
-                vals[k] = float(+res)
+        # the same arithmetic as rdp_mp at FALLBACK_DPS digits, with log A computed once per triple
+        recompute_mp(
+            vals,
+            bad,
+            key_of=lambda k: int(inv[k]),
+            log_of=lambda u: log_a_mp(float(au[u]), float(qu[u]), float(zu[u])),
+            alpha_of=lambda u: float(au[u]),
+            steps_of=lambda k: float(tt[work[k]]),
+            dps=FALLBACK_DPS,
+            guard=GUARD,
+        )
         out[work] = vals
-    if np.isnan(out).any():  # cannot happen; never return NaN silently
-        kn = int(np.argmax(np.isnan(out)))
-        raise NumericalFailure(f"rdp_np: NaN at alpha={a[kn]}, q={qq[kn]}, z={zz[kn]}, T={tt[kn]}")
+    refuse_nan(out, "rdp_np", a, qq, zz, tt)
     return out.reshape(shape)
+
+
+def recompute_mp(
+    vals: NDArray[np.float64],
+    bad: NDArray[np.bool_],
+    *,
+    key_of: Callable[[int], Hashable],
+    log_of: Callable[[Any], mpmath.mpf],
+    alpha_of: Callable[[Any], float],
+    steps_of: Callable[[int], float],
+    dps: int,
+    guard: int,
+) -> None:
+    """The mpmath fallback of a float64 RDP kernel (this module's and ``privacy.wor``'s): ``vals[k]`` where
+    ``bad[k]`` becomes ``T log_of(key) / (alpha - 1)`` at ``dps + guard`` digits, rounded to ``dps`` digits and
+    then to float64; ``log_of`` runs once per ``key_of(k)``."""
+    cache: dict[Hashable, mpmath.mpf] = {}
+    for k in np.nonzero(bad)[0]:
+        key = key_of(int(k))
+        with mpmath.workdps(dps + guard):
+            if key not in cache:
+                cache[key] = log_of(key)
+            res = mpmath.mpf(steps_of(int(k))) * cache[key] / (mpmath.mpf(alpha_of(key)) - 1)
+        with mpmath.workdps(dps):
+            vals[k] = float(+res)
+
+
+def refuse_nan(out: NDArray[np.float64], where: str, *params: NDArray[np.float64]) -> None:
+    """Raise :class:`NumericalFailure` naming the first NaN of ``out`` and its ``alpha, q, z, T`` (``params``):
+    it cannot happen, and a NaN is never returned silently."""
+    if np.isnan(out).any():
+        i = int(np.argmax(np.isnan(out)))
+        a, q, z, t = (p[i] for p in params)
+        raise NumericalFailure(f"{where}: NaN at alpha={a}, q={q}, z={z}, T={t}")
 
 
 def theorem_np(p: Mapping[str, NDArray[np.float64]]) -> NDArray[np.float64]:

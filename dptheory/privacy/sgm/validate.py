@@ -3,7 +3,6 @@ float64 kernels (one-line errors naming the parameter and what is accepted)."""
 
 from __future__ import annotations
 
-import numbers
 from typing import Any, TypeAlias
 
 import mpmath
@@ -12,7 +11,7 @@ from numpy.typing import NDArray
 
 from dptheory.core.errors import ParameterOutOfRange
 from dptheory.core.validate import number_text as _num
-from dptheory.core.validate import order_out_of_range
+from dptheory.core.validate import order_out_of_range, to_mpf
 
 __all__ = [
     "HUGE_NOISE_MIN_Z",
@@ -23,7 +22,6 @@ __all__ = [
     "check_steps",
     "order_above_cap",
     "parse_order",
-    "to_mpf",
     "validate_np",
 ]
 
@@ -32,16 +30,6 @@ Real: TypeAlias = int | float | mpmath.mpf
 MAX_INT_ORDER = 10**8  # the kernels refuse larger orders (the cost of the series grows like alpha)
 HUGE_NOISE_MIN_Z = 1e4  # item 5: the huge-noise regime needs z >= this ...
 HUGE_NOISE_RATIO = 1e-10  # ... and alpha q <= HUGE_NOISE_RATIO z
-
-
-def to_mpf(value: Any) -> mpmath.mpf:
-    if isinstance(value, bool):
-        raise ValueError(f"expected a number, got {_num(value)}")
-    if isinstance(value, numbers.Integral):
-        return mpmath.mpf(int(value))
-    if isinstance(value, (float, np.floating)):
-        return mpmath.mpf(float(value))
-    return mpmath.mpf(value)
 
 
 def parse_order(alpha: Any, where: str) -> tuple[int | None, mpmath.mpf]:

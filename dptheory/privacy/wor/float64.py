@@ -6,12 +6,11 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 
-import mpmath
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from dptheory.core.errors import NumericalFailure
 from dptheory.numerics.logspace import stream_lse
+from dptheory.privacy.sgm.float64 import recompute_mp, refuse_nan
 from dptheory.privacy.wor.mp import GUARD, cgf_mp
 from dptheory.privacy.wor.terms import log_terms
 from dptheory.privacy.wor.validate import validate_np
@@ -112,21 +111,19 @@ def rdp_np(alpha: ArrayLike, q: ArrayLike, z: ArrayLike, T: ArrayLike) -> NDArra
             vals = tw * (cgf / (aw - 1.0))
             rel = np.maximum(rel_f, rel_c) + 4.0 * _EPS
         bad = ~(rel <= FALLBACK_RTOL) | ~np.isfinite(vals)
-        cgf_cache: dict[tuple[float, float, float], mpmath.mpf] = {}
-        for k in np.nonzero(bad)[0]:
-            # rdp_mp's arithmetic at FALLBACK_DPS digits, with the bound on the CGF computed once per (alpha, q, z)
-            key = (float(aw[k]), float(qw[k]), float(zw[k]))
-            with mpmath.workdps(FALLBACK_DPS + GUARD):
-                if key not in cgf_cache:
-                    cgf_cache[key] = cgf_mp(*key, FALLBACK_DPS)
-                am = mpmath.mpf(key[0])
-                res = mpmath.mpf(float(tw[k])) * cgf_cache[key] / (am - 1)
-            with mpmath.workdps(FALLBACK_DPS):
-                vals[k] = float(+res)
+        # rdp_mp's arithmetic at FALLBACK_DPS digits, with the bound on the CGF computed once per (alpha, q, z)
+        recompute_mp(
+            vals,
+            bad,
+            key_of=lambda k: (float(aw[k]), float(qw[k]), float(zw[k])),
+            log_of=lambda key: cgf_mp(key[0], key[1], key[2], FALLBACK_DPS),
+            alpha_of=lambda key: key[0],
+            steps_of=lambda k: float(tw[k]),
+            dps=FALLBACK_DPS,
+            guard=GUARD,
+        )
         out[work] = vals
-    if np.isnan(out).any():  # cannot happen; never return NaN silently
-        i = int(np.argmax(np.isnan(out)))
-        raise NumericalFailure(f"sampled_wor.rdp_np: NaN at alpha={a[i]}, q={qq[i]}, z={zz[i]}, T={tt[i]}")
+    refuse_nan(out, "sampled_wor.rdp_np", a, qq, zz, tt)
     return out.reshape(shape)
 
 
