@@ -66,7 +66,7 @@ __all__ = [
     "kl_inv_upper_np",
     "xi",
     "xi_arb",
-    "xi_direct_mp",
+
     "xi_mp",
     "xi_np",
 ]
@@ -425,7 +425,7 @@ def _kl_inv_mp(q: mpmath.mpf, c: mpmath.mpf, upper: bool) -> mpmath.mpf:
 
 
 # ----------------------------------------------------------------------------- Maurer's xi(n)
-def _check_n(n: int) -> int:
+def check_n(n: int) -> int:
     if isinstance(n, bool) or int(n) != n or n < 1:
         raise DPTheoryError(f"xi(n) needs a whole number n >= 1 (a sample size); got n = {n!r}")
     return int(n)
@@ -447,7 +447,7 @@ def xi_mp(n: int) -> mpmath.mpf:
     integral ``Q(n) = int_0^inf e^-x (1 + x/n)^(n-1) dx`` (Flajolet, Grabner, Kirschenhofer and
     Prodinger, "On Ramanujan's Q-function", J. Comput. Appl. Math. 58 (1995)), see :func:`_q_integral_mp`.
     """
-    n = _check_n(n)
+    n = check_n(n)
     if n > XI_SERIES_MAX:
         return 1 + _q_integral_mp(n)
     eps = mpmath.ldexp(1, -(mpmath.mp.prec + 8))
@@ -490,19 +490,6 @@ def _q_integral_mp(n: int) -> mpmath.mpf:
     raise NumericalFailure(f"xi(n): the quadrature of Q({n}) did not reach {dps} digits (error estimate {err})")
 
 
-def xi_direct_mp(n: int) -> mpmath.mpf:
-    """xi(n) by its definition, the binomial sum (oracle for :func:`xi_mp`; O(n) terms)."""
-    n = _check_n(n)
-    nn = mpmath.mpf(n)
-    terms = []
-    for k in range(n + 1):
-        pk = k / nn
-        a = mpmath.mpf(1) if k == 0 else pk**k
-        b = mpmath.mpf(1) if k == n else (1 - pk) ** (n - k)
-        terms.append(mpmath.binomial(n, k) * a * b)
-    return mpmath.fsum(terms)
-
-
 def _xi_float(n: int) -> float:
     # float64 Q series, chunked cumulative products
     total = 1.0
@@ -523,7 +510,7 @@ def _xi_float(n: int) -> float:
 
 def xi(n: int) -> float:
     """Maurer's xi(n) in float64 (relative error ~1e-15)."""
-    n = _check_n(n)
+    n = check_n(n)
     if n > XI_FLOAT_SERIES_MAX:
         with mpmath.workdps(20):
             return float(xi_mp(n))
@@ -743,7 +730,7 @@ def xi_arb(n: int) -> Any:
     import flint
 
     arb = flint.arb
-    n = _check_n(n)
+    n = check_n(n)
     if n > XI_ARB_MAX:
         raise NumericalFailure(f"xi(n) at n = {n} is above {XI_ARB_MAX} (too many series terms); not certified")
     key = (n, flint.ctx.prec)

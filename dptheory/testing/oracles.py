@@ -18,6 +18,7 @@ from typing import Any
 import mpmath
 
 from dptheory.core.errors import NumericalFailure
+from dptheory.numerics.kl import check_n
 from dptheory.privacy.sgm.validate import Real, check_qz, parse_order
 
 __all__ = ["gdp_delta_quad_mp", "log_a_quad_mp"]
@@ -149,3 +150,16 @@ def gdp_delta_quad_mp(eps: Any, mu: Any) -> mpmath.mpf:
     h = 1 / (1 + x0)
     pts = [x0 + k * h for k in (0, 1, 2, 4, 8, 16, 32, 64)] + [mpmath.inf]
     return mpmath.npdf(x0, mu, 1) * mpmath.quad(f, pts)
+
+
+def xi_direct_mp(n: int) -> mpmath.mpf:
+    """xi(n) by its definition, the binomial sum (oracle for :func:`dptheory.numerics.kl.xi_mp`; O(n) terms)."""
+    n = check_n(n)
+    nn = mpmath.mpf(n)
+    terms = []
+    for k in range(n + 1):
+        pk = k / nn
+        a = mpmath.mpf(1) if k == 0 else pk**k
+        b = mpmath.mpf(1) if k == n else (1 - pk) ** (n - k)
+        terms.append(mpmath.binomial(n, k) * a * b)
+    return mpmath.fsum(terms)
