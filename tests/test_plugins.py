@@ -392,14 +392,18 @@ def test_cli_showwarning_prints_one_line(capsys):
 
 
 def test_cli_a_broken_paper_cli_module_is_a_one_line_warning(tmp_path):
+    """A paper's broken cli.py is imported only when its command (or the whole help) is asked for, and is then a
+    one-line warning naming it; a command of another paper never imports it."""
     root = write(tmp_path / "plugins", {"clibad/__init__.py": '"""A paper whose cli fails."""\n',
                                         "clibad/theorems.py": "", "clibad/cli.py": '"""cli"""\nimport nosuch_cli_dep\n',
                                         "mypaper/__init__.py": '"""x"""\n', "mypaper/theorems.py": "def f(:\n"})
+    cli_warning = (f"dptheory: warning: paper package 'clibad' ({root / 'clibad' / 'cli.py'}, line 2) failed to "
+                   "import: ModuleNotFoundError: No module named 'nosuch_cli_dep'")
+    theorems_warning = (f"dptheory: warning: paper package 'mypaper' ({root / 'mypaper' / 'theorems.py'}, line 1) "
+                        "failed to import: SyntaxError: invalid syntax")
     r = dptheory(env_for(str(root), tmp_path), tmp_path, "list")
     assert r.returncode == 0 and "yeshokri22.thm4_2" in r.stdout, r.stderr
-    assert r.stderr.splitlines() == [
-        f"dptheory: warning: paper package 'clibad' ({root / 'clibad' / 'cli.py'}, line 2) failed to import: "
-        "ModuleNotFoundError: No module named 'nosuch_cli_dep'",
-        f"dptheory: warning: paper package 'mypaper' ({root / 'mypaper' / 'theorems.py'}, line 1) failed to import: "
-        "SyntaxError: invalid syntax",
-    ], r.stderr
+    assert r.stderr.splitlines() == [theorems_warning], r.stderr
+    r = dptheory(env_for(str(root), tmp_path), tmp_path, "--help")
+    assert r.returncode == 0 and "yeshokri22" in r.stdout, r.stderr
+    assert r.stderr.splitlines() == [cli_warning], r.stderr

@@ -128,24 +128,40 @@ class _FigureParser(Parser):
         return super().format_help()
 
 
-def add_paper_groups(sub: Any) -> None:
-    """``dptheory <paper> ...`` for every discovered paper package that has a ``cli`` module."""
+def add_paper_groups(sub: Any, only: str | None = None) -> None:
+    """``dptheory <paper> ...`` for every discovered paper package that has a ``cli`` module.
+
+    ``only``: the command line names no paper, or the paper ``only``: the other papers' ``cli`` modules are not
+    imported (their group is a name and a one-line help, enough to list them and to refuse a wrong command);
+    ``None`` loads every paper's subcommands (``dptheory --help``, the tests)."""
     from dptheory.catalog import paper_module, paper_packages
 
     for pkg in paper_packages():
+        paper = pkg.rsplit(".", 1)[-1]
+        doc = (importlib.import_module(pkg).__doc__ or paper).strip().splitlines()[0]
+        if only is not None and paper != only:
+            sub.add_parser(paper, help=doc)
+            continue
         mod = paper_module(pkg, "cli")  # a plugin's broken cli.py is a warning naming it, not an internal error
         if mod is None:
             continue
-        paper = pkg.rsplit(".", 1)[-1]
-        doc = (importlib.import_module(pkg).__doc__ or paper).strip().splitlines()[0]
         top = sub.add_parser(paper, help=getattr(mod, "GROUP_HELP", doc), description=mod.__doc__)
         group = top.add_subparsers(dest=f"{paper}_command", required=True, metavar="COMMAND", parser_class=Parser)
         mod.add_subcommands(group)
 
 
+def _command_of(argv: Sequence[str] | None) -> str | None:
+    """The command an argument list asks for (its first word that is not an option), or None: ask for all (no
+    arguments, only options such as ``--help``, or no list at all)."""
+    if argv is None:
+        return None
+    return next((a for a in argv if not a.startswith("-")), None)
+
+
 # ----------------------------------------------------------------------------- parser
-def build_parser() -> argparse.ArgumentParser:
-    """The whole command line: the generic commands, every paper's group, ``explore``."""
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The whole command line: the generic commands, every paper's group, ``explore``. Given the arguments,
+    only the paper the command names (if any) loads its subcommands (see :func:`add_paper_groups`)."""
     p = Parser(
         prog="dptheory",
         description="Symbolic and numeric verifier of differential-privacy theory: evaluate bounds, check "
@@ -160,7 +176,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_inspect(sub)
     _add_evaluate(sub)
     _add_check(sub)
-    add_paper_groups(sub)
+    command = _command_of(argv)
+    add_paper_groups(sub, only=None if command is None else command)
 
     from dptheory.cli.explore import add_parser as add_explore
 
@@ -447,7 +464,7 @@ def _one_line(exc: object) -> str:
 
 
 def _run(argv: list[str]) -> int:
-    parser = build_parser()
+    parser = build_parser(argv)
     args, extra = parser.parse_known_args(argv)
     if extra:
         # name=value parameters may come after options (argparse cannot intermix them with subcommands)
