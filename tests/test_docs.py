@@ -297,7 +297,7 @@ def test_the_exceptions_are_needed_and_the_scan_is_not_empty():
     found = [ref for _, _, ref, ok in refs if ok]
     assert sum(ref.startswith("dptheory.") for ref in found) >= 100
     assert sum(ref.startswith(("docs/", "tests/", "dptheory/")) for ref in found) >= 100
-    assert any(RELATIVE_PY.fullmatch(ref) for ref in found) and any(_absolute("docs/x.md", ref) for ref in found)
+    assert any(RELATIVE_PY.fullmatch(ref) for ref in found) and any(_absolute("docs/verdicts.md", ref) for ref in found)
 
 
 def test_the_reference_rules_catch_what_they_should():
@@ -319,10 +319,10 @@ def test_the_reference_rules_catch_what_they_should():
     assert _absolute("dptheory/papers/maxinfo/theorems.py", "kernels.thm_b_arb") == [
         "dptheory.papers.maxinfo.kernels.thm_b_arb"
     ]
-    assert _absolute("docs/x.md", "numerics.binomial") == ["dptheory.numerics.binomial"]
-    assert _absolute("docs/x.md", "theorems.shi_2026_claims") == ["dptheory.theorems.shi_2026_claims"]
+    assert _absolute("docs/verdicts.md", "numerics.binomial") == ["dptheory.numerics.binomial"]
+    assert _absolute("docs/verdicts.md", "theorems.shi_2026_claims") == ["dptheory.theorems.shi_2026_claims"]
     assert _absolute("dptheory/privacy/rdp.py", "rdp.gaussian") == []  # a key, beside the module rdp.py
-    assert _absolute("docs/x.md", "yeshokri22.C5") == [] and _absolute("docs/x.md", "report.toml") == []
+    assert _absolute("docs/verdicts.md", "yeshokri22.C5") == [] and _absolute("docs/verdicts.md", "report.toml") == []
     # a name the file imports from another library is not a sibling module (privacy/sgm/mp.py: ``mp.dps``)
     assert _absolute("dptheory/privacy/sgm/mp.py", "mp.dps") == []
     # a sibling module that shadows a subpackage (papers/shi26/privacy.py: ``privacy.gaussian_dp``): either

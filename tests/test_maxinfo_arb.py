@@ -3,8 +3,8 @@
 
 Independent references (none calls the code under test):
 
-* Theorem B: the statement's K_B(lambda) (``dptheory.papers.maxinfo.theorems.KB_SYM``, sympy) differentiated by sympy and solved
-  with ``mpmath.findroot`` at twice the digits, started from a dense grid on ln lambda (mpmath only);
+* Theorem B: the statement's K_B(lambda) (``dptheory.papers.maxinfo.theorems.KB_SYM``, sympy) differentiated by
+  sympy and solved with ``mpmath.findroot`` at twice the digits, started from a dense grid on ln lambda (mpmath only);
   the infimum's value is checked against that, and against K_B on a grid (every K_B(lambda) is >= the
   enclosure's lower end: the lower bound is never above the function it bounds).
 * the route: eps solved with ``mpmath.findroot`` on the slack with delta(eps) by quadrature
