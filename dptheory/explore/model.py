@@ -252,6 +252,11 @@ class Explorer:
 
     def __init__(self, keys: Sequence[str] = (), values: Mapping[str, Any] | None = None) -> None:
         keys = tuple(keys) or DEFAULT_KEYS
+        if not keys:
+            raise DPTheoryError(
+                "explore: no theorem named and no paper declares default ones ([explorer] keys in a report.toml); "
+                "name theorem keys, e.g. `dptheory explore rdp.gaussian` (see `dptheory list`)"
+            )
         if len(set(keys)) != len(keys):
             raise DPTheoryError(f"explore: a theorem is given twice in {', '.join(keys)}")
         self.theorems: list[Theorem] = [theorem(k) for k in keys]
