@@ -465,6 +465,21 @@ def make_side(
     raise ValueError(f"side {label!r}: give a theorem, an expr, an op with parts, or an mp function")
 
 
+def theorem_side(
+    key: str,
+    label: str | None = None,
+    *,
+    prefix: str = "",
+    term: str | None = None,
+    limit: str | None = None,
+    set: Mapping[str, sp.Expr] | None = None,
+) -> TheoremSide:
+    """A side that is the registered theorem ``prefix + key`` (labelled ``label``, default ``key``), optionally
+    one of its terms, its limit in a parameter, or at derived parameters ``set``: the one spelling every paper's
+    claims module uses (``functools.partial(theorem_side, prefix="yeshokri22.")`` for a paper's own keys)."""
+    return TheoremSide(label or key, theorem=prefix + key, term=term, limit=limit, set={} if set is None else set)
+
+
 def formula(label: str, expr: sp.Expr, *, parts: tuple[Quantity, ...] = ()) -> Formula:
     """A side given by a sympy expression in the papers' notation symbols (their names are the
     parameter names), compiled into mpmath, float64 and arb evaluators like a theorem's statement.
