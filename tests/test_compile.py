@@ -98,6 +98,17 @@ def test_log1p_and_expm1_keep_tiny_arguments():
     assert float(c.np({"y": 1e-12})) == pytest.approx(9.999999999995e-13, rel=1e-15)
 
 
+def test_log_of_a_reciprocal_keeps_its_digits_near_one():
+    # log(1/beta) at beta = 1 - 2^-53: -log1p(-2^-53) = 2^-53 + 2^-107 + ... = 1.1102230246251565e-16 (to 16
+    # digits); float64 1/beta rounds to 1 + 2^-52 first, so the printed form gives 2.22e-16 (the Theorem A
+    # derived bound of the max-information notes, sqrt(log(1/beta)), was 42% off there)
+    b = sp.Symbol("b", positive=True)
+    assert stabilise(sp.log(1 / b)) == -sp.log(b)
+    c = _c(sp.log(1 / b), {"b": b})
+    assert float(c.np({"b": 1 - 2.0**-53})) == pytest.approx(2.0**-53, rel=1e-15)
+    assert abs(float(np.log(1 / (1 - 2.0**-53))) - 2.0**-53) > 0.5 * 2.0**-53  # the printed form is visibly wrong
+
+
 def test_one_minus_r_pow_m_near_one():
     # (1 - (1-x)^(2m)) / (1 - (1-x)^2) = sum_{s<m} (1-x)^(2s) -> m as x -> 0; at x = 1e-9, m = 50:
     # m - x * m(m-1) (to first order): 50 - 2450e-9 (second order 1.9e-15)

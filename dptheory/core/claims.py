@@ -408,8 +408,13 @@ class Custom(Quantity):
     parts: tuple[Quantity, ...] = ()
     reason: str = ""
     arb: Callable[[Mapping[str, Any]], Any] | None = None
+    #: significant digits the value is reproducible to, for a floating-point computation (dp-accounting's PLD
+    #: moves at the 11th digit between machines); a decision shows at most this many. None: as many as computed
+    digits: int | None = None
 
     def __post_init__(self) -> None:
+        if self.digits is not None and not (isinstance(self.digits, int) and self.digits >= 1):
+            raise ValueError(f"custom side {self.label!r}: digits must be a positive integer, got {self.digits!r}")
         if self.mp is None:
             raise ValueError(f"custom side {self.label!r}: an mp function is required")
         if not self.reason:

@@ -6,7 +6,8 @@ backends that share one pipeline (see ``docs/compiler.md``):
 1. **expand** the paper's shorthands (``sp.Function`` subclasses defined outside sympy that define
    ``doit``, e.g. Ye & Shokri's ``eps_0^j``, arXiv 2203.05363 Eq. 99) and close finite sums that sympy
    sums exactly (geometric sums, e.g. Thm D.6 and Lemma D.3 of the same paper);
-2. **stabilise** for floating point: ``log(1 + t) -> log1p(t)``, ``c - c exp(y) -> -c expm1(y)``,
+2. **stabilise** for floating point: ``log(1 + t) -> log1p(t)``, ``log(1/x) -> -log(x)`` (x > 0),
+   ``c - c exp(y) -> -c expm1(y)``,
    ``(1 + t)^E -> exp(E log1p(t))`` for symbolic ``E`` and ``c - c (1 + t)^E -> -c expm1(E log1p(t))``
    (the ``1 - r^m`` of Thm 3.3 / 4.2 with ``r = (1 - eta lam)^2`` near 1), and the logarithm of a sum
    (or mean) of exponentials as a log-sum-exp (Thm 4.2's second term);

@@ -56,6 +56,10 @@ def stabilise(expr: sp.Expr) -> sp.Expr:
             t = _one_plus(e.args[0])
             if t is not None:
                 return log1p(t)
+            a = e.args[0]
+            if isinstance(a, sp.Pow) and a.exp == -1 and a.base.is_positive:
+                # log(1/x) = -log(x) for x > 0: 1/x rounds first, so log(1/beta) near beta = 1 lost half its digits
+                return -sp.log(a.base)
         if isinstance(e, sp.Pow) and not e.exp.is_Number:
             t = _one_plus(e.base)
             if t is not None:
