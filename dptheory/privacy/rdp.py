@@ -27,39 +27,18 @@ from __future__ import annotations
 
 import sympy as sp
 
-from dptheory.core.citation import Paper
+from dptheory.core import paperfile
 from dptheory.core.conditions import Condition
-from dptheory.core.notation import Domain, NotationTable
 from dptheory.core.registry import REGISTRY
 from dptheory.core.theorem import Theorem
 from dptheory.core.units import Direction, Monotone
 from dptheory.privacy import sgm
 
-MIRONOV17 = Paper(
-    key="mironov17",
-    authors="Ilya Mironov",
-    year=2017,
-    title="Renyi Differential Privacy",
-    venue="IEEE CSF 2017",
-    arxiv_id="1702.07476",
-)
-MTZ19 = Paper(
-    key="mtz19",
-    authors="Ilya Mironov, Kunal Talwar and Li Zhang",
-    year=2019,
-    title="Renyi Differential Privacy of the Sampled Gaussian Mechanism",
-    arxiv_id="1908.10530",
-)
+_PAPERFILE = paperfile.load(__name__, "rdp.toml")
+MIRONOV17 = _PAPERFILE.paper("mironov17")
+MTZ19 = _PAPERFILE.paper("mtz19")
 
-NOTATION = NotationTable.build(
-    "rdp",
-    [
-        ("alpha", r"\alpha", "Renyi order", Domain.POSITIVE, (1.0, 256.0, True)),
-        ("q", "q", "Poisson sampling probability", Domain.NONNEGATIVE, (1e-5, 1.0, True)),
-        ("z", "z", "noise multiplier (noise std / l2 sensitivity)", Domain.POSITIVE, (0.3, 50.0, True)),
-        ("T", "T", "number of composed steps", Domain.POSITIVE_INTEGER, (1, 100_000, True)),
-    ],
-)
+NOTATION = _PAPERFILE.notation("rdp")
 alpha, q, z, T = NOTATION.symbols("alpha", "q", "z", "T")
 x = sp.Symbol("x", real=True)
 

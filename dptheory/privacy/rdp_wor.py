@@ -22,38 +22,17 @@ from __future__ import annotations
 
 import sympy as sp
 
-from dptheory.core.citation import Paper
+from dptheory.core import paperfile
 from dptheory.core.conditions import Condition
-from dptheory.core.notation import Domain, NotationTable
 from dptheory.core.registry import REGISTRY
 from dptheory.core.theorem import Theorem
 from dptheory.core.units import Direction, Monotone
 from dptheory.privacy import wor
 
-WBK19 = Paper(
-    key="wbk19",
-    authors="Yu-Xiang Wang, Borja Balle and Shiva Prasad Kasiviswanathan",
-    year=2019,
-    title="Subsampled Renyi Differential Privacy and Analytical Moments Accountant",
-    venue="AISTATS 2019",
-    arxiv_id="1808.00087",
-)
+_PAPERFILE = paperfile.load(__name__, "rdp_wor.toml")
+WBK19 = _PAPERFILE.paper("wbk19")
 
-NOTATION = NotationTable.build(
-    "rdp_wor",
-    [
-        ("alpha", r"\alpha", "Renyi order", Domain.POSITIVE, (1.0, 256.0, True)),
-        (
-            "q",
-            r"\gamma",
-            "sampling fraction m/n (m distinct records drawn without replacement from n)",
-            Domain.NONNEGATIVE,
-            (1e-5, 1.0, True),
-        ),
-        ("z", "z", "noise multiplier (noise std / replace-one l2 sensitivity)", Domain.POSITIVE, (0.3, 50.0, True)),
-        ("T", "T", "number of composed steps", Domain.POSITIVE_INTEGER, (1, 100_000, True)),
-    ],
-)
+NOTATION = _PAPERFILE.notation("rdp_wor")
 alpha, q, z, T = NOTATION.symbols("alpha", "q", "z", "T")
 _k = sp.Symbol("k", integer=True, positive=True)
 _j = sp.Symbol("j", integer=True, positive=True)

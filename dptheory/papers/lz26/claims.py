@@ -17,6 +17,7 @@ from typing import Any
 import mpmath
 import sympy as sp
 
+from dptheory.core import paperfile
 from dptheory.core.claims import (
     Box,
     Claim,
@@ -31,7 +32,7 @@ from dptheory.core.claims import (
     retire_claim,
 )
 from dptheory.core.conditions import Condition
-from dptheory.core.notation import Domain, NotationTable, rational_to_mpf
+from dptheory.core.notation import rational_to_mpf
 from dptheory.core.registry import REGISTRY
 from dptheory.core.symbolic import SymbolicResult, SymbolicVerdict
 from dptheory.papers.lz26 import theorems as L
@@ -64,9 +65,8 @@ retire_claim("lz26.C2", "our background note's route statement, not the paper's:
 retire_claim("lz26.C2b", "our background note's route statement, not the paper's: now maxinfo.route_superlinear_regime")
 
 # m | n written n = k m: the claims' points are (k, m, ...), so every drawn point has m | n and m <= n
-_LIN_NOTATION = NotationTable.build("maxinfo_linear", [
-    ("k", "k", "number of batches per epoch, n = k m (so m divides n)", Domain.POSITIVE_INTEGER, (1, 10_000, True)),
-])
+_PAPERFILE = paperfile.load(__name__, "paper.toml")
+_LIN_NOTATION = _PAPERFILE.notation("maxinfo_linear")
 _kR = _LIN_NOTATION.sym("k")
 _ellR = sp.Symbol("ell", positive=True)  # ln(1/beta) > 0 (beta < 1)
 

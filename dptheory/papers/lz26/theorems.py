@@ -35,41 +35,18 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from dptheory.core.citation import Paper
+from dptheory.core import paperfile
 from dptheory.core.conditions import Condition
-from dptheory.core.notation import Domain, NotationTable
 from dptheory.core.registry import REGISTRY
 from dptheory.core.theorem import Term, Theorem
 from dptheory.core.units import Direction, Monotone, Unit
 from dptheory.numerics import kl as K
 from dptheory.papers.pacbayes.theorems import KL_INVERSE_REASON, risk_conditions, xi_sum
 
-PAPER = Paper(
-    key="lz26",
-    authors="Christoph H. Lampert and Hossein Zakerinia",
-    year=2026,
-    title="From Privacy to Generalization: Linear Max-Information Bounds for DP-SGD",
-    arxiv_id="2605.26222",
-)
+_PAPERFILE = paperfile.load(__name__, "paper.toml")
+PAPER = _PAPERFILE.paper("lz26")
 
-NOTATION = NotationTable.build(
-    "lz26",
-    [
-        ("n", "n", "number of examples", Domain.POSITIVE_INTEGER, (1, 1_000_000, True)),
-        ("m", "m", "batch size", Domain.POSITIVE_INTEGER, (1, 1_000, True)),
-        ("E", "E", "number of epochs", Domain.POSITIVE_INTEGER, (1, 100, True)),
-        ("zeta", r"\zeta", "per-example clipping norm", Domain.POSITIVE, (1e-2, 10.0, True)),
-        ("sigma", r"\sigma", "std of the Gaussian noise on the sum of clipped gradients", Domain.POSITIVE,
-         (1e-1, 1e3, True)),
-        ("beta", r"\beta", "max-information slack", Domain.POSITIVE, (1e-9, 0.5, True)),
-        ("C", "C", "hidden constant of Theorem 1's O(.)", Domain.POSITIVE, (1e-2, 1e2, True)),
-        ("emp_risk", r"\hat R_S", "empirical risk (loss in [0, 1])", Domain.NONNEGATIVE, (0.0, 1.0, False)),
-        ("KL", r"\mathrm{KL}(Q\|P)", "KL of the posterior from the DP-SGD prior (nats)", Domain.NONNEGATIVE,
-         (0.0, 1e4, False)),
-        ("delta", r"\delta", "confidence (failure probability) or DP delta", Domain.POSITIVE, (1e-9, 0.999, True)),
-        ("Delta", r"\Delta", "l2 sensitivity of the query", Domain.POSITIVE, (1e-3, 10.0, True)),
-    ],
-)
+NOTATION = _PAPERFILE.notation("lz26")
 n, m, E, zeta, sigma, beta, C, emp, KLs, delta, Delta = NOTATION.symbols(
     "n", "m", "E", "zeta", "sigma", "beta", "C", "emp_risk", "KL", "delta", "Delta"
 )

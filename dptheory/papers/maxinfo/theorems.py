@@ -42,57 +42,21 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from dptheory.core.citation import Paper
+from dptheory.core import paperfile
 from dptheory.core.conditions import Condition
 from dptheory.core.errors import RegimeNotSupported
-from dptheory.core.notation import Domain, NotationTable
 from dptheory.core.registry import REGISTRY
 from dptheory.core.theorem import Term, Theorem
 from dptheory.core.units import Direction, Monotone, Unit
 from dptheory.papers.maxinfo import kernels as mx
 from dptheory.privacy.gaussian_dp import gdp_delta_mp, gdp_delta_np
 
-DWORK15 = Paper(
-    key="dwork15",
-    authors="Cynthia Dwork, Vitaly Feldman, Moritz Hardt, Toniann Pitassi, Omer Reingold, Aaron Roth",
-    year=2015,
-    title="Generalization in Adaptive Data Analysis and Holdout Reuse",
-    venue="NeurIPS 2015",
-    arxiv_id="1506.02629",
-    arxiv_version=2,
-)
-ROGERS16 = Paper(
-    key="rogers16",
-    authors="Ryan Rogers, Aaron Roth, Adam Smith, Om Thakkar",
-    year=2016,
-    title="Max-Information, Differential Privacy, and Post-Selection Hypothesis Testing",
-    venue="FOCS 2016",
-    arxiv_id="1604.03924",
-)
-OURS = Paper(
-    key="maxinfo",
-    authors="dptheory",
-    year=2026,
-    title="Non-asymptotic max-information bounds for DP-SGD-stream (derived here; "
-    "docs/derivations/maxinfo_dpsgd.md)",
-)
+_PAPERFILE = paperfile.load(__name__, "paper.toml")
+DWORK15 = _PAPERFILE.paper("dwork15")
+ROGERS16 = _PAPERFILE.paper("rogers16")
+OURS = _PAPERFILE.paper("maxinfo")
 
-NOTATION = NotationTable.build(
-    "dwork15",
-    [
-        ("eps", r"\varepsilon", "privacy parameter (nats)", Domain.POSITIVE, (1e-4, 2.0, True)),
-        ("delta", r"\delta", "privacy failure probability", Domain.POSITIVE, (1e-12, 0.5, True)),
-        ("n", "n", "number of examples", Domain.POSITIVE_INTEGER, (1, 1_000_000, True)),
-        ("beta", r"\beta", "max-information slack (probability)", Domain.POSITIVE, (1e-9, 0.999, True)),
-        ("k", "k", "max-information bound I^beta_inf <= k (nats)", Domain.NONNEGATIVE, (0.0, 50.0, False)),
-        ("p_prod", r"p_{\times}", "probability of the event under the product S x A(S)", Domain.NONNEGATIVE,
-         (0.0, 1.0, False)),
-        ("tau", r"\tau", "deviation of the statistic", Domain.POSITIVE, (1e-3, 1e3, True)),
-        ("c", "c", "sensitivity of the statistic f (c-sensitive)", Domain.POSITIVE, (1e-3, 10.0, True)),
-        ("C", "C", "hidden constant of an O(.) bound", Domain.POSITIVE, (1e-2, 1e3, True)),
-        ("C_beta", r"C_{\beta}", "hidden constant of the O(.) in beta", Domain.POSITIVE, (1e-2, 1e3, True)),
-    ],
-)
+NOTATION = _PAPERFILE.notation("dwork15")
 eps, delta, n, beta, k, p_prod, tau, c, C, C_beta = NOTATION.symbols(
     "eps", "delta", "n", "beta", "k", "p_prod", "tau", "c", "C", "C_beta"
 )
@@ -232,25 +196,7 @@ ROGERS = REGISTRY.add(Theorem(
 ))
 
 # ----------------------------------------------------------------------------- ours (L&Z notation)
-NOTATION_OURS = NotationTable.build(
-    "maxinfo",
-    [
-        ("n", "n", "number of examples", Domain.POSITIVE_INTEGER, (1, 1_000_000, True)),
-        ("m", "m", "batch size (L&Z notation)", Domain.POSITIVE_INTEGER, (1, 1_000, True)),
-        ("E", "E", "number of epochs", Domain.POSITIVE_INTEGER, (1, 100, True)),
-        ("zeta", r"\zeta", "per-example clipping norm", Domain.POSITIVE, (1e-2, 10.0, True)),
-        ("sigma", r"\sigma", "std of the Gaussian noise added to the sum of clipped gradients", Domain.POSITIVE,
-         (1e-1, 1e3, True)),
-        ("beta", r"\beta", "max-information slack (probability)", Domain.POSITIVE, (1e-9, 0.999, True)),
-        ("mu", r"\mu", "exponent of the moment generating function in Lemma M", Domain.POSITIVE, (1e-6, 10.0, True)),
-        ("v_sum", r"\textstyle\sum_k v_k", "sum of the variances E||c_k||^2 in Lemma M", Domain.NONNEGATIVE,
-         (0.0, 100.0, False)),
-        ("C", "C", "hidden constant of Rogers et al.'s O(.) in the max-information", Domain.POSITIVE,
-         (1e-2, 1e2, True)),
-        ("C_beta", r"C_{\beta}", "hidden constant of Rogers et al.'s O(.) in beta", Domain.POSITIVE,
-         (1e-2, 1e2, True)),
-    ],
-)
+NOTATION_OURS = _PAPERFILE.notation("maxinfo")
 nO, mO, EO, zetaO, sigmaO, betaO, muO, vO = NOTATION_OURS.symbols("n", "m", "E", "zeta", "sigma", "beta", "mu", "v_sum")
 R_O = zetaO**2 / sigmaO**2
 NU_O = mO * sp.floor(nO / mO)

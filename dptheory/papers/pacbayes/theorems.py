@@ -37,43 +37,23 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from dptheory.core.citation import Paper
+from dptheory.core import paperfile
 from dptheory.core.conditions import Condition
-from dptheory.core.notation import Domain, NotationTable
 from dptheory.core.registry import REGISTRY
 from dptheory.core.theorem import Term, Theorem
 from dptheory.core.units import Direction, Monotone, Unit
 from dptheory.numerics import kl as K
 
-MAURER04 = Paper(key="maurer04", authors="Andreas Maurer", year=2004, title="A Note on the PAC Bayesian Theorem",
-                 arxiv_id="cs/0411099")
-MCALLESTER99 = Paper(key="mcallester99", authors="David A. McAllester", year=1999,
-                     title="PAC-Bayesian Model Averaging", venue="COLT 1999")
-DR18 = Paper(key="dr18", authors="Gintare Karolina Dziugaite and Daniel M. Roy", year=2018,
-             title="Data-dependent PAC-Bayes priors via differential privacy", venue="NeurIPS 2018",
-             arxiv_id="1802.09583")
-OURS = Paper(key="pacbayes", authors="dptheory", year=2026,
-             title="PAC-Bayes consequences of max-information bounds (derived here; "
-             "docs/derivations/pacbayes_maxinfo.md)")
+_PAPERFILE = paperfile.load(__name__, "paper.toml")
+MAURER04 = _PAPERFILE.paper("maurer04")
+MCALLESTER99 = _PAPERFILE.paper("mcallester99")
+DR18 = _PAPERFILE.paper("dr18")
+OURS = _PAPERFILE.paper("pacbayes")
 
 KL_INVERSE_REASON = ("the risk bound is an inverse of the binary kl (the root p of kl(q||p) = c, "
                      "by bisection/Newton; on arb balls by bisection with certified bracket ends); no closed form")
 
-NOTATION = NotationTable.build(
-    "pacbayes",
-    [
-        ("emp_risk", r"\hat R_S(Q)", "empirical risk of the posterior (loss in [0, 1])", Domain.NONNEGATIVE,
-         (0.0, 1.0, False)),
-        ("KL", r"\mathrm{KL}(Q\|P)", "KL divergence of posterior from prior (nats)", Domain.NONNEGATIVE,
-         (0.0, 1e4, False)),
-        ("n", "n", "number of i.i.d. examples", Domain.POSITIVE_INTEGER, (1, 1_000_000, True)),
-        ("delta", r"\delta", "confidence parameter (failure probability)", Domain.POSITIVE, (1e-9, 0.999, True)),
-        ("beta", r"\beta", "max-information slack", Domain.POSITIVE, (1e-10, 0.5, True)),
-        ("k", "k", "max-information bound I^beta_inf <= k (nats)", Domain.NONNEGATIVE, (0.0, 1e4, False)),
-        ("q", "q", "first argument of kl (an empirical risk)", Domain.NONNEGATIVE, (0.0, 1.0, False)),
-        ("c", "c", "kl budget (nats)", Domain.NONNEGATIVE, (0.0, 20.0, False)),
-    ],
-)
+NOTATION = _PAPERFILE.notation("pacbayes")
 emp, KLs, n, delta, beta, k, q, c = NOTATION.symbols("emp_risk", "KL", "n", "delta", "beta", "k", "q", "c")
 _p = sp.Symbol("p", positive=True)
 _j = sp.Symbol("j", integer=True, nonnegative=True)
@@ -341,18 +321,7 @@ G1 = _upper(
 )
 
 # ----------------------------------------------------------------------------- Dziugaite & Roy 2018
-NOTATION_DR = NotationTable.build(
-    "dr18",
-    [
-        ("emp_risk", r"\hat R_S(Q)", "empirical risk of the posterior (loss in [0, 1])", Domain.NONNEGATIVE,
-         (0.0, 1.0, False)),
-        ("KL", r"\mathrm{KL}(Q\|P(S))", "KL divergence of posterior from the private prior (nats)", Domain.NONNEGATIVE,
-         (0.0, 1e4, False)),
-        ("m", "m", "number of i.i.d. examples (DR18's notation)", Domain.POSITIVE_INTEGER, (1, 1_000_000, True)),
-        ("delta", r"\delta", "confidence parameter", Domain.POSITIVE, (1e-9, 0.999, True)),
-        ("eps", r"\varepsilon", "pure DP parameter of the prior", Domain.POSITIVE, (1e-5, 2.0, True)),
-    ],
-)
+NOTATION_DR = _PAPERFILE.notation("dr18")
 empD, KLD, mD, deltaD, epsD = NOTATION_DR.symbols("emp_risk", "KL", "m", "delta", "eps")
 C_EMP_D, C_DELTA_D = risk_conditions(empD, deltaD)
 DR_RHS_SYM = (KLD + sp.log(2 * sp.sqrt(mD)) + 2 * sp.Max(sp.log(3 / deltaD), mD * epsD**2)) / mD

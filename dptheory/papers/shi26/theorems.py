@@ -49,51 +49,19 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from dptheory.core.citation import Paper
+from dptheory.core import paperfile
 from dptheory.core.conditions import Condition, Status
 from dptheory.core.errors import ConditionViolated, DPTheoryError
-from dptheory.core.notation import Domain, NotationTable, format_rational, parse_value
+from dptheory.core.notation import format_rational, parse_value
 from dptheory.core.registry import REGISTRY
 from dptheory.core.theorem import Theorem
 from dptheory.core.units import Direction, Monotone, Unit
 from dptheory.papers.shi26 import privacy as sp26
 
-PAPER = Paper(
-    key="shi26",
-    authors="Zhongjie Shi, Puyu Wang, Chenyang Zhang and Yuan Cao",
-    year=2026,
-    title="Towards Understanding Generalization in DP-GD: A Case Study in Training Two-Layer CNNs",
-)
+_PAPERFILE = paperfile.load(__name__, "paper.toml")
+PAPER = _PAPERFILE.paper("shi26")
 
-NOTATION = NotationTable.build(
-    "shi26",
-    [
-        ("mu_norm", r"\|\mu\|_{2}", "signal strength ||mu||_2", Domain.POSITIVE, (0.1, 10.0, True)),
-        ("sigma_p", r"\sigma_{p}", "noise-patch scale (xi ~ N(0, sigma_p^2 (I - mu mu^T/||mu||^2)))", Domain.POSITIVE,
-         (0.01, 10.0, True)),
-        ("sigma_0", r"\sigma_{0}", "std of the Gaussian initialisation of the filters", Domain.POSITIVE,
-         (1e-6, 1.0, True)),
-        ("sigma_b", r"\sigma_{b}", "std of the DP-GD noise added to every filter's gradient", Domain.POSITIVE,
-         (1e-4, 10.0, True)),
-        ("kappa", r"\kappa", "threshold of the Huberized ReLU", Domain.POSITIVE, (1e-3, 1.0, True)),
-        ("q", "q", "order of the Huberized ReLU (q > 2)", Domain.POSITIVE, (2.1, 10.0, False)),
-        ("m", "m", "filters per class", Domain.POSITIVE_INTEGER, (1, 1000, True)),
-        ("n", "n", "training records", Domain.POSITIVE_INTEGER, (1, 100_000, True)),
-        ("d", "d", "patch dimension", Domain.POSITIVE_INTEGER, (2, 1_000_000, True)),
-        ("eta", r"\eta", "step size", Domain.POSITIVE, (1e-4, 10.0, True)),
-        ("delta", r"\delta", "failure probability / DP delta", Domain.POSITIVE, (1e-12, 0.5, True)),
-        ("T", "T", "number of iterations (T* in Conditions 1-2)", Domain.POSITIVE_INTEGER, (1, 100_000, True)),
-        ("lam", r"\lambda", "Renyi order of Lemma 39", Domain.POSITIVE, (1.0, 1000.0, True)),
-        ("alpha", r"\alpha", "Renyi order (RDP curves)", Domain.POSITIVE, (1.0, 1000.0, True)),
-        ("eps", r"\epsilon", "target training loss (Theorems 1, 2)", Domain.POSITIVE, (1e-4, 1.0, True)),
-        ("C", "C", "the 'sufficiently large' constant of Conditions 1 and 2", Domain.POSITIVE, (1.0, 100.0, True)),
-        ("C3", "C_{3}", "small constant of Theorem 1 (test error part)", Domain.POSITIVE, (1e-3, 10.0, True)),
-        ("C4", "C_{4}", "constant of Theorem 3's privacy expression", Domain.POSITIVE, (1e-3, 100.0, True)),
-        ("c_T1", "c_{T_1}", "hidden Theta-constant of T1", Domain.POSITIVE, (1e-3, 1e3, True)),
-        ("c_T2", "c_{T_2}", "hidden Theta-constant of T2", Domain.POSITIVE, (1e-3, 1e3, True)),
-        ("c_Ts", "c_{T^*}", "hidden O/Theta-constant of the second term of T*", Domain.POSITIVE, (1e-3, 1e3, True)),
-    ],
-)
+NOTATION = _PAPERFILE.notation("shi26")
 
 (mu, sp_, s0, sb, ka, q, m, n, d, eta, dl, T, lam, al, eps, C, C3, C4, cT1, cT2, cTs) = NOTATION.symbols(
     "mu_norm", "sigma_p", "sigma_0", "sigma_b", "kappa", "q", "m", "n", "d", "eta", "delta", "T", "lam", "alpha",

@@ -33,61 +33,19 @@ from typing import Any
 import mpmath
 import sympy as sp
 
-from dptheory.core.citation import Paper
+from dptheory.core import paperfile
 from dptheory.core.conditions import Condition
-from dptheory.core.notation import Domain, NotationTable, parse_value, rational_to_mpf
+from dptheory.core.notation import parse_value, rational_to_mpf
 from dptheory.core.registry import REGISTRY
 from dptheory.core.theorem import Limit, Term, Theorem
 from dptheory.core.units import Direction, Monotone, Unit
 from dptheory.papers.yeshokri22 import kernels as ys
 from dptheory.privacy.baselines import Reparametrisation, baseline_of, reparametrised
 
-PAPER = Paper(
-    key="yeshokri22",
-    authors="Jiayuan Ye and Reza Shokri",
-    year=2022,
-    title="Differentially Private Learning Needs Hidden State (Or Much Faster Convergence)",
-    venue="NeurIPS 2022",
-    arxiv_id="2203.05363",
-)
+_PAPERFILE = paperfile.load(__name__, "paper.toml")
+PAPER = _PAPERFILE.paper("yeshokri22")
 
-NOTATION = NotationTable.build(
-    "yeshokri22",
-    [
-        ("alpha", r"\alpha", "Renyi order", Domain.POSITIVE, (1.0, 1e3, True)),
-        ("lam", r"\lambda", "strong convexity constant of the loss", Domain.POSITIVE, (1e-3, 10.0, True)),
-        ("beta", r"\beta", "smoothness constant of the loss", Domain.POSITIVE, (1e-3, 100.0, True)),
-        ("eta", r"\eta", "step size", Domain.POSITIVE, (1e-4, 1.0, True)),
-        ("S_g", r"S_{g}", "l2-sensitivity of the total gradient", Domain.POSITIVE, (1e-2, 100.0, True)),
-        (
-            "sigma",
-            r"\sigma",
-            "noise scale of Algorithm 1 (update noise sqrt(2 eta sigma^2))",
-            Domain.POSITIVE,
-            (1e-1, 100.0, True),
-        ),
-        ("b", "b", "mini-batch size", Domain.POSITIVE_INTEGER, (1, 1_000, True)),
-        ("n", "n", "number of records", Domain.POSITIVE_INTEGER, (2, 10_000, True)),
-        ("K", "K", "number of epochs", Domain.POSITIVE_INTEGER, (1, 10_000, True)),
-        (
-            "j0",
-            "j_{0}",
-            "index of the mini-batch holding the differing record (0-based)",
-            Domain.NONNEGATIVE_INTEGER,
-            (0, 1_000, False),
-        ),
-        ("k", "k", "epoch index", Domain.NONNEGATIVE_INTEGER, (0, 1_000, False)),
-        ("j", "j", "iteration index within an epoch", Domain.NONNEGATIVE_INTEGER, (0, 1_000, False)),
-        (
-            "sigma_mul",
-            r"\sigma_{mul}",
-            "noise multiplier of Algorithm 2 (DP-SGD form)",
-            Domain.POSITIVE,
-            (1e-1, 100.0, True),
-        ),
-        ("L", "L", "feature clipping norm (||x|| <= L)", Domain.POSITIVE, (1e-2, 100.0, True)),
-    ],
-)
+NOTATION = _PAPERFILE.notation("yeshokri22")
 
 al, eta, lam, beta, S_g, sigma, n, b, K, j0 = NOTATION.symbols(
     "alpha", "eta", "lam", "beta", "S_g", "sigma", "n", "b", "K", "j0"
