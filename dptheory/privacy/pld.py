@@ -388,6 +388,16 @@ def _finite_or_raise(value: float, what: str, q: float, z: float, steps: int, ta
     return float(value)
 
 
+def _check_bracket(what: str, lower: float, upper: float, q: float, z: float, steps: int, target: str) -> None:
+    """A bracket's two ends in order (the optimistic ``what`` at most the pessimistic one), else
+    :class:`NumericalFailure`: the FFT round-off went beyond the bracket."""
+    if lower > upper:
+        raise NumericalFailure(
+            f"pld: the optimistic {what} {number_text(lower)} exceeds the pessimistic {number_text(upper)} "
+            f"(q = {q}, z = {z}, steps = {steps}, {target}): round-off beyond the bracket; use a coarser grid"
+        )
+
+
 def _lower_interval(h_up: float, scale: float, steps: int, rel_width: float, upper_points: int) -> float:
     """Grid of the optimistic estimate: bias ~ steps h / 2 = rel_width * scale, capped by MAX_LOWER_POINTS."""
     if scale <= 0:
@@ -497,12 +507,7 @@ def _pld_epsilon_cached(
             h_lo = h_used
             lower_pld = _composed(q, z, steps, rel, h_lo, False)
             eps_lo = eps_of(lower_pld, "lower")
-    if eps_lo > eps_up:
-        raise NumericalFailure(
-            f"pld: the optimistic epsilon {number_text(eps_lo)} exceeds the pessimistic {number_text(eps_up)} "
-            f"(q = {q}, z = {z}, "
-            f"steps = {steps}, delta = {delta:g}): round-off beyond the bracket; use a coarser grid"
-        )
+    _check_bracket("epsilon", eps_lo, eps_up, q, z, steps, target)
     return PLDResult(q, z, steps, delta, rel, eps_lo, eps_up, h_used, h_lo, _points(lower_pld))
 
 
@@ -547,12 +552,7 @@ def _pld_delta_cached(
             f"pld: dp-accounting returned deltas {number_text(d_lo)}, {number_text(d_up)} that are not probabilities "
             f"(q = {q}, z = {z}, steps = {steps}, epsilon = {eps})"
         )
-    if d_lo > d_up:
-        raise NumericalFailure(
-            f"pld: the optimistic delta {number_text(d_lo)} exceeds the pessimistic {number_text(d_up)} "
-            f"(q = {q}, z = {z}, "
-            f"steps = {steps}, epsilon = {eps}): round-off beyond the bracket; use a coarser grid"
-        )
+    _check_bracket("delta", d_lo, d_up, q, z, steps, f"epsilon = {eps}")
     return PLDDeltaResult(q, z, steps, eps, rel, d_lo, d_up, h_used, h_lo)
 
 

@@ -65,6 +65,15 @@ def integer_order(alpha: Any, where: str) -> int:
     return a
 
 
+def _check_qz2(q: Any, z2: Any) -> None:
+    """The balls' domain of both sums: ``q`` certainly in ``[0, 1]`` and ``z2 = z^2`` certainly positive, else
+    :class:`NumericalFailure`."""
+    if not bool(q >= 0) or not bool(q <= 1):
+        raise NumericalFailure(f"sgm_arb: q = {q.str(10)} is not certainly in [0, 1]")
+    if not bool(z2 > 0):
+        raise NumericalFailure(f"sgm_arb: z^2 = {z2.str(10)} is not certainly positive")
+
+
 def log_a_int_arb(alpha: int, q: Any, z2: Any) -> Any:
     """Ball enclosing ``log A_alpha`` (module docstring) for an integer order, ``0 <= q <= 1`` and ``z2 = z^2 > 0``.
 
@@ -75,10 +84,7 @@ def log_a_int_arb(alpha: int, q: Any, z2: Any) -> Any:
     import flint
 
     arb = flint.arb
-    if not bool(q >= 0) or not bool(q <= 1):
-        raise NumericalFailure(f"sgm_arb: q = {q.str(10)} is not certainly in [0, 1]")
-    if not bool(z2 > 0):
-        raise NumericalFailure(f"sgm_arb: z^2 = {z2.str(10)} is not certainly positive")
+    _check_qz2(q, z2)
     if q.is_zero():
         return arb(0)
     one_minus_q = 1 - q
@@ -165,10 +171,7 @@ def log_a_frac_arb(alpha: Any, q: Any, z2: Any, terms: int | None = None) -> Any
     prec = flint.ctx.prec
     if not bool(alpha > 1):
         raise NumericalFailure(f"sgm_arb: the order alpha = {alpha.str(10)} is not certainly above 1")
-    if not bool(q >= 0) or not bool(q <= 1):
-        raise NumericalFailure(f"sgm_arb: q = {q.str(10)} is not certainly in [0, 1]")
-    if not bool(z2 > 0):
-        raise NumericalFailure(f"sgm_arb: z^2 = {z2.str(10)} is not certainly positive")
+    _check_qz2(q, z2)
     fl = alpha.floor()
     m = fl.unique_fmpz() if fl.is_exact() else None
     if m is None or bool(alpha == fl) or alpha.contains(fl):

@@ -18,10 +18,26 @@ from numpy.typing import ArrayLike, NDArray
 from dptheory.core.errors import NumericalFailure
 from dptheory.numerics.logspace import log1pmx, stream_lse, stream_lse_multi
 from dptheory.privacy.sgm.mp import GUARD, log_a_mp
-from dptheory.privacy.sgm.terms import cvz_weights_float, frac_log_terms, frac_pieces, int_log_terms, mixed_scale
+from dptheory.privacy.sgm.terms import (
+    cvz_weights_float,
+    frac_log_terms,
+    frac_pieces,
+    int_log_terms,
+    mixed_scale,
+    split_point,
+)
 from dptheory.privacy.sgm.validate import HUGE_NOISE_MIN_Z, HUGE_NOISE_RATIO, validate_np
 
-__all__ = ["FALLBACK_DPS", "FALLBACK_RTOL", "FALLBACK_RTOL_FRAC", "rdp_np", "recompute_mp", "refuse_nan", "theorem_np"]
+__all__ = [
+    "FALLBACK_DPS",
+    "FALLBACK_RTOL",
+    "FALLBACK_RTOL_FRAC",
+    "log1p_streamed_sum",
+    "rdp_np",
+    "recompute_mp",
+    "refuse_nan",
+    "theorem_np",
+]
 
 _LOG2 = math.log(2.0)
 _SQRT2 = math.sqrt(2.0)
@@ -57,17 +73,28 @@ def _log_a_int_np(
             inside = i <= nn
             return np.where(inside, lt, -np.inf), np.where(inside, sc, 0.0)
 
-        m, s, e = stream_lse(nn.shape[0], ncols, block)
-        with np.errstate(all="ignore"):
-            log_s = m + np.log(s)
-            rel_s = _ERR_K * _EPS * (e / s + np.abs(m) + math.log2(ncols + 2) + 5.0)
-            la_c = np.logaddexp(0.0, log_s)
-            sig = np.exp(log_s - la_c)
-            rel_c = rel_s * sig / la_c
-        rel_c = np.where(np.isfinite(la_c) & (la_c > 1e-280), rel_c, np.inf)
-        la[sl] = la_c
-        rel[sl] = rel_c
+        la[sl], rel[sl] = log1p_streamed_sum(nn.shape[0], ncols, block)
     return la, rel
+
+
+def log1p_streamed_sum(
+    rows: int, ncols: int, block: Callable[[int, int], tuple[NDArray, NDArray]]
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """``log(1 + S)`` per row for a positive series ``S`` of ``ncols`` terms, and its estimated relative error.
+
+    ``block(lo, hi)`` gives the log terms ``lo .. hi - 1`` and their absolute-error scales (``-inf`` and 0 for
+    terms past a row's end); :func:`~dptheory.numerics.logspace.stream_lse` sums them. The error is ``inf``
+    where the value is not finite or not above ``1e-280``. The integer-order sums of this module (MTZ19
+    ``log A = log(1 + (A - 1))``) and of :mod:`dptheory.privacy.wor` (WBK19 Thm 9, ``log B``) both end so.
+    """
+    m, s, e = stream_lse(rows, ncols, block)
+    with np.errstate(all="ignore"):
+        log_s = m + np.log(s)
+        rel_s = _ERR_K * _EPS * (e / s + np.abs(m) + math.log2(ncols + 2) + 5.0)
+        la_c = np.logaddexp(0.0, log_s)
+        sig = np.exp(log_s - la_c)  # S / (1 + S)
+        rel_c = rel_s * sig / la_c
+    return la_c, np.where(np.isfinite(la_c) & (la_c > 1e-280), rel_c, np.inf)
 
 
 def _log_a_frac_np(
@@ -176,7 +203,7 @@ def _am1_constant_pieces(
     ``lam`` has a small relative error.
     """
     with np.errstate(all="ignore"):
-        z0 = z * z * (l1q - lq) + 0.5  # the same expression as in frac_pieces
+        z0 = split_point(lq, l1q, z)
         a0 = z0 / z
         b1 = (z0 - 1.0) / z
         am1 = a - 1.0
@@ -217,7 +244,7 @@ def _am1_left_pieces(
     """
     logc, cs, s0, e0, s1, e1 = frac_pieces(a, lq, l1q, z, i, branch)
     with np.errstate(all="ignore"):
-        z0 = z * z * (l1q - lq) + 0.5  # the same expression as in frac_pieces
+        z0 = split_point(lq, l1q, z)
         c = (i * i - i) / (2.0 * z * z)
         lfac = np.log(-np.expm1(-c))  # expm1(c) = e^c (1 - e^-c); relative error of c ~2 eps -> ~2 eps here
         lpos = np.where(split, s0 + lfac, s0)
@@ -294,7 +321,7 @@ def _log_a_frac_am1_np(
             tscn = cs + eneg
             # CVZ bound for the tail of a difference of two moment sequences: 2 (A_0 + B_0) / (3 + sqrt 8)^n,
             # A_0 = |s0| + |s1| and B_0 = |t_i0| Phi(a0) at i0
-            z0 = zz * zz * (q1 - qq) + 0.5
+            z0 = split_point(qq, q1, zz)
             lb0 = np.where(
                 split, logc[:, :1] + it[:, :1] * qq + (aa - it[:, :1]) * q1 + special.log_ndtr(z0 / zz), -np.inf
             )[:, 0]

@@ -16,7 +16,15 @@ from numpy.typing import NDArray
 
 from dptheory.numerics.logspace import log_abs_binom, log_expm1
 
-__all__ = ["cvz_weights_float", "cvz_weights_mp", "frac_log_terms", "frac_pieces", "int_log_terms", "mixed_scale"]
+__all__ = [
+    "cvz_weights_float",
+    "cvz_weights_mp",
+    "frac_log_terms",
+    "frac_pieces",
+    "int_log_terms",
+    "mixed_scale",
+    "split_point",
+]
 
 _LOG2 = math.log(2.0)
 _SQRT2 = math.sqrt(2.0)
@@ -70,6 +78,12 @@ def mixed_scale(
         return (np.where(w0 > 0, w0 * e0, 0.0) + np.where(w1 > 0, w1 * e1, 0.0)) / (w0 + w1)
 
 
+def split_point(lq: NDArray[np.float64], l1q: NDArray[np.float64], z: NDArray[np.float64]) -> NDArray[np.float64]:
+    """``z0 = z^2 log((1-q)/q) + 1/2`` (``lq = log q``, ``l1q = log(1-q)``): where the two one-sided integrands
+    of ``A`` agree, the split point of the two-sided series (MTZ19 Sec. 3.3; package docstring)."""
+    return z * z * (l1q - lq) + 0.5
+
+
 def frac_pieces(
     a: NDArray[np.float64],
     lq: NDArray[np.float64],
@@ -91,14 +105,13 @@ def frac_pieces(
     logc, cs = log_abs_binom(a, i, branch)
     with np.errstate(all="ignore"):
         z2 = z * z
-        L = l1q - lq
-        z0 = z2 * L + 0.5
+        z0 = split_point(lq, l1q, z)
         hz = z0 * z0 / (2.0 * z2)
         mills_base = a * l1q - hz - _LOG2
         # Error model. The rounding of z0 itself needs no term: A does not depend on the split point
         # (the two one-sided integrands agree at z0), so a consistently shifted z0 moves the s0 and
         # s1 sums in opposite directions. The Mills form uses i lq + (a-i) l1q + i L = a l1q, which
-        # holds only for the exact L; the mismatch is |i| eps (|lq| + |l1q|).
+        # holds only for the exact L = l1q - lq; the mismatch is |i| eps (|lq| + |l1q|).
         ql = np.abs(lq) + np.abs(l1q)
         mills_err = np.abs(a * l1q) + 3.0 * hz
 

@@ -3,14 +3,12 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from dptheory.numerics.logspace import stream_lse
-from dptheory.privacy.sgm.float64 import recompute_mp, refuse_nan
+from dptheory.privacy.sgm.float64 import log1p_streamed_sum, recompute_mp, refuse_nan
 from dptheory.privacy.wor.mp import GUARD, cgf_mp
 from dptheory.privacy.wor.terms import log_terms
 from dptheory.privacy.wor.validate import validate_np
@@ -21,7 +19,6 @@ _ROW_CHUNK = 512
 FALLBACK_RTOL = 1e-11  # float64 points with a larger estimated relative error are recomputed in mp
 FALLBACK_DPS = 30  # precision of that recomputation
 _EPS = float(np.finfo(np.float64).eps)
-_ERR_K = 1.5  # float64 model: a log term with additive pieces p_k has absolute error <= _ERR_K eps sum |p_k|
 
 
 def _log_b_int_np(
@@ -42,16 +39,9 @@ def _log_b_int_np(
             inside = j <= nn
             return np.where(inside, lt, -np.inf), np.where(inside, sc, 0.0)
 
-        m, s, e = stream_lse(nn.shape[0], ncols, block)
-        with np.errstate(all="ignore"):
-            log_s = m + np.log(s)
-            rel_s = _ERR_K * _EPS * (e / s + np.abs(m) + math.log2(ncols + 2) + 5.0)
-            k = np.logaddexp(0.0, log_s)
-            share = np.exp(log_s - k)  # S / (1 + S)
-            rel_k = rel_s * share / k + 2.0 * _EPS
-        rel_k = np.where(np.isfinite(k) & (k > 1e-280), rel_k, np.inf)
+        k, rel_k = log1p_streamed_sum(nn.shape[0], ncols, block)
         out[idx] = k
-        rel[idx] = rel_k
+        rel[idx] = rel_k + 2.0 * _EPS
     return out, rel
 
 
