@@ -30,6 +30,7 @@ from dptheory.core.claims import (
     constant,
     formula,
     retire_claim,
+    theorem_side,
 )
 from dptheory.core.conditions import Condition
 from dptheory.core.notation import rational_to_mpf
@@ -43,12 +44,6 @@ from dptheory.verify.sides import side_at_pin
 nO, mO = M.NOTATION_OURS.symbols("n", "m")
 
 
-def T(key: str, label: str | None = None, **kw: Any) -> Quantity:
-    return Quantity(label=label or key, theorem=key, **kw)
-
-
-def _add(cl: Claim) -> Claim:
-    return REGISTRY.add(cl)
 
 
 
@@ -117,7 +112,7 @@ def _thm_b_linear_symbolic() -> SymbolicResult:
 _LINEAR_SYMBOLIC = {"A": _thm_a_linear_symbolic, "B": _thm_b_linear_symbolic}
 
 for _suffix, _key, _name in (("B", "maxinfo.thmB_derived", "Theorem B"), ("A", "maxinfo.thmA_derived", "Theorem A")):
-    _add(Claim(
+    REGISTRY.add(Claim(
         key=f"maxinfo.thm{_suffix}_at_most_linear",
         title=f"Our derived {_name} at 2n is at most twice its value at n",
         citation=M.OURS.item("docs/derivations (derived Theorems A and B)",
@@ -130,8 +125,8 @@ for _suffix, _key, _name in (("B", "maxinfo.thmB_derived", "Theorem B"), ("A", "
         "conditions hold at 2n). Proved symbolically for every such point (n = k m, k = 1, 2, ...); "
         + ("Theorem B's own assumption (E = 1 or theta-independent gradients) does not involve n. "
            if _suffix == "B" else "") + "The search below the proof only runs in the mutation checks.",
-        lhs=T(_key, f"{_name} at 2n", set={"n": 2 * _kR * mO}),
-        rhs=_times2(T(_key, f"{_name} at n", set={"n": _kR * mO}), f"2 x {_name} at n"),
+        lhs=theorem_side(_key, f"{_name} at 2n", set={"n": 2 * _kR * mO}),
+        rhs=_times2(theorem_side(_key, f"{_name} at n", set={"n": _kR * mO}), f"2 x {_name} at n"),
         relation=Relation.LE,
         verdict=Verdict.PROVED,
         symbolic=_LINEAR_SYMBOLIC[_suffix],
@@ -152,11 +147,11 @@ _ROUTE_RANGES = {"n": (100, 1_000_000, True), "E": (1, 10, True), "sigma": (20.0
 def _route_claim(*, locator_tail: str = "", **fields: Any) -> Claim:
     """Register a superlinearity claim of the comparison route (docs/derivations/maxinfo_route.md, section 3):
     route(2n) > 2 route(n) for maxinfo.dp_route_rogers_asymptotic."""
-    return _add(Claim(
+    return REGISTRY.add(Claim(
         citation=M.OURS.item("docs/derivations/maxinfo_route.md, section 3 (comparison route)" + locator_tail),
         statement=_ROUTE_STATEMENT,
-        lhs=T("maxinfo.dp_route_rogers_asymptotic", "route at 2n", set={"n": 2 * nR}),
-        rhs=_times2(T("maxinfo.dp_route_rogers_asymptotic", "route at n"), "2 x route at n"),
+        lhs=theorem_side("maxinfo.dp_route_rogers_asymptotic", "route at 2n", set={"n": 2 * nR}),
+        rhs=_times2(theorem_side("maxinfo.dp_route_rogers_asymptotic", "route at n"), "2 x route at n"),
         relation=Relation.GT,
         **fields,
     ))
@@ -219,13 +214,13 @@ def _phi(x: sp.Expr) -> sp.Expr:
 EXACT_DELTA_FORMULA = formula(
     "exact delta at the calibrated eps",
     _phi(_DL / (2 * _SL) - _S) - sp.exp(_DL / _SL * _S) * _phi(-_DL / (2 * _SL) - _S),
-    parts=(T("lz26.gaussian_calibration"),),
+    parts=(theorem_side("lz26.gaussian_calibration"),),
 )
 """Balle & Wang 2018 (arXiv 1805.06530), Thm 8, at eps = (Delta/sigma) sqrt(2 ln(1.25/delta)): the same
 quantity as exact_delta_mp (which calls the max-information kernel), written as a sympy formula so that
 it compiles to arb; checks/test_maxinfo_claims.py compares the two."""
 
-CALIBRATION = _add(Claim(
+CALIBRATION = REGISTRY.add(Claim(
     key="lz26.C3",
     title="The quoted Gaussian calibration is (eps, delta)-DP: exact delta at the calibrated eps <= delta",
     citation=L.PAPER.item("Section 2 (Differential privacy)", note="quoting Dwork & Roth 2014, Thm A.1"),

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from dptheory.core.claims import Claim, Finding, Quantity, Region, Relation, Verdict
+from dptheory.core.claims import Claim, Finding, Region, Relation, Verdict, theorem_side
 from dptheory.core.registry import REGISTRY
 from dptheory.core.symbolic import prove_zero
 from dptheory.papers.maxinfo import theorems as M
@@ -19,12 +19,6 @@ from dptheory.verify.sides import side_at_pin
 tau, c, n, k = M.NOTATION.symbols("tau", "c", "n", "k")
 
 
-def T(key: str, label: str | None = None, **kw: Any) -> Quantity:
-    return Quantity(label=label or key, theorem=key, **kw)
-
-
-def _add(cl: Claim) -> Claim:
-    return REGISTRY.add(cl)
 
 
 _X = tau**2 / (c**2 * n)
@@ -39,10 +33,10 @@ def _c21_symbolic() -> Any:
 def _cor21_claim(*, locator: str, k_label: str, k_value: Any, **fields: Any) -> Claim:
     """Register a reading of Dwork et al.'s Corollary 21 (arXiv 1506.02629): its proof route (Thm 13 + McDiarmid)
     at the hypothesis k = ``k_label`` against the stated bound, for all tau, c, n and beta in (0, 1)."""
-    return _add(Claim(
+    return REGISTRY.add(Claim(
         citation=M.DWORK15.item(locator),
-        lhs=T("dwork15.cor21_route", f"Thm 13 + McDiarmid at k = {k_label}", set={"k": k_value}),
-        rhs=T("dwork15.cor21", "Cor 21"),
+        lhs=theorem_side("dwork15.cor21_route", f"Thm 13 + McDiarmid at k = {k_label}", set={"k": k_value}),
+        rhs=theorem_side("dwork15.cor21", "Cor 21"),
         region=Region(description="all tau, c, n, beta in (0, 1)"),
         **fields,
     ))
@@ -90,7 +84,7 @@ C21_EXTRACTED = _cor21_claim(
 _TAUS = ["2.811", "2.82", "2.85", "2.9", "3", "3.1", "3.25", "3.5", "3.75", "4", "4.5", "5", "6", "7", "8", "10",
          "12", "15", "20", "30", "50", "100"]
 
-C22 = _add(Claim(
+C22 = REGISTRY.add(Claim(
     key="dwork15.C22",
     title="Cor 22: the printed route gives exp(-3 tau^2/(4 c^2 n)) once tau^2/(c^2 n) >= 7.9",
     citation=M.DWORK15.item("Corollary 22"),
@@ -99,22 +93,22 @@ C22 = _add(Claim(
     reading="Both sides depend only on x = tau^2/(c^2 n); checked exhaustively on x = tau^2 (c = n = 1) for tau in "
     "[2.811, 100] (x in [7.90, 10^4]); the crossing x* = 7.80... and the single-crossing argument are in "
     "docs/max_information.md and tests/test_maxinfo.py.",
-    lhs=T("dwork15.cor22_route", "Thm 20 + Thm 13 + McDiarmid"),
-    rhs=T("dwork15.cor22", "exp(-3x/4)"),
+    lhs=theorem_side("dwork15.cor22_route", "Thm 20 + Thm 13 + McDiarmid"),
+    rhs=theorem_side("dwork15.cor22", "exp(-3x/4)"),
     relation=Relation.LE,
     verdict=Verdict.EXHAUSTIVE,
     region=Region(fixed={"c": 1, "n": 1}, choices={"tau": _TAUS}, description="x = tau^2 from 7.90 to 10^4"),
 ))
 
-B_LE_A = _add(Claim(
+B_LE_A = REGISTRY.add(Claim(
     key="maxinfo.C1",
     title="Theorem B is at most Theorem A (the summary of our derivations suggests Theorem B is the sharper bound)",
     citation=M.OURS.item("docs/derivations/maxinfo_dpsgd.md, Summary of the bounds"),
     statement="Theorem B: inf_lambda K_B(lambda) ~ n E zeta^2/sigma^2 + (zeta/sigma) sqrt(2 n E ln(1/beta)); "
     "Theorem A: 2 n E m zeta^2/sigma^2 + (2 zeta/sigma) sqrt(2 n E m ln(1/beta)).",
     reading="maxinfo.thmB_derived <= maxinfo.thmA_derived at every valid point (where Theorem B applies).",
-    lhs=T("maxinfo.thmB_derived", "Theorem B"),
-    rhs=T("maxinfo.thmA_derived", "Theorem A"),
+    lhs=theorem_side("maxinfo.thmB_derived", "Theorem B"),
+    rhs=theorem_side("maxinfo.thmA_derived", "Theorem A"),
     relation=Relation.LE,
     region=Region(description="all valid points"),
     counterexamples=({"n": 1, "m": 1, "E": 1, "zeta": 1, "sigma": 1000, "beta": "1e-9"},

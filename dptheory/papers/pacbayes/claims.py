@@ -18,7 +18,7 @@ from typing import Any
 import mpmath
 import sympy as sp
 
-from dptheory.core.claims import Box, Claim, Finding, Quantity, Region, Relation, TheoremSide, Verdict
+from dptheory.core.claims import Box, Claim, Finding, Quantity, Region, Relation, TheoremSide, Verdict, theorem_side
 from dptheory.core.conditions import Condition
 from dptheory.core.notation import rational_to_mpf
 from dptheory.core.registry import REGISTRY
@@ -29,12 +29,6 @@ from dptheory.verify.sides import side_at_pin
 empD, KLD, mD, deltaD, epsD = P.NOTATION_DR.symbols("emp_risk", "KL", "m", "delta", "eps")
 
 
-def T(key: str, label: str | None = None, **kw: Any) -> Quantity:
-    return Quantity(label=label or key, theorem=key, **kw)
-
-
-def _add(cl: Claim) -> Claim:
-    return REGISTRY.add(cl)
 
 
 def _dp_term_mp(e: Any, dps: int) -> mpmath.mpf:
@@ -60,7 +54,7 @@ def _dr18_c1_symbolic() -> SymbolicResult:
     return prove_zero(on_region - 2 * epsD**2, what)
 
 
-DR18_C1 = _add(Claim(
+DR18_C1 = REGISTRY.add(Claim(
     key="dr18.C1",
     title="An eps-DP prior contributes 2 eps^2 to the kl budget (once m eps^2 >= ln(3/delta))",
     citation=P.DR18.item("remark after the DP-prior theorem"),
@@ -68,7 +62,7 @@ DR18_C1 = _add(Claim(
     reading="The DP term 2 max{ln(3/delta), m eps^2}/m of dr18.dp_prior's kl budget equals 2 eps^2 wherever "
     "m eps^2 >= ln(3/delta) (below that it is 2 ln(3/delta)/m).",
     lhs=Quantity(label="2 max{ln(3/delta), m eps^2}/m", mp=_dp_term_mp, np=_dp_term_np, params=("m", "eps", "delta"),
-                 parts=(T("dr18.dp_prior", set={"emp_risk": sp.Integer(0), "KL": sp.Integer(0)}),)),
+                 parts=(theorem_side("dr18.dp_prior", set={"emp_risk": sp.Integer(0), "KL": sp.Integer(0)}),)),
     rhs=Quantity(label="2 eps^2", mp=lambda e, d: 2 * rational_to_mpf(sp.Rational(e["eps"])) ** 2,
                  np=lambda e: 2 * float(e["eps"]) ** 2, params=("eps",)),
     relation=Relation.EQ,
@@ -79,15 +73,15 @@ DR18_C1 = _add(Claim(
                   description="m eps^2 >= ln(3/delta)"),
 ))
 
-MI_LT_DR = _add(Claim(
+MI_LT_DR = REGISTRY.add(Claim(
     key="pacbayes.C1",
     title="Max-information route beats DR18 for an eps-DP prior (kl budget)",
     citation=P.OURS.item("docs/derivations/pacbayes_maxinfo.md, DR18 max-information variant"),
     statement="Max-information variant (Thm 20 + G2, beta = delta/2): kl <= (KL + ln(2 xi(m)/delta))/m + eps^2/2 + "
     "eps sqrt(ln(4/delta)/(2m)) -- leading term eps^2/2 instead of 2 eps^2.",
     reading="pacbayes.dr18_maxinfo_variant_derived's kl budget < dr18.dp_prior's at every valid point.",
-    lhs=T("pacbayes.dr18_maxinfo_variant_derived", "max-information variant (rhs)", term="rhs"),
-    rhs=T("dr18.dp_prior", "DR18 (rhs)", term="rhs"),
+    lhs=theorem_side("pacbayes.dr18_maxinfo_variant_derived", "max-information variant (rhs)", term="rhs"),
+    rhs=theorem_side("dr18.dp_prior", "DR18 (rhs)", term="rhs"),
     relation=Relation.LT,
     region=Region(description="all valid points"),
     counterexamples=({"emp_risk": 0, "KL": 0, "m": 100, "delta": "0.000000001", "eps": "0.5"},
@@ -107,15 +101,15 @@ MI_LT_DR = _add(Claim(
                "lhs2": side_at_pin(c, "lhs", 1), "rhs2": side_at_pin(c, "rhs", 1)}),
 ))
 
-MCA_GE_PINSKER = _add(Claim(
+MCA_GE_PINSKER = REGISTRY.add(Claim(
     key="pacbayes.C2",
     title="The recalled McAllester bound is implied by Maurer's bound through Pinsker (so it is valid)",
     citation=P.MCALLESTER99.item("Theorem 1 (as recalled)"),
     statement="R(Q) <= emp + sqrt((KL + ln(1/delta) + ln n + 2)/(2n - 1)) with probability >= 1 - delta.",
     reading="mcallester99 > pacbayes.pinsker_derived at every valid point (ln n + 2 >= ln(2 sqrt n) and 2n - 1 < 2n), "
     "so the McAllester form is a (weaker) consequence of maurer04.kl_2sqrtn.",
-    lhs=T("mcallester99", "McAllester (recalled form)"),
-    rhs=T("pacbayes.pinsker_derived", "Maurer + Pinsker"),
+    lhs=theorem_side("mcallester99", "McAllester (recalled form)"),
+    rhs=theorem_side("pacbayes.pinsker_derived", "Maurer + Pinsker"),
     relation=Relation.GT,
     verdict=Verdict.CERTIFIED,
     region=Region(description="claimed at all valid points; certified for every empirical risk, KL in [0.1, 20], "
@@ -301,15 +295,15 @@ def _pinsker_proof(claim: Claim | None = None) -> SymbolicResult:
     )
 
 
-XI_LE_2SQRT = _add(Claim(
+XI_LE_2SQRT = REGISTRY.add(Claim(
     key="pacbayes.C3",
     title="The exact xi(n) budget is never above the 2 sqrt(n) budget",
     citation=P.MAURER04.item("xi(n) <= 2 sqrt(n)"),
     statement="sqrt(n) <= xi(n) <= 2 sqrt(n) (for n >= 8)",
     reading="maurer04.kl's kl budget <= maurer04.kl_2sqrtn's at every n >= 1 (equality at n = 1). The budgets "
     "differ by (ln(2 sqrt n) - ln xi(n))/n, so this is xi(n) <= 2 sqrt(n) for every n >= 1 (Maurer states n >= 8).",
-    lhs=T("maurer04.kl", "kl budget with xi(n)", term="rhs"),
-    rhs=T("maurer04.kl_2sqrtn", "kl budget with 2 sqrt(n)", term="rhs"),
+    lhs=theorem_side("maurer04.kl", "kl budget with xi(n)", term="rhs"),
+    rhs=theorem_side("maurer04.kl_2sqrtn", "kl budget with 2 sqrt(n)", term="rhs"),
     relation=Relation.LE,
     verdict=Verdict.PROVED,
     symbolic=_xi_le_2sqrt_proof,
@@ -318,15 +312,15 @@ XI_LE_2SQRT = _add(Claim(
                   "n <= 7, Robbins' Stirling bounds for n >= 8; searches draw n <= 10^5)"),
 ))
 
-KL_LE_PINSKER = _add(Claim(
+KL_LE_PINSKER = REGISTRY.add(Claim(
     key="pacbayes.C4",
     title="The kl-inverse risk bound is never above its Pinsker relaxation",
     citation=P.OURS.item("docs/derivations/pacbayes_maxinfo.md, Pinsker relaxation"),
     statement="R(Q) <= kl^-1_+(emp, c) <= emp + sqrt(c/2)",
     reading="maurer04.kl_2sqrtn <= pacbayes.pinsker_derived at every valid point (both with the same budget "
     "B = (KL + ln(2 sqrt(n)/delta))/n): Pinsker's binary inequality kl(q||p) >= 2 (p - q)^2.",
-    lhs=T("maurer04.kl_2sqrtn", "kl bound"),
-    rhs=T("pacbayes.pinsker_derived", "Pinsker form"),
+    lhs=theorem_side("maurer04.kl_2sqrtn", "kl bound"),
+    rhs=theorem_side("pacbayes.pinsker_derived", "Pinsker form"),
     relation=Relation.LE,
     verdict=Verdict.PROVED,
     symbolic=_pinsker_proof,

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
-from dptheory.core.claims import Claim, Finding, Quantity, Region, Relation
+from dptheory.core.claims import Claim, Finding, Region, Relation, theorem_side
 from dptheory.core.conditions import Condition
 from dptheory.core.registry import REGISTRY
 from dptheory.numerics.binomial import clopper_pearson_lower, wilson
@@ -51,8 +51,8 @@ REGISTRY.add(Claim(
     reading="S, S' differ in record k (the proof writes both gradients at index k). On the domain the proof "
     "conditions on (||xi||^2 <= 1.5 sigma_p^2 d, xi orthogonal to mu) the exact worst-case RDP of T DP-GD steps "
     "(shi26.gaussian_rdp_replace) must be at most Lemma 39's curve (shi26.lemma39_rdp), at every order.",
-    lhs=Quantity("worst-case replace-one RDP", theorem="shi26.gaussian_rdp_replace"),
-    rhs=Quantity("Lemma 39's RDP", theorem="shi26.lemma39_rdp"),
+    lhs=theorem_side("shi26.gaussian_rdp_replace", "worst-case replace-one RDP"),
+    rhs=theorem_side("shi26.lemma39_rdp", "Lemma 39's RDP"),
     relation=Relation.LE,
     region=Region(description="all valid points"),
     counterexamples=({"alpha": 2, **PAPER_POINT},),
@@ -88,8 +88,8 @@ REGISTRY.add(Claim(
     "lam A + L/(lam - 1) >= A + 2 sqrt(A L) for every lam > 1, with equality at lam* = 1 + sqrt(L/A), so its arb "
     "enclosure's lower end is a certified lower bound of Lemma 39's best epsilon (what falsifying lhs <= rhs "
     "needs).",
-    lhs=Quantity("Lemma 39 at Thm 3's sigma_b, T2", theorem="shi26.lemma39", set=THM3_SETTING),
-    rhs=Quantity("Theorem 3 (C4 = 1000)", theorem="shi26.thm3_privacy", set={"C4": sp.Integer(1000)}),
+    lhs=theorem_side("shi26.lemma39", "Lemma 39 at Thm 3's sigma_b, T2", set=THM3_SETTING),
+    rhs=theorem_side("shi26.thm3_privacy", "Theorem 3 (C4 = 1000)", set={"C4": sp.Integer(1000)}),
     relation=Relation.LE,
     region=Region(constraints=(Condition(sp.LessThan(eta, m / mu**2, evaluate=False),
                                          "eta <= m/||mu||^2 (Condition 2's upper bound, C = 1)"),),
