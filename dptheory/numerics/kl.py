@@ -40,7 +40,7 @@ so ``xi`` is cheap at any ``n``; the direct binomial sum is kept as an oracle.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import mpmath
@@ -246,13 +246,26 @@ def kl_inv_upper(q: float, c: float, tol: float = DEFAULT_TOL) -> float:
     p = _upper_start(q, c)
     if p >= 1.0:
         return 1.0
+    return _certify_upper(q, c, _newton_toward_root(q, c, p, True), tol)
+
+
+def _newton_toward_root(q: float, c: float, p: float, upper: bool) -> float:
+    """Newton's iteration on ``kl(q||p) - c`` from a start ``p`` with kl >= c, the shared loop of
+    :func:`kl_inv_upper` (``upper``: p in (q, 1], moving down) and :func:`kl_inv_lower` (p in [0, q), moving
+    up); kl(q||.) is convex, so the iterates stay on the start's side of the root but for rounding."""
     f = kl_bernoulli(q, p) - c
     for _ in range(_MAX_NEWTON):
         if f <= 0.0:
             break
-        step = f * (p / (p - q)) * (1.0 - p)  # ratio first: f * p underflows for tiny p
-        p_new = p - step
-        if p_new <= q:  # cannot happen in exact arithmetic (convexity); guard rounding
+        if upper:
+            step = f * (p / (p - q)) * (1.0 - p)  # ratio first: f * p underflows for tiny p
+            p_new = p - step
+            crossed = p_new <= q  # cannot happen in exact arithmetic (convexity); guard rounding
+        else:
+            step = f * (p / (q - p)) * (1.0 - p)
+            p_new = p + step
+            crossed = p_new >= q
+        if crossed:
             p_new = 0.5 * (p + q)
         f_new = kl_bernoulli(q, p_new) - c
         if f_new < 0.0:
@@ -263,7 +276,7 @@ def kl_inv_upper(q: float, c: float, tol: float = DEFAULT_TOL) -> float:
         p, f = p_new, f_new
         if step <= 4e-16 * p_new:  # converged to float64 resolution (relative), well inside tol
             break
-    return _certify_upper(q, c, p, tol)
+    return p
 
 
 def _outward(q: float, p: float, tol: float) -> float:
@@ -308,22 +321,7 @@ def kl_inv_lower(q: float, c: float, tol: float = DEFAULT_TOL) -> float:
     if p <= 0.0:
         # the start underflowed: the root is below the smallest positive double's neighbourhood
         return 0.0
-    f = kl_bernoulli(q, p) - c
-    for _ in range(_MAX_NEWTON):
-        if f <= 0.0:
-            break
-        step = f * (p / (q - p)) * (1.0 - p)
-        p_new = p + step
-        if p_new >= q:
-            p_new = 0.5 * (p + q)
-        f_new = kl_bernoulli(q, p_new) - c
-        if f_new < 0.0:  # past the root by rounding only (see kl_inv_upper)
-            p = p_new
-            break
-        p, f = p_new, f_new
-        if step <= 4e-16 * p_new:  # converged to float64 resolution (relative), well inside tol
-            break
-    return _certify_lower(q, c, p, tol)
+    return _certify_lower(q, c, _newton_toward_root(q, c, p, False), tol)
 
 
 def _certify_lower(q: float, c: float, lo: float, tol: float) -> float:
@@ -334,22 +332,25 @@ def _certify_lower(q: float, c: float, lo: float, tol: float) -> float:
     return _bisect_float(q, c, max(0.0, _lower_start(q, c)), q, tol, False)
 
 
-def kl_inv_upper_np(q: np.ndarray, c: np.ndarray, tol: float = DEFAULT_TOL) -> np.ndarray:
-    """Vectorised :func:`kl_inv_upper` (element by element; same algorithm, same guarantees)."""
+def _elementwise(
+    inverse: Callable[[float, float, float], float], q: np.ndarray, c: np.ndarray, tol: float
+) -> np.ndarray:
+    """``inverse`` (a float64 kl inverse) applied element by element to broadcast arrays ``q`` and ``c``."""
     q, c = np.broadcast_arrays(np.asarray(q, dtype=np.float64), np.asarray(c, dtype=np.float64))
     out = np.empty(q.shape, dtype=np.float64)
     for idx in np.ndindex(q.shape):
-        out[idx] = kl_inv_upper(float(q[idx]), float(c[idx]), tol)
+        out[idx] = inverse(float(q[idx]), float(c[idx]), tol)
     return out
+
+
+def kl_inv_upper_np(q: np.ndarray, c: np.ndarray, tol: float = DEFAULT_TOL) -> np.ndarray:
+    """Vectorised :func:`kl_inv_upper` (element by element; same algorithm, same guarantees)."""
+    return _elementwise(kl_inv_upper, q, c, tol)
 
 
 def kl_inv_lower_np(q: np.ndarray, c: np.ndarray, tol: float = DEFAULT_TOL) -> np.ndarray:
     """Vectorised :func:`kl_inv_lower`."""
-    q, c = np.broadcast_arrays(np.asarray(q, dtype=np.float64), np.asarray(c, dtype=np.float64))
-    out = np.empty(q.shape, dtype=np.float64)
-    for idx in np.ndindex(q.shape):
-        out[idx] = kl_inv_lower(float(q[idx]), float(c[idx]), tol)
-    return out
+    return _elementwise(kl_inv_lower, q, c, tol)
 
 
 # ----------------------------------------------------------------------------- inverses, mpmath
