@@ -50,3 +50,11 @@ def test_the_pld_sides_declare_their_reproducible_digits() -> None:
 
     for key in ("yeshokri22.C5_epsdelta_pld", "yeshokri22.C7_epsdelta_pld"):
         assert REGISTRY.get(key).rhs.digits == PLD_DIGITS <= 10, key
+
+
+def test_quantity_passes_digits_to_a_custom_side_only() -> None:
+    from dptheory.core.claims import Quantity
+
+    assert Quantity(label="s", mp=lambda e, dps: 1, digits=3).digits == 3
+    with pytest.raises(ValueError, match="digits"):
+        Quantity(label="s", theorem="rdp.gaussian", digits=3)

@@ -181,6 +181,7 @@ class Quantity(metaclass=_SideMeta):
         expr: sp.Expr | None = None,
         op: str | Op | None = None,
         reason: str | None = None,
+        digits: int | None = None,
     ) -> None:
         """The signature of ``Quantity(...)``: :func:`make_side`, which the metaclass calls instead (this body
         never runs; each variant has its own ``__init__``)."""
@@ -447,12 +448,14 @@ def make_side(
     expr: sp.Expr | None = None,
     op: str | Op | None = None,
     reason: str | None = None,
+    digits: int | None = None,
 ) -> Quantity:
     """The side the fields name (``Quantity(...)``): ``theorem`` a :class:`TheoremSide`, ``op`` a
     :class:`Combination`, ``expr`` a :class:`Formula`, ``mp`` a :class:`Custom` (its ``reason`` defaults to
     "LABEL is given by an mpmath function only"); fields of another variant are refused."""
     given = dict(
-        theorem=theorem, term=term, limit=limit, set=set, mp=mp, np=np, params=params, parts=parts, expr=expr, op=op
+        theorem=theorem, term=term, limit=limit, set=set, mp=mp, np=np, params=params, parts=parts, expr=expr, op=op,
+        digits=digits,
     )
     if theorem is not None:
         _refuse("theorem side", label, given, {"theorem", "term", "limit", "set"})
@@ -464,9 +467,9 @@ def make_side(
         _refuse("formula", label, given, {"expr", "params", "parts"})
         return Formula(label, expr=expr, params=tuple(params), parts=tuple(parts))
     if mp is not None:
-        _refuse("custom side", label, given, {"mp", "np", "params", "parts"})
+        _refuse("custom side", label, given, {"mp", "np", "params", "parts", "digits"})
         why = reason or f"{label} is given by an mpmath function only"
-        return Custom(label, mp=mp, np=np, params=tuple(params), parts=tuple(parts), reason=why)
+        return Custom(label, mp=mp, np=np, params=tuple(params), parts=tuple(parts), reason=why, digits=digits)
     raise ValueError(f"side {label!r}: give a theorem, an expr, an op with parts, or an mp function")
 
 

@@ -282,16 +282,17 @@ def point_decision(claim: Claim, point: Mapping[str, Any], *, dps: int = 50, rul
 def _mp_only(claim: Claim, out: PointOutcome, exact: Mapping[str, sp.Rational], digits: int) -> PointDecision:
     """The mpmath outcome as a decision (no enclosures, no evidence)."""
     lhs, rhs = (
-        _side_record(q, _value_text(v, shown_digits(q, digits)), digits)
-        for q, v in ((claim.lhs, out.lhs), (claim.rhs, out.rhs))
+        _side_record(q, v, digits) for q, v in ((claim.lhs, out.lhs), (claim.rhs, out.rhs))
     )
     return PointDecision(out.holds, False, lhs, rhs, out.margin, "", out, exact)
 
 
-def _side_record(q: Any, value: str, digits: int, ball: Any = None, why: str = "") -> dict[str, Any]:
-    """A side as a decision shows it: its label, its value (``value``, already written), the ends of its
-    enclosure ``ball`` rounded outward to ``digits + 2`` digits (when given), and why it has none."""
-    rec: dict[str, Any] = {"label": q.label, "value": value, "lo": None, "hi": None, "why_not": why}
+def _side_record(q: Any, value: Any, digits: int, ball: Any = None, why: str = "") -> dict[str, Any]:
+    """A side as a decision shows it: its label, its mpmath ``value`` to ``digits`` significant digits (fewer
+    if the side declares fewer: :func:`shown_digits`), the ends of its enclosure ``ball`` rounded outward to
+    ``digits + 2`` digits (when given), and why it has none."""
+    text = _value_text(value, shown_digits(q, digits))
+    rec: dict[str, Any] = {"label": q.label, "value": text, "lo": None, "hi": None, "why_not": why}
     if ball is not None:
         rec["lo"], rec["hi"] = ball_text(ball, digits + 2)
     return rec
@@ -320,7 +321,7 @@ def _by_margin(claim: Claim, exact: Mapping[str, sp.Rational], out: PointOutcome
     for q, v in ((claim.lhs, out.lhs), (claim.rhs, out.rhs)):
         ball, why = side_enclosure(q, exact, int(dps * 3.33) + 64)
         shown = ball is not None and (ball.is_finite() or is_inf(ball))
-        sides.append(_side_record(q, mpmath.nstr(v, shown_digits(q, digits)), digits, ball if shown else None, why))
+        sides.append(_side_record(q, v, digits, ball if shown else None, why))
     if m.certifiable:
         base = int(dps * 3.33) + 32
         precs = [max(BOX_PREC, base) * 2**k for k in range(8) if max(BOX_PREC, base) * 2**k <= 16 * base]
@@ -349,10 +350,8 @@ def _by_separation(claim: Claim, exact: Mapping[str, sp.Rational], out: PointOut
         return _mp_only(claim, out, exact, digits)
     L, why_l = certified_enclosure(claim.lhs, exact, dps)
     R, why_r = certified_enclosure(claim.rhs, exact, dps)
-    lhs = _side_record(claim.lhs, _value_text(out.lhs, shown_digits(claim.lhs, digits)), digits, L,
-                       "" if L is not None else why_l)
-    rhs = _side_record(claim.rhs, _value_text(out.rhs, shown_digits(claim.rhs, digits)), digits, R,
-                       "" if R is not None else why_r)
+    lhs = _side_record(claim.lhs, out.lhs, digits, L, "" if L is not None else why_l)
+    rhs = _side_record(claim.rhs, out.rhs, digits, R, "" if R is not None else why_r)
     certified = False
     if L is not None and R is not None:
         certified = violation_certified(claim, L, R)

@@ -263,9 +263,13 @@ def pld_quantity(thm: str, delta: float = DELTA) -> Quantity:
             mechanism="composition",
             digits=PLD_DIGITS,
         )
-    label = f"PLD composition (dp-accounting) at delta = {delta:g}: the bracket end that decides"
-    return Custom(label, mp=mp_value, np=np_value, params=_PARAMS, reason=f"{label} is given by an mpmath function "
-                  "only", digits=PLD_DIGITS)
+    return Quantity(
+        label=f"PLD composition (dp-accounting) at delta = {delta:g}: the bracket end that decides",
+        mp=mp_value,
+        np=np_value,
+        params=_PARAMS,
+        digits=PLD_DIGITS,
+    )
 
 
 def _region(k_from: int, step: int = 1) -> Region:
