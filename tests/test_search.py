@@ -194,8 +194,9 @@ def test_divisibility_condition_is_drawn() -> None:
     as a multiple k m (the search drew no point of such a region before). The claim is our derived
     Theorem A's linearity written with n itself (the registered claim now writes n = k m)."""
     from dptheory.core.claims import Claim, Region, Relation, Verdict
+    from dptheory.core.claims import theorem_side as T
     from dptheory.core.conditions import Condition
-    from dptheory.papers.lz26.claims import T, _times2, mO, nO
+    from dptheory.papers.lz26.claims import _times2, mO, nO
 
     claim = Claim(
         key="test.thmA_linear_with_n",
