@@ -392,14 +392,17 @@ def crossover_epochs(
 
 def _thm43_tail(top: Any, P: Mapping[str, Any]) -> Any:
     """A lower bound of Thm 4.3's RDP at every order >= ``top``: ``L_T >= T (log q + c)`` with
-    ``c = (alpha - 1) alpha G0`` and ``G0 = eta S_g^2 / (4 sigma^2 b^2)`` (Ye & Shokri 2022, arXiv 2203.05363, Thm 4.3;
-    docs/derivations/epsdelta_order_bounds.md), so ``R >= T (alpha G0 + log q/(alpha - 1))``, increasing in alpha."""
+    ``c = (alpha - 1) G(alpha)``, G Ye & Shokri's one-step RDP (:func:`kernels.gaussian_step_rdp`, its one
+    definition) (Ye & Shokri 2022, arXiv 2203.05363, Thm 4.3; docs/derivations/epsdelta_order_bounds.md), so
+    ``R >= T (G(alpha) + log q/(alpha - 1))``, increasing in alpha (G is linear in alpha)."""
     import flint
 
+    from dptheory.papers.yeshokri22 import kernels as ys
+
     n, b, K = (int(P[x].unique_fmpz()) for x in ("n", "b", "K"))
-    G0 = P["eta"] * P["S_g"] ** 2 / (4 * P["sigma"] ** 2 * P["b"] ** 2)
+    G_top = ys.gaussian_step_rdp().arb({**{x: P[x] for x in ys.G_ARGS[1:]}, "alpha": top})  # G at alpha = top
     q = flint.arb(b) / n
-    return K * (n // b) * (top * G0 + q.log() / (top - 1))
+    return K * (n // b) * (G_top + q.log() / (top - 1))
 
 
 #: per theorem, how its RDP is bounded below on an order interval and above ORDER_HI (None: the service's default
