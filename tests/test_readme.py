@@ -74,13 +74,29 @@ def test_python_example(code, capsys):
         assert comment.strip() in out
 
 
-def test_main_job_runs_as_written(tmp_path):
-    """`dptheory check` (the README's main job) as an installed console script."""
+def _console_script() -> list[str]:
     exe = Path(sys.executable).with_name("dptheory")
-    cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "dptheory.cli"]
-    proc = subprocess.run([*cmd, "check", "--no-progress"], cwd=tmp_path, capture_output=True, text=True, timeout=900)
+    return [str(exe)] if exe.exists() else [sys.executable, "-m", "dptheory.cli"]
+
+
+@pytest.mark.slow
+def test_main_job_runs_as_written(tmp_path):
+    """`dptheory check` (the README's main job) as an installed console script: every claim, about 90 s on 2
+    loaded cores, so --run-slow; .ci/run runs the same command after the tests."""
+    proc = subprocess.run([*_console_script(), "check", "--no-progress"], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=900)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert "claims:" in proc.stdout and "not falsified" in proc.stdout and "certified" in proc.stdout
+
+
+def test_main_job_command_runs_as_an_installed_script(tmp_path):
+    """The fast equivalent of the main job in the default run: the same console script and the same `check`
+    summary, on two quick claims with different verdicts (a proved and a certified one)."""
+    proc = subprocess.run([*_console_script(), "check", "--no-progress", "--claim", "pacbayes.C2",
+                           "yeshokri22.C3b"], cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "claims:" in proc.stdout and "certified" in proc.stdout and "proved" in proc.stdout
+    assert list(tmp_path.iterdir()) == [], "the main job left files in the working directory"
 
 
 def test_registry_index_is_current():
