@@ -12,32 +12,19 @@ nothing about time.
 
 from __future__ import annotations
 
-import argparse
 import json
-import time
 
-import numpy as np
+from _common import audit_digits, bench_digits, training_parser
 
-from dptheory.audit.empirical import TaskOptions, summarize_gap
-from dptheory.papers.yeshokri22.audits import audit_logistic
-from dptheory.train import load_digits
-from dptheory.train.logistic import Algorithm2Setting
+from dptheory.audit.empirical import summarize_gap
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--runs", type=int, default=10_000)
+    ap = training_parser(runs=10_000, K=20)
     ap.add_argument("--threads", type=int, default=2)
-    ap.add_argument("--K", type=int, default=20)
-    ap.add_argument("--b", type=int, default=50)
     args = ap.parse_args()
-    ds = load_digits(n=500, rng=np.random.default_rng(0))
-    t0 = time.perf_counter()
-    r = audit_logistic(ds, Algorithm2Setting(eta=0.5, lam=0.05, sigma_mul=0.5, S_g=2.0, L=1.0, b=args.b, K=args.K),
-                       runs=args.runs,
-                       rng=np.random.default_rng(1), delta=1e-5, gamma=0.05,
-                       tasks=TaskOptions(threads=args.threads))
-    total = time.perf_counter() - t0
+    ds = bench_digits()
+    r, total = audit_digits(ds, args, threads=args.threads)
     print(f"training {args.runs} models: {r['seconds']:.1f} s; audit total (training + bounds + conversions): "
           f"{total:.1f} s (target < 120 s on 2 cores)")
     print(json.dumps({"audit": r["audit"].to_dict(), "upper": r["upper"],

@@ -22,19 +22,10 @@ import statistics
 import time
 
 import numpy as np
+from _common import median_time
 
 from dptheory.papers.shi26 import cnn as M
 from dptheory.papers.shi26 import experiments as E
-
-
-def _median_time(f, reps: int) -> float:
-    f()
-    ts = []
-    for _ in range(reps):
-        t = time.perf_counter()
-        f()
-        ts.append(time.perf_counter() - t)
-    return statistics.median(ts)
 
 
 def main() -> None:
@@ -76,8 +67,8 @@ def main() -> None:
 
     rows = []
     for _ in range(3):  # interleave to share the machine's load between the measurements
-        rows.append((_median_time(gemms, args.reps), _median_time(gd_step, args.reps),
-                     _median_time(dp_step, args.reps)))
+        rows.append((median_time(gemms, args.reps), median_time(gd_step, args.reps),
+                     median_time(dp_step, args.reps)))
     t_gemm = statistics.median(r[0] for r in rows)
     t_gd = statistics.median(r[1] for r in rows)
     t_dp = statistics.median(r[2] for r in rows)

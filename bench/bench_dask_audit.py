@@ -14,47 +14,29 @@ about time.
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 import time
 
-import numpy as np
-
-
-def audit(ds, args, **kw):  # type: ignore[no-untyped-def]
-    from dptheory.audit.empirical import TaskOptions
-    from dptheory.papers.yeshokri22.audits import audit_logistic
-    from dptheory.train.logistic import Algorithm2Setting
-
-    t0 = time.perf_counter()
-    r = audit_logistic(ds, Algorithm2Setting(eta=0.5, lam=0.05, sigma_mul=0.5, S_g=2.0, L=1.0, b=args.b, K=args.K),
-                       runs=args.runs,
-                       rng=np.random.default_rng(1), delta=1e-5, gamma=0.05,
-                       tasks=TaskOptions(**kw))
-    return r, time.perf_counter() - t0
+from _common import audit_digits, bench_digits, training_parser
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--runs", type=int, default=10_000)
-    ap.add_argument("--K", type=int, default=20)
-    ap.add_argument("--b", type=int, default=50)
+    ap = training_parser(runs=10_000, K=20)
     ap.add_argument("--workers", type=int, default=2)
     args = ap.parse_args()
 
     from dptheory.evaluate.parallel import dask_client, run_tasks
-    from dptheory.train import load_digits
 
-    ds = load_digits(n=500, rng=np.random.default_rng(0))
-    serial, t_serial = audit(ds, args, threads=1)
+    ds = bench_digits()
+    serial, t_serial = audit_digits(ds, args, threads=1)
     print(f"serial (in process, 1 thread): {args.runs} models audited in {t_serial:.1f} s")
 
     t0 = time.perf_counter()
     with dask_client(args.workers) as client:
         run_tasks(abs, [1] * args.workers, client=client)  # the workers are up and answering
     t_start = time.perf_counter() - t0
-    dask, t_dask = audit(ds, args, workers=args.workers)  # starts (and stops) its own cluster
+    dask, t_dask = audit_digits(ds, args, workers=args.workers)  # starts (and stops) its own cluster
     same = json.dumps(serial["audit"].to_dict(), sort_keys=True) == json.dumps(dask["audit"].to_dict(),
                                                                                sort_keys=True)
     same = same and serial["upper"] == dask["upper"]

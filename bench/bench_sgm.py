@@ -11,12 +11,10 @@ of the RDP vectors. It does not assert on time.
 from __future__ import annotations
 
 import pathlib
-import statistics
 import sys
-import time
-from collections.abc import Callable
 
 import numpy as np
+from _common import median_time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
@@ -41,16 +39,6 @@ def dptheory_rdp(q: float, z: float) -> np.ndarray:
     return rdp_np(ORDERS, q, z, T)
 
 
-def median_time(fn: Callable[[], object], repeats: int = REPEATS) -> float:
-    fn()  # warm up (imports, caches)
-    times = []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
-
-
 def main() -> None:
     print(f"100 integer orders 2..101, T = {T}, median of {REPEATS} repeats")
     print(f"{'q':>10} {'z':>6} {'dp-accounting':>14} {'dptheory':>10} {'ratio':>8} {'max rel diff':>13}")
@@ -58,8 +46,8 @@ def main() -> None:
         ref = dp_accounting_rdp(q, z)
         ours = dptheory_rdp(q, z)
         rel = float(np.max(np.abs(ours - ref) / np.abs(ref)))
-        t_ref = median_time(lambda q=q, z=z: dp_accounting_rdp(q, z))
-        t_ours = median_time(lambda q=q, z=z: dptheory_rdp(q, z))
+        t_ref = median_time(lambda q=q, z=z: dp_accounting_rdp(q, z), REPEATS)
+        t_ours = median_time(lambda q=q, z=z: dptheory_rdp(q, z), REPEATS)
         print(f"{q:10.6f} {z:6.2f} {t_ref * 1e3:11.2f} ms {t_ours * 1e3:7.3f} ms {t_ref / t_ours:7.1f}x {rel:13.2e}")
 
 

@@ -14,23 +14,20 @@ No assertion on time. Run: python bench/bench_sweep_reliability.py
 
 from __future__ import annotations
 
-import time
-
 import mpmath
 import numpy as np
+from _common import median_time
 
 import dptheory
 from dptheory.evaluate.sweep import sweep
 from dptheory.privacy import sgm
 
 
-def _time(fn, reps: int = 3) -> float:
-    out = []
-    for _ in range(reps):
-        t0 = time.perf_counter()
-        fn()
-        out.append(time.perf_counter() - t0)
-    return float(np.median(out))
+def _compare(label: str, ours, naive, naive_label: str, target: str = "") -> None:
+    """Print ``label``: the median of 3 timed calls of ``ours`` (after one warm-up call) against one timed call of
+    ``naive``, and their ratio (naive / ours)."""
+    a, b = median_time(ours, 3), median_time(naive, 1, warm_up=False)
+    print(f"{label}: sweep {a * 1e3:8.1f} ms, {naive_label} {b * 1e3:8.1f} ms, ratio {b / a:6.1f} x{target}")
 
 
 def invalid_grid() -> None:
@@ -46,10 +43,8 @@ def invalid_grid() -> None:
             for K in grid["K"]:
                 t.check({**fixed, "j0": j0, "K": K})
 
-    ours()
-    a, b = _time(ours), _time(naive, 1)
-    print(f"1. invalid grid (1800 points, 1600 invalid): sweep {a * 1e3:8.1f} ms, one exact check per point "
-          f"{b * 1e3:8.1f} ms, ratio {b / a:6.1f} x (target >= 20)")
+    _compare("1. invalid grid (1800 points, 1600 invalid)", ours, naive, "one exact check per point",
+             " (target >= 20)")
 
 
 def fallback_grid() -> None:
@@ -66,10 +61,8 @@ def fallback_grid() -> None:
             for k in ks:
                 float(sgm.rdp_mp(2.5, 0.5, z, 2 * k))
 
-    ours()
-    a, b = _time(ours), _time(naive, 1)
-    print(f"2. mp fallback grid (200 K at alpha = 2.5, q = 1/2, z = {z:.0f}): sweep {a * 1e3:8.1f} ms, fallback per "
-          f"point {b * 1e3:8.1f} ms, ratio {b / a:6.1f} x (target >= 20)")
+    _compare(f"2. mp fallback grid (200 K at alpha = 2.5, q = 1/2, z = {z:.0f})", ours, naive, "fallback per point",
+             " (target >= 20)")
 
 
 def log_domain_grid() -> None:
@@ -84,10 +77,7 @@ def log_domain_grid() -> None:
         for q in qs:
             t.evaluate({**fixed, "q": q}, dps=20)
 
-    ours()
-    a, b = _time(ours), _time(naive, 1)
-    print(f"3. log-domain grid ({len(qs)} points, q = 1e-400..1e-200): sweep {a * 1e3:8.1f} ms, evaluate per point "
-          f"{b * 1e3:8.1f} ms, ratio {b / a:6.1f} x")
+    _compare(f"3. log-domain grid ({len(qs)} points, q = 1e-400..1e-200)", ours, naive, "evaluate per point")
 
 
 if __name__ == "__main__":

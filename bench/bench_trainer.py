@@ -14,14 +14,14 @@ the overhead the ratio measures. Prints measurements; asserts nothing about time
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import time
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
+from _common import bench_digits, training_parser
 
-from dptheory.train import QuadraticLoss, load_digits, synthetic_classification, train_dp_sgd, train_noisy_gd
+from dptheory.train import QuadraticLoss, synthetic_classification, train_dp_sgd, train_noisy_gd
 
 
 def _limits(n: int | None):
@@ -59,15 +59,12 @@ def reference_matmul(runs: int, chunk: int, c: int, p1: int, b: int, steps: int,
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--runs", type=int, default=4096)
+    ap = training_parser(runs=4096, K=4)
     ap.add_argument("--workers", type=int, default=2)
-    ap.add_argument("--b", type=int, default=50)
-    ap.add_argument("--K", type=int, default=4)
     ap.add_argument("--chunk", type=int, default=512)
     args = ap.parse_args()
     try:
-        ds = load_digits(n=500, rng=np.random.default_rng(0))
+        ds = bench_digits()
     except Exception:  # scikit-learn missing: same shapes from synthetic data
         ds = synthetic_classification(500, 64, 10, np.random.default_rng(0))
     c, p1, n = ds.n_classes, ds.d + 1, ds.n

@@ -197,25 +197,26 @@ def _assumption_check(rep) -> None:
         warnings.warn(f"FINDING (Ye & Shokri 2022, Prop 5.2 / Cor 5.3): {f}", stacklevel=2)
 
 
-def test_assumptions_along_algorithm2_trajectories() -> None:
-    ds = _digits(200, 0)
+def _measure_and_check(n: int, K: int, runs: int, points: int, coupled_runs: int) -> None:
+    """Measure the assumptions along Algorithm 2 trajectories on ``n`` digits records (eta = 0.5, lambda = 0.01,
+    sigma_mul = 1, S_g = 1, L = 1, b = 10, ``K`` epochs; the canary x = e_1 with label 3) and hold them to
+    ``_assumption_check``."""
+    ds = _digits(n, 0)
     from dptheory.papers.yeshokri22.assumptions import measure_assumptions
 
-    rep = measure_assumptions(ds, Algorithm2Setting(eta=0.5, lam=0.01, sigma_mul=1.0, S_g=1.0, L=1.0, b=10, K=1),
-                              rng=np.random.default_rng(1), runs=2, points=6, coupled_runs=4,
+    rep = measure_assumptions(ds, Algorithm2Setting(eta=0.5, lam=0.01, sigma_mul=1.0, S_g=1.0, L=1.0, b=10, K=K),
+                              rng=np.random.default_rng(1), runs=runs, points=points, coupled_runs=coupled_runs,
                               canary=(np.eye(64)[0], 3))
     _assumption_check(rep)
+
+
+def test_assumptions_along_algorithm2_trajectories() -> None:
+    _measure_and_check(200, K=1, runs=2, points=6, coupled_runs=4)
 
 
 @pytest.mark.slow
 def test_assumptions_full() -> None:
-    ds = _digits(500, 0)
-    from dptheory.papers.yeshokri22.assumptions import measure_assumptions
-
-    rep = measure_assumptions(ds, Algorithm2Setting(eta=0.5, lam=0.01, sigma_mul=1.0, S_g=1.0, L=1.0, b=10, K=5),
-                              rng=np.random.default_rng(1), runs=4, points=40, coupled_runs=32,
-                              canary=(np.eye(64)[0], 3))
-    _assumption_check(rep)
+    _measure_and_check(500, K=5, runs=4, points=40, coupled_runs=32)
 
 
 # ----------------------------------------------------------------------------- empirical audits

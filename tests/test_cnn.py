@@ -105,13 +105,18 @@ def _loss_mp(W, X, y, q, k, m):
     return tot / n
 
 
+def _data_and_weights(seed: int, d: int, sigma_p: float, n: int, cfg):
+    """``n`` records of Definition 1 (dimension ``d``, ||mu|| = 1, noise ``sigma_p``) and initial weights for
+    ``cfg``, both drawn (in that order) from ``default_rng(seed)``."""
+    rng = np.random.default_rng(seed)
+    data = M.sample_data(M.DataModel(d=d, mu_norm=1.0, sigma_p=sigma_p), n, rng)
+    return data, M.init_weights(d, cfg, rng)
+
+
 def test_gradient_matches_high_precision_differences():
     """Analytic float64 gradient vs mpmath central differences of an mpmath loss (40 digits)."""
-    rng = np.random.default_rng(5)
-    dm = M.DataModel(d=4, mu_norm=1.0, sigma_p=0.8)
-    data = M.sample_data(dm, 3, rng)
     cfg = M.CNNConfig(m=2, q=3.5, kappa=0.4, sigma_0=0.6)
-    W = M.init_weights(4, cfg, rng)
+    data, W = _data_and_weights(5, d=4, sigma_p=0.8, n=3, cfg=cfg)
     A = data.X_flat @ W
     assert np.min(np.abs(A)) > 1e-3 and np.min(np.abs(A - cfg.kappa)) > 1e-3  # away from the kinks
     lg = M.loss_and_grad(W, data, cfg)
@@ -131,11 +136,8 @@ def test_gradient_matches_high_precision_differences():
 
 
 def test_per_record_gradient_norms_match_single_record_gradients():
-    rng = np.random.default_rng(8)
-    dm = M.DataModel(d=30, mu_norm=1.0, sigma_p=0.5)
-    data = M.sample_data(dm, 7, rng)
     cfg = M.CNNConfig(m=3, q=3, kappa=0.2, sigma_0=0.3)
-    W = M.init_weights(30, cfg, rng)
+    data, W = _data_and_weights(8, d=30, sigma_p=0.5, n=7, cfg=cfg)
     ws = M._Workspace(data.n, cfg.m)
     M.loss_and_grad(W, data, cfg, ws=ws)
     norms = M.per_record_grad_norms(data, ws.dS, M.patch_gram(data))

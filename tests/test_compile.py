@@ -340,6 +340,31 @@ def test_override_witness_still_needs_the_override(key, backend):
     assert float(t.evaluate_np(fl)) == pytest.approx(float(ref), rel=1e-10)
 
 
+def _binary_point(t, p):
+    """``(fl, binary)``: the float64 inputs of point ``p`` and their exact binary values (a decimal such as 0.1
+    is rounded before a float64 path sees it: comparing at ``binary`` leaves that input rounding out). The
+    example is discarded (``assume``) unless every condition of ``t`` holds at ``binary``."""
+    fl = {k: float(v) for k, v in p.items()}
+    binary = {k: Fraction(v) for k, v in fl.items()}
+    assume(all(r.status is Status.HOLDS for r in t.check(binary)))
+    return fl, binary
+
+
+def _assert_float64_agrees(got, ref):
+    """A float64 value ``got`` against the certified value ``ref`` (mpmath) at the same inputs: ``+inf`` where
+    ``ref`` is; not compared where ``|ref| > 1e300`` (float64 overflow: sweeps recompute such points in the log
+    domain); exactly 0 where ``ref`` is 0; else within 1e-10 relative."""
+    if mpmath.isinf(ref):
+        assert got == float(ref)
+        return
+    if abs(float(ref)) > 1e300:
+        return
+    if float(ref) == 0.0:
+        assert got == 0.0
+        return
+    assert abs(got - float(ref)) <= 1e-10 * abs(float(ref))
+
+
 def _declared_infinite(t, p):
     """The statement's value is +inf at a point the theorem declares infinite (t.infinite_when)."""
     return bool(t.infinite_when) and mpmath.isinf(oracle(t, p, digits=30))
@@ -355,21 +380,11 @@ def test_compiled_np_agrees_with_the_certified_value(key):
 
     @given(_points(t))
     def run(p):
-        fl = {k: float(v) for k, v in p.items()}
-        binary = {k: Fraction(v) for k, v in fl.items()}
-        assume(all(r.status is Status.HOLDS for r in t.check(binary)))
+        fl, binary = _binary_point(t, p)
         ref = t.evaluate(binary, dps=30).value
         got = float(c.np(fl))
         note(f"{p}: certified {ref}, compiled np {got!r}")
-        if mpmath.isinf(ref):
-            assert got == float(ref)
-            return
-        if abs(float(ref)) > 1e300:
-            return  # float64 overflow: sweeps recompute such points in the log domain
-        if float(ref) == 0.0:
-            assert got == 0.0
-            return
-        assert abs(got - float(ref)) <= 1e-10 * abs(float(ref))
+        _assert_float64_agrees(got, ref)
 
     run()
 
@@ -386,9 +401,7 @@ def test_compiled_np_with_flags_agrees_everywhere(key):
     @settings(max_examples=min(20, settings().max_examples))
     @given(_points(t))
     def run(p):
-        fl = {k: float(v) for k, v in p.items()}
-        binary = {k: Fraction(v) for k, v in fl.items()}
-        assume(all(r.status is Status.HOLDS for r in t.check(binary)))
+        fl, binary = _binary_point(t, p)
         ref = t.evaluate(binary, dps=30).value
         vals, flagged = c.np_flagged(fl)
         got = float(vals)
@@ -396,15 +409,7 @@ def test_compiled_np_with_flags_agrees_everywhere(key):
             with mpmath.workdps(30):
                 got = float(c.mp(t.kernel_args(t.parse(binary))))
         note(f"{p}: certified {ref}, compiled {got!r}, flagged {bool(flagged)}")
-        if mpmath.isinf(ref):
-            assert got == float(ref)
-            return
-        if abs(float(ref)) > 1e300:
-            return
-        if float(ref) == 0.0:
-            assert got == 0.0
-            return
-        assert abs(got - float(ref)) <= 1e-10 * abs(float(ref))
+        _assert_float64_agrees(got, ref)
 
     run()
 

@@ -24,6 +24,7 @@ import os
 import re
 import signal
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -44,7 +45,7 @@ THOROUGH = PROFILE == "dptheory-thorough"
 # examples per property: small by default (~30 s for the file), many under the thorough profile / --run-slow
 N_EVAL, N_SWEEP, N_CONVERT, N_COMPARE, N_OPTIONS, N_FILES = (
     (400, 100, 60, 100, 400, 60) if THOROUGH else (250, 60, 10, 40, 200, 10))
-SLOW = dict(max_examples=1000, deadline=None, suppress_health_check=list(HealthCheck))
+SLOW_EXAMPLES = 1000  # the thorough (slow) run of a property, unless it says otherwise
 
 
 class Stall(BaseException):
@@ -290,77 +291,56 @@ def _files_case(data: st.DataObject) -> None:
                 assert (d / "s.csv").read_text() == "old\n"
 
 
-# the default run (small; derandomised under the CI profile) ...
-@settings(max_examples=N_EVAL, deadline=None, suppress_health_check=list(HealthCheck))
-@given(st.data())
-def test_fuzz_eval(data):
-    _eval_case(data)
-
-
-@settings(max_examples=N_SWEEP, deadline=None, suppress_health_check=list(HealthCheck))
-@given(st.data())
-def test_fuzz_sweep(data):
-    _sweep_case(data)
-
-
-@settings(max_examples=N_CONVERT, deadline=None, suppress_health_check=list(HealthCheck))
-@given(st.data())
-def test_fuzz_convert(data):
-    _convert_case(data)
-
-
-@settings(max_examples=N_OPTIONS, deadline=None, suppress_health_check=list(HealthCheck))
-@given(st.data())
-def test_fuzz_options(data):
-    _options_case(data)
-
-
-@settings(max_examples=N_FILES, deadline=None, suppress_health_check=list(HealthCheck))
-@given(st.data())
-def test_fuzz_files_all_or_none(data):
-    _files_case(data)
-
-
-@settings(max_examples=N_COMPARE, deadline=None, suppress_health_check=list(HealthCheck))
-@given(st.data())
-def test_fuzz_compare(data):
-    _compare_case(data)
-
-
-# ... and the thorough one (pytest --run-slow)
-@pytest.mark.slow
-@settings(**SLOW)
-@given(st.data())
-def test_fuzz_eval_thorough(data):
-    _eval_case(data)
-
-
-@pytest.mark.slow
-@settings(**{**SLOW, "max_examples": 300})
-@given(st.data())
-def test_fuzz_sweep_and_convert_thorough(data):
+def _sweep_or_convert_case(data: st.DataObject) -> None:
     if data.draw(st.booleans()):
         _sweep_case(data)
     else:
         _convert_case(data)
 
 
-@pytest.mark.slow
-@settings(**{**SLOW, "max_examples": 300})
-@given(st.data())
-def test_fuzz_compare_thorough(data):
+def _compare_delta_case(data: st.DataObject) -> None:
     _compare_case(data, delta=True)
 
 
-@pytest.mark.slow
-@settings(**SLOW)
-@given(st.data())
-def test_fuzz_options_thorough(data):
-    _options_case(data)
+def _fuzz(case: Callable[[st.DataObject], None], max_examples: int) -> None:
+    """Run the property ``case`` (one ``st.data()`` a command line) on ``max_examples`` examples, with no deadline
+    (``EXAMPLE_SECONDS`` bounds a run) and no health check (the strategies are data-driven on purpose)."""
+
+    @settings(max_examples=max_examples, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(st.data())
+    def run(data: st.DataObject) -> None:
+        case(data)
+
+    run()
 
 
+# the default run (small; derandomised under the CI profile) ...
+@pytest.mark.parametrize(
+    ("case", "max_examples"),
+    [
+        pytest.param(_eval_case, N_EVAL, id="eval"),
+        pytest.param(_sweep_case, N_SWEEP, id="sweep"),
+        pytest.param(_convert_case, N_CONVERT, id="convert"),
+        pytest.param(_options_case, N_OPTIONS, id="options"),
+        pytest.param(_files_case, N_FILES, id="files_all_or_none"),
+        pytest.param(_compare_case, N_COMPARE, id="compare"),
+    ],
+)
+def test_fuzz(case: Callable[[st.DataObject], None], max_examples: int) -> None:
+    _fuzz(case, max_examples)
+
+
+# ... and the thorough one (pytest --run-slow)
 @pytest.mark.slow
-@settings(**{**SLOW, "max_examples": 100})
-@given(st.data())
-def test_fuzz_files_thorough(data):
-    _files_case(data)
+@pytest.mark.parametrize(
+    ("case", "max_examples"),
+    [
+        pytest.param(_eval_case, SLOW_EXAMPLES, id="eval"),
+        pytest.param(_sweep_or_convert_case, 300, id="sweep_and_convert"),
+        pytest.param(_compare_delta_case, 300, id="compare"),
+        pytest.param(_options_case, SLOW_EXAMPLES, id="options"),
+        pytest.param(_files_case, 100, id="files"),
+    ],
+)
+def test_fuzz_thorough(case: Callable[[st.DataObject], None], max_examples: int) -> None:
+    _fuzz(case, max_examples)

@@ -26,6 +26,25 @@ def _claim(key: str) -> Any:
     return REGISTRY.get(key)
 
 
+def _test_claim(key: str, lhs: Any, rhs: Any, relation: Any, region: Any) -> Any:
+    """A claim made up for one test, ``lhs relation rhs`` on ``region``: placeholder title, statement and reading
+    ("t"), the citation of maxinfo.thmA_at_most_linear, verdict not falsified."""
+    from dptheory.core.claims import Claim, Verdict
+
+    return Claim(
+        key=key,
+        title="t",
+        citation=_claim("maxinfo.thmA_at_most_linear").citation,
+        statement="t",
+        reading="t",
+        lhs=lhs,
+        rhs=rhs,
+        relation=relation,
+        verdict=Verdict.NOT_FALSIFIED,
+        region=region,
+    )
+
+
 def _neighbourhood(claim: Any, pin: dict[str, Any], spread: float = 4.0) -> Any:
     """The claim restricted to a box around a pinned point (pins removed): every free real parameter
     in ``[v/spread, v*spread]`` (log scale), every free integer in ``[max(1, v/spread), v*spread]``."""
@@ -193,21 +212,16 @@ def test_divisibility_condition_is_drawn() -> None:
     """``m | n`` where a bound on m needs n (m <= n), so that n would be drawn first: m is drawn first and n
     as a multiple k m (the search drew no point of such a region before). The claim is our derived
     Theorem A's linearity written with n itself (the registered claim now writes n = k m)."""
-    from dptheory.core.claims import Claim, Region, Relation, Verdict
+    from dptheory.core.claims import Region, Relation
     from dptheory.core.claims import theorem_side as T
     from dptheory.core.conditions import Condition
     from dptheory.papers.lz26.claims import _times2, mO, nO
 
-    claim = Claim(
+    claim = _test_claim(
         key="test.thmA_linear_with_n",
-        title="t",
-        citation=_claim("maxinfo.thmA_at_most_linear").citation,
-        statement="t",
-        reading="t",
         lhs=T("maxinfo.thmA_derived", "A at 2n", set={"n": 2 * nO}),
         rhs=_times2(T("maxinfo.thmA_derived", "A at n"), "2 A at n"),
         relation=Relation.LE,
-        verdict=Verdict.NOT_FALSIFIED,
         region=Region(
             constraints=(Condition(sp.Eq(sp.Mod(nO, mO), 0), "m divides n"),),
             ranges={"n": (1, 200_000, True), "m": (1, 200, True)},
@@ -242,21 +256,16 @@ def test_inputs_become_balls_at_each_precision_tried() -> None:
     precision in force, anew at each precision tried. ``x < 1/3 + 10^-30`` at ``x = 1/3`` cannot be decided on
     a 53- or 64-bit ball of 1/3 but is at 256 bits; building the balls once (at 53 bits, as the exhaustive loop
     did) never decides it."""
-    from dptheory.core.claims import Claim, Region, Relation, Verdict, formula
+    from dptheory.core.claims import Region, Relation, formula
     from dptheory.verify.margin import margin_of
     from dptheory.verify.points import margin_sign
 
     x = sp.Symbol("x", positive=True)
-    claim = Claim(
+    claim = _test_claim(
         key="test.third",
-        title="t",
-        citation=_claim("maxinfo.thmA_at_most_linear").citation,
-        statement="t",
-        reading="t",
         lhs=formula("x", x),
         rhs=formula("1/3 + 1e-30", sp.Rational(1, 3) + sp.Rational(1, 10**30)),
         relation=Relation.LT,
-        verdict=Verdict.NOT_FALSIFIED,
         region=Region(fixed={"x": sp.Rational(1, 3)}),
     )
     m = margin_of(claim)

@@ -41,6 +41,13 @@ def _ball(x: str) -> Any:
     return flint.arb(int(r.p)) / int(r.q)
 
 
+def _log_a_ball(alpha: str, q: str, z: str, prec: int) -> Any:
+    """``log_a_frac_arb`` at working precision ``prec`` bits, the inputs the exact rationals ``alpha``, ``q`` and
+    ``z^2`` as balls."""
+    with flint.ctx.workprec(prec):
+        return sgm_arb.log_a_frac_arb(_ball(alpha), _ball(q), _ball(z) ** 2)
+
+
 def _contains(ball: Any, ref: mpmath.mpf, rel: mpmath.mpf) -> bool:
     """ref in the ball, up to ``rel`` relative (the reference's own rounding)."""
     with mpmath.workdps(200), flint.ctx.workprec(1000):  # lower()/upper() round at the current precision
@@ -111,8 +118,7 @@ POINTS = [
 
 @pytest.mark.parametrize(("alpha", "q", "z"), POINTS)
 def test_frac_enclosure_contains_mp_series_at_twice_the_digits(alpha: str, q: str, z: str) -> None:
-    with flint.ctx.workprec(400):
-        ball = sgm_arb.log_a_frac_arb(_ball(alpha), _ball(q), _ball(z) ** 2)
+    ball = _log_a_ball(alpha, q, z, 400)
     with mpmath.workdps(200):
         ref = sgm.log_a_mp(_mp(alpha), _mp(q), _mp(z))
         assert _contains(ball, ref, mpmath.mpf(10) ** -190)
@@ -127,8 +133,7 @@ def test_frac_enclosure_contains_mp_series_at_twice_the_digits(alpha: str, q: st
                                                ("10001/10000", "1/2", "3"), ("1688/100", "1/25", "10")])
 def test_frac_enclosure_contains_quadrature(alpha: str, q: str, z: str) -> None:
     """A second method: mpmath quadrature of E[(1 + w)^alpha - 1 - alpha w] (no series, no CVZ)."""
-    with flint.ctx.workprec(200):
-        ball = sgm_arb.log_a_frac_arb(_ball(alpha), _ball(q), _ball(z) ** 2)
+    ball = _log_a_ball(alpha, q, z, 200)
     with mpmath.workdps(40):
         ref = oracles.log_a_quad_mp(_mp(alpha), _mp(q), _mp(z))
     assert _contains(ball, ref, mpmath.mpf(10) ** -37)
@@ -141,8 +146,7 @@ def test_plain_integral_brute_force() -> None:
         A = mpmath.quad(lambda x: mpmath.npdf(x, 0, z) * ((1 - q) + q * mpmath.exp((2 * x - 1) / (2 * z * z))) ** a,
                         [-mpmath.inf, -10 * z, 0, a, a + 10 * z, mpmath.inf])
         ref = mpmath.log(A)
-    with flint.ctx.workprec(200):
-        ball = sgm_arb.log_a_frac_arb(_ball("5/2"), _ball("1/4"), _ball("3/2") ** 2)
+    ball = _log_a_ball("5/2", "1/4", "3/2", 200)
     assert _contains(ball, ref, mpmath.mpf(10) ** -30)
 
 

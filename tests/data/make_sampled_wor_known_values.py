@@ -132,11 +132,26 @@ def fmt(x: mpmath.mpf, digits: int) -> str:
     return mpmath.nstr(x, digits, min_fixed=-5, max_fixed=8)
 
 
+THM9_SOURCE = "WBK19 (arXiv 1808.00087) Thm 9 / Cor 10 as printed, eps(j) = j/(2z^2), eps(inf) = inf"
+THM9_METHOD = "mpmath 80 digits, exact Fraction gamma, math.comb binomials, log1p of the bracket minus 1"
+
+
+def thm9_and_dpa_rows(base: dict[str, str], v: mpmath.mpf, d: float) -> list[dict[str, str]]:
+    """The ``thm9`` row (transcription ``v``) and the ``dp_accounting`` row (``d``) at one point ``base``, the
+    latter with its ``relation`` to the former (``equal`` within 1e-12 relative, else ``below``/``above``)."""
+    rel = (mpmath.mpf(d) - v) / v
+    relation = "equal" if abs(rel) <= 1e-12 else ("below" if rel < 0 else "above")
+    return [
+        {**base, "kind": "thm9", "value": fmt(v, 50), "source": THM9_SOURCE, "method": THM9_METHOD, "dps": "50"},
+        {**base, "kind": "dp_accounting", "value": repr(d), "relation": relation, "rel_diff": mpmath.nstr(rel, 3),
+         "source": f"dp-accounting {version('dp-accounting')}",
+         "method": "RdpAccountant(REPLACE_ONE) + SampledWithoutReplacementDpEvent, float64", "dps": "15"},
+    ]
+
+
 def main() -> None:
     rows: list[dict[str, str]] = []
     mpmath.mp.dps = 80
-    thm9_src = "WBK19 (arXiv 1808.00087) Thm 9 / Cor 10 as printed, eps(j) = j/(2z^2), eps(inf) = inf"
-    thm9_method = "mpmath 80 digits, exact Fraction gamma, math.comb binomials, log1p of the bracket minus 1"
 
     # (b) transcription: (n, m) so that gamma = m/n is exact and dp-accounting can take the same point
     cases = [  # (n, m, z, T)
@@ -162,14 +177,7 @@ def main() -> None:
         for a, d in zip(orders, dpa, strict=True):
             v = thm9_rdp(a, gamma, z, T)
             base = {"alpha": str(a), "q": str(gamma), "n": str(n), "m": str(m), "z": zs, "T": str(T)}
-            rows.append({**base, "kind": "thm9", "value": fmt(v, 50), "source": thm9_src, "method": thm9_method,
-                         "dps": "50"})
-            rel = (mpmath.mpf(d) - v) / v
-            relation = "equal" if abs(rel) <= 1e-12 else ("below" if rel < 0 else "above")
-            rows.append({**base, "kind": "dp_accounting", "value": repr(d), "relation": relation,
-                         "rel_diff": mpmath.nstr(rel, 3), "source": f"dp-accounting {version('dp-accounting')}",
-                         "method": "RdpAccountant(REPLACE_ONE) + SampledWithoutReplacementDpEvent, float64",
-                         "dps": "15"})
+            rows.extend(thm9_and_dpa_rows(base, v, d))
             if gamma == 1:
                 g = T * (mpmath.mpf(a.numerator) / a.denominator) / (2 * z * z)
                 rows.append({**base, "kind": "gaussian", "value": fmt(g, 50),
@@ -183,14 +191,7 @@ def main() -> None:
             v = thm9_rdp(Fraction(big), gamma, z, 1)
             d = dpa_rdp([float(big)], n, m, float(zs), 1)[0]
             base = {"alpha": str(big), "q": str(gamma), "n": str(n), "m": str(m), "z": zs, "T": "1"}
-            rows.append({**base, "kind": "thm9", "value": fmt(v, 50), "source": thm9_src, "method": thm9_method,
-                         "dps": "50"})
-            rel = (mpmath.mpf(d) - v) / v
-            relation = "equal" if abs(rel) <= 1e-12 else ("below" if rel < 0 else "above")
-            rows.append({**base, "kind": "dp_accounting", "value": repr(d), "relation": relation,
-                         "rel_diff": mpmath.nstr(rel, 3), "source": f"dp-accounting {version('dp-accounting')}",
-                         "method": "RdpAccountant(REPLACE_ONE) + SampledWithoutReplacementDpEvent, float64",
-                         "dps": "15"})
+            rows.extend(thm9_and_dpa_rows(base, v, d))
 
     # (c) brute force on tiny datasets (records in [0, 1]; the first record is replaced)
     mpmath.mp.dps = 45
