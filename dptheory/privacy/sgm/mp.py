@@ -18,7 +18,7 @@ from numpy.typing import NDArray
 from dptheory.core.errors import NumericalFailure
 from dptheory.numerics.logspace import kept, runs
 from dptheory.privacy.sgm.terms import cvz_weights_mp, frac_log_terms, int_log_terms
-from dptheory.privacy.sgm.validate import HUGE_NOISE_MIN_Z, HUGE_NOISE_RATIO, Real, check_qz, check_steps, parse_order
+from dptheory.privacy.sgm.validate import HUGE_NOISE_MIN_Z, HUGE_NOISE_RATIO, Real, check_steps, parse_point
 
 __all__ = ["GUARD", "log_a_mp", "rdp_mp", "theorem_mp"]
 
@@ -315,8 +315,7 @@ def log_a_mp(alpha: Real, q: Real, z: Real) -> mpmath.mpf:
     """
     dps = mpmath.mp.dps
     with mpmath.workdps(dps + GUARD):
-        n, am = parse_order(alpha, "log_a_mp")
-        qm, zm = check_qz(q, z, "log_a_mp")
+        n, am, qm, zm = parse_point(alpha, q, z, "log_a_mp")
         if qm == 0:
             return mpmath.mpf(0)
         if qm == 1:
@@ -389,8 +388,7 @@ def rdp_mp(alpha: Real, q: Real, z: Real, T: Real) -> mpmath.mpf:
     dps = mpmath.mp.dps
     with mpmath.workdps(dps + GUARD):
         t = check_steps(T, "rdp_mp")
-        _, am = parse_order(alpha, "rdp_mp")
-        qm, zm = check_qz(q, z, "rdp_mp")
+        _, am, qm, zm = parse_point(alpha, q, z, "rdp_mp")
         if qm == 1:
             result = t * am / (2 * zm * zm)
         else:
