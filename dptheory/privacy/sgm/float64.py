@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Hashable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import mpmath
 import numpy as np
@@ -27,6 +27,9 @@ from dptheory.privacy.sgm.terms import (
     split_point,
 )
 from dptheory.privacy.sgm.validate import HUGE_NOISE_MIN_Z, HUGE_NOISE_RATIO, validate_np
+
+if TYPE_CHECKING:
+    from dptheory.core.evaluator import BoolArray, FloatArray
 
 __all__ = [
     "FALLBACK_DPS",
@@ -55,9 +58,7 @@ _EPS = float(np.finfo(np.float64).eps)
 _ERR_K = 1.5  # float64 model: a log-term with additive pieces p_j has abs. error <= _ERR_K * eps * sum |p_j|
 
 
-def _log_a_int_np(
-    n: NDArray[np.float64], lq: NDArray[np.float64], l1q: NDArray[np.float64], z: NDArray[np.float64]
-) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+def _log_a_int_np(n: FloatArray, lq: FloatArray, l1q: FloatArray, z: FloatArray) -> tuple[FloatArray, FloatArray]:
     """float64 ``log A`` at integer orders ``n`` (sorted) with estimated relative error."""
     la = np.empty_like(n)
     rel = np.empty_like(n)
@@ -79,7 +80,7 @@ def _log_a_int_np(
 
 def log1p_streamed_sum(
     rows: int, ncols: int, block: Callable[[int, int], tuple[NDArray, NDArray]]
-) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+) -> tuple[FloatArray, FloatArray]:
     """``log(1 + S)`` per row for a positive series ``S`` of ``ncols`` terms, and its estimated relative error.
 
     ``block(lo, hi)`` gives the log terms ``lo .. hi - 1`` and their absolute-error scales (``-inf`` and 0 for
@@ -97,9 +98,7 @@ def log1p_streamed_sum(
     return la_c, np.where(np.isfinite(la_c) & (la_c > 1e-280), rel_c, np.inf)
 
 
-def _log_a_frac_np(
-    a: NDArray[np.float64], lq: NDArray[np.float64], l1q: NDArray[np.float64], z: NDArray[np.float64]
-) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+def _log_a_frac_np(a: FloatArray, lq: FloatArray, l1q: FloatArray, z: FloatArray) -> tuple[FloatArray, FloatArray]:
     """float64 ``log A`` at fractional orders ``a`` (sorted) with estimated relative error, summing ``A`` itself.
 
     Not used by the kernels (see :func:`_log_a_frac_am1_np`; the mp kernel sums ``A - 1`` too, item 4):
@@ -149,7 +148,7 @@ def _log_a_frac_np(
     return la, rel
 
 
-def _log_ndtr_scaled(x: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+def _log_ndtr_scaled(x: FloatArray) -> tuple[FloatArray, FloatArray]:
     """``log Phi(x)`` and its absolute-error scale: the value's ulps plus the argument's rounding.
 
     A relative rounding ``eps`` of ``x`` moves ``log Phi`` by ``eps |x| phi(x)/Phi(x)``.
@@ -162,7 +161,7 @@ def _log_ndtr_scaled(x: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArr
         return v, np.abs(v) + np.abs(x) * ratio + 1.0
 
 
-def _log_ndtr_diff(hi: NDArray[np.float64], lo: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+def _log_ndtr_diff(hi: FloatArray, lo: FloatArray) -> tuple[FloatArray, FloatArray]:
     """``log(Phi(hi) - Phi(lo))`` for ``hi > lo``, and its absolute-error scale, without cancellation.
 
     Both in the upper tail (``lo >= 0``): ``Phi(-lo) (1 - Phi(-hi)/Phi(-lo))`` with the ratio from
@@ -186,12 +185,8 @@ def _log_ndtr_diff(hi: NDArray[np.float64], lo: NDArray[np.float64]) -> tuple[ND
 
 
 def _am1_constant_pieces(
-    a: NDArray[np.float64],
-    lq: NDArray[np.float64],
-    l1q: NDArray[np.float64],
-    z: NDArray[np.float64],
-    q: NDArray[np.float64],
-) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    a: FloatArray, lq: FloatArray, l1q: FloatArray, z: FloatArray, q: FloatArray
+) -> tuple[FloatArray, FloatArray]:
     """Logs (last axis, 3 entries) and error scales of the positive parts of ``1 - s0_0 - s0_1``.
 
     With ``a0 = z0/z``, ``b1 = (z0 - 1)/z`` and ``Delta = Phi(a0) - Phi(b1)`` (package docstring, item 3)::
@@ -226,14 +221,8 @@ def _am1_constant_pieces(
 
 
 def _am1_left_pieces(
-    a: NDArray[np.float64],
-    lq: NDArray[np.float64],
-    l1q: NDArray[np.float64],
-    z: NDArray[np.float64],
-    split: NDArray[np.bool_],
-    i: NDArray[np.float64],
-    branch: str,
-) -> tuple[NDArray[np.float64], ...]:
+    a: FloatArray, lq: FloatArray, l1q: FloatArray, z: FloatArray, split: BoolArray, i: FloatArray, branch: str
+) -> tuple[FloatArray, ...]:
     """Pieces of term ``i >= 2`` of the ``A - 1`` sum (package docstring, item 3), logs with error scales.
 
     Returns ``(log|C|, scale, log s0-part, scale, log subtracted part, scale, log s1-part / C, scale,
@@ -256,9 +245,7 @@ def _am1_left_pieces(
     return logc, cs, lpos, epos, lneg, eneg, s1, e1, s0
 
 
-def _log_a_frac_am1_np(
-    a: NDArray[np.float64], lq: NDArray[np.float64], l1q: NDArray[np.float64], z: NDArray[np.float64]
-) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+def _log_a_frac_am1_np(a: FloatArray, lq: FloatArray, l1q: FloatArray, z: FloatArray) -> tuple[FloatArray, FloatArray]:
     """float64 ``log A`` at fractional orders ``a`` (sorted) via ``A - 1`` (package docstring, item 3).
 
     ``A - 1 = sum_{i>=2} s0_i + sum_{i>=0} s1_i - (1 - s0_0 - s0_1)``, with ``1 - s0_0 - s0_1`` in the
@@ -356,7 +343,7 @@ def _log_a_frac_am1_np(
     return la, rel
 
 
-def rdp_np(alpha: ArrayLike, q: ArrayLike, z: ArrayLike, T: ArrayLike) -> NDArray[np.float64]:
+def rdp_np(alpha: ArrayLike, q: ArrayLike, z: ArrayLike, T: ArrayLike) -> FloatArray:
     """float64 RDP ``T log A_alpha(q, z) / (alpha - 1)`` of the sampled Gaussian mechanism, broadcast.
 
     MTZ19 (arXiv 1908.10530) Sec. 3.3. Integer orders: the positive-term sum of ``A - 1`` as a
@@ -453,8 +440,8 @@ def rdp_np(alpha: ArrayLike, q: ArrayLike, z: ArrayLike, T: ArrayLike) -> NDArra
 
 
 def recompute_mp(
-    vals: NDArray[np.float64],
-    bad: NDArray[np.bool_],
+    vals: FloatArray,
+    bad: BoolArray,
     *,
     key_of: Callable[[int], Hashable],
     log_of: Callable[[Any], mpmath.mpf],
@@ -477,7 +464,7 @@ def recompute_mp(
             vals[k] = float(+res)
 
 
-def refuse_nan(out: NDArray[np.float64], where: str, *params: NDArray[np.float64]) -> None:
+def refuse_nan(out: FloatArray, where: str, *params: FloatArray) -> None:
     """Raise :class:`NumericalFailure` naming the first NaN of ``out`` and its ``alpha, q, z, T`` (``params``):
     it cannot happen, and a NaN is never returned silently."""
     if np.isnan(out).any():
@@ -486,6 +473,6 @@ def refuse_nan(out: NDArray[np.float64], where: str, *params: NDArray[np.float64
         raise NumericalFailure(f"{where}: NaN at alpha={a}, q={q}, z={z}, T={t}")
 
 
-def theorem_np(p: Mapping[str, NDArray[np.float64]]) -> NDArray[np.float64]:
+def theorem_np(p: Mapping[str, FloatArray]) -> FloatArray:
     """The float64 kernel of ``rdp.subsampled_gaussian`` (MTZ19 Sec. 3.3): :func:`rdp_np` on its parameters."""
     return rdp_np(p["alpha"], p["q"], p["z"], p["T"])

@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import functools
 import math
+from typing import TYPE_CHECKING
 
 import mpmath
 import numpy as np
-from numpy.typing import NDArray
 
 from dptheory.numerics.logspace import log_abs_binom, log_expm1
+
+if TYPE_CHECKING:
+    from dptheory.core.evaluator import FloatArray
 
 __all__ = [
     "cvz_weights_float",
@@ -31,13 +34,8 @@ _SQRT2 = math.sqrt(2.0)
 
 
 def int_log_terms(
-    n: NDArray[np.float64],
-    lq: NDArray[np.float64],
-    l1q: NDArray[np.float64],
-    z: NDArray[np.float64],
-    lz: NDArray[np.float64],
-    i: NDArray[np.float64],
-) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    n: FloatArray, lq: FloatArray, l1q: FloatArray, z: FloatArray, lz: FloatArray, i: FloatArray
+) -> tuple[FloatArray, FloatArray]:
     """Log of ``C(n,i) (1-q)^(n-i) q^i expm1((i^2-i)/(2z^2))`` (``i >= 2``) and its error scale."""
     logc, cs = log_abs_binom(n, i)
     with np.errstate(all="ignore"):
@@ -51,12 +49,8 @@ def int_log_terms(
 
 
 def frac_log_terms(
-    a: NDArray[np.float64],
-    lq: NDArray[np.float64],
-    l1q: NDArray[np.float64],
-    z: NDArray[np.float64],
-    i: NDArray[np.float64],
-) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
+    a: FloatArray, lq: FloatArray, l1q: FloatArray, z: FloatArray, i: FloatArray
+) -> tuple[FloatArray, FloatArray, FloatArray]:
     """Log magnitudes of ``s0_i`` and ``s1_i`` (package docstring) and a common error scale.
 
     The pieces come from :func:`frac_pieces`; the scale is each piece's error weighted by its
@@ -66,9 +60,7 @@ def frac_log_terms(
     return logc + s0, logc + s1, cs + 1.0 + mixed_scale(s0, e0, s1, e1)
 
 
-def mixed_scale(
-    s0: NDArray[np.float64], e0: NDArray[np.float64], s1: NDArray[np.float64], e1: NDArray[np.float64]
-) -> NDArray[np.float64]:
+def mixed_scale(s0: FloatArray, e0: FloatArray, s1: FloatArray, e1: FloatArray) -> FloatArray:
     """Error scale of ``exp(s0) + exp(s1)``: each piece's scale weighted by its share of the sum."""
     with np.errstate(all="ignore"):
         top = np.maximum(s0, s1)
@@ -78,20 +70,15 @@ def mixed_scale(
         return (np.where(w0 > 0, w0 * e0, 0.0) + np.where(w1 > 0, w1 * e1, 0.0)) / (w0 + w1)
 
 
-def split_point(lq: NDArray[np.float64], l1q: NDArray[np.float64], z: NDArray[np.float64]) -> NDArray[np.float64]:
+def split_point(lq: FloatArray, l1q: FloatArray, z: FloatArray) -> FloatArray:
     """``z0 = z^2 log((1-q)/q) + 1/2`` (``lq = log q``, ``l1q = log(1-q)``): where the two one-sided integrands
     of ``A`` agree, the split point of the two-sided series (MTZ19 Sec. 3.3; package docstring)."""
     return z * z * (l1q - lq) + 0.5
 
 
 def frac_pieces(
-    a: NDArray[np.float64],
-    lq: NDArray[np.float64],
-    l1q: NDArray[np.float64],
-    z: NDArray[np.float64],
-    i: NDArray[np.float64],
-    branch: str = "both",
-) -> tuple[NDArray[np.float64], ...]:
+    a: FloatArray, lq: FloatArray, l1q: FloatArray, z: FloatArray, i: FloatArray, branch: str = "both"
+) -> tuple[FloatArray, ...]:
     """``(log|C(a,i)|, its scale, log|s0_i / C|, its scale, log|s1_i / C|, its scale)``.
 
     Each ``exp(c) * Phi(x)`` factor is evaluated in whichever of two equivalent forms avoids
@@ -145,7 +132,7 @@ def frac_pieces(
 
 
 @functools.lru_cache(maxsize=64)
-def cvz_weights_float(n: int) -> NDArray[np.float64]:
+def cvz_weights_float(n: int) -> FloatArray:
     """Weights ``w_k`` (k < n) with ``sum_k w_k a_k ~ sum_k (-1)^k a_k`` (CVZ 2000, Algorithm 1)."""
     with mpmath.workdps(40):
         return np.array([float(w) for w in cvz_weights_mp(n)])
