@@ -23,6 +23,10 @@ import numpy as np
 from numpy.typing import NDArray
 
 __all__ = [
+    "HALF_LOG_2PI",
+    "LN10",
+    "LOG2",
+    "SQRT2",
     "kept",
     "log1pmx",
     "log1pmx_arb",
@@ -34,9 +38,12 @@ __all__ = [
     "stream_lse_multi",
 ]
 
-_LN10 = math.log(10.0)
+#: float64 constants of the log-domain kernels (here and in :mod:`dptheory.privacy`), written once
+LOG2 = math.log(2.0)
+LN10 = math.log(10.0)
+SQRT2 = math.sqrt(2.0)
+HALF_LOG_2PI = 0.5 * math.log(2.0 * math.pi)
 _LOG_PI = math.log(math.pi)
-_HALF_LOG_2PI = 0.5 * math.log(2.0 * math.pi)
 _BLOCK_ELEMS = 1 << 19  # cells of one column block of a streamed log-sum-exp
 
 # Stirling series coefficients B_{2k} / (2k (2k-1)), k = 1..8
@@ -60,7 +67,7 @@ def _stirlerr(x: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.f
         series = acc / x
         g = special.gammaln(x + 1.0)
         xl = (x + 0.5) * np.log(x)
-        direct = g - xl + x - _HALF_LOG_2PI
+        direct = g - xl + x - HALF_LOG_2PI
         big = x >= 10.0
         val = np.where(big, series, direct)
         scale = np.where(big, 0.1, np.abs(g) + np.abs(xl) + x + 1.0)
@@ -220,7 +227,7 @@ def kept(lt: NDArray[np.float64], digits: float) -> NDArray[np.bool_]:
     if not finite.any():
         return np.ones(lt.shape, dtype=bool)
     top = lt[finite].max()
-    thr = top - digits * _LN10 - math.log(lt.size + 1) - 5.0
+    thr = top - digits * LN10 - math.log(lt.size + 1) - 5.0
     return ~finite | (lt >= thr) | np.isnan(lt)
 
 

@@ -16,7 +16,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from dptheory.core.errors import NumericalFailure
-from dptheory.numerics.logspace import log1pmx, stream_lse, stream_lse_multi
+from dptheory.numerics.logspace import HALF_LOG_2PI, LOG2, SQRT2, log1pmx, stream_lse, stream_lse_multi
 from dptheory.privacy.sgm.mp import GUARD, log_a_mp
 from dptheory.privacy.sgm.terms import (
     cvz_weights_float,
@@ -42,9 +42,6 @@ __all__ = [
     "theorem_np",
 ]
 
-_LOG2 = math.log(2.0)
-_SQRT2 = math.sqrt(2.0)
-_HALF_LOG_2PI = 0.5 * math.log(2.0 * math.pi)
 _CVZ_RATE = 3.0 + math.sqrt(8.0)
 _ROW_CHUNK = 512
 _CVZ_N_FLOAT = 26  # CVZ terms in float64: truncation 2/(3+sqrt 8)^26 < 3e-20 of the tail
@@ -157,7 +154,7 @@ def _log_ndtr_scaled(x: FloatArray) -> tuple[FloatArray, FloatArray]:
 
     with np.errstate(all="ignore"):
         v = special.log_ndtr(x)
-        ratio = np.exp(-0.5 * x * x - _HALF_LOG_2PI - v)  # phi(x) / Phi(x)
+        ratio = np.exp(-0.5 * x * x - HALF_LOG_2PI - v)  # phi(x) / Phi(x)
         return v, np.abs(v) + np.abs(x) * ratio + 1.0
 
 
@@ -178,7 +175,7 @@ def _log_ndtr_diff(hi: FloatArray, lo: FloatArray) -> tuple[FloatArray, FloatArr
         d = ls - lb  # < 0
         tail = lb + np.log(-np.expm1(d))
         tail_s = sb + (sb + ss) / np.expm1(-d)
-        mid = 0.5 * (special.erf(hi / _SQRT2) + special.erf(-lo / _SQRT2))
+        mid = 0.5 * (special.erf(hi / SQRT2) + special.erf(-lo / SQRT2))
         dens = (np.abs(hi) * np.exp(-0.5 * hi * hi) + np.abs(lo) * np.exp(-0.5 * lo * lo)) / math.sqrt(2.0 * math.pi)
         mid_s = 4.0 + dens / mid
         return np.where(tails, tail, np.log(mid)), np.where(tails, tail_s, mid_s)
@@ -266,7 +263,7 @@ def _log_a_frac_am1_np(a: FloatArray, lq: FloatArray, l1q: FloatArray, z: FloatA
     w = cvz_weights_float(n_cvz)
     wabs = np.abs(w)
     with np.errstate(all="ignore"):
-        q = np.where(l1q > -_LOG2, -np.expm1(l1q), np.exp(lq))
+        q = np.where(l1q > -LOG2, -np.expm1(l1q), np.exp(lq))
     for r0 in range(0, a.size, _ROW_CHUNK):
         sl = slice(r0, min(a.size, r0 + _ROW_CHUNK))
         aa = a[sl, None]

@@ -8,13 +8,12 @@ cited as "item n" are those of the package docstring (:mod:`dptheory.privacy.sgm
 from __future__ import annotations
 
 import functools
-import math
 from typing import TYPE_CHECKING
 
 import mpmath
 import numpy as np
 
-from dptheory.numerics.logspace import log_abs_binom, log_expm1
+from dptheory.numerics.logspace import LOG2, SQRT2, log_abs_binom, log_expm1
 
 if TYPE_CHECKING:
     from dptheory.core.evaluator import FloatArray
@@ -29,8 +28,6 @@ __all__ = [
     "split_point",
 ]
 
-_LOG2 = math.log(2.0)
-_SQRT2 = math.sqrt(2.0)
 
 
 def int_log_terms(
@@ -40,7 +37,7 @@ def int_log_terms(
     logc, cs = log_abs_binom(n, i)
     with np.errstate(all="ignore"):
         c = (i * i - i) / (2.0 * z * z)
-        lem = log_expm1(c, np.log(i * i - i) - _LOG2 - 2.0 * lz)
+        lem = log_expm1(c, np.log(i * i - i) - LOG2 - 2.0 * lz)
         p1 = i * lq
         p2 = (n - i) * l1q
         lt = logc + p1 + p2 + lem
@@ -94,7 +91,7 @@ def frac_pieces(
         z2 = z * z
         z0 = split_point(lq, l1q, z)
         hz = z0 * z0 / (2.0 * z2)
-        mills_base = a * l1q - hz - _LOG2
+        mills_base = a * l1q - hz - LOG2
         # Error model. The rounding of z0 itself needs no term: A does not depend on the split point
         # (the two one-sided integrands agree at z0), so a consistently shifted z0 moves the s0 and
         # s1 sums in opposite directions. The Mills form uses i lq + (a-i) l1q + i L = a l1q, which
@@ -106,7 +103,7 @@ def frac_pieces(
         c0 = (i * i - i) / (2.0 * z2)
         lphi0 = special.log_ndtr(x0)
         d0 = i * lq + (a - i) * l1q + c0 + lphi0
-        lx0 = np.log(special.erfcx(-x0 / _SQRT2))
+        lx0 = np.log(special.erfcx(-x0 / SQRT2))
         m0 = mills_base + lx0
         s0 = np.where(x0 >= 0, d0, m0)
         e0 = np.where(
@@ -120,7 +117,7 @@ def frac_pieces(
         c1 = (j * j - j) / (2.0 * z2)
         lphi1 = special.log_ndtr(x1)
         d1 = j * lq + i * l1q + c1 + lphi1
-        lx1 = np.log(special.erfcx(-x1 / _SQRT2))
+        lx1 = np.log(special.erfcx(-x1 / SQRT2))
         m1 = mills_base + lx1
         s1 = np.where(x1 >= 0, d1, m1)
         e1 = np.where(
