@@ -28,6 +28,7 @@ __all__ = [
     "LOG2",
     "SQRT2",
     "kept",
+    "kept_indices",
     "log1pmx",
     "log1pmx_arb",
     "log1pmx_mp",
@@ -229,6 +230,24 @@ def kept(lt: NDArray[np.float64], digits: float) -> NDArray[np.bool_]:
     top = lt[finite].max()
     thr = top - digits * LN10 - math.log(lt.size + 1) - 5.0
     return ~finite | (lt >= thr) | np.isnan(lt)
+
+
+def kept_indices(
+    estimate: Callable[[int, int], NDArray[np.float64]], lo: int, hi: int, digits: float, chunk: int = 1 << 20
+) -> NDArray[np.int64]:
+    """Indices ``lo <= i < hi`` of the terms :func:`kept` keeps, from float64 log estimates ``estimate(a, b)`` of
+    the terms ``a .. b - 1``. Above ``chunk`` terms the estimates are made twice, chunk by chunk (the largest
+    first, then the threshold), so memory stays bounded at any number of terms."""
+    if hi - lo <= chunk:
+        return np.nonzero(kept(estimate(lo, hi), digits))[0] + lo
+    tops = [np.nanmax(estimate(a, min(hi, a + chunk)), initial=-np.inf) for a in range(lo, hi, chunk)]
+    top = max(tops)
+    parts = []
+    for a in range(lo, hi, chunk):
+        e = estimate(a, min(hi, a + chunk))
+        thr = top - digits * LN10 - math.log(hi - lo + 1) - 5.0 if np.isfinite(top) else -np.inf
+        parts.append(np.nonzero(~np.isfinite(e) | (e >= thr))[0] + a)
+    return np.concatenate(parts)
 
 
 def runs(idx: NDArray[np.int64]) -> list[tuple[int, int]]:

@@ -16,7 +16,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from dptheory.core.errors import NumericalFailure
-from dptheory.numerics.logspace import LN10, LOG2, kept, runs
+from dptheory.numerics.logspace import LN10, LOG2, kept, kept_indices, runs
 from dptheory.privacy.sgm.terms import cvz_weights_mp, frac_log_terms, int_log_terms
 from dptheory.privacy.sgm.validate import HUGE_NOISE_MIN_Z, HUGE_NOISE_RATIO, Real, check_steps, parse_point
 
@@ -47,23 +47,7 @@ def _log_a_int_mp(n: int, qm: mpmath.mpf, zm: mpmath.mpf, dps: int) -> mpmath.mp
     terms) below the largest are skipped.
     """
     lq, l1q, zf, lz = _float_params(qm, zm)
-    digits = dps + 60
-    chunk = 1 << 20
-    if n - 1 <= chunk:
-        lt = _int_estimates(n, lq, l1q, zf, lz, 2, n + 1)
-        keep = np.nonzero(kept(lt, digits))[0] + 2
-    else:  # two passes in chunks: bounded memory
-        tops = [
-            np.nanmax(_int_estimates(n, lq, l1q, zf, lz, lo, min(n + 1, lo + chunk)), initial=-np.inf)
-            for lo in range(2, n + 1, chunk)
-        ]
-        top = max(tops)
-        parts = []
-        for lo in range(2, n + 1, chunk):
-            e = _int_estimates(n, lq, l1q, zf, lz, lo, min(n + 1, lo + chunk))
-            thr = top - digits * LN10 - math.log(n) - 5.0 if np.isfinite(top) else -np.inf
-            parts.append(np.nonzero(~np.isfinite(e) | (e >= thr))[0] + lo)
-        keep = np.concatenate(parts)
+    keep = kept_indices(lambda lo, hi: _int_estimates(n, lq, l1q, zf, lz, lo, hi), 2, n + 1, dps + 60)
     imax = int(keep.max())
     # exponent size: expm1(c) with c = (i^2 - i)/(2 z^2) carries relative error 10^-wp * c (log10 via lz: no overflow)
     log10_c = (math.log(imax * imax - imax) - LOG2 - 2.0 * lz) / LN10

@@ -13,7 +13,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from dptheory.core.errors import NumericalFailure
-from dptheory.numerics.logspace import LN10, kept, runs
+from dptheory.numerics.logspace import LN10, kept_indices, runs
 from dptheory.privacy.wor.terms import log_terms
 from dptheory.privacy.wor.validate import MAX_INT_ORDER, Real, bad_parameter, order_above_cap, parse
 
@@ -31,18 +31,7 @@ def _estimates(n: int, lg: float, lz: float, lo: int, hi: int) -> NDArray[np.flo
 
 def _kept_terms(n: int, lg: float, lz: float, digits: float) -> NDArray[np.int64]:
     """Indices ``j`` in ``2..n`` whose float64 estimate is within ``digits`` (divided by the count) of the largest."""
-    if n - 1 <= _CHUNK:
-        return np.nonzero(kept(_estimates(n, lg, lz, 2, n + 1), digits))[0] + 2
-    tops = [
-        np.nanmax(_estimates(n, lg, lz, lo, min(n + 1, lo + _CHUNK)), initial=-np.inf) for lo in range(2, n + 1, _CHUNK)
-    ]
-    top = max(tops)
-    parts = []
-    for lo in range(2, n + 1, _CHUNK):
-        e = _estimates(n, lg, lz, lo, min(n + 1, lo + _CHUNK))
-        thr = top - digits * LN10 - math.log(n) - 5.0 if np.isfinite(top) else -np.inf
-        parts.append(np.nonzero(~np.isfinite(e) | (e >= thr))[0] + lo)
-    return np.concatenate(parts)
+    return kept_indices(lambda lo, hi: _estimates(n, lg, lz, lo, hi), 2, n + 1, digits, _CHUNK)
 
 
 def _log_b_int_mp(n: int, gm: mpmath.mpf, zm: mpmath.mpf, dps: int) -> mpmath.mpf:
