@@ -234,19 +234,30 @@ def kl_inv_upper(q: float, c: float, tol: float = DEFAULT_TOL) -> float:
 
     Reference: ``docs/derivations/pacbayes_maxinfo.md``, kl inverses (closed forms at q = 0, q = 1, c = 0); Maurer 2004.
     """
+    return _kl_inv_float(q, c, tol, True)
+
+
+def _kl_inv_float(q: float, c: float, tol: float, upper: bool) -> float:
+    """:func:`kl_inv_upper` (``upper``) or :func:`kl_inv_lower`: the domain check, the closed-form ends (c = 0,
+    c = inf, q at either end; the float64 twin of :func:`_kl_inv_mp`), then Newton from the closed-form start
+    and the certified bracket."""
     q = float(q)
     c = float(c)
-    _check_qc(q, c, "kl_inv_upper")
-    if c == 0.0 or q == 1.0:
-        return q if c == 0.0 else 1.0
+    _check_qc(q, c, "kl_inv_upper" if upper else "kl_inv_lower")
+    far = 1.0 if upper else 0.0  # the end of [0, 1] on the searched side
+    if c == 0.0 or q == far:
+        return q if c == 0.0 else far
     if math.isinf(c):
-        return 1.0
-    if q == 0.0:
-        return min(1.0, -math.expm1(-c) * (1.0 + 4e-16))  # closed form, rounded up by 2 ulp
-    p = _upper_start(q, c)
-    if p >= 1.0:
-        return 1.0
-    return _certify_upper(q, c, _newton_toward_root(q, c, p, True), tol)
+        return far
+    if q == 1.0 - far:  # closed forms, rounded outward by 2 ulp
+        return min(1.0, -math.expm1(-c) * (1.0 + 4e-16)) if upper else max(0.0, math.exp(-c) * (1.0 - 4e-16))
+    p = _upper_start(q, c) if upper else _lower_start(q, c)
+    if (p >= 1.0) if upper else (p <= 0.0):
+        # the start reached the far end (for the lower inverse it underflowed: the root is below the smallest
+        # positive double's neighbourhood)
+        return far
+    root = _newton_toward_root(q, c, p, upper)
+    return _certify_upper(q, c, root, tol) if upper else _certify_lower(q, c, root, tol)
 
 
 def _newton_toward_root(q: float, c: float, p: float, upper: bool) -> float:
@@ -308,20 +319,7 @@ def kl_inv_lower(q: float, c: float, tol: float = DEFAULT_TOL) -> float:
 
     Reference: ``docs/derivations/pacbayes_maxinfo.md``, kl inverses (closed forms at q = 0, q = 1, c = 0).
     """
-    q = float(q)
-    c = float(c)
-    _check_qc(q, c, "kl_inv_lower")
-    if c == 0.0 or q == 0.0:
-        return q if c == 0.0 else 0.0
-    if math.isinf(c):
-        return 0.0
-    if q == 1.0:
-        return max(0.0, math.exp(-c) * (1.0 - 4e-16))  # closed form, rounded down by 2 ulp
-    p = _lower_start(q, c)
-    if p <= 0.0:
-        # the start underflowed: the root is below the smallest positive double's neighbourhood
-        return 0.0
-    return _certify_lower(q, c, _newton_toward_root(q, c, p, False), tol)
+    return _kl_inv_float(q, c, tol, False)
 
 
 def _certify_lower(q: float, c: float, lo: float, tol: float) -> float:

@@ -23,7 +23,12 @@ import numpy as np
 from numpy.typing import NDArray
 
 __all__ = [
+    "HALF_LOG_2PI",
+    "LN10",
+    "LOG2",
+    "SQRT2",
     "kept",
+    "kept_indices",
     "log1pmx",
     "log1pmx_arb",
     "log1pmx_mp",
@@ -34,9 +39,12 @@ __all__ = [
     "stream_lse_multi",
 ]
 
-_LN10 = math.log(10.0)
+#: float64 constants of the log-domain kernels (here and in :mod:`dptheory.privacy`), written once
+LOG2 = math.log(2.0)
+LN10 = math.log(10.0)
+SQRT2 = math.sqrt(2.0)
+HALF_LOG_2PI = 0.5 * math.log(2.0 * math.pi)
 _LOG_PI = math.log(math.pi)
-_HALF_LOG_2PI = 0.5 * math.log(2.0 * math.pi)
 _BLOCK_ELEMS = 1 << 19  # cells of one column block of a streamed log-sum-exp
 
 # Stirling series coefficients B_{2k} / (2k (2k-1)), k = 1..8
@@ -60,7 +68,7 @@ def _stirlerr(x: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.f
         series = acc / x
         g = special.gammaln(x + 1.0)
         xl = (x + 0.5) * np.log(x)
-        direct = g - xl + x - _HALF_LOG_2PI
+        direct = g - xl + x - HALF_LOG_2PI
         big = x >= 10.0
         val = np.where(big, series, direct)
         scale = np.where(big, 0.1, np.abs(g) + np.abs(xl) + x + 1.0)
@@ -220,8 +228,26 @@ def kept(lt: NDArray[np.float64], digits: float) -> NDArray[np.bool_]:
     if not finite.any():
         return np.ones(lt.shape, dtype=bool)
     top = lt[finite].max()
-    thr = top - digits * _LN10 - math.log(lt.size + 1) - 5.0
+    thr = top - digits * LN10 - math.log(lt.size + 1) - 5.0
     return ~finite | (lt >= thr) | np.isnan(lt)
+
+
+def kept_indices(
+    estimate: Callable[[int, int], NDArray[np.float64]], lo: int, hi: int, digits: float, chunk: int = 1 << 20
+) -> NDArray[np.int64]:
+    """Indices ``lo <= i < hi`` of the terms :func:`kept` keeps, from float64 log estimates ``estimate(a, b)`` of
+    the terms ``a .. b - 1``. Above ``chunk`` terms the estimates are made twice, chunk by chunk (the largest
+    first, then the threshold), so memory stays bounded at any number of terms."""
+    if hi - lo <= chunk:
+        return np.nonzero(kept(estimate(lo, hi), digits))[0] + lo
+    tops = [np.nanmax(estimate(a, min(hi, a + chunk)), initial=-np.inf) for a in range(lo, hi, chunk)]
+    top = max(tops)
+    parts = []
+    for a in range(lo, hi, chunk):
+        e = estimate(a, min(hi, a + chunk))
+        thr = top - digits * LN10 - math.log(hi - lo + 1) - 5.0 if np.isfinite(top) else -np.inf
+        parts.append(np.nonzero(~np.isfinite(e) | (e >= thr))[0] + a)
+    return np.concatenate(parts)
 
 
 def runs(idx: NDArray[np.int64]) -> list[tuple[int, int]]:

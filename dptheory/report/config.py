@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import dataclasses
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -98,8 +99,6 @@ class ReportConfig:
     explorer: ExplorerDefaults | None = None
 
 
-_REPORT_KEYS = {"paper", "title", "digits", "dps", "claims", "claim_examples", "seed", "figures", "include",
-                "explore", "delta", "headline", "full_batch"}
 _SET_KEYS = {"name", "params"}
 _CROSSOVER_KEYS = {"lower", "upper", "over", "from", "to", "params", "label"}
 _TOML_TYPE = {str: "a string", int: "an integer", bool: "true or false", list: "a list", dict: "a table"}
@@ -148,6 +147,38 @@ def _delta(source: str, value: Any) -> str:
     return str(value)
 
 
+#: the ``[report]`` keys after ``paper``, in the order they are checked, each with its check ``(source, key,
+#: value, the fields checked so far) -> field value``. A key the table leaves out keeps its :class:`ReportConfig`
+#: default (``title``: the paper), so every default is written once, there.
+_REPORT_CHECKS: dict[str, Callable[[str, str, Any, dict[str, Any]], Any]] = {
+    "title": lambda s, k, v, f: _need(s, "[report]", k, v, str),
+    "dps": lambda s, k, v, f: _int_in(s, k, v, 15, 1000),
+    "digits": lambda s, k, v, f: _int_in(s, k, v, 1, f.get("dps", ReportConfig.dps)),
+    "claims": lambda s, k, v, f: _need(s, "[report]", k, v, bool),
+    "claim_examples": lambda s, k, v, f: _int_in(s, k, v, 1, 10**7),
+    "seed": lambda s, k, v, f: _int_in(s, k, v, 0, 2**63 - 1),
+    "figures": lambda s, k, v, f: _strings(s, k, v),
+    "include": lambda s, k, v, f: _strings(s, k, v),
+    "explore": lambda s, k, v, f: _need(s, "[report]", k, v, str),
+    "delta": lambda s, k, v, f: _delta(s, v),
+    "headline": lambda s, k, v, f: _strings(s, k, v),
+    "full_batch": lambda s, k, v, f: _strings(s, k, v),
+}
+_REPORT_KEYS = {"paper", *_REPORT_CHECKS}
+
+
+def _report_fields(source: str, rep: dict[str, Any]) -> dict[str, Any]:
+    """The :class:`ReportConfig` fields that ``[report]`` gives, checked (one-line errors, in the table's order)."""
+    if "paper" not in rep:
+        raise DPTheoryError(f'{source}: [report] needs paper = "<registry prefix>" (e.g. "mypaper")')
+    paper = _need(source, "[report]", "paper", rep["paper"], str)
+    fields: dict[str, Any] = {"paper": paper, "title": paper}
+    for key, check in _REPORT_CHECKS.items():
+        if key in rep:
+            fields[key] = check(source, key, rep[key], fields)
+    return fields
+
+
 def _params(source: str, where: str, value: Any) -> dict[str, Any]:
     """A params table whose every value is a number dptheory accepts (checked exactly, as it will be read)."""
     from dptheory.core.notation import parse_value
@@ -182,21 +213,7 @@ def from_dict(data: dict[str, Any], *, source: str) -> ReportConfig:
     bad = set(rep) - _REPORT_KEYS
     if bad:
         raise DPTheoryError(f"{source}: unknown key(s) {sorted(bad)} in [report]; allowed: {sorted(_REPORT_KEYS)}")
-    if "paper" not in rep:
-        raise DPTheoryError(f'{source}: [report] needs paper = "<registry prefix>" (e.g. "mypaper")')
-    paper = _need(source, "[report]", "paper", rep["paper"], str)
-    title = _need(source, "[report]", "title", rep.get("title", paper), str)
-    dps = _int_in(source, "dps", rep.get("dps", 50), 15, 1000)
-    digits = _int_in(source, "digits", rep.get("digits", 12), 1, dps)
-    claims = _need(source, "[report]", "claims", rep.get("claims", True), bool)
-    claim_examples = _int_in(source, "claim_examples", rep.get("claim_examples", 60), 1, 10**7)
-    seed = _int_in(source, "seed", rep.get("seed", 0), 0, 2**63 - 1)
-    figures = _strings(source, "figures", rep.get("figures", []))
-    include = _strings(source, "include", rep.get("include", []))
-    explore = _need(source, "[report]", "explore", rep.get("explore", ""), str)
-    delta = _delta(source, rep.get("delta", "1e-5"))
-    headline = _strings(source, "headline", rep.get("headline", []))
-    full_batch = _strings(source, "full_batch", rep.get("full_batch", []))
+    fields = _report_fields(source, rep)
     sets = []
     names: set[str] = set()
     for i, s in enumerate(_tables(source, data, "sets")):
@@ -234,21 +251,9 @@ def from_dict(data: dict[str, Any], *, source: str) -> ReportConfig:
         label = _need(source, where, "label", c.get("label", ""), str)
         xs.append(CrossoverSpec(lower, upper, over, bounds[0], bounds[1], _params(source, where, c["params"]), label))
     cfg = ReportConfig(
-        paper=paper,
-        title=title,
-        digits=digits,
-        dps=dps,
-        claims=claims,
-        claim_examples=claim_examples,
-        seed=seed,
-        figures=figures,
-        include=include,
+        **fields,
         sets=tuple(sets),
         crossovers=tuple(xs),
-        explore=explore,
-        delta=delta,
-        headline=headline,
-        full_batch=full_batch,
         source=source,
         explorer=_explorer(source, data["explorer"]) if "explorer" in data else None,
     )

@@ -19,7 +19,7 @@ import mpmath
 
 from dptheory.core.errors import NumericalFailure
 from dptheory.numerics.kl import check_n
-from dptheory.privacy.sgm.validate import Real, check_qz, parse_order
+from dptheory.privacy.sgm.validate import Real, parse_point
 
 __all__ = ["gdp_delta_quad_mp", "log_a_quad_mp"]
 
@@ -68,8 +68,7 @@ def log_a_quad_mp(alpha: Real, q: Real, z: Real) -> mpmath.mpf:
     dps = mpmath.mp.dps
     wp = dps + 15
     with mpmath.workdps(wp):
-        _, am = parse_order(alpha, "log_a_quad_mp")
-        qm, zm = check_qz(q, z, "log_a_quad_mp")
+        _, am, qm, zm = parse_point(alpha, q, z, "log_a_quad_mp")
         if qm == 0:
             return mpmath.mpf(0)
         if qm == 1:

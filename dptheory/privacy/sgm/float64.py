@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Hashable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import mpmath
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from dptheory.core.errors import NumericalFailure
-from dptheory.numerics.logspace import log1pmx, stream_lse, stream_lse_multi
+from dptheory.numerics.logspace import HALF_LOG_2PI, LOG2, SQRT2, log1pmx, stream_lse, stream_lse_multi
 from dptheory.privacy.sgm.mp import GUARD, log_a_mp
 from dptheory.privacy.sgm.terms import (
     cvz_weights_float,
@@ -27,6 +27,9 @@ from dptheory.privacy.sgm.terms import (
     split_point,
 )
 from dptheory.privacy.sgm.validate import HUGE_NOISE_MIN_Z, HUGE_NOISE_RATIO, validate_np
+
+if TYPE_CHECKING:
+    from dptheory.core.evaluator import BoolArray, FloatArray
 
 __all__ = [
     "FALLBACK_DPS",
@@ -39,9 +42,6 @@ __all__ = [
     "theorem_np",
 ]
 
-_LOG2 = math.log(2.0)
-_SQRT2 = math.sqrt(2.0)
-_HALF_LOG_2PI = 0.5 * math.log(2.0 * math.pi)
 _CVZ_RATE = 3.0 + math.sqrt(8.0)
 _ROW_CHUNK = 512
 _CVZ_N_FLOAT = 26  # CVZ terms in float64: truncation 2/(3+sqrt 8)^26 < 3e-20 of the tail
@@ -55,9 +55,7 @@ _EPS = float(np.finfo(np.float64).eps)
 _ERR_K = 1.5  # float64 model: a log-term with additive pieces p_j has abs. error <= _ERR_K * eps * sum |p_j|
 
 
-def _log_a_int_np(
-    n: NDArray[np.float64], lq: NDArray[np.float64], l1q: NDArray[np.float64], z: NDArray[np.float64]
-) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+def _log_a_int_np(n: FloatArray, lq: FloatArray, l1q: FloatArray, z: FloatArray) -> tuple[FloatArray, FloatArray]:
     """float64 ``log A`` at integer orders ``n`` (sorted) with estimated relative error."""
     la = np.empty_like(n)
     rel = np.empty_like(n)
@@ -79,7 +77,7 @@ def _log_a_int_np(
 
 def log1p_streamed_sum(
     rows: int, ncols: int, block: Callable[[int, int], tuple[NDArray, NDArray]]
-) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+) -> tuple[FloatArray, FloatArray]:
     """``log(1 + S)`` per row for a positive series ``S`` of ``ncols`` terms, and its estimated relative error.
 
     ``block(lo, hi)`` gives the log terms ``lo .. hi - 1`` and their absolute-error scales (``-inf`` and 0 for
@@ -97,9 +95,7 @@ def log1p_streamed_sum(
     return la_c, np.where(np.isfinite(la_c) & (la_c > 1e-280), rel_c, np.inf)
 
 
-def _log_a_frac_np(
-    a: NDArray[np.float64], lq: NDArray[np.float64], l1q: NDArray[np.float64], z: NDArray[np.float64]
-) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+def _log_a_frac_np(a: FloatArray, lq: FloatArray, l1q: FloatArray, z: FloatArray) -> tuple[FloatArray, FloatArray]:
     """float64 ``log A`` at fractional orders ``a`` (sorted) with estimated relative error, summing ``A`` itself.
 
     Not used by the kernels (see :func:`_log_a_frac_am1_np`; the mp kernel sums ``A - 1`` too, item 4):
@@ -149,7 +145,7 @@ def _log_a_frac_np(
     return la, rel
 
 
-def _log_ndtr_scaled(x: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+def _log_ndtr_scaled(x: FloatArray) -> tuple[FloatArray, FloatArray]:
     """``log Phi(x)`` and its absolute-error scale: the value's ulps plus the argument's rounding.
 
     A relative rounding ``eps`` of ``x`` moves ``log Phi`` by ``eps |x| phi(x)/Phi(x)``.
@@ -158,11 +154,11 @@ def _log_ndtr_scaled(x: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArr
 
     with np.errstate(all="ignore"):
         v = special.log_ndtr(x)
-        ratio = np.exp(-0.5 * x * x - _HALF_LOG_2PI - v)  # phi(x) / Phi(x)
+        ratio = np.exp(-0.5 * x * x - HALF_LOG_2PI - v)  # phi(x) / Phi(x)
         return v, np.abs(v) + np.abs(x) * ratio + 1.0
 
 
-def _log_ndtr_diff(hi: NDArray[np.float64], lo: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+def _log_ndtr_diff(hi: FloatArray, lo: FloatArray) -> tuple[FloatArray, FloatArray]:
     """``log(Phi(hi) - Phi(lo))`` for ``hi > lo``, and its absolute-error scale, without cancellation.
 
     Both in the upper tail (``lo >= 0``): ``Phi(-lo) (1 - Phi(-hi)/Phi(-lo))`` with the ratio from
@@ -179,19 +175,15 @@ def _log_ndtr_diff(hi: NDArray[np.float64], lo: NDArray[np.float64]) -> tuple[ND
         d = ls - lb  # < 0
         tail = lb + np.log(-np.expm1(d))
         tail_s = sb + (sb + ss) / np.expm1(-d)
-        mid = 0.5 * (special.erf(hi / _SQRT2) + special.erf(-lo / _SQRT2))
+        mid = 0.5 * (special.erf(hi / SQRT2) + special.erf(-lo / SQRT2))
         dens = (np.abs(hi) * np.exp(-0.5 * hi * hi) + np.abs(lo) * np.exp(-0.5 * lo * lo)) / math.sqrt(2.0 * math.pi)
         mid_s = 4.0 + dens / mid
         return np.where(tails, tail, np.log(mid)), np.where(tails, tail_s, mid_s)
 
 
 def _am1_constant_pieces(
-    a: NDArray[np.float64],
-    lq: NDArray[np.float64],
-    l1q: NDArray[np.float64],
-    z: NDArray[np.float64],
-    q: NDArray[np.float64],
-) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    a: FloatArray, lq: FloatArray, l1q: FloatArray, z: FloatArray, q: FloatArray
+) -> tuple[FloatArray, FloatArray]:
     """Logs (last axis, 3 entries) and error scales of the positive parts of ``1 - s0_0 - s0_1``.
 
     With ``a0 = z0/z``, ``b1 = (z0 - 1)/z`` and ``Delta = Phi(a0) - Phi(b1)`` (package docstring, item 3)::
@@ -226,14 +218,8 @@ def _am1_constant_pieces(
 
 
 def _am1_left_pieces(
-    a: NDArray[np.float64],
-    lq: NDArray[np.float64],
-    l1q: NDArray[np.float64],
-    z: NDArray[np.float64],
-    split: NDArray[np.bool_],
-    i: NDArray[np.float64],
-    branch: str,
-) -> tuple[NDArray[np.float64], ...]:
+    a: FloatArray, lq: FloatArray, l1q: FloatArray, z: FloatArray, split: BoolArray, i: FloatArray, branch: str
+) -> tuple[FloatArray, ...]:
     """Pieces of term ``i >= 2`` of the ``A - 1`` sum (package docstring, item 3), logs with error scales.
 
     Returns ``(log|C|, scale, log s0-part, scale, log subtracted part, scale, log s1-part / C, scale,
@@ -256,9 +242,7 @@ def _am1_left_pieces(
     return logc, cs, lpos, epos, lneg, eneg, s1, e1, s0
 
 
-def _log_a_frac_am1_np(
-    a: NDArray[np.float64], lq: NDArray[np.float64], l1q: NDArray[np.float64], z: NDArray[np.float64]
-) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+def _log_a_frac_am1_np(a: FloatArray, lq: FloatArray, l1q: FloatArray, z: FloatArray) -> tuple[FloatArray, FloatArray]:
     """float64 ``log A`` at fractional orders ``a`` (sorted) via ``A - 1`` (package docstring, item 3).
 
     ``A - 1 = sum_{i>=2} s0_i + sum_{i>=0} s1_i - (1 - s0_0 - s0_1)``, with ``1 - s0_0 - s0_1`` in the
@@ -279,7 +263,7 @@ def _log_a_frac_am1_np(
     w = cvz_weights_float(n_cvz)
     wabs = np.abs(w)
     with np.errstate(all="ignore"):
-        q = np.where(l1q > -_LOG2, -np.expm1(l1q), np.exp(lq))
+        q = np.where(l1q > -LOG2, -np.expm1(l1q), np.exp(lq))
     for r0 in range(0, a.size, _ROW_CHUNK):
         sl = slice(r0, min(a.size, r0 + _ROW_CHUNK))
         aa = a[sl, None]
@@ -356,7 +340,7 @@ def _log_a_frac_am1_np(
     return la, rel
 
 
-def rdp_np(alpha: ArrayLike, q: ArrayLike, z: ArrayLike, T: ArrayLike) -> NDArray[np.float64]:
+def rdp_np(alpha: ArrayLike, q: ArrayLike, z: ArrayLike, T: ArrayLike) -> FloatArray:
     """float64 RDP ``T log A_alpha(q, z) / (alpha - 1)`` of the sampled Gaussian mechanism, broadcast.
 
     MTZ19 (arXiv 1908.10530) Sec. 3.3. Integer orders: the positive-term sum of ``A - 1`` as a
@@ -453,8 +437,8 @@ def rdp_np(alpha: ArrayLike, q: ArrayLike, z: ArrayLike, T: ArrayLike) -> NDArra
 
 
 def recompute_mp(
-    vals: NDArray[np.float64],
-    bad: NDArray[np.bool_],
+    vals: FloatArray,
+    bad: BoolArray,
     *,
     key_of: Callable[[int], Hashable],
     log_of: Callable[[Any], mpmath.mpf],
@@ -477,7 +461,7 @@ def recompute_mp(
             vals[k] = float(+res)
 
 
-def refuse_nan(out: NDArray[np.float64], where: str, *params: NDArray[np.float64]) -> None:
+def refuse_nan(out: FloatArray, where: str, *params: FloatArray) -> None:
     """Raise :class:`NumericalFailure` naming the first NaN of ``out`` and its ``alpha, q, z, T`` (``params``):
     it cannot happen, and a NaN is never returned silently."""
     if np.isnan(out).any():
@@ -486,6 +470,6 @@ def refuse_nan(out: NDArray[np.float64], where: str, *params: NDArray[np.float64
         raise NumericalFailure(f"{where}: NaN at alpha={a}, q={q}, z={z}, T={t}")
 
 
-def theorem_np(p: Mapping[str, NDArray[np.float64]]) -> NDArray[np.float64]:
+def theorem_np(p: Mapping[str, FloatArray]) -> FloatArray:
     """The float64 kernel of ``rdp.subsampled_gaussian`` (MTZ19 Sec. 3.3): :func:`rdp_np` on its parameters."""
     return rdp_np(p["alpha"], p["q"], p["z"], p["T"])

@@ -16,14 +16,12 @@ import numpy as np
 from numpy.typing import NDArray
 
 from dptheory.core.errors import NumericalFailure
-from dptheory.numerics.logspace import kept, runs
+from dptheory.numerics.logspace import LN10, LOG2, kept, kept_indices, runs
 from dptheory.privacy.sgm.terms import cvz_weights_mp, frac_log_terms, int_log_terms
-from dptheory.privacy.sgm.validate import HUGE_NOISE_MIN_Z, HUGE_NOISE_RATIO, Real, check_qz, check_steps, parse_order
+from dptheory.privacy.sgm.validate import HUGE_NOISE_MIN_Z, HUGE_NOISE_RATIO, Real, check_steps, parse_point
 
 __all__ = ["GUARD", "log_a_mp", "rdp_mp", "theorem_mp"]
 
-_LN10 = math.log(10.0)
-_LOG2 = math.log(2.0)
 _LOG_CVZ_RATE = math.log(3.0 + math.sqrt(8.0))
 GUARD = 10  # base guard digits of the mp kernels
 _MAX_EXTRA_DIGITS = 1500  # cap on adaptive precision above the caller's dps
@@ -49,26 +47,10 @@ def _log_a_int_mp(n: int, qm: mpmath.mpf, zm: mpmath.mpf, dps: int) -> mpmath.mp
     terms) below the largest are skipped.
     """
     lq, l1q, zf, lz = _float_params(qm, zm)
-    digits = dps + 60
-    chunk = 1 << 20
-    if n - 1 <= chunk:
-        lt = _int_estimates(n, lq, l1q, zf, lz, 2, n + 1)
-        keep = np.nonzero(kept(lt, digits))[0] + 2
-    else:  # two passes in chunks: bounded memory
-        tops = [
-            np.nanmax(_int_estimates(n, lq, l1q, zf, lz, lo, min(n + 1, lo + chunk)), initial=-np.inf)
-            for lo in range(2, n + 1, chunk)
-        ]
-        top = max(tops)
-        parts = []
-        for lo in range(2, n + 1, chunk):
-            e = _int_estimates(n, lq, l1q, zf, lz, lo, min(n + 1, lo + chunk))
-            thr = top - digits * _LN10 - math.log(n) - 5.0 if np.isfinite(top) else -np.inf
-            parts.append(np.nonzero(~np.isfinite(e) | (e >= thr))[0] + lo)
-        keep = np.concatenate(parts)
+    keep = kept_indices(lambda lo, hi: _int_estimates(n, lq, l1q, zf, lz, lo, hi), 2, n + 1, dps + 60)
     imax = int(keep.max())
     # exponent size: expm1(c) with c = (i^2 - i)/(2 z^2) carries relative error 10^-wp * c (log10 via lz: no overflow)
-    log10_c = (math.log(imax * imax - imax) - _LOG2 - 2.0 * lz) / _LN10
+    log10_c = (math.log(imax * imax - imax) - LOG2 - 2.0 * lz) / LN10
     wp = dps + GUARD + math.ceil(max(log10_c, 0.0) + math.log10(n + 2.0)) + 1
     with mpmath.workdps(wp):
         one_m_q = 1 - qm
@@ -94,7 +76,7 @@ def _log_ncdf(x: mpmath.mpf) -> mpmath.mpf:
     digits that matter, which avoids mpmath's slow ``1 - erfc`` path.
     """
     if x > 3:
-        digits = mpmath.mp.dps - float(x * x) / (2 * _LN10) + 5
+        digits = mpmath.mp.dps - float(x * x) / (2 * LN10) + 5
         if digits < 1:
             return mpmath.mpf(0)  # |log Phi(x)| < 10^-(dps+5)
         with mpmath.workdps(max(15, math.ceil(digits))):
@@ -138,8 +120,8 @@ def _frac_series_mp(
             top = float(sizes.max()) if sizes.size else math.inf
         if not math.isfinite(top):
             top = math.inf  # no usable estimate: skip nothing, full precision everywhere
-        n_guess = head.size + math.ceil((wp + 2) * _LN10 / _LOG_CVZ_RATE) + 2
-        floor_log = top - (wp + 3) * _LN10 - math.log(n_guess)
+        n_guess = head.size + math.ceil((wp + 2) * LN10 / _LOG_CVZ_RATE) + 2
+        floor_log = top - (wp + 3) * LN10 - math.log(n_guess)
 
         def piece(i: int, j: mpmath.mpf, log_abs_c: mpmath.mpf, est: float, right: bool) -> mpmath.mpf:
             nonlocal comp_max
@@ -147,7 +129,7 @@ def _frac_series_mp(
                 return mpmath.mpf(0)
             if math.isfinite(est) and est < floor_log:  # -inf/NaN estimates (float rounding of alpha) are kept
                 return mpmath.mpf(0)
-            drop = int((top - est) / _LN10) - 1 if math.isfinite(top) and math.isfinite(est) else 0
+            drop = int((top - est) / LN10) - 1 if math.isfinite(top) and math.isfinite(est) else 0
             with mpmath.workdps(max(20, wp - max(drop, 0))):
                 if right:  # s1: C q^(a-i) (1-q)^i exp((j^2-j)/(2z^2)) Phi((j - z0)/z)
                     x = (j - z0) / zm
@@ -180,7 +162,7 @@ def _frac_series_mp(
         e0t, e1t = estimate(np.array([float(i0)]))
         a0 = pair(i0, mpmath.log(binom), float(e0t[0]), float(e1t[0]))
         ratio = float(mpmath.log(a0) - mpmath.log(scale)) if scale > 0 and a0 > 0 else 0.0
-        n = math.ceil(((wp + 2) * _LN10 + _LOG2 + max(0.0, ratio)) / _LOG_CVZ_RATE) + 1
+        n = math.ceil(((wp + 2) * LN10 + LOG2 + max(0.0, ratio)) / _LOG_CVZ_RATE) + 1
         e0t, e1t = estimate(np.arange(i0, i0 + n, dtype=np.float64))
         weights = cvz_weights_mp(n)
         tail = weights[0] * a0
@@ -315,8 +297,7 @@ def log_a_mp(alpha: Real, q: Real, z: Real) -> mpmath.mpf:
     """
     dps = mpmath.mp.dps
     with mpmath.workdps(dps + GUARD):
-        n, am = parse_order(alpha, "log_a_mp")
-        qm, zm = check_qz(q, z, "log_a_mp")
+        n, am, qm, zm = parse_point(alpha, q, z, "log_a_mp")
         if qm == 0:
             return mpmath.mpf(0)
         if qm == 1:
@@ -389,8 +370,7 @@ def rdp_mp(alpha: Real, q: Real, z: Real, T: Real) -> mpmath.mpf:
     dps = mpmath.mp.dps
     with mpmath.workdps(dps + GUARD):
         t = check_steps(T, "rdp_mp")
-        _, am = parse_order(alpha, "rdp_mp")
-        qm, zm = check_qz(q, z, "rdp_mp")
+        _, am, qm, zm = parse_point(alpha, q, z, "rdp_mp")
         if qm == 1:
             result = t * am / (2 * zm * zm)
         else:

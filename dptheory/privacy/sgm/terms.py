@@ -8,13 +8,15 @@ cited as "item n" are those of the package docstring (:mod:`dptheory.privacy.sgm
 from __future__ import annotations
 
 import functools
-import math
+from typing import TYPE_CHECKING
 
 import mpmath
 import numpy as np
-from numpy.typing import NDArray
 
-from dptheory.numerics.logspace import log_abs_binom, log_expm1
+from dptheory.numerics.logspace import LOG2, SQRT2, log_abs_binom, log_expm1
+
+if TYPE_CHECKING:
+    from dptheory.core.evaluator import FloatArray
 
 __all__ = [
     "cvz_weights_float",
@@ -26,23 +28,16 @@ __all__ = [
     "split_point",
 ]
 
-_LOG2 = math.log(2.0)
-_SQRT2 = math.sqrt(2.0)
 
 
 def int_log_terms(
-    n: NDArray[np.float64],
-    lq: NDArray[np.float64],
-    l1q: NDArray[np.float64],
-    z: NDArray[np.float64],
-    lz: NDArray[np.float64],
-    i: NDArray[np.float64],
-) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    n: FloatArray, lq: FloatArray, l1q: FloatArray, z: FloatArray, lz: FloatArray, i: FloatArray
+) -> tuple[FloatArray, FloatArray]:
     """Log of ``C(n,i) (1-q)^(n-i) q^i expm1((i^2-i)/(2z^2))`` (``i >= 2``) and its error scale."""
     logc, cs = log_abs_binom(n, i)
     with np.errstate(all="ignore"):
         c = (i * i - i) / (2.0 * z * z)
-        lem = log_expm1(c, np.log(i * i - i) - _LOG2 - 2.0 * lz)
+        lem = log_expm1(c, np.log(i * i - i) - LOG2 - 2.0 * lz)
         p1 = i * lq
         p2 = (n - i) * l1q
         lt = logc + p1 + p2 + lem
@@ -51,12 +46,8 @@ def int_log_terms(
 
 
 def frac_log_terms(
-    a: NDArray[np.float64],
-    lq: NDArray[np.float64],
-    l1q: NDArray[np.float64],
-    z: NDArray[np.float64],
-    i: NDArray[np.float64],
-) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
+    a: FloatArray, lq: FloatArray, l1q: FloatArray, z: FloatArray, i: FloatArray
+) -> tuple[FloatArray, FloatArray, FloatArray]:
     """Log magnitudes of ``s0_i`` and ``s1_i`` (package docstring) and a common error scale.
 
     The pieces come from :func:`frac_pieces`; the scale is each piece's error weighted by its
@@ -66,9 +57,7 @@ def frac_log_terms(
     return logc + s0, logc + s1, cs + 1.0 + mixed_scale(s0, e0, s1, e1)
 
 
-def mixed_scale(
-    s0: NDArray[np.float64], e0: NDArray[np.float64], s1: NDArray[np.float64], e1: NDArray[np.float64]
-) -> NDArray[np.float64]:
+def mixed_scale(s0: FloatArray, e0: FloatArray, s1: FloatArray, e1: FloatArray) -> FloatArray:
     """Error scale of ``exp(s0) + exp(s1)``: each piece's scale weighted by its share of the sum."""
     with np.errstate(all="ignore"):
         top = np.maximum(s0, s1)
@@ -78,20 +67,15 @@ def mixed_scale(
         return (np.where(w0 > 0, w0 * e0, 0.0) + np.where(w1 > 0, w1 * e1, 0.0)) / (w0 + w1)
 
 
-def split_point(lq: NDArray[np.float64], l1q: NDArray[np.float64], z: NDArray[np.float64]) -> NDArray[np.float64]:
+def split_point(lq: FloatArray, l1q: FloatArray, z: FloatArray) -> FloatArray:
     """``z0 = z^2 log((1-q)/q) + 1/2`` (``lq = log q``, ``l1q = log(1-q)``): where the two one-sided integrands
     of ``A`` agree, the split point of the two-sided series (MTZ19 Sec. 3.3; package docstring)."""
     return z * z * (l1q - lq) + 0.5
 
 
 def frac_pieces(
-    a: NDArray[np.float64],
-    lq: NDArray[np.float64],
-    l1q: NDArray[np.float64],
-    z: NDArray[np.float64],
-    i: NDArray[np.float64],
-    branch: str = "both",
-) -> tuple[NDArray[np.float64], ...]:
+    a: FloatArray, lq: FloatArray, l1q: FloatArray, z: FloatArray, i: FloatArray, branch: str = "both"
+) -> tuple[FloatArray, ...]:
     """``(log|C(a,i)|, its scale, log|s0_i / C|, its scale, log|s1_i / C|, its scale)``.
 
     Each ``exp(c) * Phi(x)`` factor is evaluated in whichever of two equivalent forms avoids
@@ -107,7 +91,7 @@ def frac_pieces(
         z2 = z * z
         z0 = split_point(lq, l1q, z)
         hz = z0 * z0 / (2.0 * z2)
-        mills_base = a * l1q - hz - _LOG2
+        mills_base = a * l1q - hz - LOG2
         # Error model. The rounding of z0 itself needs no term: A does not depend on the split point
         # (the two one-sided integrands agree at z0), so a consistently shifted z0 moves the s0 and
         # s1 sums in opposite directions. The Mills form uses i lq + (a-i) l1q + i L = a l1q, which
@@ -119,7 +103,7 @@ def frac_pieces(
         c0 = (i * i - i) / (2.0 * z2)
         lphi0 = special.log_ndtr(x0)
         d0 = i * lq + (a - i) * l1q + c0 + lphi0
-        lx0 = np.log(special.erfcx(-x0 / _SQRT2))
+        lx0 = np.log(special.erfcx(-x0 / SQRT2))
         m0 = mills_base + lx0
         s0 = np.where(x0 >= 0, d0, m0)
         e0 = np.where(
@@ -133,7 +117,7 @@ def frac_pieces(
         c1 = (j * j - j) / (2.0 * z2)
         lphi1 = special.log_ndtr(x1)
         d1 = j * lq + i * l1q + c1 + lphi1
-        lx1 = np.log(special.erfcx(-x1 / _SQRT2))
+        lx1 = np.log(special.erfcx(-x1 / SQRT2))
         m1 = mills_base + lx1
         s1 = np.where(x1 >= 0, d1, m1)
         e1 = np.where(
@@ -145,7 +129,7 @@ def frac_pieces(
 
 
 @functools.lru_cache(maxsize=64)
-def cvz_weights_float(n: int) -> NDArray[np.float64]:
+def cvz_weights_float(n: int) -> FloatArray:
     """Weights ``w_k`` (k < n) with ``sum_k w_k a_k ~ sum_k (-1)^k a_k`` (CVZ 2000, Algorithm 1)."""
     with mpmath.workdps(40):
         return np.array([float(w) for w in cvz_weights_mp(n)])

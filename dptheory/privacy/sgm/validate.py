@@ -22,6 +22,7 @@ __all__ = [
     "check_steps",
     "order_above_cap",
     "parse_order",
+    "parse_point",
     "validate_np",
 ]
 
@@ -66,6 +67,14 @@ def check_qz(q: Any, z: Any, where: str) -> tuple[mpmath.mpf, mpmath.mpf]:
     if not mpmath.isfinite(zm) or not zm > 0:
         raise ValueError(f"{where}: noise multiplier z must be finite and > 0, got z={_num(z)}")
     return qm, zm
+
+
+def parse_point(alpha: Any, q: Any, z: Any, where: str) -> tuple[int | None, mpmath.mpf, mpmath.mpf, mpmath.mpf]:
+    """``(n, alpha, q, z)`` of a point of ``A_alpha(q, z)`` (MTZ19 Sec. 3.3): :func:`parse_order` (``n`` the
+    exact integer order or None), then :func:`check_qz`, with their errors in that order."""
+    n, am = parse_order(alpha, where)
+    qm, zm = check_qz(q, z, where)
+    return n, am, qm, zm
 
 
 def check_steps(T: Any, where: str) -> mpmath.mpf:

@@ -13,13 +13,12 @@ import numpy as np
 from numpy.typing import NDArray
 
 from dptheory.core.errors import NumericalFailure
-from dptheory.numerics.logspace import kept, runs
+from dptheory.numerics.logspace import LN10, kept_indices, runs
 from dptheory.privacy.wor.terms import log_terms
 from dptheory.privacy.wor.validate import MAX_INT_ORDER, Real, bad_parameter, order_above_cap, parse
 
 __all__ = ["GUARD", "cgf_mp", "log_b_mp", "rdp_mp", "theorem_mp"]
 
-_LN10 = math.log(10.0)
 GUARD = 10  # guard digits of the mp kernel
 _CHUNK = 1 << 20  # float64 estimates of the mp kernel are made in chunks of this many terms
 
@@ -32,18 +31,7 @@ def _estimates(n: int, lg: float, lz: float, lo: int, hi: int) -> NDArray[np.flo
 
 def _kept_terms(n: int, lg: float, lz: float, digits: float) -> NDArray[np.int64]:
     """Indices ``j`` in ``2..n`` whose float64 estimate is within ``digits`` (divided by the count) of the largest."""
-    if n - 1 <= _CHUNK:
-        return np.nonzero(kept(_estimates(n, lg, lz, 2, n + 1), digits))[0] + 2
-    tops = [
-        np.nanmax(_estimates(n, lg, lz, lo, min(n + 1, lo + _CHUNK)), initial=-np.inf) for lo in range(2, n + 1, _CHUNK)
-    ]
-    top = max(tops)
-    parts = []
-    for lo in range(2, n + 1, _CHUNK):
-        e = _estimates(n, lg, lz, lo, min(n + 1, lo + _CHUNK))
-        thr = top - digits * _LN10 - math.log(n) - 5.0 if np.isfinite(top) else -np.inf
-        parts.append(np.nonzero(~np.isfinite(e) | (e >= thr))[0] + lo)
-    return np.concatenate(parts)
+    return kept_indices(lambda lo, hi: _estimates(n, lg, lz, lo, hi), 2, n + 1, digits, _CHUNK)
 
 
 def _log_b_int_mp(n: int, gm: mpmath.mpf, zm: mpmath.mpf, dps: int) -> mpmath.mpf:
@@ -82,7 +70,7 @@ def _log_b_int_mp(n: int, gm: mpmath.mpf, zm: mpmath.mpf, dps: int) -> mpmath.mp
             raise NumericalFailure(f"sampled_wor: Thm 9 sum gave {s} at alpha={n}, gamma={gm}, z={zm}")
         if top > 0:
             # exp(-top) below the working precision of s is dropped by the addition itself
-            result = top + mpmath.log(s + mpmath.exp(-top)) if top < wp * _LN10 + 10 else top + mpmath.log(s)
+            result = top + mpmath.log(s + mpmath.exp(-top)) if top < wp * LN10 + 10 else top + mpmath.log(s)
         else:
             result = mpmath.log1p(mpmath.exp(top) * s)
     return result

@@ -9,11 +9,10 @@ import math
 import numpy as np
 from numpy.typing import NDArray
 
-from dptheory.numerics.logspace import log_abs_binom, log_expm1
+from dptheory.numerics.logspace import LOG2, log_abs_binom, log_expm1
 
 __all__ = ["log_terms"]
 
-_LOG2 = math.log(2.0)
 _LOG4 = math.log(4.0)
 
 
@@ -29,8 +28,8 @@ def log_terms(
         h = np.exp(-2.0 * lz) / 2.0  # 1/(2 z^2)
         expo = j * (j - 1.0) * h  # (j-1) eps(j)
         e2 = 2.0 * h  # eps(2) = 1/z^2
-        c2 = np.minimum(_LOG4 + log_expm1(e2, -2.0 * lz), _LOG2 + e2)
-        coef = np.where(j == 2.0, c2, _LOG2 + expo)
+        c2 = np.minimum(_LOG4 + log_expm1(e2, -2.0 * lz), LOG2 + e2)
+        coef = np.where(j == 2.0, c2, LOG2 + expo)
         p1 = j * lg
         lt = logc + p1 + coef
         scale = cs + np.abs(p1) + np.abs(coef) + expo + 1.0
