@@ -142,7 +142,8 @@ def _bad_parse(text: str) -> str:
          "[[claim]] toy26.C1: field 'relation' is '<<'; accepted: one of '<', '<=', '>', '>=', '=='"),
         ('verdict = "certified"', 'verdict = "verified"',
          "[[claim]] toy26.C1: field 'verdict' is 'verified'; accepted: one of 'proved', 'certified'"),
-        ('verdict = "certified"', "", "toy26.C1: toy26.C1: record the verdict the claim is expected to reach"),
+        ('verdict = "certified"', "", "[[claim]] toy26.C1: missing field 'verdict' (the verdict the check must "
+         "reach: one of 'proved'"),
         ('title = "A finding"', "title = 3", "[[claim]] toy26.C2: field 'title' is 3; accepted: a string"),
         ('reading = "r"\n', "", "[[claim]] toy26.C2: missing field 'reading' (a string)"),
         ('key = "toy26.C2"', 'key = "toy26.C1"',
@@ -222,4 +223,17 @@ def test_a_bad_claim_is_refused_in_one_line_naming_file_claim_and_field(old: str
 
 def test_a_counterexample_with_another_verdict_on_record_is_refused() -> None:
     text = GOOD.replace('relation = "<="', 'relation = "<="\nverdict = "proved"', 1)
-    assert "toy26/paper.toml: [[claim]] toy26.C2: toy26.C2: counterexamples are pinned" in _bad_parse(text)
+    assert ("toy26/paper.toml: [[claim]] toy26.C2: field 'verdict' is 'proved'; accepted: 'falsified' (or none) when "
+            "counterexamples are pinned") == _bad_parse(text)
+    assert len(claims(text.replace('verdict = "proved"', 'verdict = "falsified"'))) == 2
+
+
+def test_a_retired_key_is_refused_naming_the_file_and_the_claim() -> None:
+    from dptheory.core.claims import RETIRED_CLAIMS, retire_claim
+
+    retire_claim("toy26.C1", "a test")
+    try:
+        assert _bad_parse(GOOD) == ("toy26/paper.toml: [[claim]] toy26.C1: claim key toy26.C1 was retired (a test); "
+                                    "use a new key")
+    finally:
+        del RETIRED_CLAIMS["toy26.C1"]

@@ -308,6 +308,11 @@ def _check_claim(source: str, i: int, table: Any, papers: Mapping[str, Paper], e
         raise _bad(source, where, "relation", table["relation"], _CLAIM_FIELDS["relation"][1])
     if "verdict" in table and table["verdict"] not in {v.value for v in Verdict}:
         raise _bad(source, where, "verdict", table["verdict"], _CLAIM_FIELDS["verdict"][1])
+    if "counterexamples" in table and table.get("verdict", Verdict.FALSIFIED.value) != Verdict.FALSIFIED.value:
+        raise _bad(source, where, "verdict", table["verdict"], "'falsified' (or none) when counterexamples are pinned")
+    if "counterexamples" not in table and "verdict" not in table:
+        raise DPTheoryError(f"{source}: {where}: missing field 'verdict' (the verdict the check must reach: "
+                            f"{_CLAIM_FIELDS['verdict'][1]}; none only when counterexamples are pinned)")
     _fields(source, f"{where}: citation", table["citation"], _CITATION_FIELDS)
     if table["citation"]["paper"] not in papers:
         raise _bad(source, where, "citation", table["citation"],
