@@ -1,4 +1,4 @@
-"""A paper's citations and notation tables as data: the one loader of the TOML file next to its module.
+"""A paper's citations, notation tables and claims as data: the one loader of the TOML file next to its module.
 
 A module that declares papers (:class:`~dptheory.core.citation.Paper`) or notation tables
 (:class:`~dptheory.core.notation.NotationTable`) keeps them in a TOML file in its package
@@ -27,26 +27,64 @@ The format (``docs/adding_a_paper.md``, section 2)::
     log = true                    # log-scale sampling
     unit = ""                     # optional
 
+A paper's claims (:class:`~dptheory.core.claims.Claim`) are ``[[claim]]`` tables of the same file, built by
+:meth:`PaperFile.claims` once the theorems they compare are registered (the paper's ``claims`` module registers
+them)::
+
+    [[claim]]
+    key = "toy26.C1"
+    title = "..."
+    citation = { paper = "toy26", item = "Section 2" }     # a [paper.*] of this file; eq, note optional
+    statement = "..."
+    reading = "..."
+    lhs = { theorem = "toy26.thm1", label = "Thm 1", term = "rhs" }  # term, limit, set optional
+    rhs = { constant = 2, label = "2" }                   # a number (inf for +infinity)
+    relation = "<="                                       # a Relation value
+    verdict = "exhaustive"                                # a Verdict value; "falsified" when pins are given
+    region = { description = "...", fixed = { T = 10 }, choices = { z = [1, 2] }, ranges = { n = [1, 100, true] } }
+    symbolic = "claims.proof_c1"                          # optional: a function of the package (module.name)
+    counterexamples = [{ alpha = 2, z = "0.5" }]          # pinned points (then the verdict is falsified)
+    finding = { text = "... {lhs:.3f} at z = {z} ...", pins = [{ lhs = "lhs", z = "z" }] }
+    tags = ["finding"]
+
+A side's ``set`` gives derived parameters: an integer, or the dotted name ``module.NAME`` of a sympy expression in
+the paper's package. ``region.certify`` is a :class:`~dptheory.core.claims.Box` (``intervals``, ``integers``,
+``log``, ``free``, ``max_boxes``). A finding is a plain string, or a template whose fields are read at the pins
+(``pins[i]`` maps a field to ``"lhs"``/``"rhs"``, the side's value at the ``i``-th pin, or to a pinned parameter)
+or computed by a function of the package (``values = "module.name"``, taking the claim). What needs code (a proof,
+a sympy expression, a computed finding) is named, never written, in the file: a name is resolved with
+:mod:`importlib` in the file's own package only (a function must be defined there).
+
 Reading never executes code (:mod:`tomllib`). Every problem (not TOML, a missing or unknown key, a wrong
-type, an unknown domain, ``lo > hi``) raises a one-line :class:`~dptheory.core.errors.DPTheoryError` that
-names the file, the table and the field, and says what is accepted.
+type, an unknown domain, ``lo > hi``, an unknown relation, verdict, paper or theorem, a name that does not resolve)
+raises a one-line :class:`~dptheory.core.errors.DPTheoryError` that names the file, the table (the claim's key)
+and the field, and says what is accepted.
 """
 
 from __future__ import annotations
 
 import functools
+import importlib
+import re
+import string
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any
+from types import FunctionType
+from typing import TYPE_CHECKING, Any
 
 from dptheory.core.citation import Paper
 from dptheory.core.errors import DPTheoryError
 from dptheory.core.notation import Domain, NotationTable
 
-# field -> (accepted Python types, what the message says is accepted, required)
-_PAPER_FIELDS: dict[str, tuple[tuple[type, ...], str, bool]] = {
+if TYPE_CHECKING:
+    from dptheory.core.claims import Claim, Quantity, Region
+
+_Spec = dict[str, tuple[tuple[type, ...], str, bool]]
+"""A table's fields: field -> (accepted Python types, what the message says is accepted, required)."""
+
+_PAPER_FIELDS: _Spec = {
     "authors": ((str,), "a string", True),
     "year": ((int,), "an integer", True),
     "title": ((str,), "a string", True),
@@ -54,7 +92,7 @@ _PAPER_FIELDS: dict[str, tuple[tuple[type, ...], str, bool]] = {
     "arxiv_id": ((str,), "a string", False),
     "arxiv_version": ((int,), "an integer", False),
 }
-_PARAM_FIELDS: dict[str, tuple[tuple[type, ...], str, bool]] = {
+_PARAM_FIELDS: _Spec = {
     "name": ((str,), "a string", True),
     "latex": ((str,), "a string", True),
     "meaning": ((str,), "a string", True),
@@ -64,15 +102,74 @@ _PARAM_FIELDS: dict[str, tuple[tuple[type, ...], str, bool]] = {
     "unit": ((str,), "a string", False),
 }
 _DOMAINS = {d.value: d for d in Domain}
+_NAME = "the dotted name module.name of an object of the paper's package"
+_CLAIM_FIELDS: _Spec = {
+    "key": ((str,), "a string", True),
+    "title": ((str,), "a string", True),
+    "citation": ((dict,), "a table { paper, item, eq, note }", True),
+    "statement": ((str,), "a string", True),
+    "reading": ((str,), "a string", True),
+    "lhs": ((dict,), "a side: a table { theorem, label, term, limit, set } or { constant, label }", True),
+    "rhs": ((dict,), "a side: a table { theorem, label, term, limit, set } or { constant, label }", True),
+    "relation": ((str,), "one of '<', '<=', '>', '>=', '=='", True),
+    "verdict": ((str,), "one of 'proved', 'certified', 'exhaustive', 'not falsified', 'falsified'", False),
+    "region": ((dict,), "a table { description, fixed, choices, ranges, certify }", False),
+    "symbolic": ((str,), _NAME.replace("an object", "a function"), False),
+    "counterexamples": ((list,), "an array of tables (parameter = value)", False),
+    "finding": ((str, dict), "a string, or a table { text, pins } or { text, values }", False),
+    "tags": ((list,), "an array of strings", False),
+}
+_CITATION_FIELDS: _Spec = {
+    "paper": ((str,), "the key of a [paper.<key>] of this file", True),
+    "item": ((str,), "a string", True),
+    "eq": ((str, int), "a string or an integer", False),
+    "note": ((str,), "a string", False),
+}
+_THEOREM_SIDE_FIELDS: _Spec = {
+    "theorem": ((str,), "a registered theorem key", True),
+    "label": ((str,), "a string", False),
+    "term": ((str,), "the name of one of the theorem's terms", False),
+    "limit": ((str,), "the parameter of one of the theorem's limits", False),
+    "set": ((dict,), "a table parameter = an integer or " + _NAME.replace("an object", "a sympy expression"), False),
+}
+_CONSTANT_SIDE_FIELDS: _Spec = {
+    "constant": ((int, float), "a number (inf for +infinity)", True),
+    "label": ((str,), "a string", True),
+}
+_REGION_FIELDS: _Spec = {
+    "description": ((str,), "a string", False),
+    "fixed": ((dict,), "a table parameter = value", False),
+    "choices": ((dict,), "a table parameter = an array of values", False),
+    "ranges": ((dict,), "a table parameter = [low, high, log]", False),
+    "certify": ((dict,), "a table { intervals, integers, log, free, max_boxes }", False),
+}
+_BOX_FIELDS: _Spec = {
+    "intervals": ((dict,), "a table parameter = [low, high] (exact: integers or decimal strings)", False),
+    "integers": ((dict,), "a table parameter = [low, high] (integers)", False),
+    "log": ((list,), "an array of parameter names", False),
+    "free": ((dict,), "a table parameter = value", False),
+    "max_boxes": ((int,), "an integer", False),
+}
+_FINDING_FIELDS: _Spec = {
+    "text": ((str,), "a string (a template: {field:spec})", True),
+    "pins": ((list,), "an array with, per pin, a table field = 'lhs', 'rhs' or a pinned parameter", False),
+    "values": ((str,), _NAME.replace("an object", "a function of the claim"), False),
+}
+_REF = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)+")
+_SIDES = ("lhs", "rhs")
 
 
 @dataclass(frozen=True)
 class PaperFile:
-    """The papers and notation tables of one file, by key (built by :func:`load`)."""
+    """The papers and notation tables of one file, by key, and its claim tables (built by :func:`load`)."""
 
     source: str
     papers: Mapping[str, Paper]
     notations: Mapping[str, NotationTable]
+    claim_tables: tuple[Mapping[str, Any], ...] = ()
+    """The ``[[claim]]`` tables, validated as data (:meth:`claims` builds them)."""
+    package: str = ""
+    """The package the file is in: where the names a claim gives (``symbolic``, ``set``, ``values``) resolve."""
 
     def paper(self, key: str) -> Paper:
         """The paper declared as ``[paper.<key>]``."""
@@ -85,6 +182,15 @@ class PaperFile:
         if key not in self.notations:
             raise DPTheoryError(f"{self.source}: no [notation.{key}]; the file declares {_listed(self.notations)}")
         return self.notations[key]
+
+    def claims(self, *, side_at_pin: Callable[[Claim, str, int], Any] | None = None) -> list[Claim]:
+        """The file's ``[[claim]]`` tables as :class:`~dptheory.core.claims.Claim` objects, in order (not registered:
+        the paper's claims module registers them, after the theorems they compare and the code they name).
+
+        ``side_at_pin(claim, "lhs" | "rhs", i)`` evaluates a side at the ``i``-th pin, for the findings that quote
+        a side (:func:`dptheory.verify.sides.side_at_pin`; the store does not import the checker).
+        """
+        return [_claim(self, table, side_at_pin) for table in self.claim_tables]
 
 
 def _listed(keys: Mapping[str, Any]) -> str:
@@ -106,23 +212,28 @@ def _load_package_file(package: str, filename: str) -> PaperFile:
         text = resources.files(package).joinpath(filename).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise DPTheoryError(f"cannot read {source}: {exc}") from None
-    return parse(text, source=source)
+    return parse(text, source=source, package=package)
 
 
-def parse(text: str, *, source: str) -> PaperFile:
-    """Validate the TOML ``text`` of a paper file (``source`` names it in messages) and build its objects."""
+def parse(text: str, *, source: str, package: str = "") -> PaperFile:
+    """Validate the TOML ``text`` of a paper file (``source`` names it in messages) and build its objects (its claims
+    are validated as data; names in them resolve in ``package``)."""
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise DPTheoryError(f"{source}: not valid TOML: {exc}") from None
     _fields(source, "the file", data, {"paper": ((dict,), "tables [paper.<key>]", False),
-                                       "notation": ((dict,), "tables [notation.<key>]", False)})
+                                       "notation": ((dict,), "tables [notation.<key>]", False),
+                                       "claim": ((list,), "tables [[claim]]", False)})
     papers = {key: _paper(source, key, body) for key, body in data.get("paper", {}).items()}
     notations = {key: _notation(source, key, body) for key, body in data.get("notation", {}).items()}
-    return PaperFile(source, papers, notations)
+    tables = data.get("claim", [])
+    for i, table in enumerate(tables):
+        _check_claim(source, i, table, papers, [t["key"] for t in tables[:i]])
+    return PaperFile(source, papers, notations, tuple(tables), package)
 
 
-def _fields(source: str, where: str, table: Any, spec: Mapping[str, tuple[tuple[type, ...], str, bool]]) -> None:
+def _fields(source: str, where: str, table: Any, spec: _Spec) -> None:
     """Check that ``table`` is a table with exactly the keys of ``spec``, each of its accepted type."""
     if not isinstance(table, dict):
         raise DPTheoryError(f"{source}: {where} must be a table")
@@ -166,3 +277,239 @@ def _notation(source: str, key: str, body: Any) -> NotationTable:
         rows.append((row["name"], row["latex"], row["meaning"], _DOMAINS[row["domain"]], (lo, hi, row["log"]),
                      row.get("unit", "")))
     return NotationTable.build(key, rows)
+
+
+# ----------------------------------------------------------------------------- claims
+
+
+def _claim_where(i: int, table: Any) -> str:
+    key = table.get("key") if isinstance(table, dict) else None
+    return f"[[claim]] {key}" if isinstance(key, str) else f"[[claim]] number {i + 1}"
+
+
+def _bad(source: str, where: str, field: str, value: Any, accepted: str) -> DPTheoryError:
+    return DPTheoryError(f"{source}: {where}: field {field!r} is {value!r}; accepted: {accepted}")
+
+
+def _number(v: Any) -> bool:
+    return isinstance(v, int | float) and not isinstance(v, bool)
+
+
+def _check_claim(source: str, i: int, table: Any, papers: Mapping[str, Paper], earlier: list[str]) -> None:
+    """Validate one ``[[claim]]`` table as data (what needs the registry or the package is checked by
+    :meth:`PaperFile.claims`)."""
+    from dptheory.core.claims import Relation, Verdict
+
+    where = _claim_where(i, table)
+    _fields(source, where, table, _CLAIM_FIELDS)
+    if table["key"] in earlier:
+        raise _bad(source, where, "key", table["key"], "a key no other [[claim]] of the file has")
+    if table["relation"] not in {r.value for r in Relation}:
+        raise _bad(source, where, "relation", table["relation"], _CLAIM_FIELDS["relation"][1])
+    if "verdict" in table and table["verdict"] not in {v.value for v in Verdict}:
+        raise _bad(source, where, "verdict", table["verdict"], _CLAIM_FIELDS["verdict"][1])
+    if "counterexamples" in table and table.get("verdict", Verdict.FALSIFIED.value) != Verdict.FALSIFIED.value:
+        raise _bad(source, where, "verdict", table["verdict"], "'falsified' (or none) when counterexamples are pinned")
+    if "counterexamples" not in table and "verdict" not in table:
+        raise DPTheoryError(f"{source}: {where}: missing field 'verdict' (the verdict the check must reach: "
+                            f"{_CLAIM_FIELDS['verdict'][1]}; none only when counterexamples are pinned)")
+    _fields(source, f"{where}: citation", table["citation"], _CITATION_FIELDS)
+    if table["citation"]["paper"] not in papers:
+        raise _bad(source, where, "citation", table["citation"],
+                   f"a paper declared in this file ({_listed(papers)}), as {{ paper = KEY, item = ... }}")
+    for side in _SIDES:
+        _check_side(source, f"{where}: {side}", table[side])
+    if "region" in table:
+        _check_region(source, f"{where}: region", table["region"])
+    if "symbolic" in table and not _REF.fullmatch(table["symbolic"]):
+        raise _bad(source, where, "symbolic", table["symbolic"], _CLAIM_FIELDS["symbolic"][1])
+    pins = table.get("counterexamples", [])
+    for j, pin in enumerate(pins):
+        if not isinstance(pin, dict) or not all(isinstance(v, str) or _number(v) for v in pin.values()):
+            raise _bad(source, where, "counterexamples", pin, f"(pin {j + 1}) a table parameter = number or string")
+    if not all(isinstance(t, str) for t in table.get("tags", [])):
+        raise _bad(source, where, "tags", table["tags"], _CLAIM_FIELDS["tags"][1])
+    if isinstance(table.get("finding"), dict):
+        _check_finding(source, f"{where}: finding", table["finding"], pins)
+
+
+def _check_side(source: str, where: str, side: dict[str, Any]) -> None:
+    if "constant" in side:
+        _fields(source, where, side, _CONSTANT_SIDE_FIELDS)
+        return
+    _fields(source, where, side, _THEOREM_SIDE_FIELDS)
+    for name, value in side.get("set", {}).items():
+        if not ((isinstance(value, int) and not isinstance(value, bool)) or
+                (isinstance(value, str) and _REF.fullmatch(value))):
+            raise _bad(source, where, "set", {name: value}, _THEOREM_SIDE_FIELDS["set"][1])
+
+
+def _check_pairs(source: str, where: str, field: str, table: dict[str, Any], n: int, accepted: str,
+                 ok: Callable[[Any], bool]) -> None:
+    """Each value of ``table`` is an array of ``n`` items (``n`` = 0: any length) that ``ok`` accepts."""
+    for name, value in table.items():
+        if not isinstance(value, list) or (n and len(value) != n) or not ok(value):
+            raise _bad(source, where, field, {name: value}, accepted)
+
+
+def _check_region(source: str, where: str, region: dict[str, Any]) -> None:
+    _fields(source, where, region, _REGION_FIELDS)
+    for name, value in region.get("fixed", {}).items():
+        if not (isinstance(value, str) or _number(value)):
+            raise _bad(source, where, "fixed", {name: value}, "a table parameter = a number or a string")
+    _check_pairs(source, where, "choices", region.get("choices", {}), 0, _REGION_FIELDS["choices"][1],
+                 lambda v: all(isinstance(x, str) or _number(x) for x in v))
+    _check_pairs(source, where, "ranges", region.get("ranges", {}), 3, _REGION_FIELDS["ranges"][1],
+                 lambda v: _number(v[0]) and _number(v[1]) and isinstance(v[2], bool) and v[0] <= v[1])
+    if "certify" in region:
+        box, bwhere = region["certify"], f"{where}: certify"
+        _fields(source, bwhere, box, _BOX_FIELDS)
+        _check_pairs(source, bwhere, "intervals", box.get("intervals", {}), 2, _BOX_FIELDS["intervals"][1],
+                     lambda v: all(isinstance(x, str) or (isinstance(x, int) and not isinstance(x, bool)) for x in v))
+        _check_pairs(source, bwhere, "integers", box.get("integers", {}), 2, _BOX_FIELDS["integers"][1],
+                     lambda v: all(isinstance(x, int) and not isinstance(x, bool) for x in v))
+        if not all(isinstance(x, str) for x in box.get("log", [])):
+            raise _bad(source, bwhere, "log", box["log"], _BOX_FIELDS["log"][1])
+
+
+def _check_finding(source: str, where: str, finding: dict[str, Any], pins: list[Any]) -> None:
+    _fields(source, where, finding, _FINDING_FIELDS)
+    if ("pins" in finding) == ("values" in finding):
+        raise DPTheoryError(f"{source}: {where}: give exactly one of the fields 'pins' and 'values' (a plain text "
+                            "is a string: finding = \"...\")")
+    try:
+        fields = {f for _, f, _, _ in string.Formatter().parse(finding["text"]) if f is not None}
+    except ValueError as exc:
+        raise _bad(source, where, "text", finding["text"], f"a format template ({exc})") from None
+    if "values" in finding:
+        if not _REF.fullmatch(finding["values"]):
+            raise _bad(source, where, "values", finding["values"], _FINDING_FIELDS["values"][1])
+        return
+    accepted = _FINDING_FIELDS["pins"][1] + f" (at most one per pinned counterexample: {len(pins)})"
+    if len(finding["pins"]) > len(pins):
+        raise _bad(source, where, "pins", finding["pins"], accepted)
+    declared: list[str] = []
+    for j, reads in enumerate(finding["pins"]):
+        if not isinstance(reads, dict):
+            raise _bad(source, where, "pins", reads, accepted)
+        for name, what in reads.items():
+            if not (isinstance(what, str) and (what in _SIDES or what in pins[j])) or name in declared:
+                raise _bad(source, where, "pins", {name: what},
+                           f"(pin {j + 1}) a new field = 'lhs', 'rhs' or one of {', '.join(pins[j])}")
+            declared.append(name)
+    if fields != set(declared):
+        raise _bad(source, where, "pins", finding["pins"],
+                   f"exactly the template's fields: {', '.join(sorted(fields)) or 'none'}")
+
+
+def _claim(pf: PaperFile, table: Mapping[str, Any], side_at_pin: Callable[[Claim, str, int], Any] | None) -> Claim:
+    """Build one validated ``[[claim]]`` table (theorem keys looked up, names resolved)."""
+    from dptheory.core.claims import Claim, Finding, Relation, Verdict
+
+    where = f"[[claim]] {table['key']}"
+    cit = table["citation"]
+    citation = pf.papers[cit["paper"]].item(cit["item"], eq=cit.get("eq"), note=cit.get("note", ""))
+    finding: str | Finding = table.get("finding", "")
+    if isinstance(finding, dict):
+        if "values" in finding:
+            values = _resolve(pf, f"{where}: finding", "values", finding["values"], _is_function,
+                              "a function of the package")
+        elif side_at_pin is None:
+            raise DPTheoryError(f"{pf.source}: {where}: field 'finding' quotes the sides at the pins: "
+                                "PaperFile.claims needs side_at_pin")
+        else:
+            values = _pin_reader(finding["pins"], side_at_pin)
+        finding = Finding(finding["text"], values)
+    symbolic = None
+    if "symbolic" in table:
+        symbolic = _resolve(pf, where, "symbolic", table["symbolic"], _is_function, "a function of the package")
+    try:
+        return Claim(
+            key=table["key"], title=table["title"], citation=citation, statement=table["statement"],
+            reading=table["reading"], lhs=_side(pf, where, "lhs", table["lhs"]),
+            rhs=_side(pf, where, "rhs", table["rhs"]), relation=Relation(table["relation"]),
+            region=_region(table.get("region", {})), symbolic=symbolic,
+            counterexamples=tuple(dict(p) for p in table.get("counterexamples", [])), finding=finding,
+            tags=tuple(table.get("tags", [])), verdict=Verdict(table["verdict"]) if "verdict" in table else None,
+        )
+    except ValueError as exc:
+        raise DPTheoryError(f"{pf.source}: {where}: {exc}") from None
+
+
+def _pin_reader(pins: list[dict[str, str]], side_at_pin: Callable[[Claim, str, int], Any]
+                ) -> Callable[[Claim], dict[str, Any]]:
+    """The values of a finding's template read at the pins: ``pins[i]`` maps a field to a side (its value at the
+    ``i``-th pin) or to a pinned parameter."""
+
+    def values(claim: Claim) -> dict[str, Any]:
+        return {name: side_at_pin(claim, what, i) if what in _SIDES else claim.counterexamples[i][what]
+                for i, reads in enumerate(pins) for name, what in reads.items()}
+
+    return values
+
+
+def _resolve(pf: PaperFile, where: str, field: str, name: str, ok: Callable[[Any], bool], what: str) -> Any:
+    """The object ``module.NAME`` of the file's package that ``ok`` accepts (a function must be defined in the
+    package, not imported into it)."""
+    module, _, attr = name.rpartition(".")
+    accepted = f"{what} (module.name in {pf.package or 'the package of a loaded file'})"
+    if not pf.package or any(part.startswith("__") for part in name.split(".")):
+        raise _bad(pf.source, where, field, name, accepted)
+    try:
+        obj = getattr(importlib.import_module(f"{pf.package}.{module}"), attr)
+    except (ImportError, AttributeError) as exc:
+        raise _bad(pf.source, where, field, name, f"{accepted}; {exc}") from None
+    defined_in = obj.__module__ if isinstance(obj, FunctionType) else f"{pf.package}.{module}"
+    if not ok(obj) or not defined_in.startswith(pf.package + "."):
+        raise _bad(pf.source, where, field, name, f"{accepted}; it is {type(obj).__name__} from {defined_in}")
+    return obj
+
+
+def _is_function(obj: Any) -> bool:
+    return isinstance(obj, FunctionType)
+
+
+def _side(pf: PaperFile, where: str, field: str, side: Mapping[str, Any]) -> Quantity:
+    import sympy as sp
+
+    from dptheory.core.claims import TheoremSide, constant
+    from dptheory.core.errors import UnknownKey
+    from dptheory.core.registry import REGISTRY
+
+    if "constant" in side:
+        return constant(side["label"], side["constant"])
+    key = side["theorem"]
+    try:
+        thm = REGISTRY.get(key)
+    except UnknownKey:
+        thm = None
+    if getattr(thm, "KIND", "") != "theorem":
+        raise _bad(pf.source, where, field, dict(side), f"a registered theorem key, not {key!r}")
+    for part, names in (("term", thm.terms), ("limit", thm.limits)):
+        if part in side and side[part] not in names:
+            raise _bad(pf.source, where, field, dict(side), f"a {part} of {key}: {_listed(names)}")
+    derived: dict[str, Any] = {}
+    for name, value in side.get("set", {}).items():
+        if name not in thm.params:
+            raise _bad(pf.source, where, field, dict(side), f"set: parameters of {key}: {', '.join(thm.params)}")
+        derived[name] = sp.Integer(value) if isinstance(value, int) else _resolve(
+            pf, f"{where}: {field}", "set", value, lambda e: isinstance(e, sp.Basic),
+            "a sympy expression of the package")
+    return TheoremSide(side.get("label") or key, theorem=key, term=side.get("term"), limit=side.get("limit"),
+                       set=derived)
+
+
+def _region(region: Mapping[str, Any]) -> Region:
+    from dptheory.core.claims import Box, Region
+
+    certify = None
+    if "certify" in region:
+        box = region["certify"]
+        certify = Box(intervals={k: tuple(v) for k, v in box.get("intervals", {}).items()},
+                      integers={k: tuple(v) for k, v in box.get("integers", {}).items()},
+                      log=tuple(box.get("log", ())), free=dict(box.get("free", {})),
+                      max_boxes=box.get("max_boxes", Box.max_boxes))
+    return Region(fixed=dict(region.get("fixed", {})),
+                  choices={k: list(v) for k, v in region.get("choices", {}).items()},
+                  ranges={k: tuple(v) for k, v in region.get("ranges", {}).items()},
+                  description=region.get("description", ""), certify=certify)

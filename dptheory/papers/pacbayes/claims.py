@@ -8,6 +8,10 @@
 * ``pacbayes.C2``: the McAllester form (recalled) is implied by the Maurer bound through Pinsker.
 * ``pacbayes.C3``: the exact xi(n) is never worse than 2 sqrt(n) (Maurer 2004).
 * ``pacbayes.C4``: the kl bound is never worse than its Pinsker relaxation.
+
+``dr18.C1`` (custom sides, a constraint) is declared here; ``pacbayes.C1``-``C4`` are data, the ``[[claim]]`` tables
+of ``paper.toml`` (read by :mod:`dptheory.core.paperfile`), registered at the end of this module, after the proofs
+of C3 and C4 they name.
 """
 
 from __future__ import annotations
@@ -18,7 +22,8 @@ from typing import Any
 import mpmath
 import sympy as sp
 
-from dptheory.core.claims import Box, Claim, Finding, Quantity, Region, Relation, TheoremSide, Verdict, theorem_side
+from dptheory.core import paperfile
+from dptheory.core.claims import Claim, Quantity, Region, Relation, TheoremSide, Verdict, theorem_side
 from dptheory.core.conditions import Condition
 from dptheory.core.notation import rational_to_mpf
 from dptheory.core.registry import REGISTRY
@@ -27,8 +32,6 @@ from dptheory.papers.pacbayes import theorems as P
 from dptheory.verify.sides import side_at_pin
 
 empD, KLD, mD, deltaD, epsD = P.NOTATION_DR.symbols("emp_risk", "KL", "m", "delta", "eps")
-
-
 
 
 def _dp_term_mp(e: Any, dps: int) -> mpmath.mpf:
@@ -71,51 +74,6 @@ DR18_C1 = REGISTRY.add(Claim(
     region=Region(constraints=(Condition(mD * epsD**2 >= sp.log(3 / deltaD), "m eps^2 >= ln(3/delta)"),),
                   ranges={"eps": (0.05, 2.0, True), "m": (100, 1_000_000, True)},
                   description="m eps^2 >= ln(3/delta)"),
-))
-
-MI_LT_DR = REGISTRY.add(Claim(
-    key="pacbayes.C1",
-    title="Max-information route beats DR18 for an eps-DP prior (kl budget)",
-    citation=P.OURS.item("docs/derivations/pacbayes_maxinfo.md, DR18 max-information variant"),
-    statement="Max-information variant (Thm 20 + G2, beta = delta/2): kl <= (KL + ln(2 xi(m)/delta))/m + eps^2/2 + "
-    "eps sqrt(ln(4/delta)/(2m)) -- leading term eps^2/2 instead of 2 eps^2.",
-    reading="pacbayes.dr18_maxinfo_variant_derived's kl budget < dr18.dp_prior's at every valid point.",
-    lhs=theorem_side("pacbayes.dr18_maxinfo_variant_derived", "max-information variant (rhs)", term="rhs"),
-    rhs=theorem_side("dr18.dp_prior", "DR18 (rhs)", term="rhs"),
-    relation=Relation.LT,
-    region=Region(description="all valid points"),
-    counterexamples=({"emp_risk": 0, "KL": 0, "m": 100, "delta": "0.000000001", "eps": "0.5"},
-                     {"emp_risk": 0, "KL": 0, "m": 5, "delta": "0.000000001", "eps": 2}),
-    # the pins' m, eps and sides; the band (0.85..1.21, 1.32..1.40) and the scan it comes from are not pinned: a scan
-    # of m eps^2/ln(1/delta) made when the claim was found
-    finding=Finding("Not at every valid point: it fails in a band around m eps^2 = ln(3/delta), where DR18's DP term "
-    "2 max{{ln(3/delta), m eps^2}}/m switches from 2 ln(3/delta)/m to 2 eps^2 (scan of m eps^2/ln(1/delta) over "
-    "0.01..2.99 at m = 1e2, 1e3, 1e5: it fails for about 0.85..1.21 at delta = 1e-9 and 1.32..1.40 at delta = "
-    "0.05, and holds elsewhere). E.g. m = {m}, eps = {eps:frac}, delta = {delta:g}: {lhs:.5f} (variant) vs {rhs:.5f} "
-    "(DR18); m = {m2}, eps = {eps2}: {lhs2:.3f} vs {rhs2:.3f}. A 100-point random search had reported this claim "
-    "verified; it was found when the search order changed (the reason search-only verdicts are no longer called "
-    "verified).",
-    lambda c: {"m": c.counterexamples[0]["m"], "eps": c.counterexamples[0]["eps"],
-               "delta": c.counterexamples[0]["delta"], "lhs": side_at_pin(c, "lhs"), "rhs": side_at_pin(c, "rhs"),
-               "m2": c.counterexamples[1]["m"], "eps2": c.counterexamples[1]["eps"],
-               "lhs2": side_at_pin(c, "lhs", 1), "rhs2": side_at_pin(c, "rhs", 1)}),
-))
-
-MCA_GE_PINSKER = REGISTRY.add(Claim(
-    key="pacbayes.C2",
-    title="The recalled McAllester bound is implied by Maurer's bound through Pinsker (so it is valid)",
-    citation=P.MCALLESTER99.item("Theorem 1 (as recalled)"),
-    statement="R(Q) <= emp + sqrt((KL + ln(1/delta) + ln n + 2)/(2n - 1)) with probability >= 1 - delta.",
-    reading="mcallester99 > pacbayes.pinsker_derived at every valid point (ln n + 2 >= ln(2 sqrt n) and 2n - 1 < 2n), "
-    "so the McAllester form is a (weaker) consequence of maurer04.kl_2sqrtn.",
-    lhs=theorem_side("mcallester99", "McAllester (recalled form)"),
-    rhs=theorem_side("pacbayes.pinsker_derived", "Maurer + Pinsker"),
-    relation=Relation.GT,
-    verdict=Verdict.CERTIFIED,
-    region=Region(description="claimed at all valid points; certified for every empirical risk, KL in [0.1, 20], "
-                  "delta in [0.001, 0.1], n = 100..10000 (the CLI example: emp_risk 0.1, n 1000, KL 5)",
-                  certify=Box(intervals={"delta": ("0.001", "0.1"), "KL": ("0.1", "20")}, integers={"n": (100, 10000)},
-                              log=("delta", "n", "KL"), free={"emp_risk": "0.1"}, max_boxes=6000)),
 ))
 
 # ----------------------------------------------------------------------------- proofs of C3 and C4
@@ -295,36 +253,8 @@ def _pinsker_proof(claim: Claim | None = None) -> SymbolicResult:
     )
 
 
-XI_LE_2SQRT = REGISTRY.add(Claim(
-    key="pacbayes.C3",
-    title="The exact xi(n) budget is never above the 2 sqrt(n) budget",
-    citation=P.MAURER04.item("xi(n) <= 2 sqrt(n)"),
-    statement="sqrt(n) <= xi(n) <= 2 sqrt(n) (for n >= 8)",
-    reading="maurer04.kl's kl budget <= maurer04.kl_2sqrtn's at every n >= 1 (equality at n = 1). The budgets "
-    "differ by (ln(2 sqrt n) - ln xi(n))/n, so this is xi(n) <= 2 sqrt(n) for every n >= 1 (Maurer states n >= 8).",
-    lhs=theorem_side("maurer04.kl", "kl budget with xi(n)", term="rhs"),
-    rhs=theorem_side("maurer04.kl_2sqrtn", "kl budget with 2 sqrt(n)", term="rhs"),
-    relation=Relation.LE,
-    verdict=Verdict.PROVED,
-    symbolic=_xi_le_2sqrt_proof,
-    region=Region(ranges={"n": (1, 100_000, True)},
-                  description="all valid points: every n >= 1, KL >= 0, delta in (0, 1) (proved: exact xi(n) for "
-                  "n <= 7, Robbins' Stirling bounds for n >= 8; searches draw n <= 10^5)"),
-))
+# pacbayes.C1 - C4 are data: the [[claim]] tables of paper.toml (C3 and C4 name their proofs above)
+for _claim in paperfile.load(__name__, "paper.toml").claims(side_at_pin=side_at_pin):
+    REGISTRY.add(_claim)
 
-KL_LE_PINSKER = REGISTRY.add(Claim(
-    key="pacbayes.C4",
-    title="The kl-inverse risk bound is never above its Pinsker relaxation",
-    citation=P.OURS.item("docs/derivations/pacbayes_maxinfo.md, Pinsker relaxation"),
-    statement="R(Q) <= kl^-1_+(emp, c) <= emp + sqrt(c/2)",
-    reading="maurer04.kl_2sqrtn <= pacbayes.pinsker_derived at every valid point (both with the same budget "
-    "B = (KL + ln(2 sqrt(n)/delta))/n): Pinsker's binary inequality kl(q||p) >= 2 (p - q)^2.",
-    lhs=theorem_side("maurer04.kl_2sqrtn", "kl bound"),
-    rhs=theorem_side("pacbayes.pinsker_derived", "Pinsker form"),
-    relation=Relation.LE,
-    verdict=Verdict.PROVED,
-    symbolic=_pinsker_proof,
-    region=Region(description="all valid points (proved: every emp_risk in [0, 1], KL >= 0, n >= 1, delta in (0, 1))"),
-))
-
-__all__ = ["DR18_C1", "KL_LE_PINSKER", "MCA_GE_PINSKER", "MI_LT_DR", "XI_LE_2SQRT"]
+__all__ = ["DR18_C1"]

@@ -3,7 +3,9 @@
 Two kinds:
 
 * **Registered claims** (:class:`dptheory.core.claims.Claim`) relate encoded bounds and are decided by
-  the core checker. Both below are findings (pinned counterexamples, certified on arb balls).
+  the core checker. Both are findings (pinned counterexamples, certified on arb balls):
+  ``shi26.F_lemma39_sensitivity`` is data (the ``[[claim]]`` table of ``paper.toml``), ``shi26.F_thm3_privacy``
+  (sympy settings and a constraint) is declared here.
 * **Trained-model claims** (:class:`TrainedClaim`, *not* in the registry: the core checker evaluates
   formulas, not training runs) are per-run events checked on GD/DP-GD runs across seeds by
   :func:`check_trained_claim`, with the same verdict vocabulary and a stated confidence.
@@ -20,7 +22,8 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
-from dptheory.core.claims import Claim, Finding, Region, Relation, theorem_side
+from dptheory.core import paperfile
+from dptheory.core.claims import Claim, Region, Relation, theorem_side
 from dptheory.core.conditions import Condition
 from dptheory.core.registry import REGISTRY
 from dptheory.numerics.binomial import clopper_pearson_lower, wilson
@@ -39,35 +42,18 @@ class TrainedVerdict(StrEnum):
 Verdict = TrainedVerdict  # the name used before the verdict vocabulary (kept for the trained-claims suite)
 
 C = PAPER.item
-PAPER_POINT = {"T": 1000, "mu_norm": 1, "sigma_p": "0.5", "d": 2000, "sigma_b": "0.01", "n": 1000, "m": 100}
+
 
 # ----------------------------------------------------------------------------- registered claims (findings)
-REGISTRY.add(Claim(
-    key="shi26.F_lemma39_sensitivity",
-    title="Lemma 39's RDP bounds DP-GD's worst-case RDP for replace-one neighbours (restricted domain)",
-    citation=C("Lemma 39 (Sec. C.4), proof"),
-    statement="||grad_{w_jr} L_S(W) - grad_{w_jr} L_S'(W)||_2 <= (1/(nm)) (||mu||_2 + ||xi_k||_2) ... W^(T) satisfies "
-    "(T lam m Delta^2/sigma_b^2 + log(1/delta_2)/(lam-1), delta_2)-DP",
-    reading="S, S' differ in record k (the proof writes both gradients at index k). On the domain the proof "
-    "conditions on (||xi||^2 <= 1.5 sigma_p^2 d, xi orthogonal to mu) the exact worst-case RDP of T DP-GD steps "
-    "(shi26.gaussian_rdp_replace) must be at most Lemma 39's curve (shi26.lemma39_rdp), at every order.",
-    lhs=theorem_side("shi26.gaussian_rdp_replace", "worst-case replace-one RDP"),
-    rhs=theorem_side("shi26.lemma39_rdp", "Lemma 39's RDP"),
-    relation=Relation.LE,
-    region=Region(description="all valid points"),
-    counterexamples=({"alpha": 2, **PAPER_POINT},),
-    # the ratio of the two sides at the pin (sigma_p = 0.5); "2", "6", "3" and "2x" are the closed forms' constants
-    finding=Finding("The proof bounds the difference of two records' gradients by one record's gradient norm. For "
-    "replace-one neighbours the signal parts of any two records have the same sign (they differ by at most "
-    "||mu||) but the noise parts y xi - y' xi' reach 2R for opposite labels, so the worst-case RDP is "
-    "T alpha (||mu||^2 + 6 sigma_p^2 d)/(sigma_b^2 n^2 m), above Lemma 39's T alpha (2||mu||^2 + 3 sigma_p^2 d)/"
-    "(sigma_b^2 n^2 m) whenever 3 sigma_p^2 d > ||mu||^2 (ratio -> 2; {ratio:.3f} at the paper's sigma_p = "
-    "{sigma_p}). Lemma 39 is valid for zero-out neighbours (one record's term removed), where it is conservative by "
-    "2x.",
-    lambda c: {"ratio": side_at_pin(c, "lhs") / side_at_pin(c, "rhs"), "sigma_p": c.counterexamples[0]["sigma_p"]}),
-    tags=("finding", "privacy"),
-))
+def _lemma39_finding_values(claim: Claim) -> dict[str, Any]:
+    """The numbers shi26.F_lemma39_sensitivity's finding quotes (paper.toml): the ratio of its sides at the pin."""
+    return {"ratio": side_at_pin(claim, "lhs") / side_at_pin(claim, "rhs"),
+            "sigma_p": claim.counterexamples[0]["sigma_p"]}
 
+
+# shi26.F_lemma39_sensitivity: the [[claim]] table of paper.toml
+for _claim in paperfile.load(__name__, "paper.toml").claims(side_at_pin=side_at_pin):
+    REGISTRY.add(_claim)
 
 #: Theorem 3's choices (Theta-constants 1): sigma_b = ||mu||^2/(eta m^3 max{||mu||^2, sigma_p^2 d}), T2 =
 #: ceil(m/(eta ||mu||^2)); substituted exactly into Lemma 39 with its order optimised in closed form
