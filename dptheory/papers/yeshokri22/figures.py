@@ -51,6 +51,7 @@ def _save(fig: Any, out: str, csv_path: str | None, cols: dict[str, np.ndarray],
         if csv_path:
             _write_csv(group.path(csv_path), cols, digits or {})
 
+
 def _legend_below(ax: Any, ncol: int = 2) -> None:
     """The legend under the axes, so it covers no curve (Fig. 1(a): it hid the Balle et al. curves)."""
     ax.legend(fontsize=6, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=ncol, frameon=False)
@@ -185,7 +186,8 @@ def figure_epsdelta(out: str, *, csv_path: str | None = None) -> list[str]:
     ax2.set_title("(b) (re)sample without replacement", fontsize=9)
     pld = {"pld_lower_thm4_2": lo42, "pld_upper_thm4_2": up42, "pld_lower_thm4_3": lo43, "pld_upper_thm4_3": up43}
     cols = {"thm4_2": h42, "thm4_3": h43, "rdp_composition": rdp, **pld, "wor_composition": wor}
-    # the PLD bracket ends at the digits every machine computes alike (dp-accounting's float64 FFT), as in the claims
+    # the PLD bracket ends at the claims' reproducible digits: dp-accounting's float64 FFT moves the later ones
+    # between machines
     _save(fig, out, csv_path, cols, digits=dict.fromkeys(pld, PLD_DIGITS))
     return [
         f"{len(K_RANGE)} epochs, delta = {d:g} (ours: the paper states none), Figure 2 setting (q = 0.04, z = 10, "
