@@ -348,66 +348,71 @@ def cmd_audit_assumptions(args: argparse.Namespace) -> int:
 
 
 # ----------------------------------------------------------------------------- parsers
+#: the domains of the commands' parameters and options: a positive real, a count, a list of epochs
+_POSITIVE = real(0, None, lo_open=True)
+_COUNT = integer(1, 10**9)
+_EPOCHS = int_list(1, 10**6, "epochs")
+#: the step size at the paper's Figure setting, the default of every command that trains (train, audit empirical,
+#: audit assumptions)
+_FIG_STEP = PaperParam("eta", _POSITIVE, FIG_ETA, "step size (the paper's Figure setting)")
+
+
 def _train_params() -> list[PaperParam]:
     """``train``'s parameters (Algorithms 1 and 2), in the paper's notation."""
-    pos, count = real(0, None, lo_open=True), integer(1, 10**9)
     return [
-        PaperParam("n", count, None, "records (logistic: a random subset, default all; quadratic: required)"),
-        PaperParam("eta", pos, FIG_ETA, "step size (the paper's Figure setting)"),
-        PaperParam("lam", pos, 0.05, "L2 regularisation / strong convexity lambda"),
-        PaperParam("sigma", pos, 1.0, "noise scale of Algorithm 1 (quadratic)"),
-        PaperParam("sigma_mul", pos, 1.0, "noise multiplier (Algorithm 2)"),
-        PaperParam("S_g", pos, 2.0, "sensitivity (Algorithm 2 clips to S_g/2)"),
-        PaperParam("L", pos, 1.0, "feature clipping norm (Algorithm 2)"),
-        PaperParam("b", count, 50, "mini-batch size"),
-        PaperParam("K", count, 20, "epochs"),
+        PaperParam("n", _COUNT, None, "records (logistic: a random subset, default all; quadratic: required)"),
+        _FIG_STEP,
+        PaperParam("lam", _POSITIVE, 0.05, "L2 regularisation / strong convexity lambda"),
+        PaperParam("sigma", _POSITIVE, 1.0, "noise scale of Algorithm 1 (quadratic)"),
+        PaperParam("sigma_mul", _POSITIVE, 1.0, "noise multiplier (Algorithm 2)"),
+        PaperParam("S_g", _POSITIVE, 2.0, "sensitivity (Algorithm 2 clips to S_g/2)"),
+        PaperParam("L", _POSITIVE, 1.0, "feature clipping norm (Algorithm 2)"),
+        PaperParam("b", _COUNT, 50, "mini-batch size"),
+        PaperParam("K", _COUNT, 20, "epochs"),
     ]
 
 
 def _exact_params() -> list[PaperParam]:
     """``audit exact``'s parameters: the Figure setting of the quadratic model, exact."""
-    count = integer(1, 10**9)
     return [
         PaperParam("alpha", exact(1, None), "10", "Renyi order (> 1; exact)"),
         PaperParam("eta", exact(0, None), str(FIG_ETA), "step size (exact)"),
         PaperParam("lam", exact(0, None), "1", "strong convexity lambda (= beta for the quadratic loss; exact)"),
         PaperParam("S_g", exact(0, None), "4", "sensitivity S_g (exact)"),
         PaperParam("sigma", exact(0, None), "2", "noise scale of Algorithm 1 (exact)"),
-        PaperParam("n", count, 50, "records"),
-        PaperParam("b", count, 2, "mini-batch size"),
-        PaperParam("K", int_list(1, 10**6, "epochs"), [1, 2, 5, 10, 20, 50, 100], "comma-separated epochs"),
+        PaperParam("n", _COUNT, 50, "records"),
+        PaperParam("b", _COUNT, 2, "mini-batch size"),
+        PaperParam("K", _EPOCHS, [1, 2, 5, 10, 20, 50, 100], "comma-separated epochs"),
     ]
 
 
 def _empirical_params() -> list[PaperParam]:
     """``audit empirical``'s parameters (logistic: Algorithm 2; quadratic: Algorithm 1)."""
-    pos, count = real(0, None, lo_open=True), integer(1, 10**9)
     return [
-        PaperParam("n", count, None, "records (default: 500 logistic, 10 quadratic)"),
-        PaperParam("eta", pos, FIG_ETA, "step size (the paper's Figure setting)"),
-        PaperParam("lam", pos, 0.05, "L2 regularisation / strong convexity lambda"),
-        PaperParam("sigma", pos, 0.1, "noise scale (quadratic)"),
-        PaperParam("sigma_mul", pos, 0.5, "noise multiplier (logistic)"),
-        PaperParam("S_g", pos, 2.0, "sensitivity S_g"),
-        PaperParam("L", pos, 1.0, "feature clipping norm (logistic)"),
-        PaperParam("b", count, 50, "mini-batch size"),
-        PaperParam("K", int_list(1, 10**6, "epochs"), [20], "comma-separated epochs"),
+        PaperParam("n", _COUNT, None, "records (default: 500 logistic, 10 quadratic)"),
+        _FIG_STEP,
+        PaperParam("lam", _POSITIVE, 0.05, "L2 regularisation / strong convexity lambda"),
+        PaperParam("sigma", _POSITIVE, 0.1, "noise scale (quadratic)"),
+        PaperParam("sigma_mul", _POSITIVE, 0.5, "noise multiplier (logistic)"),
+        PaperParam("S_g", _POSITIVE, 2.0, "sensitivity S_g"),
+        PaperParam("L", _POSITIVE, 1.0, "feature clipping norm (logistic)"),
+        PaperParam("b", _COUNT, 50, "mini-batch size"),
+        PaperParam("K", _EPOCHS, [20], "comma-separated epochs"),
         PaperParam("j0", integer(0, 10**9), 0, "fixed order: batch of the differing record"),
     ]
 
 
 def _assumption_params() -> list[PaperParam]:
     """``audit assumptions``'s parameters (Algorithm 2)."""
-    pos, count = real(0, None, lo_open=True), integer(1, 10**9)
     return [
-        PaperParam("n", count, 500, "records"),
-        PaperParam("eta", pos, FIG_ETA, "step size (the paper's Figure setting)"),
-        PaperParam("lam", pos, 0.01, "L2 regularisation lambda"),
-        PaperParam("sigma_mul", pos, 1.0, "noise multiplier"),
-        PaperParam("S_g", pos, 1.0, "sensitivity S_g"),
-        PaperParam("L", pos, 1.0, "feature clipping norm"),
-        PaperParam("b", count, 10, "mini-batch size"),
-        PaperParam("K", count, 2, "epochs"),
+        PaperParam("n", _COUNT, 500, "records"),
+        _FIG_STEP,
+        PaperParam("lam", _POSITIVE, 0.01, "L2 regularisation lambda"),
+        PaperParam("sigma_mul", _POSITIVE, 1.0, "noise multiplier"),
+        PaperParam("S_g", _POSITIVE, 1.0, "sensitivity S_g"),
+        PaperParam("L", _POSITIVE, 1.0, "feature clipping norm"),
+        PaperParam("b", _COUNT, 10, "mini-batch size"),
+        PaperParam("K", _COUNT, 2, "epochs"),
     ]
 
 
@@ -420,7 +425,7 @@ DATASETS = ("digits", "breast-cancer", "synthetic")
 def add_subcommands(sub: argparse._SubParsersAction) -> None:
     """Add ``train`` and ``audit`` (with ``exact``, ``empirical``, ``assumptions``) to ``dptheory yeshokri22``."""
     prob = real(0, 1, lo_open=True, hi_open=True)
-    count = integer(1, 10**9)
+    count = _COUNT
 
     s = sub.add_parser("train", help="train many models with Algorithm 1 (quadratic) or 2 (logistic regression)",
                        description="Train many independent models at once (vectorised over runs) and summarise the "
@@ -434,7 +439,7 @@ def add_subcommands(sub: argparse._SubParsersAction) -> None:
                    help="batch scheme")
     s.add_argument("--runs", type=count, default=100, help="independent models trained")
     s.add_argument("--dim", type=count, default=1, help="parameter dimension (quadratic)")
-    s.add_argument("--diameter", type=real(0, None, lo_open=True), default=1.0,
+    s.add_argument("--diameter", type=_POSITIVE, default=1.0,
                    help="data domain diameter (quadratic; S_g = lam * it)")
     s.add_argument("--t", type=real(0, 1), default=0.0, help="position of the other records on the segment, in [0, 1] "
                    "(quadratic)")

@@ -7,6 +7,7 @@ eta = 0.02, sigma^2 = 4 (sigma = 2), b = 2. The epoch range is not stated; we pl
 from __future__ import annotations
 
 import csv
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,8 @@ K_RANGE = list(range(1, 201))
 ALPHAS = [10, 15]
 FIG2_ALPHAS = [10, 15, 20]  # the sentence of claim C7 names alpha = 20 too (where it fails)
 COLORS = {10: "tab:blue", 15: "tab:red", 20: "tab:green"}
+N_BATCHES = FIGURE_SETTING["n"] // FIGURE_SETTING["b"]  # mini-batches per epoch, floor(n/b) = 25
+CSV_DIGITS = 12  # significant digits of a CSV column unless it declares fewer
 
 
 def _curve(key: str, alpha: int, extra: dict[str, Any] | None = None) -> np.ndarray:
@@ -30,13 +33,23 @@ def _curve(key: str, alpha: int, extra: dict[str, Any] | None = None) -> np.ndar
     return sweep(thm, {"K": K_RANGE}, fixed).values
 
 
-def _write_csv(path: str | Path, columns: dict[str, np.ndarray]) -> None:
+def _write_csv(path: str | Path, columns: dict[str, np.ndarray], digits: Mapping[str, int]) -> None:
+    """One row per epoch K; each column at its ``digits`` significant digits (:data:`CSV_DIGITS` if not given)."""
+    shown = {c: digits.get(c, CSV_DIGITS) for c in columns}
     with atomic_write(path, "w", newline="") as fh:
         w = csv.writer(fh)
         w.writerow(["K", *columns])
         for i, k in enumerate(K_RANGE):
-            w.writerow([k, *(f"{columns[c][i]:.12g}" for c in columns)])
+            w.writerow([k, *(f"{columns[c][i]:.{shown[c]}g}" for c in columns)])
 
+
+def _save(fig: Any, out: str, csv_path: str | None, cols: dict[str, np.ndarray],
+          digits: Mapping[str, int] | None = None) -> None:
+    """Write the figure and, with ``csv_path``, its CSV (:func:`_write_csv`): both appear or neither."""
+    with AtomicGroup() as group:
+        save(fig, group.path(out))
+        if csv_path:
+            _write_csv(group.path(csv_path), cols, digits or {})
 
 
 def _legend_below(ax: Any, ncol: int = 2) -> None:
@@ -53,22 +66,18 @@ def _finish(fig, out: str, csv_path: str | None, cols: dict[str, np.ndarray], pa
         ax.set_title(title, fontsize=9)
         ax.grid(True, alpha=0.3)
         _legend_below(ax)
-    with AtomicGroup() as group:  # the figure and its CSV appear together or not at all
-        save(fig, group.path(out))
-        if csv_path:
-            _write_csv(group.path(csv_path), cols)
+    _save(fig, out, csv_path, cols)
 
 
 def figure1(out: str, *, csv_path: str | None = None) -> list[str]:
     """Figure 1: fixed-order noisy mini-batch GD, first (a) and last (b) mini-batch."""
-    N = FIGURE_SETTING["n"] // FIGURE_SETTING["b"]
     fig, (ax1, ax2) = new_figure(2)
     cols: dict[str, np.ndarray] = {}
     for a in ALPHAS:
         c = COLORS[a]
         for ax, j0, balle, tag in (
             (ax1, 0, "yeshokri22.balle_first", "first"),
-            (ax2, N - 1, "yeshokri22.balle_last", "last"),
+            (ax2, N_BATCHES - 1, "yeshokri22.balle_last", "last"),
         ):
             ours = _curve("yeshokri22.thm3_3", a, {"j0": j0})
             naive = _curve("yeshokri22.thm2_1", a)
@@ -89,13 +98,12 @@ def figure1(out: str, *, csv_path: str | None = None) -> list[str]:
 
 def figure2(out: str, *, csv_path: str | None = None) -> list[str]:
     """Figure 2: (a) shuffle and partition, (b) sampling without replacement, against composition."""
-    N = FIGURE_SETTING["n"] // FIGURE_SETTING["b"]
     fig, (ax1, ax2) = new_figure(2)
     cols: dict[str, np.ndarray] = {}
     for a in FIG2_ALPHAS:
         c = COLORS[a]
         s42 = _curve("yeshokri22.thm4_2", a)
-        last = _curve("yeshokri22.thm3_3", a, {"j0": N - 1})
+        last = _curve("yeshokri22.thm3_3", a, {"j0": N_BATCHES - 1})
         comp = _curve("yeshokri22.composition", a)
         s43 = _curve("yeshokri22.thm4_3", a)
         ax1.plot(K_RANGE, s42, color=c, lw=2.2, label=rf"Thm 4.2 (shuffle & partition), $\alpha$={a}")
@@ -122,6 +130,7 @@ def figure_epsdelta(out: str, *, csv_path: str | None = None) -> list[str]:
     without-replacement RDP composition (``rdp.sampled_wor_gaussian``). Crossovers (first epoch from which
     the bound is certainly below the baseline) are marked: ``yeshokri22.epsdelta.crossover_epochs``.
     """
+    from dptheory.papers.yeshokri22.claims_epsdelta import PLD_DIGITS
     from dptheory.papers.yeshokri22.epsdelta import crossovers, epsilon_delta_curve
 
     base = {k: v for k, v in FIGURE_SETTING.items()}
@@ -175,12 +184,11 @@ def figure_epsdelta(out: str, *, csv_path: str | None = None) -> list[str]:
         _legend_below(ax, ncol=1)
     ax1.set_title("(a) shuffle and partition", fontsize=9)
     ax2.set_title("(b) (re)sample without replacement", fontsize=9)
-    cols = {"thm4_2": h42, "thm4_3": h43, "rdp_composition": rdp, "pld_lower_thm4_2": lo42,
-            "pld_upper_thm4_2": up42, "pld_lower_thm4_3": lo43, "pld_upper_thm4_3": up43, "wor_composition": wor}
-    with AtomicGroup() as group:
-        save(fig, group.path(out))
-        if csv_path:
-            _write_csv(group.path(csv_path), cols)
+    pld = {"pld_lower_thm4_2": lo42, "pld_upper_thm4_2": up42, "pld_lower_thm4_3": lo43, "pld_upper_thm4_3": up43}
+    cols = {"thm4_2": h42, "thm4_3": h43, "rdp_composition": rdp, **pld, "wor_composition": wor}
+    # the PLD bracket ends at the claims' reproducible digits: dp-accounting's float64 FFT moves the later ones
+    # between machines
+    _save(fig, out, csv_path, cols, digits=dict.fromkeys(pld, PLD_DIGITS))
     return [
         f"{len(K_RANGE)} epochs, delta = {d:g} (ours: the paper states none), Figure 2 setting (q = 0.04, z = 10, "
         "25 steps per epoch); every RDP quantity converted with its order optimised per K (improved conversion); "

@@ -65,7 +65,28 @@ _LIMIT_SUBS = ((1 - eta * lam, 1 / (1 + _t)), (N_sym, h_sym + _m))
 _LIMIT_BACK = ((_t, eta * lam / (1 - eta * lam)), (_m, N_sym - h_sym))
 
 
-class Eps0(sp.Function):
+class _PaperFunction(sp.Function):
+    """A function of alpha named as in the paper (eps_0^j, S_k^j): printed ``base`` in LaTeX (parenthesised
+    under a power) and ``text`` in sympy's string form, both from its shown arguments."""
+
+    def _base_latex(self, args: list[str]) -> str:
+        raise NotImplementedError
+
+    def _base_text(self, args: list[str]) -> str:
+        raise NotImplementedError
+
+    def _shown(self, printer: Any) -> list[str]:
+        return [printer._print(a) for a in self.args]
+
+    def _latex(self, printer: Any, exp: Any = None) -> str:
+        base = self._base_latex(self._shown(printer))
+        return base if exp is None else rf"\left({base}\right)^{{{exp}}}"
+
+    def _sympystr(self, printer: Any) -> str:
+        return self._base_text(self._shown(printer))
+
+
+class Eps0(_PaperFunction):
     """The paper's eps_0^j(alpha) (Thm 3.3, Eq. 99), printed in the paper's notation.
 
     Arguments: ``(j, G, eta*lam)``; ``doit()`` expands it to ``G r^(j-1) / sum_{s<j} r^s``.
@@ -78,38 +99,38 @@ class Eps0(sp.Function):
         rr = (1 - x) ** 2
         return GG * rr ** (jj - 1) / sp.Sum(rr**_s, (_s, 0, jj - 1)).doit()
 
-    def _latex(self, printer: Any, exp: Any = None) -> str:
-        jj = printer._print(self.args[0])
-        base = rf"\varepsilon_{{0}}^{{{jj}}}(\alpha)"
-        return base if exp is None else rf"\left({base}\right)^{{{exp}}}"
+    def _base_latex(self, args: list[str]) -> str:
+        return rf"\varepsilon_{{0}}^{{{args[0]}}}(\alpha)"
 
-    def _sympystr(self, printer: Any) -> str:
-        return f"eps0[{printer._print(self.args[0])}](alpha)"
+    def _base_text(self, args: list[str]) -> str:
+        return f"eps0[{args[0]}](alpha)"
 
 
 def eps0(jj: sp.Expr, G: sp.Expr = G_sym) -> sp.Expr:
     return Eps0(jj, G, eta * lam)
 
 
-EPS0_DEF = sp.Eq(
-    Eps0(j_, G_sym, eta * lam),
-    G_sym * (1 - eta * lam) ** (2 * (j_ - 1)) / sp.Sum((1 - eta * lam) ** (2 * _s), (_s, 0, j_ - 1)),
-)
+def eps0_definition(G: sp.Expr) -> sp.Eq:
+    """The definition of eps_0^j(alpha) (Thm 3.3, Eq. 99) for the one-step RDP ``G``, as a theorem states it."""
+    return sp.Eq(
+        Eps0(j_, G, eta * lam),
+        G * (1 - eta * lam) ** (2 * (j_ - 1)) / sp.Sum((1 - eta * lam) ** (2 * _s), (_s, 0, j_ - 1)),
+    )
 
 
-class SRec(sp.Function):
+EPS0_DEF = eps0_definition(G_sym)
+
+
+class SRec(_PaperFunction):
     """S_k^j(alpha) of Thm 4.3 (Eq. 148-150), printed as in the paper."""
 
     nargs = 2
 
-    def _latex(self, printer: Any, exp: Any = None) -> str:
-        k, j = (printer._print(a) for a in self.args)
-        base = rf"S_{{{k}}}^{{{j}}}(\alpha)"
-        return base if exp is None else rf"\left({base}\right)^{{{exp}}}"
+    def _base_latex(self, args: list[str]) -> str:
+        return rf"S_{{{args[0]}}}^{{{args[1]}}}(\alpha)"
 
-    def _sympystr(self, printer: Any) -> str:
-        k, j = (printer._print(a) for a in self.args)
-        return f"S[{k}][{j}](alpha)"
+    def _base_text(self, args: list[str]) -> str:
+        return f"S[{args[0]}][{args[1]}](alpha)"
 
 
 # ----------------------------------------------------------------------------- conditions
@@ -126,6 +147,49 @@ def _cite(locator: str, eq: str | int | None = None, note: str = "") -> Any:
     return PAPER.item(locator, eq=eq, note=note)
 
 
+def _theorem(name: str, title: str, citation: Any, params: tuple[str, ...], **fields: Any) -> Theorem:
+    """Register one of the paper's statements as ``yeshokri22.<name>`` in the paper's notation; an upper bound
+    unless ``direction`` says otherwise."""
+    fields.setdefault("direction", Direction.UPPER)
+    return REGISTRY.add(
+        Theorem(key=f"yeshokri22.{name}", title=title, citation=citation, notation=NOTATION, params=params, **fields)
+    )
+
+
+#: the parameters of Algorithm 1 on a lambda-strongly convex, beta-smooth loss before the batch ones (each
+#: theorem adds those it reads: ``n``, ``b``, ``K``, ``j0``)
+_SC_PARAMS = ("alpha", "eta", "lam", "beta", "S_g", "sigma")
+_SC_LOSS = "loss lambda-strongly convex and beta-smooth"
+_GRADIENT_SENSITIVITY = "gradient l2-sensitivity S_g"
+_LAST_ITERATE = "RDP epsilon at order alpha (last iterate)"
+
+
+def _assumed(*algorithm: str, sensitivity: str = _GRADIENT_SENSITIVITY) -> tuple[str, ...]:
+    """The assumptions of a bound on a lambda-strongly convex, beta-smooth loss: the loss, the gradient's
+    ``sensitivity``, then what the theorem assumes of the ``algorithm`` (batches, start)."""
+    return (_SC_LOSS, sensitivity, *algorithm)
+
+
+def _strongly_convex(
+    name: str,
+    title: str,
+    citation: Any,
+    *,
+    batch: tuple[str, ...],
+    step: Condition = C_ETA,
+    conditions: tuple[Condition, ...] = (),
+    **fields: Any,
+) -> Theorem:
+    """A bound on Algorithm 1 for a lambda-strongly convex, beta-smooth loss: the parameters
+    :data:`_SC_PARAMS` then ``batch``; the conditions alpha > 1, the theorem's step-size condition ``step``
+    (Thm 4.2's eta < 2/(lambda + beta) unless given), lambda <= beta, then ``conditions``; by default the RDP
+    of the last iterate."""
+    fields.setdefault("quantity", _LAST_ITERATE)
+    return _theorem(
+        name, title, citation, _SC_PARAMS + batch, conditions=(C_ALPHA, step, C_LAM_BETA, *conditions), **fields
+    )
+
+
 def _G_mp(p: Mapping[str, Any]) -> mpmath.mpf:
     return ys.gaussian_step_rdp_mp(p["alpha"], p["eta"], p["S_g"], p["sigma"], p["b"])
 
@@ -135,7 +199,7 @@ def _N(p: Mapping[str, Any]) -> int:
 
 
 def _chourasia_form(size: str) -> dict:
-    """Bound and K-limit of ``alpha S_g^2/(lam sigma^2 size^2) (1 - e^{-lam eta K/2})``.
+    """Bound, K-limit and monotonicity of ``alpha S_g^2/(lam sigma^2 size^2) (1 - e^{-lam eta K/2})``.
 
     The full-batch bound of Chourasia et al. 2021 (Cor. 1; Thm D.7 with size = n) and its naive
     mini-batch extension (Thm 2.1, size = b) share this form; only the divisor differs.
@@ -145,29 +209,19 @@ def _chourasia_form(size: str) -> dict:
     return dict(
         bound=al * S_g**2 / (lam * sigma**2 * sz**2) * (1 - sp.exp(-lam * eta * K / 2)),
         limits={"K": Limit("K", expr=al * S_g**2 / (lam * sigma**2 * sz**2))},
+        monotone={"K": Monotone.INCREASING},
     )
 
 
 # ----------------------------------------------------------------------------- Thm 2.1
-THM2_1 = REGISTRY.add(
-    Theorem(
-        key="yeshokri22.thm2_1",
-        title="Naive extension of Chourasia et al. 2021 to mini-batch noisy GD (shuffle and partition)",
-        citation=_cite("Theorem 2.1"),
-        notation=NOTATION,
-        params=("alpha", "eta", "lam", "beta", "S_g", "sigma", "b", "K"),
-        conditions=(C_ALPHA, C_ETA, C_LAM_BETA),
-        assumptions=(
-            "loss lambda-strongly convex and beta-smooth",
-            "gradient l2-sensitivity S_g",
-            "Algorithm 1, shuffle and partition",
-        ),
-        **_chourasia_form("b"),
-        direction=Direction.UPPER,
-        quantity="RDP epsilon at order alpha (last iterate)",
-        monotone={"K": Monotone.INCREASING},
-        reading="K is the number of epochs, as printed.",
-    )
+THM2_1 = _strongly_convex(
+    "thm2_1",
+    "Naive extension of Chourasia et al. 2021 to mini-batch noisy GD (shuffle and partition)",
+    _cite("Theorem 2.1"),
+    batch=("b", "K"),
+    assumptions=_assumed("Algorithm 1, shuffle and partition"),
+    **_chourasia_form("b"),
+    reading="K is the number of epochs, as printed.",
 )
 
 
@@ -191,79 +245,66 @@ FIRST_TERM_EXPR = first_term_expr()
 
 FIRST_TERM_LIMIT_EXPR = eps0(h_sym) / (1 - (1 - eta * lam) ** (2 * (N_sym - h_sym)))
 
-THM3_3 = REGISTRY.add(
-    Theorem(
-        key="yeshokri22.thm3_3",
-        title="Privacy dynamics of fixed-order noisy mini-batch GD, record in batch j0",
-        citation=_cite("Theorem 3.3", eq=3),
-        notation=NOTATION,
-        params=("alpha", "eta", "lam", "beta", "S_g", "sigma", "n", "b", "K", "j0"),
-        conditions=(C_ALPHA, C_ETA, C_LAM_BETA, C_N2, C_J0),
-        assumptions=(
-            "loss lambda-strongly convex and beta-smooth",
-            "gradient l2-sensitivity S_g",
-            "fixed partition B^0..B^{N-1} reused every epoch; differing record in B^{j0}",
-        ),
-        bound=FIRST_TERM_EXPR + eps0(N_sym - j0),
+
+def _first_term_plus(second: sp.Expr, *, first_says: str, second_says: str, derivation: str) -> dict[str, Any]:
+    """Bound, terms, definitions and K-limit of Thm 3.3 and Thm 4.2: the shared first term (it grows with K
+    to :data:`FIRST_TERM_LIMIT_EXPR`) plus a ``second`` term that does not depend on K."""
+    return dict(
+        bound=FIRST_TERM_EXPR + second,
         definitions=(EPS0_DEF,),
-        direction=Direction.UPPER,
-        quantity="RDP epsilon at order alpha (last iterate), record in batch j0",
         terms={
-            "term1": Term("term1", "first term eps0^h (1-r^((K-1)(N-h)))/(1-r^(N-h))", expr=FIRST_TERM_EXPR),
-            "term2": Term("term2", "second term eps0^(N-j0)", expr=eps0(N_sym - j0)),
+            "term1": Term("term1", first_says, expr=FIRST_TERM_EXPR),
+            "term2": Term("term2", second_says, expr=second),
         },
         monotone={"K": Monotone.NONDECREASING},
         limits={
             "K": Limit(
                 "K",
-                expr=FIRST_TERM_LIMIT_EXPR + eps0(N_sym - j0),
-                derivation="0 < r < 1 so r^((K-1)(N-h)) -> 0; checked against large-K evaluation",
+                expr=FIRST_TERM_LIMIT_EXPR + second,
+                derivation=derivation,
                 sympy_subs=_LIMIT_SUBS,
                 sympy_back=_LIMIT_BACK,
             )
         },
-        reading="n/b read as N = floor(n/b) (footnote 3); floor(n/(2b)) = floor(N/2).",
     )
+
+
+THM3_3 = _strongly_convex(
+    "thm3_3",
+    "Privacy dynamics of fixed-order noisy mini-batch GD, record in batch j0",
+    _cite("Theorem 3.3", eq=3),
+    batch=("n", "b", "K", "j0"),
+    conditions=(C_N2, C_J0),
+    assumptions=_assumed("fixed partition B^0..B^{N-1} reused every epoch; differing record in B^{j0}"),
+    **_first_term_plus(
+        eps0(N_sym - j0),
+        first_says="first term eps0^h (1-r^((K-1)(N-h)))/(1-r^(N-h))",
+        second_says="second term eps0^(N-j0)",
+        derivation="0 < r < 1 so r^((K-1)(N-h)) -> 0; checked against large-K evaluation",
+    ),
+    quantity="RDP epsilon at order alpha (last iterate), record in batch j0",
+    reading="n/b read as N = floor(n/b) (footnote 3); floor(n/(2b)) = floor(N/2).",
 )
 
 # ----------------------------------------------------------------------------- Thm 4.2
 LME_EXPR = lme_expr()
 
 
-THM4_2 = REGISTRY.add(
-    Theorem(
-        key="yeshokri22.thm4_2",
-        title="Privacy dynamics of noisy mini-batch GD under shuffle and partition",
-        citation=_cite("Theorem 4.2", eq=5),
-        notation=NOTATION,
-        params=("alpha", "eta", "lam", "beta", "S_g", "sigma", "n", "b", "K"),
-        conditions=(C_ALPHA, C_ETA, C_LAM_BETA, C_N2),
-        assumptions=(
-            "loss lambda-strongly convex and beta-smooth",
-            "gradient l2-sensitivity S_g",
-            "Algorithm 1, shuffle and partition (one random partition reused every epoch)",
-        ),
-        bound=FIRST_TERM_EXPR + LME_EXPR,
-        definitions=(EPS0_DEF,),
-        direction=Direction.UPPER,
-        quantity="RDP epsilon at order alpha (last iterate)",
-        terms={
-            "term1": Term("term1", "first term (grows with K)", expr=FIRST_TERM_EXPR),
-            "term2": Term("term2", "second term: log-mean-exp over the batch position", expr=LME_EXPR),
-        },
-        monotone={"K": Monotone.NONDECREASING},
-        limits={
-            "K": Limit(
-                "K",
-                expr=FIRST_TERM_LIMIT_EXPR + LME_EXPR,
-                derivation="the second term does not depend on K; the first converges as 0 < r < 1",
-                sympy_subs=_LIMIT_SUBS,
-                sympy_back=_LIMIT_BACK,
-            )
-        },
-        reading="Sec. E.1's condition eta < 2/(lambda+eta) read as eta < 2/(lambda+beta); footnote 4 not used: "
-        "the log-mean-exp is exact; n/b read as N = floor(n/b).",
-    )
+THM4_2 = _strongly_convex(
+    "thm4_2",
+    "Privacy dynamics of noisy mini-batch GD under shuffle and partition",
+    _cite("Theorem 4.2", eq=5),
+    batch=("n", "b", "K"),
+    conditions=(C_N2,),
+    assumptions=_assumed("Algorithm 1, shuffle and partition (one random partition reused every epoch)"),
+    **_first_term_plus(
+        LME_EXPR,
+        first_says="first term (grows with K)",
+        second_says="second term: log-mean-exp over the batch position",
+        derivation="the second term does not depend on K; the first converges as 0 < r < 1",
+    ),
+    reading="Sec. E.1's condition eta < 2/(lambda+eta) read as eta < 2/(lambda+beta); footnote 4 not used: "
+    "the log-mean-exp is exact; n/b read as N = floor(n/b).",
 )
 
 # ----------------------------------------------------------------------------- Thm 4.3
@@ -304,83 +345,70 @@ THM4_3_LIMIT_CONDITION = Condition(
     kind="hypothesis",
 )
 
-THM4_3 = REGISTRY.add(
-    Theorem(
-        key="yeshokri22.thm4_3",
-        title="Recursive amplification by sampling mini-batches without replacement",
-        citation=_cite("Theorem 4.3", eq=6),
-        notation=NOTATION,
-        params=("alpha", "eta", "lam", "beta", "S_g", "sigma", "n", "b", "K"),
-        conditions=(C_ALPHA, C_ETA, C_LAM_BETA, C_B_LE_N),
-        assumptions=(
-            "loss lambda-strongly convex and beta-smooth",
-            "gradient l2-sensitivity S_g",
-            "Algorithm 1, each mini-batch b distinct indices resampled every iteration",
+THM4_3 = _strongly_convex(
+    "thm4_3",
+    "Recursive amplification by sampling mini-batches without replacement",
+    _cite("Theorem 4.3", eq=6),
+    batch=("n", "b", "K"),
+    conditions=(C_B_LE_N,),
+    assumptions=_assumed("Algorithm 1, each mini-batch b distinct indices resampled every iteration"),
+    statement=(
+        sp.Eq(SRec(0, 0), 1),
+        sp.Eq(
+            SRec(k_, j_ + 1),
+            (b / n) * sp.exp((al - 1) * G_sym) * SRec(k_, j_)
+            + (1 - b / n) * SRec(k_, j_) ** ((1 - eta * lam) ** 2),
         ),
-        statement=(
-            sp.Eq(SRec(0, 0), 1),
-            sp.Eq(
-                SRec(k_, j_ + 1),
-                (b / n) * sp.exp((al - 1) * G_sym) * SRec(k_, j_)
-                + (1 - b / n) * SRec(k_, j_) ** ((1 - eta * lam) ** 2),
-            ),
-            sp.Eq(SRec(k_ + 1, 0), SRec(k_, N_sym)),
-            sp.Le(sp.Symbol("varepsilon"), sp.log(SRec(K, 0)) / (al - 1)),
-        ),
-        direction=Direction.UPPER,
-        quantity="RDP epsilon at order alpha (last iterate)",
-        mp=_thm43_mp,
-        np=ys.thm43_np,
-        arb=_thm43_arb,
-        kernel_reason=(
-            "a recurrence of K floor(n/b) steps (Eq. 148-150), iterated in the log domain with the exact "
-            "fixed-point shortcut of docs/derivations/thm4_3_recurrence.md; no closed form. The arb kernel "
-            "carries a lower and an upper exact iterate (the step is increasing) with rigorous shortcuts"
-        ),
-        monotone={"K": Monotone.NONDECREASING},
-        limits={
-            "K": Limit(
-                "K",
-                mp=_thm43_limit_mp,
-                mp_reason="a case split the expression does not state: +inf where the existence condition fails "
-                "(there the logarithm's argument is negative), and log1p(q expm1(c)/(1 - q e^c)) for full relative "
-                "precision when c is tiny",
-                exists_when=THM4_3_LIMIT_CONDITION,
-                expr=sp.log((1 - b / n) / (1 - (b / n) * sp.exp((al - 1) * G_sym)))
-                / ((1 - (1 - eta * lam) ** 2) * (al - 1)),
-                derivation="docs/derivations/thm4_3_recurrence.md; checked against long iteration in tests",
-            )
-        },
-        reading="Iterated in the log domain, L <- L + log1p(q expm1(c) + (1-q) expm1(-(1-r) L)); "
-        "N = floor(n/b) steps per epoch, q = b/n.",
-        notes="The K -> infinity limit is finite iff (alpha-1) alpha eta S_g^2/(4 sigma^2 b^2) < log(n/b); "
-        "otherwise the bound grows without limit (linearly in K when the inequality is strict the other way).",
-        sample={"n": (2, 120, True), "K": (1, 120, True)},
-    )
+        sp.Eq(SRec(k_ + 1, 0), SRec(k_, N_sym)),
+        sp.Le(sp.Symbol("varepsilon"), sp.log(SRec(K, 0)) / (al - 1)),
+    ),
+    mp=_thm43_mp,
+    np=ys.thm43_np,
+    arb=_thm43_arb,
+    kernel_reason=(
+        "a recurrence of K floor(n/b) steps (Eq. 148-150), iterated in the log domain with the exact "
+        "fixed-point shortcut of docs/derivations/thm4_3_recurrence.md; no closed form. The arb kernel "
+        "carries a lower and an upper exact iterate (the step is increasing) with rigorous shortcuts"
+    ),
+    monotone={"K": Monotone.NONDECREASING},
+    limits={
+        "K": Limit(
+            "K",
+            mp=_thm43_limit_mp,
+            mp_reason="a case split the expression does not state: +inf where the existence condition fails "
+            "(there the logarithm's argument is negative), and log1p(q expm1(c)/(1 - q e^c)) for full relative "
+            "precision when c is tiny",
+            exists_when=THM4_3_LIMIT_CONDITION,
+            expr=sp.log((1 - b / n) / (1 - (b / n) * sp.exp((al - 1) * G_sym)))
+            / ((1 - (1 - eta * lam) ** 2) * (al - 1)),
+            derivation="docs/derivations/thm4_3_recurrence.md; checked against long iteration in tests",
+        )
+    },
+    reading="Iterated in the log domain, L <- L + log1p(q expm1(c) + (1-q) expm1(-(1-r) L)); "
+    "N = floor(n/b) steps per epoch, q = b/n.",
+    notes="The K -> infinity limit is finite iff (alpha-1) alpha eta S_g^2/(4 sigma^2 b^2) < log(n/b); "
+    "otherwise the bound grows without limit (linearly in K when the inequality is strict the other way).",
+    sample={"n": (2, 120, True), "K": (1, 120, True)},
 )
 
 # ----------------------------------------------------------------------------- Thm D.4
 C_ETA_CONVEX = Condition(eta < 2 / beta, "step size below 2/beta")
 
-THMD_4 = REGISTRY.add(
-    Theorem(
-        key="yeshokri22.thmD_4",
-        title="Privacy dynamics of fixed-order noisy mini-batch GD, convex smooth loss",
-        citation=_cite("Theorem D.4", eq=80),
-        notation=NOTATION,
-        params=("alpha", "eta", "beta", "S_g", "sigma", "n", "b", "K", "j0"),
-        conditions=(C_ALPHA, C_ETA_CONVEX, C_N1, C_J0),
-        assumptions=(
-            "loss convex and beta-smooth",
-            "gradient l2-sensitivity S_g",
-            "fixed partition reused every epoch; differing record in B^{j0}",
-        ),
-        bound=G_sym * (K - 1) / N_sym + G_sym / (N_sym - j0),
-        direction=Direction.UPPER,
-        quantity="RDP epsilon at order alpha (last iterate), record in batch j0",
-        monotone={"K": Monotone.NONDECREASING},
-        reading="(b/n)(K-1) read as (K-1)/floor(n/b), which is what the proof (Eq. 83) gives under footnote 3.",
-    )
+THMD_4 = _theorem(
+    "thmD_4",
+    "Privacy dynamics of fixed-order noisy mini-batch GD, convex smooth loss",
+    _cite("Theorem D.4", eq=80),
+    ("alpha", "eta", "beta", "S_g", "sigma", "n", "b", "K", "j0"),
+    conditions=(C_ALPHA, C_ETA_CONVEX, C_N1, C_J0),
+    assumptions=(
+        "loss convex and beta-smooth",
+        _GRADIENT_SENSITIVITY,
+        "fixed partition reused every epoch; differing record in B^{j0}",
+    ),
+    bound=G_sym * (K - 1) / N_sym + G_sym / (N_sym - j0),
+    quantity="RDP epsilon at order alpha (last iterate), record in batch j0",
+    monotone={"K": Monotone.NONDECREASING},
+    reading="(b/n)(K-1) read as (K-1)/floor(n/b), which is what the proof (Eq. 83) gives under footnote 3.",
 )
 
 # ----------------------------------------------------------------------------- Balle et al. 2019 baseline
@@ -390,101 +418,75 @@ BALLE_FACTOR = (
 )
 
 
-_BALLE_ASSUMPTIONS = (
-    "loss L-Lipschitz, beta-smooth, lambda-strongly convex (L replaced by eta S_g / 2, Sec. D.6)",
-    "fixed partition; RDP composition over the K epochs",
-)
-
-BALLE_FIRST = REGISTRY.add(
-    Theorem(
-        key="yeshokri22.balle_first",
-        title="Balle et al. 2019 (Thm 5) + composition over epochs, record in the first batch (Figure 1 baseline)",
-        citation=_cite("Section D.6", eq=111, note="Balle, Barthe, Gaboardi, Geumlek 2019, Theorem 5, translated"),
-        notation=NOTATION,
-        params=("alpha", "eta", "lam", "beta", "S_g", "sigma", "n", "b", "K"),
-        conditions=(C_ALPHA, C_ETA_BALLE, C_LAM_BETA, C_N2),
-        assumptions=_BALLE_ASSUMPTIONS,
-        bound=BALLE_FACTOR * K,
+def _balle(batch: str, bound: sp.Expr, monotone: Monotone) -> Theorem:
+    """Balle et al. 2019 (Thm 5) composed over the K epochs (Sec. D.6, Eq. 111), the differing record in the
+    ``batch`` ("first" or "last") mini-batch: Figure 1's baselines."""
+    return _strongly_convex(
+        f"balle_{batch}",
+        f"Balle et al. 2019 (Thm 5) + composition over epochs, record in the {batch} batch (Figure 1 baseline)",
+        _cite("Section D.6", eq=111, note="Balle, Barthe, Gaboardi, Geumlek 2019, Theorem 5, translated"),
+        batch=("n", "b", "K"),
+        step=C_ETA_BALLE,
+        conditions=(C_N2,),
+        assumptions=(
+            "loss L-Lipschitz, beta-smooth, lambda-strongly convex (L replaced by eta S_g / 2, Sec. D.6)",
+            "fixed partition; RDP composition over the K epochs",
+        ),
+        bound=bound,
         np_flagged=True,  # 1 - 2 eta beta lam/(beta + lam) cancels near the step-size limit
-        direction=Direction.UPPER,
-        quantity="RDP epsilon at order alpha, record in the first batch",
-        monotone={"K": Monotone.INCREASING},
+        quantity=f"RDP epsilon at order alpha, record in the {batch} batch",
+        monotone={"K": monotone},
         reading="exponent n/(2b) read as floor(n/b)/2.",
     )
-)
 
-BALLE_LAST = REGISTRY.add(
-    Theorem(
-        key="yeshokri22.balle_last",
-        title="Balle et al. 2019 (Thm 5) + composition over epochs, record in the last batch (Figure 1 baseline)",
-        citation=_cite("Section D.6", eq=111, note="Balle, Barthe, Gaboardi, Geumlek 2019, Theorem 5, translated"),
-        notation=NOTATION,
-        params=("alpha", "eta", "lam", "beta", "S_g", "sigma", "n", "b", "K"),
-        conditions=(C_ALPHA, C_ETA_BALLE, C_LAM_BETA, C_N2),
-        assumptions=_BALLE_ASSUMPTIONS,
-        bound=BALLE_FACTOR * (K - 1) + G_sym,
-        np_flagged=True,  # 1 - 2 eta beta lam/(beta + lam) cancels near the step-size limit
-        direction=Direction.UPPER,
-        quantity="RDP epsilon at order alpha, record in the last batch",
-        monotone={"K": Monotone.NONDECREASING},
-        reading="exponent n/(2b) read as floor(n/b)/2.",
-    )
-)
+
+BALLE_FIRST = _balle("first", BALLE_FACTOR * K, Monotone.INCREASING)
+BALLE_LAST = _balle("last", BALLE_FACTOR * (K - 1) + G_sym, Monotone.NONDECREASING)
 
 # ----------------------------------------------------------------------------- Thm D.6, D.7 (full batch)
 C_ETA_GD = Condition(eta < 1 / beta, "step size below 1/beta")
 _k_sum = sp.Symbol("k", integer=True, positive=True)
 
 
-THMD_6 = REGISTRY.add(
-    Theorem(
-        key="yeshokri22.thmD_6",
-        title="Noisy full-batch GD (b = n): privacy dynamics via randomized post-processing",
-        citation=_cite("Theorem D.6", eq=112),
-        notation=NOTATION,
-        params=("alpha", "eta", "lam", "beta", "S_g", "sigma", "n", "K"),
-        conditions=(C_ALPHA, C_ETA_GD, C_LAM_BETA),
-        assumptions=(
-            "loss lambda-strongly convex and beta-smooth",
-            "total gradient sensitivity S_g",
-            "full-batch noisy GD (Algorithm 1 with b = n), K iterations",
-        ),
-        bound=al * eta * S_g**2 / (2 * sigma**2 * n**2) * sp.Sum((1 - eta * lam / 2) ** _k_sum, (_k_sum, 1, K)),
-        direction=Direction.UPPER,
-        quantity="RDP epsilon at order alpha (last iterate)",
-        monotone={"K": Monotone.INCREASING},
-        limits={
-            "K": Limit(
-                "K",
-                expr=al * S_g**2 * (2 - eta * lam) / (2 * lam * sigma**2 * n**2),
-                # eta < 1/beta and lam <= beta give 0 < eta lam / 2 < 1/2: 1 - eta lam/2 = 1/(1+t), t > 0
-                sympy_subs=((1 - eta * lam / 2, 1 / (1 + _t)),),
-                sympy_back=((_t, eta * lam / (2 - eta * lam)),),
-                sympy_doit=True,
-            )
-        },
+def _full_batch(name: str, title: str, citation: Any, *, algorithm: tuple[str, ...], **fields: Any) -> Theorem:
+    """A bound on noisy full-batch GD (Algorithm 1 with b = n, K iterations; Thm D.6, D.7): step size below
+    1/beta, the total gradient's sensitivity S_g; ``algorithm`` says what else the theorem assumes."""
+    return _strongly_convex(
+        name,
+        title,
+        citation,
+        batch=("n", "K"),
+        step=C_ETA_GD,
+        assumptions=_assumed(*algorithm, sensitivity="total gradient sensitivity S_g"),
+        **fields,
     )
+
+
+THMD_6 = _full_batch(
+    "thmD_6",
+    "Noisy full-batch GD (b = n): privacy dynamics via randomized post-processing",
+    _cite("Theorem D.6", eq=112),
+    algorithm=("full-batch noisy GD (Algorithm 1 with b = n), K iterations",),
+    bound=al * eta * S_g**2 / (2 * sigma**2 * n**2) * sp.Sum((1 - eta * lam / 2) ** _k_sum, (_k_sum, 1, K)),
+    monotone={"K": Monotone.INCREASING},
+    limits={
+        "K": Limit(
+            "K",
+            expr=al * S_g**2 * (2 - eta * lam) / (2 * lam * sigma**2 * n**2),
+            # eta < 1/beta and lam <= beta give 0 < eta lam / 2 < 1/2: 1 - eta lam/2 = 1/(1+t), t > 0
+            sympy_subs=((1 - eta * lam / 2, 1 / (1 + _t)),),
+            sympy_back=((_t, eta * lam / (2 - eta * lam)),),
+            sympy_doit=True,
+        )
+    },
 )
 
-THMD_7 = REGISTRY.add(
-    Theorem(
-        key="yeshokri22.thmD_7",
-        title="Chourasia, Ye, Shokri 2021, Corollary 1: noisy full-batch GD",
-        citation=_cite("Theorem D.7", eq=127, note="restates Chourasia et al. 2021, Corollary 1"),
-        notation=NOTATION,
-        params=("alpha", "eta", "lam", "beta", "S_g", "sigma", "n", "K"),
-        conditions=(C_ALPHA, C_ETA_GD, C_LAM_BETA),
-        assumptions=(
-            "loss lambda-strongly convex and beta-smooth",
-            "total gradient sensitivity S_g",
-            "start theta_0 ~ N(0, (2 sigma^2/lambda) I)",
-            "full-batch noisy GD, K iterations",
-        ),
-        **_chourasia_form("n"),
-        direction=Direction.UPPER,
-        quantity="RDP epsilon at order alpha (last iterate)",
-        monotone={"K": Monotone.INCREASING},
-    )
+THMD_7 = _full_batch(
+    "thmD_7",
+    "Chourasia, Ye, Shokri 2021, Corollary 1: noisy full-batch GD",
+    _cite("Theorem D.7", eq=127, note="restates Chourasia et al. 2021, Corollary 1"),
+    algorithm=("start theta_0 ~ N(0, (2 sigma^2/lambda) I)", "full-batch noisy GD, K iterations"),
+    **_chourasia_form("n"),
 )
 
 # ----------------------------------------------------------------------------- Cor 5.3
@@ -492,32 +494,23 @@ G_COR = 2 * al / sigma_mul**2
 C_ETA_COR = Condition(eta < 2 / ((Lc**2 + 1) / 2 + 2 * lam), "step size below 2/((L^2+1)/2 + 2 lambda)")
 
 
-COR5_3 = REGISTRY.add(
-    Theorem(
-        key="yeshokri22.cor5_3",
-        title="DP-SGD (Algorithm 2) on regularized logistic regression, shuffle and partition",
-        citation=_cite("Corollary 5.3", eq=12),
-        notation=NOTATION,
-        params=("alpha", "eta", "lam", "L", "sigma_mul", "n", "b", "K"),
-        conditions=(C_ALPHA, C_ETA_COR, C_N2),
-        assumptions=(
-            "regularized multi-class logistic regression, features clipped to ||x|| <= L",
-            "unregularized per-example gradients clipped to S_g/2",
-            "no private feature normalization (epsilon_norm = 0); with one, add its epsilon_norm",
-        ),
-        bound=first_term_expr(G_COR) + lme_expr(G_COR),
-        definitions=(
-            sp.Eq(
-                Eps0(j_, G_COR, eta * lam),
-                G_COR * (1 - eta * lam) ** (2 * (j_ - 1)) / sp.Sum((1 - eta * lam) ** (2 * _s), (_s, 0, j_ - 1)),
-            ),
-        ),
-        direction=Direction.UPPER,
-        quantity="RDP epsilon at order alpha (last iterate), excluding epsilon_norm",
-        monotone={"K": Monotone.NONDECREASING},
-        reading="Thm 4.2 with sigma = sqrt(eta/2) sigma_mul S_g/(2b) (Sec. F.1), which makes G = 2 alpha/sigma_mul^2 "
-        "independent of S_g; smoothness (L^2+1)/2 + lambda (Props 5.1, 5.2).",
-    )
+COR5_3 = _theorem(
+    "cor5_3",
+    "DP-SGD (Algorithm 2) on regularized logistic regression, shuffle and partition",
+    _cite("Corollary 5.3", eq=12),
+    ("alpha", "eta", "lam", "L", "sigma_mul", "n", "b", "K"),
+    conditions=(C_ALPHA, C_ETA_COR, C_N2),
+    assumptions=(
+        "regularized multi-class logistic regression, features clipped to ||x|| <= L",
+        "unregularized per-example gradients clipped to S_g/2",
+        "no private feature normalization (epsilon_norm = 0); with one, add its epsilon_norm",
+    ),
+    bound=first_term_expr(G_COR) + lme_expr(G_COR),
+    definitions=(eps0_definition(G_COR),),
+    quantity="RDP epsilon at order alpha (last iterate), excluding epsilon_norm",
+    monotone={"K": Monotone.NONDECREASING},
+    reading="Thm 4.2 with sigma = sqrt(eta/2) sigma_mul S_g/(2b) (Sec. F.1), which makes G = 2 alpha/sigma_mul^2 "
+    "independent of S_g; smoothness (L^2+1)/2 + lambda (Props 5.1, 5.2).",
 )
 
 # ----------------------------------------------------------------------------- composition baselines
@@ -619,76 +612,70 @@ REGISTRY.add_baseline(
     baseline_of(COMPOSITION_MAP, key="yeshokri22.composition", title="composition", paper="yeshokri22")
 )
 
-COMPOSITION_APPROX = REGISTRY.add(
-    Theorem(
-        key="yeshokri22.composition_approx",
-        title="The paper's approximation of the composition baseline, (b/n) G K (Figure 2 caption)",
-        citation=_cite("Figure 2 caption", note="'approximately equals (b/n) alpha eta S_g^2/(4 sigma^2 b^2) K'"),
-        notation=NOTATION,
-        params=("alpha", "eta", "S_g", "sigma", "n", "b", "K"),
-        conditions=(C_ALPHA, C_N1),
-        bound=(b / n) * G_sym * K,
-        direction=Direction.ASYMPTOTIC,
-        quantity="small-q leading-order approximation of the composition RDP (not a guarantee)",
-        monotone={"K": Monotone.INCREASING},
-        notes="Leading term of K N steps of q^2 G each (with N q = 1 when b divides n); an approximation, "
-        "not an upper bound, so it is ASYMPTOTIC and refused where a guarantee is required.",
-    )
+COMPOSITION_APPROX = _theorem(
+    "composition_approx",
+    "The paper's approximation of the composition baseline, (b/n) G K (Figure 2 caption)",
+    _cite("Figure 2 caption", note="'approximately equals (b/n) alpha eta S_g^2/(4 sigma^2 b^2) K'"),
+    COMPOSITION_MAP.params,  # the baseline's parameters
+    conditions=(C_ALPHA, C_N1),
+    bound=(b / n) * G_sym * K,
+    direction=Direction.ASYMPTOTIC,
+    quantity="small-q leading-order approximation of the composition RDP (not a guarantee)",
+    monotone={"K": Monotone.INCREASING},
+    notes="Leading term of K N steps of q^2 G each (with N q = 1 when b divides n); an approximation, "
+    "not an upper bound, so it is ASYMPTOTIC and refused where a guarantee is required.",
 )
 
 # ----------------------------------------------------------------------------- Lemma D.3, Prop 5.1
 
 
-LEMMAD_3 = REGISTRY.add(
-    Theorem(
-        key="yeshokri22.lemmaD_3",
-        title="LSI constant of the iterates of Algorithm 1 (strongly convex smooth loss)",
-        citation=_cite("Lemma D.3", eq=76),
-        notation=NOTATION,
-        params=("eta", "lam", "beta", "sigma", "n", "b", "k", "j"),
-        conditions=(C_ETA, C_LAM_BETA, C_N1, Condition(j_ <= N_sym - 1, "j indexes an iteration: 0 <= j <= N - 1")),
-        assumptions=("loss lambda-strongly convex and beta-smooth", "theta_0^0 a point mass (c_0^0 = +infinity)"),
-        bound=sp.Piecewise(
-            (sp.oo, sp.Eq(k_ * N_sym + j_, 0)),
-            (1 / (2 * eta * sigma**2 * sp.Sum((1 - eta * lam) ** (2 * _s), (_s, 0, k_ * N_sym + j_ - 1))), True),
-        ),
-        direction=Direction.LOWER,
-        unit=Unit.DIMENSIONLESS,
-        quantity="log-Sobolev constant c_k^j of the law of theta_k^j (the best constant is at least this; "
-        "units 1/theta^2)",
-        monotone={"k": Monotone.NONINCREASING},
-        notes="+infinity at k = j = 0 is the true value (a point mass satisfies LSI with every constant).",
-        infinite_when="k = j = 0 (theta_0^0 is a point mass)",
-        sample={"k": (0, 20, False)},
-    )
+LEMMAD_3 = _theorem(
+    "lemmaD_3",
+    "LSI constant of the iterates of Algorithm 1 (strongly convex smooth loss)",
+    _cite("Lemma D.3", eq=76),
+    ("eta", "lam", "beta", "sigma", "n", "b", "k", "j"),
+    conditions=(C_ETA, C_LAM_BETA, C_N1, Condition(j_ <= N_sym - 1, "j indexes an iteration: 0 <= j <= N - 1")),
+    assumptions=(_SC_LOSS, "theta_0^0 a point mass (c_0^0 = +infinity)"),
+    bound=sp.Piecewise(
+        (sp.oo, sp.Eq(k_ * N_sym + j_, 0)),
+        (1 / (2 * eta * sigma**2 * sp.Sum((1 - eta * lam) ** (2 * _s), (_s, 0, k_ * N_sym + j_ - 1))), True),
+    ),
+    direction=Direction.LOWER,
+    unit=Unit.DIMENSIONLESS,
+    quantity="log-Sobolev constant c_k^j of the law of theta_k^j (the best constant is at least this; "
+    "units 1/theta^2)",
+    monotone={"k": Monotone.NONINCREASING},
+    notes="+infinity at k = j = 0 is the true value (a point mass satisfies LSI with every constant).",
+    infinite_when="k = j = 0 (theta_0^0 is a point mass)",
+    sample={"k": (0, 20, False)},
 )
 
-PROP5_1_LIPSCHITZ = REGISTRY.add(
-    Theorem(
-        key="yeshokri22.prop5_1_lipschitz",
-        title="Lipschitz constant of the logistic loss with ||x|| <= L",
-        citation=_cite("Proposition 5.1", eq=9),
-        notation=NOTATION,
-        params=("L",),
-        bound=sp.sqrt(2 * (Lc**2 + 1)),
-        direction=Direction.UPPER,
-        unit=Unit.DIMENSIONLESS,
-        quantity="Lipschitz constant of the unregularized multi-class logistic loss in theta",
-    )
-)
 
-PROP5_1_SMOOTHNESS = REGISTRY.add(
-    Theorem(
-        key="yeshokri22.prop5_1_smoothness",
-        title="Smoothness constant of the logistic loss with ||x|| <= L",
-        citation=_cite("Proposition 5.1", eq=10),
-        notation=NOTATION,
-        params=("L",),
-        bound=(Lc**2 + 1) / 2,
-        direction=Direction.UPPER,
+def _logistic_constant(name: str, eq: int, bound: sp.Expr, quantity: str) -> Theorem:
+    """A constant of the unregularized logistic loss with features clipped to ||x|| <= L (Prop 5.1, Eq.
+    ``eq``): a dimensionless upper bound in ``L``."""
+    return _theorem(
+        f"prop5_1_{name.lower()}",
+        f"{name} constant of the logistic loss with ||x|| <= L",
+        _cite("Proposition 5.1", eq=eq),
+        ("L",),
+        bound=bound,
         unit=Unit.DIMENSIONLESS,
-        quantity="smoothness constant beta of the unregularized multi-class logistic loss (Hessian <= beta I)",
+        quantity=quantity,
     )
+
+
+PROP5_1_LIPSCHITZ = _logistic_constant(
+    "Lipschitz",
+    9,
+    sp.sqrt(2 * (Lc**2 + 1)),
+    "Lipschitz constant of the unregularized multi-class logistic loss in theta",
+)
+PROP5_1_SMOOTHNESS = _logistic_constant(
+    "Smoothness",
+    10,
+    (Lc**2 + 1) / 2,
+    "smoothness constant beta of the unregularized multi-class logistic loss (Hessian <= beta I)",
 )
 
 FIGURE_SETTING: dict[str, Any] = {
