@@ -232,8 +232,10 @@ def wor_quantity(delta: float = DELTA) -> Quantity:
     )
 
 
-#: significant digits of a PLD bracket end that are the same on every machine: dp-accounting's float64 FFT
-#: convolution moves the 11th digit between machines (0.500814077985 vs 0.500814077966 at the C7 pin)
+#: significant digits of a PLD bracket end that are the same on every machine (but for one unit of the last of
+#: them at a rounding boundary): dp-accounting's float64 FFT convolution moves the 11th digit of the C7 pin's
+#: value between machines (0.500814077985 vs 0.500814077966) and the Figure 2 curve's values by up to 1.9e-9
+#: relative (the 9th digit; two machines, 772 of 800 cells differ at 12 digits)
 PLD_DIGITS = 8
 
 
