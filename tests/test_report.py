@@ -8,6 +8,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -264,14 +265,22 @@ def test_failed_report_leaves_nothing(tmp_path, monkeypatch):
     REGISTRY.add_figure(Figure("test-failing", "fails", _failing_figure, paper="yeshokri22"), replace=True)
     cfg = from_dict({"report": {"paper": "yeshokri22", "claims": False, "figures": ["test-failing"]},
                      "sets": SMALL["sets"][:1]}, source="small")
-    out = tmp_path / "new" / "deeper"
-    with pytest.raises(DPTheoryError, match="the figure failed"):
-        build(cfg, out, compile_pdf=False)
+    _assert_a_failed_build_changes_nothing(cfg, tmp_path, DPTheoryError, "the figure failed")
+
+
+def _assert_a_failed_build_changes_nothing(cfg: ReportConfig, tmp_path: Path, error: type[Exception], match: str,
+                                           before_second: Any = None) -> None:
+    """A build that fails leaves no folder it created and no temporary file, and an existing report folder as it
+    was (``before_second`` runs between the two builds)."""
+    with pytest.raises(error, match=match):
+        build(cfg, tmp_path / "new" / "deeper", compile_pdf=False)
     assert list(tmp_path.iterdir()) == []  # no folder it created, no temporary file
+    if before_second is not None:
+        before_second()
     old = tmp_path / "old"
     old.mkdir()
     (old / "report.tex").write_text("the previous report")
-    with pytest.raises(DPTheoryError):
+    with pytest.raises(error):
         build(cfg, old, compile_pdf=False)
     assert [p.name for p in old.iterdir()] == ["report.tex"]
     assert (old / "report.tex").read_text() == "the previous report"
@@ -334,17 +343,7 @@ def test_report_failing_while_moved_into_place_leaves_nothing(tmp_path, monkeypa
 
     cfg = from_dict({**SMALL, "report": {**SMALL["report"], "figures": ["yeshokri22-fig2"]}}, source="small")
     monkeypatch.setattr(B.shutil, "copyfile", flaky)
-    with pytest.raises(OSError, match="no space"):
-        build(cfg, tmp_path / "new" / "deeper", compile_pdf=False)
-    assert list(tmp_path.iterdir()) == []
-    calls.clear()
-    old = tmp_path / "old"
-    old.mkdir()
-    (old / "report.tex").write_text("the previous report")
-    with pytest.raises(OSError):
-        build(cfg, old, compile_pdf=False)
-    assert [p.name for p in old.iterdir()] == ["report.tex"]
-    assert (old / "report.tex").read_text() == "the previous report"
+    _assert_a_failed_build_changes_nothing(cfg, tmp_path, OSError, "no space", before_second=calls.clear)
 
 
 @pytest.mark.parametrize(("column", "value", "same"), [
