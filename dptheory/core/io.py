@@ -28,13 +28,18 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
+import signal
+import tempfile
+import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, Any
 
 from dptheory.core.errors import OutputPathError
 
-__all__ = ["AtomicGroup", "atomic_write", "check_target", "new_temporary_file", "output_problem", "same_file"]
+__all__ = ["AtomicGroup", "atomic_write", "check_target", "new_temporary_file", "output_problem", "same_file",
+           "temporary_folder"]
 
 
 def output_problem(path: str | os.PathLike[str]) -> str | None:
@@ -116,6 +121,51 @@ def new_temporary_file(folder: str | os.PathLike[str], prefix: str, suffix: str,
             os.close(fd)
         return tmp
     raise OutputPathError(f"cannot write {shown}: no free temporary file name in {folder}")
+
+
+#: the signals an interrupted command cleans up after (the command line turns SIGTERM/SIGHUP into an exception)
+_INTERRUPTS = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
+
+
+@contextlib.contextmanager
+def _interrupts_held() -> Iterator[None]:
+    """Hold SIGINT, SIGTERM and SIGHUP back for the few statements inside (they are delivered on leaving): in the
+    main thread only, where Python runs signal handlers."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, _INTERRUPTS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
+@contextlib.contextmanager
+def temporary_folder(prefix: str, folder: str | os.PathLike[str] | None = None) -> Iterator[Path]:
+    """A new private folder (mode 0700) ``folder/prefix<random>`` (default folder: the system's temporary one),
+    removed with everything in it on leaving, also when an interrupt (Ctrl-C, SIGTERM, SIGHUP) arrives at any
+    moment: the folder is created and its removal armed with the interrupts held back, which
+    ``tempfile.TemporaryDirectory`` does not do (an interrupt between its ``mkdir`` and its finaliser leaves the
+    folder behind)."""
+    base = Path(folder) if folder is not None else Path(tempfile.gettempdir())
+    made: Path | None = None
+    try:
+        for _ in range(100):
+            candidate = base / f"{prefix}{os.urandom(5).hex()}"
+            with _interrupts_held():
+                try:
+                    os.mkdir(candidate, 0o700)
+                except FileExistsError:
+                    continue
+                made = candidate
+            break
+        if made is None:
+            raise OutputPathError(f"cannot create a temporary folder in {base}: no free name")
+        yield made
+    finally:
+        if made is not None:
+            shutil.rmtree(made, ignore_errors=True)
 
 
 def _tmp_name(p: Path, shown: str, record: Callable[[Path], None], forget: Callable[[], object]) -> Path:

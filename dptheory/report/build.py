@@ -476,8 +476,7 @@ def build(
     then moved into ``out`` as one :class:`~dptheory.core.io.AtomicGroup`. A failure at any step
     leaves ``out`` as it was, and removes ``out`` (and any parent folders) if this call created it.
     """
-    import tempfile
-
+    from dptheory.core.io import temporary_folder
     from dptheory.core.latex import escape as esc
 
     out = Path(out)
@@ -496,7 +495,7 @@ def build(
                                 f"accepted: {', '.join(sorted(known))}")
     check_param_names(cfg)  # a ReportConfig built in Python gets the same check as a parameter file
     result = ReportResult(tex=out / "report.tex", pdf=None)
-    with tempfile.TemporaryDirectory(prefix="dptheory-report-") as tmp:
+    with temporary_folder("dptheory-report-") as tmp:
         stage = Path(tmp) / "stage"
         stage.mkdir()
         staged: list[str] = []  # file names in stage, in the order they are committed

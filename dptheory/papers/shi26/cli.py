@@ -40,10 +40,10 @@ def _config(args: argparse.Namespace) -> Any:
 
 def _staged(out: Path, run: Any) -> tuple[Any, dict[str, str]]:
     """Run ``run(staging_folder)`` and move every file it wrote into ``out`` together (all or none)."""
-    import tempfile
+    from dptheory.core.io import temporary_folder
 
     out.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(prefix=".staging.", dir=out) as tmp:
+    with temporary_folder(".staging.", out) as tmp:
         res = run(Path(tmp))
         moved = {}
         with output_files() as group:
