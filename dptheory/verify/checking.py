@@ -403,24 +403,14 @@ def _search(
     notes.extend(sr.notes)
     if sr.points_tried == 0 and sr.found is None:
         notes.append("the search drew no point of the region (its conditions refused every draw): nothing was tested")
-    if sr.found is not None:
-        rec = sr.found.to_dict()
-        rec["dps"] = dps
-        return ClaimResult(
-            verdict=Verdict.FALSIFIED,
-            method=f"search: {sr.strategy}",
-            examples_tried=sr.points_tried,
-            counterexample=rec,
-            notes=notes,
-            duration_s=time.perf_counter() - t0,
-            **base,
-        )
-    closest = None if sr.closest is None else sr.closest.to_dict()
+    # a counterexample (re-decided exactly) falsifies the claim; else the closest approach is reported
+    rec = None if sr.found is None else {**sr.found.to_dict(), "dps": dps}
     return ClaimResult(
-        verdict=Verdict.NOT_FALSIFIED,
+        verdict=Verdict.NOT_FALSIFIED if rec is None else Verdict.FALSIFIED,
         method=f"search: {sr.strategy}",
         examples_tried=sr.points_tried,
-        closest_margin=closest,
+        counterexample=rec,
+        closest_margin=None if rec is not None or sr.closest is None else sr.closest.to_dict(),
         notes=notes,
         duration_s=time.perf_counter() - t0,
         **base,
