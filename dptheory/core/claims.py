@@ -349,8 +349,36 @@ class TheoremSide(Quantity):
         return {p: _compile(sp.sympify(e)) for p, e in self.set.items()}
 
 
+class _WithExpression(Quantity):
+    """A side that is its sympy expression ``expr`` (a field of the variant: a formula, a constant), compiled
+    like a theorem's statement."""
+
+    expr: sp.Expr
+
+    def expression(self) -> sp.Expr | None:
+        return self.expr
+
+    @cached_property
+    def compiled(self) -> Any:
+        """``expr`` compiled into mpmath, float64 and arb kernels (:func:`dptheory.core.compile.compile_expr`)."""
+        return _compile(self.expr)
+
+
+class _WithParts(Quantity):
+    """A side built from ``parts`` and reading the parameters ``params`` (fields of the variant: a formula, a
+    combination, a custom side)."""
+
+    params: tuple[str, ...]
+
+    def sub_sides(self) -> tuple[Quantity, ...]:
+        return self.parts
+
+    def needed(self) -> tuple[str, ...]:
+        return self.params
+
+
 @dataclass(frozen=True)
-class Formula(Quantity):
+class Formula(_WithExpression, _WithParts):
     """A sympy expression in the papers' notation symbols (their names are the parameter names); ``params``
     also lists what the ``parts``' conditions read, ``parts`` the theorems whose conditions a point must
     satisfy (see :func:`formula`)."""
@@ -359,23 +387,9 @@ class Formula(Quantity):
     params: tuple[str, ...] = ()
     parts: tuple[Quantity, ...] = ()
 
-    def sub_sides(self) -> tuple[Quantity, ...]:
-        return self.parts
-
-    def needed(self) -> tuple[str, ...]:
-        return self.params
-
-    def expression(self) -> sp.Expr | None:
-        return self.expr
-
-    @cached_property
-    def compiled(self) -> Any:
-        """The formula compiled into mpmath, float64 and arb kernels (:func:`dptheory.core.compile.compile_expr`)."""
-        return _compile(self.expr)
-
 
 @dataclass(frozen=True)
-class Combination(Quantity):
+class Combination(_WithParts):
     """``a OP b`` of two sides (``parts = (a, b)``, ``op`` an :class:`Op`); ``params``: what the parts read."""
 
     op: Op = Op.ADD
@@ -387,12 +401,6 @@ class Combination(Quantity):
             raise ValueError(f"combination {self.label!r}: op must be an Op (+ - * /), not {self.op!r}")
         if len(self.parts) != 2:
             raise ValueError(f"combination {self.label!r}: two parts are required, not {len(self.parts)}")
-
-    def sub_sides(self) -> tuple[Quantity, ...]:
-        return self.parts
-
-    def needed(self) -> tuple[str, ...]:
-        return self.params
 
     def expression(self) -> sp.Expr | None:
         return self._expression
@@ -411,7 +419,7 @@ class Combination(Quantity):
 
 
 @dataclass(frozen=True)
-class Constant(Quantity):
+class Constant(_WithExpression):
     """One value (an mpf, possibly an infinity) with its sympy form ``expr`` (see :func:`constant`)."""
 
     value: Any = None
@@ -421,17 +429,9 @@ class Constant(Quantity):
         if not isinstance(self.value, mpmath.mpf):
             raise ValueError(f"constant {self.label!r}: the value must be an mpf, not {self.value!r}")
 
-    def expression(self) -> sp.Expr | None:
-        return self.expr
-
-    @cached_property
-    def compiled(self) -> Any:
-        """The constant's expression compiled (its arb ball)."""
-        return _compile(self.expr)
-
 
 @dataclass(frozen=True)
-class Custom(Quantity):
+class Custom(_WithParts):
     """A side given by declared callables: ``mp(exact_point, dps) -> mpf`` (required), ``np(exact_point) ->
     float | None`` and ``arb(balls) -> ball`` (optional), reading ``params``; ``parts`` lists the theorems it is
     built from (or whose conditions it needs). ``reason`` (mandatory) says why it has no ball evaluator when
@@ -454,12 +454,6 @@ class Custom(Quantity):
             raise ValueError(f"custom side {self.label!r}: an mp function is required")
         if not self.reason:
             raise ValueError(f"custom side {self.label!r}: a reason is required (why it has no ball evaluator)")
-
-    def sub_sides(self) -> tuple[Quantity, ...]:
-        return self.parts
-
-    def needed(self) -> tuple[str, ...]:
-        return self.params
 
     def ball_evaluator(self) -> Callable[[Mapping[str, Any]], Any] | None:
         """The declared ball evaluator: ``arb``, else a subclass's ``value_arb`` method, else None."""
