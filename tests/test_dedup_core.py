@@ -6,7 +6,6 @@
   the digits it decided at);
 * the bounds the conditions put on single parameters and the "Y divides X" conditions are read once, in
   :mod:`dptheory.verify.space` (the hypothesis strategies import them);
-* :class:`MissingParameter` and :class:`UnexpectedParameter` say the same sentence about different names.
 
 The expected values are written out by hand here, from the conditions and sides stated in each test.
 """
@@ -33,7 +32,6 @@ from dptheory.core.claims import (
     make_side,
 )
 from dptheory.core.conditions import Condition
-from dptheory.core.errors import DPTheoryError, MissingParameter, UnexpectedParameter
 from dptheory.core.registry import REGISTRY
 from dptheory.core.theorem import Theorem
 from dptheory.verify.checking import check_claim
@@ -116,14 +114,3 @@ def test_bounds_and_multiples_of_conditions():
         "K": [Bound("lower", sp.Integer(1), False)],
     }
     assert multiples_of(conds) == {"m": b}
-
-
-def test_parameter_name_errors():
-    e = MissingParameter(key="k", missing=["a", "b"], expected=["a", "b", "c"])
-    assert str(e) == "k: missing parameter(s) a, b; this theorem takes a, b, c"
-    assert (e.key, e.missing, e.expected) == ("k", ["a", "b"], ["a", "b", "c"])
-    u = UnexpectedParameter(key="k", unexpected=["z"], expected=["a"])
-    assert str(u) == "k: unexpected parameter(s) z; this theorem takes a"
-    assert (u.key, u.unexpected, u.expected) == ("k", ["z"], ["a"])
-    for err in (e, u):
-        assert isinstance(err, DPTheoryError) and isinstance(err, ValueError)

@@ -113,30 +113,26 @@ class InvalidParameter(DPTheoryError, ValueError):
         super().__init__(f"{key}{cite}: parameter {name} = {value!r} is invalid: {reason}")
 
 
-class _ParameterNames(DPTheoryError, ValueError):
-    """Parameter names that do not match the theorem's (``expected``): ``"KEY: WHAT parameter(s) A, B; this
-    theorem takes P, Q"``."""
-
-    def __init__(self, key: str, what: str, names: list[str], expected: list[str]) -> None:
-        self.key = key
-        self.expected = expected
-        super().__init__(f"{key}: {what} parameter(s) {', '.join(names)}; this theorem takes {', '.join(expected)}")
-
-
-class MissingParameter(_ParameterNames):
+class MissingParameter(DPTheoryError, ValueError):
     """A parameter the theorem needs was not given."""
 
     def __init__(self, *, key: str, missing: list[str], expected: list[str]) -> None:
+        self.key = key
         self.missing = missing
-        super().__init__(key, "missing", missing, expected)
+        self.expected = expected
+        super().__init__(f"{key}: missing parameter(s) {', '.join(missing)}; this theorem takes {', '.join(expected)}")
 
 
-class UnexpectedParameter(_ParameterNames):
+class UnexpectedParameter(DPTheoryError, ValueError):
     """A parameter the theorem does not take."""
 
     def __init__(self, *, key: str, unexpected: list[str], expected: list[str]) -> None:
+        self.key = key
         self.unexpected = unexpected
-        super().__init__(key, "unexpected", unexpected, expected)
+        self.expected = expected
+        super().__init__(
+            f"{key}: unexpected parameter(s) {', '.join(unexpected)}; this theorem takes {', '.join(expected)}"
+        )
 
 
 class ConditionViolated(DPTheoryError, ValueError):
