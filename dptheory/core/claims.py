@@ -22,7 +22,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cached_property
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Concatenate, ParamSpec
 
 import mpmath
 import sympy as sp
@@ -132,6 +132,55 @@ class Op(StrEnum):
         return a / b
 
 
+def make_side(
+    label: str,
+    theorem: str | None = None,
+    term: str | None = None,
+    limit: str | None = None,
+    set: Mapping[str, sp.Expr] | None = None,
+    mp: Callable[[Mapping[str, sp.Rational], int], Any] | None = None,
+    np: Callable[[Mapping[str, sp.Rational]], float | None] | None = None,
+    params: tuple[str, ...] = (),
+    parts: tuple[Quantity, ...] = (),
+    expr: sp.Expr | None = None,
+    op: str | Op | None = None,
+    reason: str | None = None,
+    digits: int | None = None,
+) -> Quantity:
+    """The side the fields name (``Quantity(...)``, whose signature this is): ``theorem`` a :class:`TheoremSide`,
+    ``op`` a :class:`Combination`, ``expr`` a :class:`Formula`, ``mp`` a :class:`Custom` (its ``reason`` defaults
+    to "LABEL is given by an mpmath function only"); fields of another variant are refused."""
+    given = dict(
+        theorem=theorem, term=term, limit=limit, set=set, mp=mp, np=np, params=params, parts=parts, expr=expr, op=op,
+        digits=digits,
+    )
+    if theorem is not None:
+        _refuse("theorem side", label, given, {"theorem", "term", "limit", "set"})
+        return TheoremSide(label, theorem=theorem, term=term, limit=limit, set={} if set is None else set)
+    if op is not None:
+        _refuse("combination", label, given, {"op", "parts", "params"})
+        return Combination(label, op=Op(op), parts=tuple(parts), params=tuple(params))
+    if expr is not None:
+        _refuse("formula", label, given, {"expr", "params", "parts"})
+        return Formula(label, expr=expr, params=tuple(params), parts=tuple(parts))
+    if mp is not None:
+        _refuse("custom side", label, given, {"mp", "np", "params", "parts", "digits"})
+        why = reason or f"{label} is given by an mpmath function only"
+        return Custom(label, mp=mp, np=np, params=tuple(params), parts=tuple(parts), reason=why, digits=digits)
+    raise ValueError(f"side {label!r}: give a theorem, an expr, an op with parts, or an mp function")
+
+
+_P = ParamSpec("_P")
+
+
+def _takes_the_arguments_of(
+    factory: Callable[_P, Any],
+) -> Callable[[Callable[..., None]], Callable[Concatenate[Any, _P], None]]:
+    """Type an ``__init__`` as taking ``factory``'s arguments (for a type checker: a constructor that a
+    metaclass hands to ``factory`` declares its signature by naming it, instead of writing it again)."""
+    return lambda init: init
+
+
 class _SideMeta(type):
     """``Quantity(...)`` builds the variant its fields name (:func:`make_side`); a variant's own class builds
     itself."""
@@ -167,25 +216,10 @@ class Quantity(metaclass=_SideMeta):
 
     label: str
 
-    def __init__(
-        self,
-        label: str,
-        theorem: str | None = None,
-        term: str | None = None,
-        limit: str | None = None,
-        set: Mapping[str, sp.Expr] | None = None,
-        mp: Callable[[Mapping[str, sp.Rational], int], Any] | None = None,
-        np: Callable[[Mapping[str, sp.Rational]], float | None] | None = None,
-        params: tuple[str, ...] = (),
-        parts: tuple[Quantity, ...] = (),
-        expr: sp.Expr | None = None,
-        op: str | Op | None = None,
-        reason: str | None = None,
-        digits: int | None = None,
-    ) -> None:
-        """The signature of ``Quantity(...)``: :func:`make_side`, which the metaclass calls instead (this body
-        never runs; each variant has its own ``__init__``)."""
-        raise TypeError("Quantity(...) builds a variant through make_side")
+    if TYPE_CHECKING:  # the metaclass calls make_side: its signature is the constructor's (stated once, there)
+
+        @_takes_the_arguments_of(make_side)
+        def __init__(self, *args: Any, **kwargs: Any) -> None: ...
 
     @property
     def parts(self) -> tuple[Quantity, ...]:
@@ -315,8 +349,36 @@ class TheoremSide(Quantity):
         return {p: _compile(sp.sympify(e)) for p, e in self.set.items()}
 
 
+class _WithExpression(Quantity):
+    """A side that is its sympy expression ``expr`` (a field of the variant: a formula, a constant), compiled
+    like a theorem's statement."""
+
+    expr: sp.Expr
+
+    def expression(self) -> sp.Expr | None:
+        return self.expr
+
+    @cached_property
+    def compiled(self) -> Any:
+        """``expr`` compiled into mpmath, float64 and arb kernels (:func:`dptheory.core.compile.compile_expr`)."""
+        return _compile(self.expr)
+
+
+class _WithParts(Quantity):
+    """A side built from ``parts`` and reading the parameters ``params`` (fields of the variant: a formula, a
+    combination, a custom side)."""
+
+    params: tuple[str, ...]
+
+    def sub_sides(self) -> tuple[Quantity, ...]:
+        return self.parts
+
+    def needed(self) -> tuple[str, ...]:
+        return self.params
+
+
 @dataclass(frozen=True)
-class Formula(Quantity):
+class Formula(_WithExpression, _WithParts):
     """A sympy expression in the papers' notation symbols (their names are the parameter names); ``params``
     also lists what the ``parts``' conditions read, ``parts`` the theorems whose conditions a point must
     satisfy (see :func:`formula`)."""
@@ -325,23 +387,9 @@ class Formula(Quantity):
     params: tuple[str, ...] = ()
     parts: tuple[Quantity, ...] = ()
 
-    def sub_sides(self) -> tuple[Quantity, ...]:
-        return self.parts
-
-    def needed(self) -> tuple[str, ...]:
-        return self.params
-
-    def expression(self) -> sp.Expr | None:
-        return self.expr
-
-    @cached_property
-    def compiled(self) -> Any:
-        """The formula compiled into mpmath, float64 and arb kernels (:func:`dptheory.core.compile.compile_expr`)."""
-        return _compile(self.expr)
-
 
 @dataclass(frozen=True)
-class Combination(Quantity):
+class Combination(_WithParts):
     """``a OP b`` of two sides (``parts = (a, b)``, ``op`` an :class:`Op`); ``params``: what the parts read."""
 
     op: Op = Op.ADD
@@ -353,12 +401,6 @@ class Combination(Quantity):
             raise ValueError(f"combination {self.label!r}: op must be an Op (+ - * /), not {self.op!r}")
         if len(self.parts) != 2:
             raise ValueError(f"combination {self.label!r}: two parts are required, not {len(self.parts)}")
-
-    def sub_sides(self) -> tuple[Quantity, ...]:
-        return self.parts
-
-    def needed(self) -> tuple[str, ...]:
-        return self.params
 
     def expression(self) -> sp.Expr | None:
         return self._expression
@@ -377,7 +419,7 @@ class Combination(Quantity):
 
 
 @dataclass(frozen=True)
-class Constant(Quantity):
+class Constant(_WithExpression):
     """One value (an mpf, possibly an infinity) with its sympy form ``expr`` (see :func:`constant`)."""
 
     value: Any = None
@@ -387,17 +429,9 @@ class Constant(Quantity):
         if not isinstance(self.value, mpmath.mpf):
             raise ValueError(f"constant {self.label!r}: the value must be an mpf, not {self.value!r}")
 
-    def expression(self) -> sp.Expr | None:
-        return self.expr
-
-    @cached_property
-    def compiled(self) -> Any:
-        """The constant's expression compiled (its arb ball)."""
-        return _compile(self.expr)
-
 
 @dataclass(frozen=True)
-class Custom(Quantity):
+class Custom(_WithParts):
     """A side given by declared callables: ``mp(exact_point, dps) -> mpf`` (required), ``np(exact_point) ->
     float | None`` and ``arb(balls) -> ball`` (optional), reading ``params``; ``parts`` lists the theorems it is
     built from (or whose conditions it needs). ``reason`` (mandatory) says why it has no ball evaluator when
@@ -421,56 +455,12 @@ class Custom(Quantity):
         if not self.reason:
             raise ValueError(f"custom side {self.label!r}: a reason is required (why it has no ball evaluator)")
 
-    def sub_sides(self) -> tuple[Quantity, ...]:
-        return self.parts
-
-    def needed(self) -> tuple[str, ...]:
-        return self.params
-
     def ball_evaluator(self) -> Callable[[Mapping[str, Any]], Any] | None:
         """The declared ball evaluator: ``arb``, else a subclass's ``value_arb`` method, else None."""
         return self.arb if self.arb is not None else getattr(self, "value_arb", None)
 
     def ball_reason(self) -> str | None:
         return None if self.ball_evaluator() is not None else self.reason
-
-
-def make_side(
-    label: str,
-    theorem: str | None = None,
-    term: str | None = None,
-    limit: str | None = None,
-    set: Mapping[str, sp.Expr] | None = None,
-    mp: Callable[[Mapping[str, sp.Rational], int], Any] | None = None,
-    np: Callable[[Mapping[str, sp.Rational]], float | None] | None = None,
-    params: tuple[str, ...] = (),
-    parts: tuple[Quantity, ...] = (),
-    expr: sp.Expr | None = None,
-    op: str | Op | None = None,
-    reason: str | None = None,
-    digits: int | None = None,
-) -> Quantity:
-    """The side the fields name (``Quantity(...)``): ``theorem`` a :class:`TheoremSide`, ``op`` a
-    :class:`Combination`, ``expr`` a :class:`Formula`, ``mp`` a :class:`Custom` (its ``reason`` defaults to
-    "LABEL is given by an mpmath function only"); fields of another variant are refused."""
-    given = dict(
-        theorem=theorem, term=term, limit=limit, set=set, mp=mp, np=np, params=params, parts=parts, expr=expr, op=op,
-        digits=digits,
-    )
-    if theorem is not None:
-        _refuse("theorem side", label, given, {"theorem", "term", "limit", "set"})
-        return TheoremSide(label, theorem=theorem, term=term, limit=limit, set={} if set is None else set)
-    if op is not None:
-        _refuse("combination", label, given, {"op", "parts", "params"})
-        return Combination(label, op=Op(op), parts=tuple(parts), params=tuple(params))
-    if expr is not None:
-        _refuse("formula", label, given, {"expr", "params", "parts"})
-        return Formula(label, expr=expr, params=tuple(params), parts=tuple(parts))
-    if mp is not None:
-        _refuse("custom side", label, given, {"mp", "np", "params", "parts", "digits"})
-        why = reason or f"{label} is given by an mpmath function only"
-        return Custom(label, mp=mp, np=np, params=tuple(params), parts=tuple(parts), reason=why, digits=digits)
-    raise ValueError(f"side {label!r}: give a theorem, an expr, an op with parts, or an mp function")
 
 
 def theorem_side(

@@ -205,7 +205,29 @@ def evaluate(
     certify: bool = False,
     **kwargs: Any,
 ) -> BoundValue:
-    """:meth:`Theorem.evaluate` (its docstring says what it does)."""
+    """Evaluate a theorem's bound at a point to ``dps`` correct significant digits (``Theorem.evaluate``, and
+    calling a theorem, are this function).
+
+    Where the statement (or a declared ``arb`` override) can be evaluated on balls, the value is
+    the midpoint of a certified enclosure narrow enough that its two ends round to the same
+    ``dps`` digits (Ziv's strategy: raise the working precision until they do); otherwise the
+    mpmath kernel runs at ``dps`` plus guard digits and again at twice the guard, and the digits
+    must agree (evidence, not proof; the result then says it is not certified).
+
+    Args:
+        thm: the theorem (``self`` of ``Theorem.evaluate``).
+        params: parameter values (or pass them as keyword arguments).
+        dps: significant decimal digits of the result (at least 1).
+        check: raise :class:`ConditionViolated` on a violated condition. With ``check=False``
+            the value is computed and the violations are listed in the result (domain
+            violations, where the formula itself is undefined, still raise).
+        term: evaluate a named term of the bound instead of the whole bound.
+        certify: require a certified enclosure; raise :class:`NumericalFailure` saying why
+            when the theorem has no rigorous evaluator at this point.
+
+    Returns:
+        a :class:`BoundValue` (with ``enclosure`` when certified).
+    """
     if isinstance(dps, bool) or not isinstance(dps, int) or dps < 1:
         raise InvalidParameter(key=thm.key, name="dps", value=dps, reason="must be a whole number >= 1")
     merged = {**(params or {}), **kwargs}

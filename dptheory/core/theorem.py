@@ -52,7 +52,6 @@ from dptheory.core.evaluator import (
 )
 from dptheory.core.notation import Domain, NotationTable, Param
 from dptheory.core.units import Direction, Monotone, Unit
-from dptheory.core.values import BoundValue
 
 if TYPE_CHECKING:
     from dptheory.core.compile import Compiled
@@ -343,40 +342,9 @@ class Theorem:
         return tuple(names)
 
     # ------------------------------------------------------------------ evaluation
-    def evaluate(
-        self,
-        params: Mapping[str, Any] | None = None,
-        /,
-        *,
-        dps: int = DEFAULT_DPS,
-        check: bool = True,
-        term: str | None = None,
-        certify: bool = False,
-        **kwargs: Any,
-    ) -> BoundValue:
-        """Evaluate the bound at a point to ``dps`` correct significant digits.
-
-        Where the statement (or a declared ``arb`` override) can be evaluated on balls, the value is
-        the midpoint of a certified enclosure narrow enough that its two ends round to the same
-        ``dps`` digits (Ziv's strategy: raise the working precision until they do); otherwise the
-        mpmath kernel runs at ``dps`` plus guard digits and again at twice the guard, and the digits
-        must agree (evidence, not proof; the result then says it is not certified).
-
-        Args:
-            params: parameter values (or pass them as keyword arguments).
-            dps: significant decimal digits of the result (at least 1).
-            check: raise :class:`ConditionViolated` on a violated condition. With ``check=False``
-                the value is computed and the violations are listed in the result (domain
-                violations, where the formula itself is undefined, still raise).
-            term: evaluate a named term of the bound instead of the whole bound.
-            certify: require a certified enclosure; raise :class:`NumericalFailure` saying why
-                when the theorem has no rigorous evaluator at this point.
-
-        Returns:
-            a :class:`BoundValue` (with ``enclosure`` when certified).
-        """
-        return evaluator.evaluate(self, params, dps=dps, check=check, term=term, certify=certify, **kwargs)
-
+    #: :func:`dptheory.core.evaluator.evaluate` (the bound at a point to ``dps`` correct digits; its docstring
+    #: says how), this theorem its first argument
+    evaluate = evaluator.evaluate
     __call__ = evaluate
 
     def value(self, params: Mapping[str, Any] | None = None, /, *, dps: int = DEFAULT_DPS, **kw: Any) -> mpmath.mpf:

@@ -30,7 +30,7 @@ from hypothesis import strategies as st
 from dptheory.core.conditions import Condition, Status
 from dptheory.core.notation import Domain, Param, parse_value
 from dptheory.testing.profiles import use_private_storage
-from dptheory.verify.space import Bound, draw_order, isolate
+from dptheory.verify.space import Bound, bounds_by_name, draw_order, multiples_of
 
 # hypothesis' files (example database, constants cache) go to a cache folder, not the working
 # directory (the tests that import this module may run anywhere)
@@ -112,22 +112,11 @@ def point_strategy(
     choices = {k: [parse_value(v, key=key, name=k) for v in vs] for k, vs in (choices or {}).items()}
     ranges = dict(ranges or {})
     conds = list(conditions)
-    bounds: dict[str, list[Bound]] = {}
-    for c in conds:
-        for name, bs in isolate(c).items():
-            bounds.setdefault(name, []).extend(bs)
-    # "Y divides X" (Eq(Mod(X, Y), 0)): X is drawn as a multiple of Y, after Y
-    multiples: dict[str, sp.Expr] = {}
-    for c in conds:
-        rel = c.relation
-        if (
-            isinstance(rel, sp.Eq)
-            and rel.rhs == 0
-            and isinstance(rel.lhs, sp.Mod)
-            and isinstance(rel.lhs.args[0], sp.Symbol)
-        ):
-            multiples[rel.lhs.args[0].name] = rel.lhs.args[1]
-            bounds.setdefault(rel.lhs.args[0].name, []).append(Bound("lower", rel.lhs.args[1], False))
+    bounds = bounds_by_name(conds)
+    # "Y divides X": X is drawn as a multiple of Y, after Y (so X >= Y)
+    multiples = multiples_of(conds)
+    for x, y in multiples.items():
+        bounds.setdefault(x, []).append(Bound("lower", y, False))
     order = draw_order(list(names), bounds, order_hint or list(info))
     by_name_conds = conds
 

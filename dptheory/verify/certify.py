@@ -55,7 +55,7 @@ from dptheory.core.conditions import Condition, Status
 from dptheory.core.errors import DPTheoryError, InvalidParameter, NumericalFailure
 from dptheory.core.notation import format_rational, parse_value
 from dptheory.verify.margin import Margin, as_arb, margin_of, substituted
-from dptheory.verify.points import BOX_PREC, claim_conditions, decide_point, in_region, relation_text
+from dptheory.verify.points import BOX_PREC, claim_conditions, counterexample_record, decide_point, in_region
 from dptheory.verify.sides import arb_kernel, rel_holds_on_ball
 
 __all__ = ["BoxOutcome", "certify_region", "region_text"]
@@ -782,12 +782,4 @@ def _confirm_counterexample(claim: Claim, b: _B, dps: int) -> dict[str, Any] | N
         return None
     if dec.holds is not False:
         return None
-    return {
-        "params": {k: format_rational(v) for k, v in pt.items()},
-        "lhs": dec.lhs,
-        "rhs": dec.rhs,
-        "relation": relation_text(claim),
-        "margin": dec.margin,
-        "certified": dec.certified,
-        "evidence": dec.evidence,
-    }
+    return counterexample_record(claim, dec)

@@ -30,7 +30,14 @@ from dptheory.core.claims import Claim, Relation, Verdict
 from dptheory.core.errors import DPTheoryError
 from dptheory.core.notation import format_rational, parse_value
 from dptheory.verify.margin import float_margin, margin_of, mp_margin
-from dptheory.verify.points import PointOutcome, decide_point, evaluate_point, in_region, margin_sign, relation_text
+from dptheory.verify.points import (
+    PointOutcome,
+    counterexample_record,
+    decide_point,
+    evaluate_point,
+    in_region,
+    margin_sign,
+)
 from dptheory.verify.sides import side_np, side_np_batch
 from dptheory.verify.verdicts import ClaimResult
 
@@ -115,16 +122,7 @@ def _ce_record(claim: Claim, point: Mapping[str, Any], dps: int) -> dict[str, An
     dec = decide_point(claim, point, dps=dps)
     if dec.holds is not False:
         return None
-    return {
-        "params": _render_point(point),
-        "lhs": dec.lhs,
-        "rhs": dec.rhs,
-        "relation": relation_text(claim),
-        "margin": dec.margin,
-        "certified": dec.certified,
-        "evidence": dec.evidence,
-        "dps": dps,
-    }
+    return {**counterexample_record(claim, dec), "dps": dps}
 
 
 def check_claim(
@@ -278,6 +276,21 @@ def _exhaustive(
     if not valid:
         notes.append("no point of the finite region satisfies the conditions")
         return done(Verdict.NOT_FALSIFIED, "exhaustive evaluation (no valid point)", region=region)
+
+    def falsified_at(i: int, pt: dict[str, Any], how: str) -> ClaimResult | None:
+        """*falsified* at the ``i``-th valid point when the exact decision there confirms the claim fails
+        (:func:`_ce_record`), else None; ``how`` names the evaluation in the method."""
+        rec = _ce_record(claim, pt, dps)
+        if rec is None:
+            return None
+        return done(
+            Verdict.FALSIFIED,
+            f"exhaustive evaluation{how} ({len(valid)} points)",
+            region=region,
+            examples_tried=i + 1,
+            counterexample=rec,
+        )
+
     m = margin_of(claim)
     if m.certifiable:
         worst: tuple[Any, dict[str, Any]] | None = None
@@ -289,16 +302,8 @@ def _exhaustive(
             ok, bad, d, _prec, _why = margin_sign(
                 m, exact, (64, 256, 1024), catch=(DPTheoryError, ZeroDivisionError, ValueError)
             )
-            if bad:
-                rec = _ce_record(claim, pt, dps)
-                if rec is not None:
-                    return done(
-                        Verdict.FALSIFIED,
-                        f"exhaustive evaluation on arb balls ({len(valid)} points)",
-                        region=region,
-                        examples_tried=i + 1,
-                        counterexample=rec,
-                    )
+            if bad and (res := falsified_at(i, pt, " on arb balls")) is not None:
+                return res
             if not ok:
                 unsettled.append(pt)
                 continue
@@ -326,16 +331,8 @@ def _exhaustive(
         if margins[i] > 1e-6:
             continue
         out = evaluate_point(claim, pt, dps=dps)
-        if out.holds is False:
-            rec = _ce_record(claim, pt, dps)
-            if rec is not None:
-                return done(
-                    Verdict.FALSIFIED,
-                    f"exhaustive evaluation ({len(valid)} points)",
-                    region=region,
-                    examples_tried=i + 1,
-                    counterexample=rec,
-                )
+        if out.holds is False and (res := falsified_at(i, pt, "")) is not None:
+            return res
         if out.holds is None:
             ties += 1
     if ties:
@@ -406,24 +403,14 @@ def _search(
     notes.extend(sr.notes)
     if sr.points_tried == 0 and sr.found is None:
         notes.append("the search drew no point of the region (its conditions refused every draw): nothing was tested")
-    if sr.found is not None:
-        rec = sr.found.to_dict()
-        rec["dps"] = dps
-        return ClaimResult(
-            verdict=Verdict.FALSIFIED,
-            method=f"search: {sr.strategy}",
-            examples_tried=sr.points_tried,
-            counterexample=rec,
-            notes=notes,
-            duration_s=time.perf_counter() - t0,
-            **base,
-        )
-    closest = None if sr.closest is None else sr.closest.to_dict()
+    # a counterexample (re-decided exactly) falsifies the claim; else the closest approach is reported
+    rec = None if sr.found is None else {**sr.found.to_dict(), "dps": dps}
     return ClaimResult(
-        verdict=Verdict.NOT_FALSIFIED,
+        verdict=Verdict.NOT_FALSIFIED if rec is None else Verdict.FALSIFIED,
         method=f"search: {sr.strategy}",
         examples_tried=sr.points_tried,
-        closest_margin=closest,
+        counterexample=rec,
+        closest_margin=None if rec is not None or sr.closest is None else sr.closest.to_dict(),
         notes=notes,
         duration_s=time.perf_counter() - t0,
         **base,

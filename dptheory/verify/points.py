@@ -32,7 +32,7 @@ import sympy as sp
 
 from dptheory.core.claims import Claim, NoBallEvaluator, Relation
 from dptheory.core.conditions import Condition
-from dptheory.core.notation import Param, parse_value
+from dptheory.core.notation import Param, format_rational, parse_value
 from dptheory.verify.margin import Margin, decide_ball, is_inf, margin_of, mp_margin
 from dptheory.verify.sides import ball_of, certified_enclosure, side_enclosure, side_mp
 
@@ -42,6 +42,7 @@ __all__ = [
     "PointOutcome",
     "ball_text",
     "claim_conditions",
+    "counterexample_record",
     "decide_point",
     "evaluate_point",
     "exact_balls",
@@ -263,6 +264,21 @@ def decide_point(claim: Claim, point: Mapping[str, Any], *, dps: int = 50) -> Po
     ``dps + 20`` digits) that must agree on the side of the relation (not certified): :func:`point_decision`,
     rule ``"margin"``."""
     return point_decision(claim, point, dps=dps, rule="margin")
+
+
+def counterexample_record(claim: Claim, dec: PointDecision) -> dict[str, Any]:
+    """The record of a point where the claim fails (``dec.holds is False``), as a result reports it: the point
+    (exact values, rendered), the two sides, the relation, the margin, whether the decision is certified and its
+    evidence."""
+    return {
+        "params": {k: format_rational(v) for k, v in dec.exact.items()},
+        "lhs": dec.lhs,
+        "rhs": dec.rhs,
+        "relation": relation_text(claim),
+        "margin": dec.margin,
+        "certified": dec.certified,
+        "evidence": dec.evidence,
+    }
 
 
 def point_decision(claim: Claim, point: Mapping[str, Any], *, dps: int = 50, rule: Rule = "margin") -> PointDecision:

@@ -9,7 +9,7 @@ strategies of :mod:`dptheory.testing.strategies` use, so that both draw paramete
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,7 +22,18 @@ from dptheory.core.errors import DPTheoryError
 from dptheory.core.notation import Domain, format_rational, parse_value
 from dptheory.verify.points import region_conditions
 
-__all__ = ["Bound", "Coord", "SearchSpace", "draw_order", "float_fn", "isolate", "point_key", "render_exact"]
+__all__ = [
+    "Bound",
+    "Coord",
+    "SearchSpace",
+    "bounds_by_name",
+    "draw_order",
+    "float_fn",
+    "isolate",
+    "multiples_of",
+    "point_key",
+    "render_exact",
+]
 
 
 @dataclass(frozen=True)
@@ -77,6 +88,31 @@ def isolate(cond: Condition) -> dict[str, list[Bound]]:
     return out
 
 
+def bounds_by_name(conds: Iterable[Condition]) -> dict[str, list[Bound]]:
+    """Every parameter's bounds that the conditions state directly (:func:`isolate` of each, in order)."""
+    out: dict[str, list[Bound]] = {}
+    for c in conds:
+        for name, bs in isolate(c).items():
+            out.setdefault(name, []).extend(bs)
+    return out
+
+
+def multiples_of(conds: Iterable[Condition]) -> dict[str, sp.Expr]:
+    """The conditions "Y divides X" (``Eq(Mod(X, Y), 0)`` with X a parameter), as X -> Y: X is drawn as a
+    multiple of Y, after Y."""
+    out: dict[str, sp.Expr] = {}
+    for c in conds:
+        rel = c.relation
+        if (
+            isinstance(rel, sp.Eq)
+            and rel.rhs == 0
+            and isinstance(rel.lhs, sp.Mod)
+            and isinstance(rel.lhs.args[0], sp.Symbol)
+        ):
+            out[rel.lhs.args[0].name] = rel.lhs.args[1]
+    return out
+
+
 _BOUND_FNS: dict[int, tuple[Any, tuple[sp.Symbol, ...]]] = {}
 _BOUND_KEEP: list[Bound] = []
 
@@ -128,20 +164,10 @@ class SearchSpace:
         missing = [n for n in names if n not in info and n not in self.fixed and n not in self.choices]
         if missing:
             raise DPTheoryError(f"{key}: parameters {missing} have no notation entry (no sampling range)")
-        bounds: dict[str, list[Any]] = {}
-        for c in conds:
-            for name, bs in isolate(c).items():
-                bounds.setdefault(name, []).extend(bs)
-        self.multiples: dict[str, tuple[Callable[..., Any], tuple[str, ...]]] = {}
-        for c in conds:
-            rel = c.relation
-            if (
-                isinstance(rel, sp.Eq)
-                and rel.rhs == 0
-                and isinstance(rel.lhs, sp.Mod)
-                and isinstance(rel.lhs.args[0], sp.Symbol)
-            ):
-                self.multiples[rel.lhs.args[0].name] = float_fn(rel.lhs.args[1])
+        bounds = bounds_by_name(conds)
+        self.multiples: dict[str, tuple[Callable[..., Any], tuple[str, ...]]] = {
+            x: float_fn(y) for x, y in multiples_of(conds).items()
+        }
         order = draw_order(names, bounds, hint)
         # a multiple is drawn after what it is a multiple of ("m divides n": n = k m, with m drawn first);
         # a bound on m that needs n (m <= n) is then not applied to the draw, the exact check still applies it
