@@ -40,8 +40,6 @@ from dptheory.core.citation import Citation
 from dptheory.core.conditions import Condition, ConditionResult, integer_condition
 from dptheory.core.evaluator import (
     DEFAULT_DPS,
-    GUARD_DIGITS,
-    ArbEvaluator,
     BoolArray,
     CompiledLimit,
     FloatArray,
@@ -56,21 +54,9 @@ from dptheory.core.units import Direction, Monotone, Unit
 if TYPE_CHECKING:
     from dptheory.core.compile import Compiled
 
-#: the evaluator's names that belong to the theorem's API (``sweep`` reads ``GUARD_DIGITS``, ``claims`` checks
-#: for an ``ArbEvaluator``); they are defined once, in :mod:`dptheory.core.evaluator`
-__all__ = [
-    "DEFAULT_DPS",
-    "GUARD_DIGITS",
-    "ArbEvaluator",
-    "CompiledLimit",
-    "KernelArb",
-    "KernelMP",
-    "KernelNP",
-    "Kernels",
-    "Limit",
-    "Term",
-    "Theorem",
-]
+#: the evaluator's names (DEFAULT_DPS, GUARD_DIGITS, ArbEvaluator, the kernel types) are defined and exported
+#: once, by :mod:`dptheory.core.evaluator`; import them from there
+__all__ = ["Limit", "Term", "Theorem"]
 
 
 @dataclass(frozen=True, slots=True)

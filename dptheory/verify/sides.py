@@ -232,7 +232,7 @@ def _theorem_ball(q: TheoremSide, balls: Mapping[str, Any]) -> Any:
     kern = t.kernels(q.term).arb
     if kern is None:
         raise NoBallEvaluator(q.ball_reason() or q.label)
-    from dptheory.core.theorem import ArbEvaluator
+    from dptheory.core.evaluator import ArbEvaluator
 
     if isinstance(kern, ArbEvaluator):  # hand-written overrides take balls only (exact integers as exact balls)
         args = {k: flint.arb(v) if isinstance(v, int) else v for k, v in args.items()}
