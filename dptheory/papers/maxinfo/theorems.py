@@ -121,27 +121,39 @@ THM13 = _dwork15(
 
 _X = tau**2 / (c**2 * n)
 
-COR21_ROUTE = _tail(
+
+def _cor21(max_information: str, **fields: Any) -> Theorem:
+    """Register a tail bound in the setting of Cor 21 (its statement and its proof route): A outputs a c-sensitive
+    statistic f of S ~ P^n with ``I^beta_inf(S; f) <= max_information``; the slack beta is below 1."""
+    hypotheses = ("A outputs a c-sensitive f: X^n -> R", "S ~ P^n", f"I^beta_inf(S; f) <= {max_information}")
+    return _tail(conditions=(C_BETA_LT1,), assumptions=hypotheses, **fields)
+
+
+def _cor22(**fields: Any) -> Theorem:
+    """Register a tail bound in the setting of Cor 22 (its statement and its proof route): a tau/(cn)-DP algorithm
+    outputs a c-sensitive statistic of S ~ P^n; the parameters are ``tau, c, n``."""
+    return _tail(params=("tau", "c", "n"), assumptions=("A is tau/(cn)-DP and outputs a c-sensitive f", "S ~ P^n"),
+                 **fields)
+
+
+COR21_ROUTE = _cor21(
+    "k nats",
     key="dwork15.cor21_route",
     title="Tail of a c-sensitive statistic via the transfer theorem and McDiarmid (the proof of Cor 21)",
     citation=DWORK15.item("Corollary 21 (its proof: Theorem 13 + McDiarmid)"),
     params=("k", "beta", "tau", "c", "n"),
-    conditions=(C_BETA_LT1,),
-    assumptions=("A outputs a c-sensitive f: X^n -> R", "S ~ P^n", "I^beta_inf(S; f) <= k nats"),
     bound=sp.exp(k) * sp.exp(-2 * _X) + beta,
     notes="McDiarmid: P[f(S) - E f >= tau] <= exp(-2 tau^2/(c^2 n)) for a fixed c-sensitive f; Thm 13 multiplies "
     "by e^k and adds beta.",
 )
 
-COR21 = _tail(
+COR21 = _cor21(
+    "tau^2/(c^2 n) nats (e.g. A is tau^2/(c^2 n^2)-DP)",
     key="dwork15.cor21",
     title="Generalization of a low-sensitivity statistic chosen with bounded max-information",
     citation=DWORK15.item("Corollary 21", note="hypothesis read as tau^2/(c^2 n) nats; the extracted text's "
                           "log(e) tau^2/c^2 is inconsistent with the conclusion (see dwork15.C21_as_extracted)"),
     params=("tau", "c", "n", "beta"),
-    conditions=(C_BETA_LT1,),
-    assumptions=("A outputs a c-sensitive f: X^n -> R", "S ~ P^n", "I^beta_inf(S; f) <= tau^2/(c^2 n) nats "
-                 "(e.g. A is tau^2/(c^2 n^2)-DP)"),
     bound=sp.exp(-_X) + beta,
     reading="Hypothesis tau^2/(c^2 n) nats (corrected; docs/derivations/maxinfo_route.md, section 1).",
 )
@@ -150,25 +162,21 @@ _A22 = sp.Rational(3, 2) - 1 / sp.sqrt(2)  # 2 - (1/2 + 1/sqrt 2)
 X22_STAR = sp.Rational(79, 10)  # rounded up from the crossing x* = 7.80... (claim dwork15.C22, tests)
 
 
-COR22_ROUTE = _tail(
+COR22_ROUTE = _cor22(
     key="dwork15.cor22_route",
     title="Tail of a c-sensitive statistic output by a tau/(cn)-DP algorithm (the proof of Cor 22, exact)",
     citation=DWORK15.item("Corollary 22 (its proof: Thm 20 with beta = 2 exp(-tau^2/(c^2 n)), Thm 13, McDiarmid)"),
-    params=("tau", "c", "n"),
-    assumptions=("A is tau/(cn)-DP and outputs a c-sensitive f", "S ~ P^n"),
     bound=sp.exp(-_A22 * _X) + 2 * sp.exp(-_X),
     notes="With eps = tau/(cn) and beta = 2 exp(-x), x = tau^2/(c^2 n), Thm 20 gives k = x (1/2 + 1/sqrt 2); "
     "then e^k exp(-2x) + beta. Derived here from the printed proof sketch.",
 )
 
-COR22 = _tail(
+COR22 = _cor22(
     key="dwork15.cor22",
     title="Generalization of a low-sensitivity statistic output by a tau/(cn)-DP algorithm",
     citation=DWORK15.item("Corollary 22"),
-    params=("tau", "c", "n"),
     conditions=(Condition(_X >= X22_STAR, "tau^2/(c^2 n) at least the constant of the proof's route (x* = 7.80..., "
                           "computed here; the paper: 'larger than a fixed constant')"),),
-    assumptions=("A is tau/(cn)-DP and outputs a c-sensitive f", "S ~ P^n"),
     bound=sp.exp(-sp.Rational(3, 4) * _X),
     reading="'larger than a fixed constant' made explicit: x >= 79/10, where the route dwork15.cor22_route drops "
     "below exp(-3x/4) from x* = 7.80... on (claim dwork15.C22; single crossing, proved in docs/max_information.md).",

@@ -93,7 +93,11 @@ C_BETA_DELTA = Condition(sp.StrictLessThan(beta, delta, evaluate=False),
 
 # ----------------------------------------------------------------------------- kl inversion
 def _kl_inverse(side: str, *, mp: Any, arb: Any, np_: Any, **fields: Any) -> Theorem:
-    """Register the ``side`` ("upper" or "lower") kl inverse as an EXACT map of (q, c) (numerics/kl.py kernels)."""
+    """Register the ``side`` ("upper" or "lower") kl inverse as an EXACT map of (q, c) (numerics/kl.py kernels).
+
+    Both inverses are returned at their safe end (the ``side`` end) of a float64 bracket of width 1e-14, and both
+    are nondecreasing in ``q``; in the budget ``c`` the upper one grows and the lower one shrinks."""
+    sign, in_c = ("+", Monotone.NONDECREASING) if side == "upper" else ("-", Monotone.NONINCREASING)
     return REGISTRY.add(Theorem(
         key=f"pacbayes.kl_inv_{side}",
         notation=NOTATION,
@@ -101,11 +105,13 @@ def _kl_inverse(side: str, *, mp: Any, arb: Any, np_: Any, **fields: Any) -> The
         conditions=(C_Q,),
         statement=(sp.Eq(kl(q, _p), c),),
         direction=Direction.EXACT,
+        quantity=f"kl^-1_{sign}(q, c), returned at the {side} (safe) end of a bracket of width 1e-14 in float64",
         unit=Unit.DIMENSIONLESS,
         mp=lambda p: mp(p["q"], p["c"]),
         arb=lambda p: arb(p["q"], p["c"]),
         np=lambda p: np_(p["q"], p["c"]),
         kernel_reason=KL_INVERSE_REASON,
+        monotone={"c": in_c, "q": Monotone.NONDECREASING},
         **fields,
     ))
 
@@ -114,8 +120,6 @@ KL_INV_UPPER = _kl_inverse(
     "upper", mp=K.kl_inv_upper_mp, arb=K.kl_inv_upper_arb, np_=K.kl_inv_upper_np,
     title="Upper kl inverse sup{p in [q, 1]: kl(q||p) <= c} (the risk certificate map)",
     citation=OURS.item("docs/derivations/pacbayes_maxinfo.md, kl inverses (definition; closed forms at q = 0, 1)"),
-    quantity="kl^-1_+(q, c), returned at the upper (safe) end of a bracket of width 1e-14 in float64",
-    monotone={"c": Monotone.NONDECREASING, "q": Monotone.NONDECREASING},
     notes="mpmath path: bisection at the working precision; float64 path: monotone safeguarded Newton, certified.",
 )
 
@@ -123,8 +127,6 @@ KL_INV_LOWER = _kl_inverse(
     "lower", mp=K.kl_inv_lower_mp, arb=K.kl_inv_lower_arb, np_=K.kl_inv_lower_np,
     title="Lower kl inverse inf{p in [0, q]: kl(q||p) <= c}",
     citation=OURS.item("docs/derivations/pacbayes_maxinfo.md, kl inverses"),
-    quantity="kl^-1_-(q, c), returned at the lower (safe) end of a bracket of width 1e-14 in float64",
-    monotone={"c": Monotone.NONINCREASING, "q": Monotone.NONDECREASING},
 )
 
 
@@ -201,54 +203,56 @@ _PB_ASSUMPTIONS = ("loss in [0, 1]", "S ~ D^n i.i.d.", "prior P chosen before se
 #: The fields every fixed-prior PAC-Bayes key (Maurer, its relaxations, McAllester) shares.
 _PB: dict[str, Any] = {"notation": NOTATION, "params": ("emp_risk", "KL", "n", "delta"),
                        "conditions": (C_EMP, C_DELTA), "assumptions": _PB_ASSUMPTIONS}
-_PB_KL_MONOTONE = {"KL": Monotone.NONDECREASING, "emp_risk": Monotone.NONDECREASING}
-_PB_SQRT_MONOTONE = {"KL": Monotone.INCREASING, "emp_risk": Monotone.INCREASING}
 
-MAURER = _kl_risk(
+
+def _fixed_prior_kl(**fields: Any) -> Theorem:
+    """Register a fixed-prior PAC-Bayes-kl bound (Maurer's main theorem and its ``2 sqrt(n)`` relaxation): the
+    fields ``_PB``, nondecreasing in ``KL`` and ``emp_risk`` (the risk is ``kl^-1_+`` of a growing budget)."""
+    return _kl_risk(**_PB, monotone={"KL": Monotone.NONDECREASING, "emp_risk": Monotone.NONDECREASING}, **fields)
+
+
+def _fixed_prior_sqrt(**fields: Any) -> Theorem:
+    """Register a fixed-prior square-root bound ``emp_risk + sqrt(...)`` on the true risk R(Q) (Pinsker's relaxation
+    of Maurer, McAllester): the fields ``_PB``, increasing in ``KL`` and ``emp_risk``."""
+    return _upper(**_PB, quantity="true risk R(Q)",
+                  monotone={"KL": Monotone.INCREASING, "emp_risk": Monotone.INCREASING}, **fields)
+
+
+MAURER = _fixed_prior_kl(
     key="maurer04.kl",
     title="PAC-Bayes-kl bound with the exact xi(n) (Maurer 2004)",
     citation=MAURER04.item("main theorem (PAC-Bayes-kl with xi(n))", note="attribution and item number recalled [R]; "
                            "the moment E exp(n kl) = xi(n) is checked exactly in tests/test_kl.py"),
-    **_PB,
     rhs=(_maurer_rhs_mp, _maurer_rhs_np, _maurer_rhs_arb),
     rhs_sym=(KLs + sp.log(XI_SYM / delta)) / n,
     rhs_desc="kl budget (KL + ln(xi(n)/delta))/n, nats",
-    monotone=_PB_KL_MONOTONE,
 )
 
-MAURER_2SQRT = _kl_risk(
+MAURER_2SQRT = _fixed_prior_kl(
     key="maurer04.kl_2sqrtn",
     title="PAC-Bayes-kl bound with the relaxation xi(n) <= 2 sqrt(n)",
     citation=MAURER04.item("main theorem with xi(n) <= 2 sqrt(n)", note="Maurer proves xi(n) <= 2 sqrt(n) for n >= 8; "
                            "proved here for every n >= 1 (claim pacbayes.C3)"),
-    **_PB,
     rhs=(_sqrt_rhs_mp, _sqrt_rhs_np, _sqrt_rhs_arb),
     rhs_sym=(KLs + sp.log(2 * sp.sqrt(n) / delta)) / n,
     rhs_desc="kl budget (KL + ln(2 sqrt(n)/delta))/n, nats",
-    monotone=_PB_KL_MONOTONE,
 )
 
-PINSKER = _upper(
+PINSKER = _fixed_prior_sqrt(
     key="pacbayes.pinsker_derived",
     title="Square-root (Pinsker) relaxation of the PAC-Bayes-kl bound",
     citation=OURS.item("docs/derivations/pacbayes_maxinfo.md, Pinsker relaxation: kl(q||p) >= 2 (p - q)^2 applied to "
                        "maurer04.kl_2sqrtn"),
-    **_PB,
     bound=emp + sp.sqrt((KLs + sp.log(2 * sp.sqrt(n) / delta)) / (2 * n)),
-    quantity="true risk R(Q)",
-    monotone=_PB_SQRT_MONOTONE,
 )
 
 
-MCALLESTER = _upper(
+MCALLESTER = _fixed_prior_sqrt(
     key="mcallester99",
     title="McAllester's square-root PAC-Bayes bound (form as recalled; validity checked via Maurer + Pinsker)",
     citation=MCALLESTER99.item("Theorem 1", note="constants recalled [R], not checked against the paper; the "
                                "encoded form is implied by maurer04.kl + Pinsker for every n (claim pacbayes.C2)"),
-    **_PB,
     bound=emp + sp.sqrt((KLs + sp.log(1 / delta) + sp.log(n) + 2) / (2 * n - 1)),
-    quantity="true risk R(Q)",
-    monotone=_PB_SQRT_MONOTONE,
 )
 
 
@@ -276,16 +280,22 @@ _MI_ASSUMPTIONS = ("loss in [0, 1]", "S ~ D^n i.i.d.",
 #: The fields every max-information key (G1, G2, G3) shares.
 _MI: dict[str, Any] = {"notation": NOTATION, "conditions": (C_EMP, C_DELTA, C_BETA_DELTA),
                        "assumptions": _MI_ASSUMPTIONS}
-_G2_RHS = (_g2_rhs_mp, _g2_rhs_np, _g2_rhs_arb)
+#: The parameters of a bound on one trained model (G1, G3): no prior, so no KL.
+_SINGLE_MODEL_PARAMS = ("emp_risk", "n", "delta", "beta", "k")
 
-G2 = _kl_risk(
+
+def _maxinfo_kl(**fields: Any) -> Theorem:
+    """Register a PAC-Bayes-kl bound with G2's budget ``(KL + ln xi(n) + ln(1/(delta - beta)) + k)/n`` under bounded
+    max-information (G2; G3 is the same budget without a prior: its kernels read the absent KL as 0)."""
+    return _kl_risk(**_MI, rhs=(_g2_rhs_mp, _g2_rhs_np, _g2_rhs_arb), **fields)
+
+
+G2 = _maxinfo_kl(
     key="pacbayes.g2_maxinfo_prior_derived",
     title="PAC-Bayes-kl bound with a data-dependent prior of bounded max-information (G2, derived here)",
     citation=OURS.item("docs/derivations/pacbayes_maxinfo.md, (G2): Maurer's event + the transfer theorem "
                        "(Dwork et al. Thm 13)"),
     params=("emp_risk", "KL", "n", "delta", "beta", "k"),
-    **_MI,
-    rhs=_G2_RHS,
     rhs_sym=(KLs + sp.log(XI_SYM) + sp.log(1 / (delta - beta)) + k) / n,
     rhs_desc="kl budget (KL + ln xi(n) + ln(1/(delta - beta)) + k)/n, nats",
     quantity="true risk R(Q) of every posterior Q (via kl^-1_+)",
@@ -295,13 +305,11 @@ G2 = _kl_risk(
 )
 
 
-G3 = _kl_risk(
+G3 = _maxinfo_kl(
     key="pacbayes.g3_single_model_derived",
     title="Generalization of a single trained model of bounded max-information, no prior (G3, derived here)",
     citation=OURS.item("docs/derivations/pacbayes_maxinfo.md, (G3)"),
-    params=("emp_risk", "n", "delta", "beta", "k"),
-    **_MI,
-    rhs=_G2_RHS,
+    params=_SINGLE_MODEL_PARAMS,
     rhs_sym=(sp.log(XI_SYM) + sp.log(1 / (delta - beta)) + k) / n,
     rhs_desc="kl budget (ln xi(n) + ln(1/(delta - beta)) + k)/n, nats",
     quantity="true risk R(theta) of the trained model theta = A(S) (via kl^-1_+)",
@@ -313,7 +321,7 @@ G1 = _upper(
     key="pacbayes.g1_hoeffding_maxinfo_derived",
     title="Hoeffding-form generalization of a single model of bounded max-information (G1, derived here)",
     citation=OURS.item("docs/derivations/pacbayes_maxinfo.md, (G1)"),
-    params=("emp_risk", "n", "delta", "beta", "k"),
+    params=_SINGLE_MODEL_PARAMS,
     **_MI,
     bound=emp + sp.sqrt((k + sp.log(2 / (delta - beta))) / (2 * n)),
     quantity="true risk R(theta) (two-sided deviation |emp - R| <= the square root)",
