@@ -190,6 +190,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
 def _add_inspect(sub: Any) -> None:
     """``list`` and ``show``."""
     from dptheory.cli import commands as C
+    from dptheory.cli.params import add_json
 
     s = sub.add_parser("list", help="list encoded theorems, claims (with their verdict on record) and figures",
                        description="List theorems (default), claims (--claims) or everything (--all), optionally "
@@ -199,7 +200,7 @@ def _add_inspect(sub: Any) -> None:
     s.add_argument("--claims", action="store_true", help="list claims, with their verdict on record")
     s.add_argument("--figures", action="store_true", help="list the figures `dptheory figure` reproduces")
     s.add_argument("--all", action="store_true", help="list theorems, claims and figures")
-    s.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    add_json(s, "a table")
     s.set_defaults(func=C.cmd_list)
 
     s = sub.add_parser("show", help="statement, conditions and citation of a theorem or claim",
@@ -217,15 +218,24 @@ def _add_evaluate(sub: Any) -> None:
     """``eval``, ``sweep``, ``crossover``, ``convert``, ``compare``."""
     from dptheory.cli import commands as C
     from dptheory.cli import compare as X
-    from dptheory.cli.params import add_cluster_options, delta_type, digits, order_list, order_type, out_file, plot_path
+    from dptheory.cli.params import (
+        add_cluster_options,
+        add_dps,
+        add_json,
+        delta_type,
+        order_list,
+        order_type,
+        out_file,
+        plot_path,
+    )
 
     s = sub.add_parser("eval", help="evaluate a bound at a point (mpmath, 50 digits by default)",
                        description="Evaluate a theorem's bound at one point with mpmath; every condition is "
                        "checked exactly first (a violated one exits 1 unless --no-check).")
     s.add_argument("key", help="a theorem key (see `dptheory list`)")
     s.add_argument("params", nargs="*", metavar="name=value", help="every parameter of the theorem, e.g. alpha=10")
-    s.add_argument("--dps", type=digits(1), default=50, help="significant digits of the value, 1 to 1000")
-    s.add_argument("--json", action="store_true", help="print JSON instead of text")
+    add_dps(s, 1, 50, "significant digits of the value")
+    add_json(s)
     s.add_argument("--no-check", action="store_true", help="evaluate even if a condition is violated (listed)")
     s.add_argument("--term", help="evaluate one named term of the bound (see `dptheory show KEY`)")
     s.add_argument("--unit", choices=["nats", "bits"], default="nats", help="unit of the value")
@@ -245,7 +255,7 @@ def _add_evaluate(sub: Any) -> None:
     s.add_argument("--csv", type=out_file(), help="write the table to this CSV file")
     s.add_argument("--plot", type=plot_path, help="write a plot (.png, .pdf, .svg)")
     s.add_argument("--linear", action="store_true", help="linear y axis in the plot (default: log)")
-    s.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    add_json(s, "a table")
     s.add_argument("--print", action="store_true", help="print the table even with --csv")
     s.add_argument("--skip-invalid", action="store_true", help="skip points violating a condition instead of failing")
     add_cluster_options(s, "points beyond float64 (mpmath)")
@@ -261,11 +271,11 @@ def _add_evaluate(sub: Any) -> None:
     s.add_argument("--over", required=True, help="the parameter to move (e.g. K)")
     s.add_argument("--from", dest="start", default="1", help="start of the range")
     s.add_argument("--to", dest="stop", default="1000", help="end of the range")
-    s.add_argument("--dps", type=digits(5), default=50, help="digits of the confirmation, 5 to 1000")
+    add_dps(s, 5, 50, "digits of the confirmation")
     s.add_argument("--delta", type=delta_type, help="compare in (epsilon, delta)-DP at this delta, 0 < delta < 1")
     s.add_argument("--method", choices=["improved", "classic"], default="improved",
                    help="RDP -> (epsilon, delta) conversion with --delta")
-    s.add_argument("--json", action="store_true", help="print JSON instead of text")
+    add_json(s)
     s.set_defaults(func=X.cmd_crossover)
 
     s = sub.add_parser("convert", help="RDP bound -> (epsilon, delta), optimised over the order alpha",
@@ -279,8 +289,8 @@ def _add_evaluate(sub: Any) -> None:
     s.add_argument("--orders", type=order_list, help="comma-separated orders > 1 instead of a continuous search")
     s.add_argument("--alpha-min", type=order_type, default=None, help="smallest order searched (> 1; default 1.0001)")
     s.add_argument("--alpha-max", type=order_type, default=None, help="largest order searched (default 10000)")
-    s.add_argument("--dps", type=digits(5), default=50, help="digits of the final evaluation, 5 to 1000")
-    s.add_argument("--json", action="store_true", help="print JSON instead of text")
+    add_dps(s, 5, 50, "digits of the final evaluation")
+    add_json(s)
     s.set_defaults(func=C.cmd_convert)
 
     s = sub.add_parser("compare", help="several theorems side by side at one parameter set (RDP and (eps, delta))",
@@ -295,17 +305,17 @@ def _add_evaluate(sub: Any) -> None:
     s.add_argument("--method", choices=["improved", "classic"], default="improved", help="RDP -> (eps, delta)")
     s.add_argument("--no-baseline", dest="baseline", action="store_false",
                    help="do not compute the PLD and RDP composition baselines")
-    s.add_argument("--dps", type=digits(5), default=30, help="digits of the values, 5 to 1000")
+    add_dps(s, 5, 30, "digits of the values")
     s.add_argument("--csv", type=out_file(), help="also write the table as CSV")
     s.add_argument("--plot", type=plot_path, help="also write a plot (.png, .pdf, .svg)")
-    s.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    add_json(s, "a table")
     s.set_defaults(func=X.cmd_compare)
 
 
 def _add_check(sub: Any) -> None:
     """``check``."""
     from dptheory.cli import commands as C
-    from dptheory.cli.params import add_cluster_options, digits, integer
+    from dptheory.cli.params import add_cluster_options, add_dps, add_json, integer
 
     s = sub.add_parser("check", help="check the papers' claims (symbolic, exhaustive or property-based)",
                        description="Decide claims (all of them by default). --claim takes keys or glob patterns "
@@ -313,8 +323,8 @@ def _add_check(sub: Any) -> None:
     s.add_argument("--claim", nargs="*", default=[], metavar="KEY", help="claim keys or glob patterns")
     s.add_argument("--examples", type=integer(1, 10**7), default=100, help="examples per property search, >= 1")
     s.add_argument("--seed", type=integer(0, 2**63 - 1), default=0, help="seed of the searches")
-    s.add_argument("--dps", type=digits(50), default=50, help="digits for re-verification, 50 to 1000")
-    s.add_argument("--json", action="store_true", help="print JSON instead of text")
+    add_dps(s, 50, 50, "digits for re-verification")
+    add_json(s)
     s.add_argument("--fresh", action="store_true", help="ignore pinned counterexamples and search anew")
     s.add_argument("--no-progress", dest="progress", action="store_false", help="no progress bar")
     add_cluster_options(s, "claims (one task per claim)")

@@ -100,6 +100,16 @@ def digits(lo: int, hi: int = 1000) -> Callable[[str], int]:
     return integer(lo, hi, "significant digits")
 
 
+def add_dps(parser: argparse.ArgumentParser, lo: int, default: int, what: str, hi: int = 1000) -> None:
+    """``--dps`` of a command: digits in [lo, hi] (:func:`digits`), the help naming that range."""
+    parser.add_argument("--dps", type=digits(lo, hi), default=default, help=f"{what}, {lo} to {hi}")
+
+
+def add_json(parser: argparse.ArgumentParser, instead_of: str = "text") -> None:
+    """``--json`` of a command that prints ``instead_of`` (text, a table) for people by default."""
+    parser.add_argument("--json", action="store_true", help=f"print JSON instead of {instead_of}")
+
+
 def real(lo: float | None = None, hi: float | None = None, *, lo_open: bool = False, hi_open: bool = False,
          what: str = "") -> Callable[[str], float]:
     """A finite float in the stated interval (for options of the training and audit commands)."""

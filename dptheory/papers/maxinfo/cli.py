@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from dptheory.cli.output import output_files, print_written, table, written
-from dptheory.cli.params import PaperParam, add_paper_params, integer, plot_path, real
+from dptheory.cli.params import PaperParam, add_json, add_paper_params, integer, plot_path, real
 from dptheory.core.errors import DPTheoryError, RegimeNotSupported
 
 __all__ = ["add_audit_maxinfo", "add_subcommands", "cmd_audit_maxinfo", "cmd_maxinfo"]
@@ -295,7 +295,7 @@ def add_subcommands(sub: Any) -> None:
     s.add_argument("--theta-independent", action="store_true",
                    help="the clipped gradient does not depend on theta (Theorem B then holds for every E)")
     s.add_argument("--unit", choices=["nats", "bits"], default="nats", help="unit of the values")
-    s.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    add_json(s, "a table")
     s.add_argument("--plot", type=plot_path, help="write a plot of the bounds against --vs")
     s.add_argument("--vs", choices=["n", "E", "sigma"], default="n", help="variable of the plot")
     s.add_argument("--range", type=_spec, help="values of the --vs variable: lo..hi[:points] or a comma list "
@@ -318,7 +318,7 @@ def add_audit_maxinfo(sub: Any) -> None:
     s.add_argument("--method", choices=["hoeffding", "kl"], default="hoeffding", help="confidence bound")
     s.add_argument("--direct", action="store_true", help="also the direct product-sampling lower bound")
     s.add_argument("--seed", type=integer(0, 2**63 - 1), default=0, help="seed of numpy.random.default_rng")
-    s.add_argument("--json", action="store_true", help="print JSON instead of text")
+    add_json(s)
     s.add_argument("--plot", type=plot_path, help="write a plot of the lower bound and the upper bounds "
                    "(against sigma or eps)")
     s.set_defaults(func=cmd_audit_maxinfo)

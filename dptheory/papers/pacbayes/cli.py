@@ -14,7 +14,7 @@ import json
 from typing import Any
 
 from dptheory.cli.output import table
-from dptheory.cli.params import PaperParam, add_paper_params, integer, real
+from dptheory.cli.params import PaperParam, add_json, add_paper_params, integer, real
 from dptheory.core.errors import DPTheoryError, RegimeNotSupported
 
 __all__ = ["add_subcommands", "cmd_pacbayes"]
@@ -134,7 +134,7 @@ def add_subcommands(sub: Any) -> None:
                    help="compute k for a DP-SGD prior/model (asymptotic choices are refused)")
     s.add_argument("--theta-independent", action="store_true",
                    help="the clipped gradient does not depend on theta (Theorem B then holds for every E)")
-    s.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    add_json(s, "a table")
     s.set_defaults(func=cmd_pacbayes)
 
 

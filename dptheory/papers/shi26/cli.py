@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from dptheory.cli.output import output_files, table
-from dptheory.cli.params import add_cluster_options, cluster_options, integer, real
+from dptheory.cli.params import add_cluster_options, add_json, cluster_options, integer, real
 
 
 def _point(items: list[str]) -> dict[str, str]:
@@ -238,7 +238,7 @@ def add_subcommands(sub: Any) -> None:
         s.add_argument("--eval-every", dest="eval_every", type=count, help="evaluate every this many steps")
         s.add_argument("--out", default="reports/shi26", help="output folder")
         s.add_argument("--no-progress", dest="progress", action="store_false", help="no progress bars")
-        s.add_argument("--json", action="store_true", help="print JSON instead of text")
+        add_json(s)
 
     s = g.add_parser("fig1", help="reproduce Figure 1 (PNG, CSV, JSON with (eps, delta) of every DP-GD run)")
     scale_args(s)
@@ -259,7 +259,7 @@ def add_subcommands(sub: Any) -> None:
     s.add_argument("params", nargs="*", metavar="name=value", help="the point (see docs/shi26.md)")
     s.add_argument("--condition", choices=["1", "2"], default="2", help="Condition 1 or 2")
     s.add_argument("--reading", choices=["sqrt", "literal"], default="sqrt", help="reading of the conditions")
-    s.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    add_json(s, "a table")
     s.set_defaults(func=cmd_regime)
 
     s = g.add_parser("feasibility", help="search for a point where all of a condition set holds")
@@ -271,13 +271,13 @@ def add_subcommands(sub: Any) -> None:
     s.add_argument("--reading", choices=["sqrt", "literal"], default="sqrt", help="reading of the conditions")
     s.add_argument("--starts", type=integer(1, 10_000), default=24, help="optimiser starts")
     s.add_argument("--seed", type=integer(0, 2**63 - 1), default=0, help="seed of the starts")
-    s.add_argument("--json", action="store_true", help="print JSON instead of text")
+    add_json(s)
     s.set_defaults(func=cmd_feasibility)
 
     s = g.add_parser("privacy", help="Lemma 39 vs exact worst-case accounting at a point")
     s.add_argument("params", nargs="*", metavar="name=value", help="T mu_norm sigma_p d sigma_b n m")
     s.add_argument("--delta", type=real(0, 1, lo_open=True, hi_open=True), default=1e-5, help="delta, in (0, 1)")
-    s.add_argument("--json", action="store_true", help="print JSON instead of text")
+    add_json(s)
     s.set_defaults(func=cmd_privacy)
 
 
