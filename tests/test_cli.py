@@ -75,6 +75,16 @@ def test_show_prints_formulas_not_raw_sympy(capsys):
     assert "where:" in out and "eps0[j](alpha) =" in out and "Eq(" not in out
 
 
+def test_show_describes_every_theorem(capsys):
+    """``show`` of every registered theorem prints its description (sympy's own function classes, some without a
+    module, go through the pretty printer's paper-notation check too)."""
+    from dptheory.core.registry import REGISTRY
+
+    for thm in REGISTRY.theorems():
+        code, out, err = run(capsys, "show", thm.key)
+        assert code == 0 and out.startswith(f"{thm.key}: ") and "defined in:" in out, (thm.key, err)
+
+
 def test_show_latex_defines_what_the_bound_uses(capsys):
     code, out, _ = run(capsys, "show", "yeshokri22.thm4_2", "--latex")
     assert code == 0

@@ -80,8 +80,8 @@ class _Pretty(PrettyPrinter):
 
     def _print_Function(self, e: Any, sort: bool = False, func_name: Any = None, left: str = "(",
                         right: str = ")") -> Any:
-        cls = type(e)
-        if "_sympystr" in cls.__dict__:  # a paper's own notation (eps_0^j, S_k^j): its one-line form
+        # a paper's own notation (eps_0^j, S_k^j), its class or a base of the paper's declaring it: its one-line form
+        if any("_sympystr" in c.__dict__ for c in type(e).__mro__ if not (c.__module__ or "").startswith("sympy")):
             return prettyForm(e._sympystr(self._str))
         return super()._print_Function(e, sort=sort, func_name=func_name, left=left, right=right)
 
