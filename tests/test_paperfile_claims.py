@@ -99,10 +99,13 @@ def test_a_claim_table_builds_the_claim_the_python_declaration_would() -> None:
 def test_the_papers_claims_come_from_their_paper_files_registered_by_their_claims_modules() -> None:
     from dptheory.papers.maxinfo import claims as MC
     from dptheory.papers.pacbayes import claims as PC
+    from dptheory.papers.yeshokri22 import claims as YC
 
     for package, keys in [("pacbayes", ["pacbayes.C1", "pacbayes.C2", "pacbayes.C3", "pacbayes.C4"]),
                           ("maxinfo", ["dwork15.C21", "dwork15.C21_as_extracted", "dwork15.C22", "maxinfo.C1"]),
-                          ("shi26", ["shi26.F_lemma39_sensitivity"])]:
+                          ("shi26", ["shi26.F_lemma39_sensitivity"]),
+                          ("yeshokri22", [f"yeshokri22.{c}" for c in ("C1a", "C2a", "C2b", "C2c", "C3a", "C3b", "C3c",
+                                                                       "C3d", "C4", "C6b", "C7", "C8", "C9a")])]:
         pf = paperfile.load(f"dptheory.papers.{package}.claims", "paper.toml")
         assert [t["key"] for t in pf.claim_tables] == keys
         for key in keys:
@@ -112,6 +115,9 @@ def test_the_papers_claims_come_from_their_paper_files_registered_by_their_claim
     assert REGISTRY.get("dwork15.C21").symbolic is MC._c21_symbolic
     assert REGISTRY.get("dwork15.C21").lhs.set == {"k": MC.K_CONCLUSION}
     assert REGISTRY.get("dwork15.C21_as_extracted").lhs.set == {"k": MC.K_EXTRACTED}
+    assert REGISTRY.get("yeshokri22.C3a").factor == 10.0  # a "same order" claim
+    assert REGISTRY.get("yeshokri22.C3b").lhs.set == {"j0": YC.J0_LAST}
+    assert REGISTRY.get("yeshokri22.C3c").region.choices == {"alpha": [10, 15], "K": list(range(2, 201))}  # named
     # the findings render from the pins as the Python templates did
     assert "(n = 1, beta = 1e-9: B = " in REGISTRY.get("maxinfo.C1").finding_text
     assert "at the paper's sigma_p = 0.5)" in REGISTRY.get("shi26.F_lemma39_sensitivity").finding_text
@@ -209,6 +215,20 @@ def _bad_parse(text: str) -> str:
         ('counterexamples = [{ emp_risk = 0,', 'counterexamples = [{ emp_risk = [0],',
          "[[claim]] toy26.C2: field 'counterexamples' is {'emp_risk': [0], 'n': 10, 'delta': '0.5'}; accepted: (pin 1) "
          "a table parameter = number or string"),
+        ('relation = ">"', 'relation = ">"\nfactor = 0',
+         "[[claim]] toy26.C1: field 'factor' is 0; accepted: a number > 0"),
+        ('relation = ">"', 'relation = ">"\nfactor = "2"',
+         "[[claim]] toy26.C1: field 'factor' is '2'; accepted: a number"),
+        ("choices = { n = [10, 3] }", 'choices = { n = "n" }',
+         "[[claim]] toy26.C2: region: field 'choices' is {'n': 'n'}; accepted: a table parameter = an array of values "
+         "or the dotted name module.name of a list of values of the paper's package"),
+        ("choices = { n = [10, 3] }", 'choices = { n = "claims.no_such_list" }',
+         "[[claim]] toy26.C2: region: field 'choices' is 'claims.no_such_list'; accepted: a list of values of the "
+         "package (module.name in dptheory.papers.pacbayes); module 'dptheory.papers.pacbayes.claims' has no "
+         "attribute"),
+        ("choices = { n = [10, 3] }", 'choices = { n = "claims._pinsker_proof" }',
+         "[[claim]] toy26.C2: region: field 'choices' is 'claims._pinsker_proof'; accepted: a list of values of the "
+         "package (module.name in dptheory.papers.pacbayes); it is function from dptheory.papers.pacbayes.claims"),
         ('tags = ["ours"]', "tags = [1]", "[[claim]] toy26.C1: field 'tags' is [1]; accepted: an array of strings"),
         ("[[claim]]\nkey = \"toy26.C1\"", "[[claim]]\nkey = 1",
          "[[claim]] number 1: field 'key' is 1; accepted: a string"),

@@ -40,6 +40,7 @@ them)::
     lhs = { theorem = "toy26.thm1", label = "Thm 1", term = "rhs" }  # term, limit, set optional
     rhs = { constant = 2, label = "2" }                   # a number (inf for +infinity)
     relation = "<="                                       # a Relation value
+    factor = 10.0                                         # optional: "same order" (lhs/rhs in [1/10, 10])
     verdict = "exhaustive"                                # a Verdict value; "falsified" when pins are given
     region = { description = "...", fixed = { T = 10 }, choices = { z = [1, 2] }, ranges = { n = [1, 100, true] } }
     symbolic = "claims.proof_c1"                          # optional: a function of the package (module.name)
@@ -48,12 +49,14 @@ them)::
     tags = ["finding"]
 
 A side's ``set`` gives derived parameters: an integer, or the dotted name ``module.NAME`` of a sympy expression in
-the paper's package. ``region.certify`` is a :class:`~dptheory.core.claims.Box` (``intervals``, ``integers``,
-``log``, ``free``, ``max_boxes``). A finding is a plain string, or a template whose fields are read at the pins
-(``pins[i]`` maps a field to ``"lhs"``/``"rhs"``, the side's value at the ``i``-th pin, or to a pinned parameter)
-or computed by a function of the package (``values = "module.name"``, taking the claim). What needs code (a proof,
-a sympy expression, a computed finding) is named, never written, in the file: a name is resolved with
-:mod:`importlib` in the file's own package only (a function must be defined there).
+the paper's package. A region's ``choices`` for a parameter is an array, or the dotted name of a list of values in the
+package (``K = "claims.FIG1_K"``: a long range). ``region.certify`` is a :class:`~dptheory.core.claims.Box`
+(``intervals``, ``integers``, ``log``, ``free``, ``max_boxes``). A finding is a plain string, or a template whose
+fields are read at the pins (``pins[i]`` maps a field to ``"lhs"``/``"rhs"``, the side's value at the ``i``-th pin, or
+to a pinned parameter) or computed by a function of the package (``values = "module.name"``, taking the claim). What
+needs code (a proof, a sympy expression, a computed finding) or is too long to write (a list of values) is named,
+never written, in the file: a name is resolved with :mod:`importlib` in the file's own package only (a function
+must be defined there).
 
 Reading never executes code (:mod:`tomllib`). Every problem (not TOML, a missing or unknown key, a wrong
 type, an unknown domain, ``lo > hi``, an unknown relation, verdict, paper or theorem, a name that does not resolve)
@@ -112,6 +115,7 @@ _CLAIM_FIELDS: _Spec = {
     "lhs": ((dict,), "a side: a table { theorem, label, term, limit, set } or { constant, label }", True),
     "rhs": ((dict,), "a side: a table { theorem, label, term, limit, set } or { constant, label }", True),
     "relation": ((str,), "one of '<', '<=', '>', '>=', '=='", True),
+    "factor": ((int, float), "a number > 0 (a 'same order' claim: lhs/rhs in [1/factor, factor])", False),
     "verdict": ((str,), "one of 'proved', 'certified', 'exhaustive', 'not falsified', 'falsified'", False),
     "region": ((dict,), "a table { description, fixed, choices, ranges, certify }", False),
     "symbolic": ((str,), _NAME.replace("an object", "a function"), False),
@@ -139,7 +143,8 @@ _CONSTANT_SIDE_FIELDS: _Spec = {
 _REGION_FIELDS: _Spec = {
     "description": ((str,), "a string", False),
     "fixed": ((dict,), "a table parameter = value", False),
-    "choices": ((dict,), "a table parameter = an array of values", False),
+    "choices": ((dict,), "a table parameter = an array of values or " +
+                _NAME.replace("an object", "a list of values"), False),
     "ranges": ((dict,), "a table parameter = [low, high, log]", False),
     "certify": ((dict,), "a table { intervals, integers, log, free, max_boxes }", False),
 }
@@ -306,6 +311,8 @@ def _check_claim(source: str, i: int, table: Any, papers: Mapping[str, Paper], e
         raise _bad(source, where, "key", table["key"], "a key no other [[claim]] of the file has")
     if table["relation"] not in {r.value for r in Relation}:
         raise _bad(source, where, "relation", table["relation"], _CLAIM_FIELDS["relation"][1])
+    if "factor" in table and not table["factor"] > 0:
+        raise _bad(source, where, "factor", table["factor"], _CLAIM_FIELDS["factor"][1])
     if "verdict" in table and table["verdict"] not in {v.value for v in Verdict}:
         raise _bad(source, where, "verdict", table["verdict"], _CLAIM_FIELDS["verdict"][1])
     if "counterexamples" in table and table.get("verdict", Verdict.FALSIFIED.value) != Verdict.FALSIFIED.value:
@@ -357,7 +364,8 @@ def _check_region(source: str, where: str, region: dict[str, Any]) -> None:
     for name, value in region.get("fixed", {}).items():
         if not (isinstance(value, str) or _number(value)):
             raise _bad(source, where, "fixed", {name: value}, "a table parameter = a number or a string")
-    _check_pairs(source, where, "choices", region.get("choices", {}), 0, _REGION_FIELDS["choices"][1],
+    listed = {k: v for k, v in region.get("choices", {}).items() if not (isinstance(v, str) and _REF.fullmatch(v))}
+    _check_pairs(source, where, "choices", listed, 0, _REGION_FIELDS["choices"][1],
                  lambda v: all(isinstance(x, str) or _number(x) for x in v))
     _check_pairs(source, where, "ranges", region.get("ranges", {}), 3, _REGION_FIELDS["ranges"][1],
                  lambda v: _number(v[0]) and _number(v[1]) and isinstance(v[2], bool) and v[0] <= v[1])
@@ -428,7 +436,8 @@ def _claim(pf: PaperFile, table: Mapping[str, Any], side_at_pin: Callable[[Claim
             key=table["key"], title=table["title"], citation=citation, statement=table["statement"],
             reading=table["reading"], lhs=_side(pf, where, "lhs", table["lhs"]),
             rhs=_side(pf, where, "rhs", table["rhs"]), relation=Relation(table["relation"]),
-            region=_region(table.get("region", {})), symbolic=symbolic,
+            region=_region(pf, where, table.get("region", {})), factor=float(table["factor"]) if "factor" in table
+            else None, symbolic=symbolic,
             counterexamples=tuple(dict(p) for p in table.get("counterexamples", [])), finding=finding,
             tags=tuple(table.get("tags", [])), verdict=Verdict(table["verdict"]) if "verdict" in table else None,
         )
@@ -499,9 +508,15 @@ def _side(pf: PaperFile, where: str, field: str, side: Mapping[str, Any]) -> Qua
                        set=derived)
 
 
-def _region(region: Mapping[str, Any]) -> Region:
+def _values(obj: Any) -> bool:
+    return isinstance(obj, list | tuple | range) and all(isinstance(x, str) or _number(x) for x in obj)
+
+
+def _region(pf: PaperFile, where: str, region: Mapping[str, Any]) -> Region:
     from dptheory.core.claims import Box, Region
 
+    choices = {k: list(_resolve(pf, f"{where}: region", "choices", v, _values, "a list of values of the package")
+                       if isinstance(v, str) else v) for k, v in region.get("choices", {}).items()}
     certify = None
     if "certify" in region:
         box = region["certify"]
@@ -510,6 +525,6 @@ def _region(region: Mapping[str, Any]) -> Region:
                       log=tuple(box.get("log", ())), free=dict(box.get("free", {})),
                       max_boxes=box.get("max_boxes", Box.max_boxes))
     return Region(fixed=dict(region.get("fixed", {})),
-                  choices={k: list(v) for k, v in region.get("choices", {}).items()},
+                  choices=choices,
                   ranges={k: tuple(v) for k, v in region.get("ranges", {}).items()},
                   description=region.get("description", ""), certify=certify)

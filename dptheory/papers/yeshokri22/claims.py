@@ -5,6 +5,12 @@ word such as "approximately" or "same order" is taken to mean), and, when the ch
 its pinned counterexamples and the finding in words. Regions follow where the paper states the
 claim: a sentence about Figure 1 or 2 is checked on the figure's setting (exhaustively), a general
 sentence on the whole valid region (by property-based search).
+
+The claims that compare registered theorems on a region given by values (C1a, C2a-C4, C6b-C9a) are the
+``[[claim]]`` tables of ``paper.toml`` (read by :mod:`dptheory.core.paperfile`; the proofs, finding values, derived
+parameters and long choice lists they name are defined here); the claims with sides built from formulas or
+combinations, or regions with constraints (C1b, C5, C6, C9b-C10), are declared here. Both are registered in the
+paper's order.
 """
 
 from __future__ import annotations
@@ -14,7 +20,8 @@ from typing import Any
 import mpmath
 import sympy as sp
 
-from dptheory.core.claims import Box, Claim, Finding, Quantity, Region, Relation, Verdict, combine, constant, formula
+from dptheory.core import paperfile
+from dptheory.core.claims import Box, Claim, Finding, Quantity, Region, Relation, Verdict, combine, formula
 from dptheory.core.conditions import Condition
 from dptheory.core.registry import REGISTRY
 from dptheory.core.symbolic import SymbolicResult, SymbolicVerdict, prove_finite_limit, prove_zero
@@ -44,16 +51,20 @@ from dptheory.verify.sides import side_at_pin
 
 FIG = {k: v for k, v in FIGURE_SETTING.items()}
 FIG1_K = list(range(1, 201))
-LAST = {"j0": N_sym - 1}
-FIRST = {"j0": sp.Integer(0)}
+"""K = 1..200, the epochs of Figures 1 and 2 (a region's choices: ``claims.FIG1_K`` in paper.toml)."""
+FIG1_K_FROM_2 = FIG1_K[1:]
+"""K = 2..200: Figure 1's epochs after the first (C3c, C3d)."""
+FIG2B_K = list(range(50, 501))
+"""K = 50..500: Figure 2b's epochs from 50 on, to 500 (C7)."""
+J0_LAST = N_sym - 1
+"""j0 = N - 1: the differing record in the last batch (a derived parameter: ``set = { j0 = "claims.J0_LAST" }``)."""
+NEXT_K = K + 1
+"""K + 1: a side one epoch later (C9a, C9b)."""
 
 
 def T(key: str, label: str | None = None, **kw: Any) -> Quantity:
     """A side that is a registered theorem (optionally a term, a limit, derived parameters)."""
     return Quantity(label=label or key.split(".")[-1], theorem=f"yeshokri22.{key}", **kw)
-
-
-INF = constant("+infinity", mpmath.inf)
 
 
 def _add(c: Claim) -> Claim:
@@ -63,6 +74,12 @@ def _add(c: Claim) -> Claim:
 def _G_at(p: dict[str, sp.Rational]) -> sp.Rational:
     """G = alpha eta S_g^2/(4 sigma^2 b^2) (the theorems' shorthand G_sym) at an exact point."""
     return G_sym.xreplace({s: p[s.name] for s in G_sym.free_symbols})
+
+
+def _c2c_finding_values(c: Claim) -> dict[str, Any]:
+    """C2c's finding from its second pin (the Figure 2 setting): alpha, G/alpha and n/b."""
+    p = Finding.pin(c, 1)
+    return {"alpha": p["alpha"], "g": _G_at(p) / p["alpha"], "nb": p["n"] / p["b"]}
 
 
 # ----------------------------------------------------------------------------- symbolic helpers
@@ -125,7 +142,7 @@ def _c3b_symbolic() -> SymbolicResult:
     from dptheory.core.compile import expand_shorthands
 
     t33, balle = REGISTRY.get("yeshokri22.thm3_3"), REGISTRY.get("yeshokri22.balle_last")
-    lhs = expand_shorthands(t33.bound.subs({K: 1}).subs({j0: N_sym - 1}))
+    lhs = expand_shorthands(t33.bound.subs({K: 1}).subs({j0: J0_LAST}))
     rhs = expand_shorthands(balle.bound.subs({K: 1}))
     return prove_zero(lhs - rhs, "Thm 3.3 (j0 = N - 1) minus Balle et al. (last batch), both at K = 1")
 
@@ -133,35 +150,21 @@ def _c3b_symbolic() -> SymbolicResult:
 # ----------------------------------------------------------------------------- the claims
 C = PAPER.item
 
-FIG_BOX = Box(intervals={"alpha": (2, 32), "eta": ("0.01", "0.04")}, integers={"K": (1, 200)}, max_boxes=6000)
-"""The box on which the closed-form comparisons are certified: the Figure 1-2 setting (lambda = 1, beta = 4,
-S_g = 4, sigma = 2, n = 50, b = 2) with alpha in [2, 32] (the figures use 10, 15, 20), eta in [0.01, 0.04]
-(the figures use 0.02) and every K = 1..200 (the figures' range)."""
-FIG_FIXED = {k: v for k, v in FIG.items() if k not in ("alpha", "eta")}
+_DATA = iter(paperfile.load(__name__, "paper.toml").claims(side_at_pin=side_at_pin))
+"""The ``[[claim]]`` tables of paper.toml, built once the code they name (above) is defined."""
 
 
-def _fig_region(words: str, **kw: Any) -> Region:
-    return Region(fixed=FIG_FIXED, certify=kw.pop("certify", FIG_BOX),
-                  description=f"{words}; certified on the Figure 1-2 setting with alpha in [2, 32], "
-                  "eta in [0.01, 0.04], K = 1..200", **kw)
+def _add_data(through: str | None = None) -> None:
+    """Register the next claims of paper.toml, up to and including ``yeshokri22.<through>`` (``None``: the rest)."""
+    for c in _DATA:
+        _add(c)
+        if c.key == f"yeshokri22.{through}":
+            return
+    if through is not None:
+        raise ValueError(f"paper.toml declares no claim yeshokri22.{through} after those registered")
 
-_add(
-    Claim(
-        key="yeshokri22.C1a",
-        title="Thm 3.3 is below the naive Thm 2.1",
-        citation=C("Section 3.2, after Theorem 3.3"),
-        statement="The above new privacy bound Theorem 3.3 ... is significantly smaller than the naive privacy "
-        "dynamics baseline derived from Chourasia et al. 2021.",
-        reading="Thm 3.3 (any batch position j0) < Thm 2.1 at every valid point, every K; certified on the "
-        "Figure 1 setting box (every batch position j0 = 0..24).",
-        lhs=T("thm3_3", "Thm 3.3"),
-        rhs=T("thm2_1", "Thm 2.1"),
-        relation=Relation.LT,
-        verdict=Verdict.CERTIFIED,
-        region=_fig_region("claimed at all valid points of both theorems",
-                           certify=Box(intervals=FIG_BOX.intervals, integers={"K": (1, 200), "j0": (0, 24)})),
-    )
-)
+
+_add_data(through="C1a")
 
 _add(
     Claim(
@@ -172,7 +175,7 @@ _add(
         "bound is smaller by a multiplicative factor of approximately n/b.",
         reading="'approximately n/b' read as: the ratio Thm 2.1 / Thm 3.3(j0 = 0) lies within a factor 2 of "
         "floor(n/b), on the Figure 1 setting (alpha in {10, 15}, K = 1..200).",
-        lhs=combine("Thm 2.1 / Thm 3.3 (first batch)", "/", T("thm2_1"), T("thm3_3", set=FIRST)),
+        lhs=combine("Thm 2.1 / Thm 3.3 (first batch)", "/", T("thm2_1"), T("thm3_3", set={"j0": sp.Integer(0)})),
         rhs=formula("floor(n/b)", N_sym),
         relation=Relation.EQ,
         factor=2.0,
@@ -193,177 +196,8 @@ _add(
     )
 )
 
-_add(
-    Claim(
-        key="yeshokri22.C2a",
-        title="Thm 3.3 converges as K -> infinity",
-        citation=C("Section 3.2, Figure 1"),
-        statement="our improved privacy dynamics bound converges to a constant",
-        reading="lim_{K->oo} Thm 3.3 is finite at every valid point.",
-        lhs=T("thm3_3", "lim_K Thm 3.3", limit="K"),
-        rhs=INF,
-        relation=Relation.LT,
-        verdict=Verdict.PROVED,
-        region=Region(description="all valid points"),
-        symbolic=_first_term_converges,
-    )
-)
 
-_add(
-    Claim(
-        key="yeshokri22.C2b",
-        title="Thm 4.2 converges as K -> infinity",
-        citation=C("Section 4.1"),
-        statement="our Renyi DP bound in Theorem 4.2 ... enables a converging Renyi DP bound that never exceeds a "
-        "maximum value.",
-        reading="lim_{K->oo} Thm 4.2 is finite at every valid point.",
-        lhs=T("thm4_2", "lim_K Thm 4.2", limit="K"),
-        rhs=INF,
-        relation=Relation.LT,
-        verdict=Verdict.PROVED,
-        region=Region(description="all valid points"),
-        symbolic=_thm42_converges,
-    )
-)
-
-_add(
-    Claim(
-        key="yeshokri22.C2c",
-        title="Thm 4.3 converges as K -> infinity",
-        citation=C("Section 4.2"),
-        statement="our privacy amplification bound Theorem 4.3 ... enables a converging Renyi DP bound even for "
-        "training an infinite number of epochs.",
-        reading="lim_{K->oo} Thm 4.3 is finite at every valid point (derived: finite iff (b/n) exp((alpha-1) G) < 1).",
-        lhs=T("thm4_3", "lim_K Thm 4.3", limit="K"),
-        rhs=INF,
-        relation=Relation.LT,
-        region=Region(description="all valid points"),
-        counterexamples=(
-            {
-                "alpha": 1000,
-                "S_g": 100,
-                "sigma": "0.1",
-                "lam": "0.001",
-                "beta": "0.001",
-                "eta": "0.0001",
-                "b": 1,
-                "n": 2,
-            },
-            {**FIG, "alpha": 26},
-        ),
-        # from the second pin (the Figure 2 setting): alpha, G/alpha and n/b; that alpha is the first order that
-        # fails there is tests/test_findings.py::test_C2c_divergence_threshold_alpha_26
-        finding=Finding(
-            "Thm 4.3's recurrence converges iff (b/n) exp((alpha-1) G) < 1 with G = alpha eta S_g^2/(4 sigma^2 b^2) "
-            "(derived in docs/derivations/thm4_3_recurrence.md); otherwise the bound grows without limit (linearly in "
-            "K when strict). At the paper's own Figure 2 setting this already fails for alpha >= {alpha}: "
-            "alpha(alpha-1) {g:g} >= log {nb}. The sentence 'converging ... even for training an infinite number of "
-            "epochs' holds only for small enough alpha (or large enough n/b).",
-            lambda c: (lambda p: {"alpha": p["alpha"], "g": _G_at(p) / p["alpha"], "nb": p["n"] / p["b"]})(
-                Finding.pin(c, 1)),
-        ),
-    )
-)
-
-_add(
-    Claim(
-        key="yeshokri22.C3a",
-        title="At K = 1, Thm 3.3 (first batch) is of the same order as Balle et al. (Figure 1a)",
-        citation=C("Section 3.2, 'Bound improvement compared with Balle et al. 2019'"),
-        statement="In the first epoch (when K = 1), our privacy dynamics bound ... is of same order as the privacy "
-        "amplification bound Balle et al. 2019, as shown in Figure 1.",
-        reading="'same order' read as: within a factor 10; Figure 1 setting, alpha in {10, 15}, K = 1, first batch.",
-        lhs=T("thm3_3", "Thm 3.3 (first batch)", set=FIRST),
-        rhs=T("balle_first", "Balle et al. (first batch)"),
-        relation=Relation.EQ,
-        factor=10.0,
-        verdict=Verdict.EXHAUSTIVE,
-        region=Region(fixed={**FIG, "K": 1}, choices={"alpha": [10, 15]}, description="Figure 1a, K = 1"),
-    )
-)
-
-_add(
-    Claim(
-        key="yeshokri22.C3b",
-        title="At K = 1, Thm 3.3 (last batch) is of the same order as Balle et al. (Figure 1b)",
-        citation=C("Section 3.2, 'Bound improvement compared with Balle et al. 2019'"),
-        statement="In the first epoch (when K = 1), our privacy dynamics bound ... is of same order as ... "
-        "Balle et al.",
-        reading="at K = 1 the two bounds for the last batch (j0 = N - 1) are equal at every valid point (both are "
-        "G = alpha eta S_g^2/(4 sigma^2 b^2)): stronger than 'same order', and decided symbolically on the "
-        "statements (an earlier reading, 'within a factor 10 at two points', could not fail and was replaced).",
-        lhs=T("thm3_3", "Thm 3.3 (last batch)", set=LAST),
-        rhs=T("balle_last", "Balle et al. (last batch)"),
-        relation=Relation.EQ,
-        verdict=Verdict.PROVED,
-        region=Region(fixed={"K": 1}, description="every valid point with K = 1"),
-        symbolic=_c3b_symbolic,
-    )
-)
-
-_add(
-    Claim(
-        key="yeshokri22.C3c",
-        title="For K >= 2, Thm 3.3 (first batch) is below Balle et al. + composition (Figure 1a)",
-        citation=C("Section 3.2"),
-        statement="for training with multiple epochs ... our improved privacy dynamics bound converges to a constant, "
-        "thus significantly improves over the Renyi DP composition of Balle et al. 2019.",
-        reading="strictly below for every K = 2..200 on the Figure 1 setting (alpha in {10, 15}); the size of the "
-        "improvement ('significantly') is reported, not judged.",
-        lhs=T("thm3_3", "Thm 3.3 (first batch)", set=FIRST),
-        rhs=T("balle_first", "Balle et al. (first batch)"),
-        relation=Relation.LT,
-        region=Region(fixed=FIG, choices={"alpha": [10, 15], "K": FIG1_K[1:]}, description="Figure 1a, K >= 2"),
-        counterexamples=({**FIG, "alpha": 10, "K": 2},),
-        # the pin is the first K above; the crossing at K = 7 and alpha = 10, 15 (the region's choices) are the scan
-        # of tests/test_findings.py::test_C3_thm33_vs_balle_above_for_K2_to_6_below_from_K7
-        finding=Finding(
-            "For the first batch Thm 3.3 is below Balle et al. at K = 1, above it for K = {K}..6 and below it for "
-            "every K >= 7 (alpha = 10 and 15; `dptheory crossover yeshokri22.thm3_3 yeshokri22.balle_first --over K "
-            "j0=0 ...`). 'Improves for multiple epochs' holds from the 7th epoch on, not from the 2nd.",
-            lambda c: {"K": Finding.pin(c)["K"]},
-        ),
-    )
-)
-
-_add(
-    Claim(
-        key="yeshokri22.C3d",
-        title="For K >= 2, Thm 3.3 (last batch) is below Balle et al. + composition (Figure 1b)",
-        citation=C("Section 3.2"),
-        statement="for training with multiple epochs ... significantly improves over the Renyi DP composition of "
-        "Balle et al. 2019.",
-        reading="strictly below for every K = 2..200 on the Figure 1 setting (alpha in {10, 15}), last batch.",
-        lhs=T("thm3_3", "Thm 3.3 (last batch)", set=LAST),
-        rhs=T("balle_last", "Balle et al. (last batch)"),
-        relation=Relation.LT,
-        region=Region(fixed=FIG, choices={"alpha": [10, 15], "K": FIG1_K[1:]}, description="Figure 1b, K >= 2"),
-        counterexamples=({**FIG, "alpha": 10, "K": 2},),
-        # as C3c: the pin is the first K above; K = 7 and alpha = 10, 15 are the scan of tests/test_findings.py
-        finding=Finding(
-            "For the last batch Thm 3.3 equals Balle et al. at K = 1 (both are G), is above it for K = {K}..6 and "
-            "below it for every K >= 7 (alpha = 10 and 15).",
-            lambda c: {"K": Finding.pin(c)["K"]},
-        ),
-    )
-)
-
-_add(
-    Claim(
-        key="yeshokri22.C4",
-        title="Thm 4.2 is always smaller than Thm 3.3 for the last batch",
-        citation=C("Section 4.1, after Theorem 4.2"),
-        statement="The above Renyi DP bound Theorem 4.2 is always smaller than the Renyi DP bound in Theorem 3.3 for "
-        "the worst-case fixed mini-batch sequence (i.e., when the differing data point is in the last mini-batch "
-        "of each pass).",
-        reading="Thm 4.2 < Thm 3.3(j0 = N - 1) at every valid point; certified on the Figure setting box.",
-        lhs=T("thm4_2", "Thm 4.2"),
-        rhs=T("thm3_3", "Thm 3.3 (last batch)", set=LAST),
-        relation=Relation.LT,
-        verdict=Verdict.CERTIFIED,
-        region=_fig_region("claimed at all valid points"),
-    )
-)
+_add_data(through="C4")
 
 # C5 (Sec. 4.1 and E.1): regions, pins, finding templates and the proofs are in claims_c5.py
 from dptheory.papers.yeshokri22.claims_c5 import (  # noqa: E402  (after T: claims_c5 registers nothing)
@@ -561,88 +395,7 @@ _add(
     )
 )
 
-_add(
-    Claim(
-        key="yeshokri22.C6b",
-        title="Thm 4.3 is larger than Thm 4.2 at the Figure 2 setting",
-        citation=C("Section 4.2, Figure 2"),
-        statement="our privacy bound under 'sample without replacement' in Figure 2 (b) is larger than our privacy "
-        "bound under 'shuffle and partition' in Figure 2 (a)",
-        reading="Thm 4.3 > Thm 4.2 for alpha in {10, 15, 20} and K = 1..200 at the Figure 2 setting.",
-        lhs=T("thm4_3", "Thm 4.3"),
-        rhs=T("thm4_2", "Thm 4.2"),
-        relation=Relation.GT,
-        verdict=Verdict.EXHAUSTIVE,
-        region=Region(fixed=FIG, choices={"alpha": [10, 15, 20], "K": FIG1_K}, description="Figure 2 setting"),
-    )
-)
-
-_add(
-    Claim(
-        key="yeshokri22.C7",
-        title="Thm 4.3 improves over composition after 50 epochs (Figure 2b)",
-        citation=C("Section 4.2, Figure 2b"),
-        statement="for a range of RDP orders alpha = 10, 15, 20, our privacy dynamics bound significantly improves "
-        "over "
-        "the baseline composition-based bound (after 50 epochs).",
-        reading="Thm 4.3 < exact composition for every K = 50..500 on the Figure 2 setting, alpha in {10, 15, 20} "
-        "(beyond 500 it follows: Thm 4.3 is nondecreasing with a finite limit there and composition grows "
-        "linearly); 'significantly' is reported as the ratio, not judged.",
-        lhs=T("thm4_3", "Thm 4.3"),
-        rhs=T("composition", "composition (exact)"),
-        relation=Relation.LT,
-        region=Region(
-            fixed=FIG,
-            choices={"alpha": [10, 15, 20], "K": list(range(50, 501))},
-            description="Figure 2b setting, K = 50..500",
-        ),
-        counterexamples=({**FIG, "alpha": 20, "K": 50},),
-        # the pin's alpha, K and sides; the crossings K = 34, 48, 89 (and alpha = 10, 15, the region's other
-        # choices) are the scan of tests/test_findings.py::test_C7_crossovers_K34_K48_K89_and_values_at_K50
-        finding=Finding(
-            "Holds for alpha = 10 and 15 (Thm 4.3 drops below exact composition from K = 34 and K = 48), but not "
-            "for alpha = {alpha}: Thm 4.3 converges to {lhs:.4f} there and composition only passes it at K = 89 (at "
-            "K = {K}: {lhs:.4f} vs {rhs:.4f}). The figure's caption lists alpha in {{10, 15}}; the sentence adds "
-            "{alpha}.",
-            lambda c: {"alpha": Finding.pin(c)["alpha"], "K": Finding.pin(c)["K"], "lhs": side_at_pin(c, "lhs"),
-                       "rhs": side_at_pin(c, "rhs")},
-        ),
-    )
-)
-
-_add(
-    Claim(
-        key="yeshokri22.C8",
-        title="Thm D.6 is strictly tighter than Thm D.7 (Chourasia et al. Cor. 1)",
-        citation=C("Section D.7"),
-        statement="This shows that the privacy bound Theorem D.6 enabled by our analysis is strictly tighter than "
-        "[15, Corollary 1].",
-        reading="Thm D.6 < Thm D.7 at every valid point; certified on the Figure setting box.",
-        lhs=T("thmD_6", "Thm D.6"),
-        rhs=T("thmD_7", "Thm D.7"),
-        relation=Relation.LT,
-        verdict=Verdict.CERTIFIED,
-        region=Region(fixed={k: v for k, v in FIG_FIXED.items() if k != "b"}, certify=FIG_BOX,
-                      description="claimed at all valid points (eta < 1/beta); certified on the Figure setting "
-                      "(without b) with alpha in [2, 32], eta in [0.01, 0.04], K = 1..200"),
-    )
-)
-
-_add(
-    Claim(
-        key="yeshokri22.C9a",
-        title="Only the first term of Thm 4.2 grows with K",
-        citation=C("Section 4.1"),
-        statement="only the first term of the Renyi DP bound Equation 5 increases with the number of epochs K",
-        reading="the second term does not depend on K (d/dK = 0).",
-        lhs=T("thm4_2", "Thm 4.2 term 2 at K", term="term2"),
-        rhs=T("thm4_2", "Thm 4.2 term 2 at K+1", term="term2", set={"K": K + 1}),
-        relation=Relation.EQ,
-        verdict=Verdict.PROVED,
-        region=Region(description="all valid points"),
-        symbolic=_second_term_constant_in_K,
-    )
-)
+_add_data(through="C9a")
 
 
 def _eps0N_mp(e: Any, dps: int) -> mpmath.mpf:
@@ -673,7 +426,7 @@ EPS0_N = Quantity(
 EPS0_N_FORMULA = formula("eps0^N", eps0(N_sym), parts=EPS0_N.parts)
 """eps0^N from the same sympy expression as Thm 3.3's eps0^j (compiled to mpmath, float64 and arb)."""
 _T1 = T("thm4_2", term="term1")
-_T1_NEXT = T("thm4_2", term="term1", set={"K": K + 1})
+_T1_NEXT = T("thm4_2", term="term1", set={"K": NEXT_K})
 
 _add(
     Claim(
@@ -780,6 +533,8 @@ _add(
         symbolic=_c10_symbolic,
     )
 )
+
+_add_data()
 
 __all__ = ["NOTATION"]
 from dptheory.papers.yeshokri22 import claims_epsdelta as _claims_epsdelta  # noqa: E402, F401  (our (epsilon, delta) restatements of C5, C7)
