@@ -245,6 +245,12 @@ def test_a_dangling_link_creates_its_target(tmp_path):
 
 
 # ----------------------------------------------------------------------------- SIGTERM / SIGHUP
+def _default_disposition(signum: int):
+    """For Popen's preexec_fn: the command starts with the signal's default disposition, whatever the test runner
+    inherited (under ``nohup`` SIGHUP is ignored, and the command rightly keeps ignoring it)."""
+    return lambda: signal.signal(signum, signal.SIG_DFL)
+
+
 def _signal_when(proc: subprocess.Popen[str], ready, signum: int, what: str) -> tuple[int, str]:
     t0 = time.monotonic()
     while not ready():
@@ -262,7 +268,8 @@ def test_a_signal_during_figure_leaves_no_part_file(tmp_path, signum):
     (tmp_path / "f.csv").write_text("old csv")
     for _attempt in range(3):
         proc = subprocess.Popen([sys.executable, "-m", "dptheory", "figure", "yeshokri22-fig1", "--out", "f.png",
-                                 "--csv", "f.csv"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                                 "--csv", "f.csv"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                preexec_fn=_default_disposition(signum))
         rc, err = _signal_when(proc, lambda: bool(_parts(tmp_path)), signum, "a .part file")
         if rc != 0:
             break
@@ -284,7 +291,8 @@ def test_a_signal_during_report_leaves_no_temporary_folder(tmp_path, signum):
     # with the claims checked the report runs for many seconds after creating its temporary folder
     proc = subprocess.Popen([sys.executable, "-m", "dptheory", "report", "--params", "p.toml", "--claims",
                              "--out", "rep", "--no-pdf", "--no-progress"], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, env={**os.environ, "TMPDIR": str(tmp)})
+                            stderr=subprocess.PIPE, text=True, env={**os.environ, "TMPDIR": str(tmp)},
+                            preexec_fn=_default_disposition(signum))
     rc, err = _signal_when(proc, lambda: any(p.name.startswith("dptheory-report-") for p in tmp.iterdir()), signum,
                            "the report's temporary folder")
     assert rc == 128 + signum, err
