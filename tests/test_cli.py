@@ -376,10 +376,12 @@ def test_check_json(capsys):
 
 
 def test_check_glob_and_why_sentence(capsys):
-    code, out, _ = run(capsys, "check", "--claim", "yeshokri22.C7", "yeshokri22.C2*", "--no-progress")
+    # a glob with a character class (C2b, whose symbolic proof takes half a minute, is left out; the README's tour
+    # runs `check --claim 'yeshokri22.C2*'` whole)
+    code, out, _ = run(capsys, "check", "--claim", "yeshokri22.C7", "yeshokri22.C2[ac]", "--no-progress")
     assert code == 0
     heads = [line.split()[0] for line in out.splitlines() if line.startswith("yeshokri22.")]
-    assert heads == ["yeshokri22.C7", "yeshokri22.C2a", "yeshokri22.C2b", "yeshokri22.C2c"]
+    assert heads == ["yeshokri22.C7", "yeshokri22.C2a", "yeshokri22.C2c"]
     why = [line.strip() for line in out.splitlines() if line.strip().startswith("why:")]
     assert why[0].startswith("why: Thm 4.3 = 0.35936 is not below composition (exact) = 0.202415 at ")
     assert "alpha=20" in why[0] and "K=50" in why[0]
