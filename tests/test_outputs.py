@@ -363,10 +363,11 @@ def test_the_environment_is_left_as_it_was(monkeypatch, capsys):
 
 
 def test_a_temporary_folder_is_removed_whenever_the_interrupt_arrives(tmp_path, monkeypatch):
-    """core.io.temporary_folder holds interrupts back while it creates the folder and arms its removal: a signal
-    that arrives just after the ``mkdir`` (here: sent by it) is delivered once the removal is armed, so the
-    folder is gone. (Without the hold the handler runs between the ``mkdir`` and the assignment: the folder
-    stays.)"""
+    """core.io.temporary_folder records the folder for removal before its ``mkdir``: a signal that arrives just
+    after the ``mkdir`` (here: sent by it; its handler runs before the next statement) still removes the folder.
+    (Recording it after the ``mkdir``, as tempfile.TemporaryDirectory does, leaves it behind.) Holding the signal
+    back with a thread's signal mask is not enough: a process-directed signal goes to another thread (pytest-xdist
+    has some), whose handler flag interrupts the main thread all the same."""
     import os
 
     from dptheory.core import io

@@ -29,9 +29,7 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
-import signal
 import tempfile
-import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, Any
@@ -123,42 +121,24 @@ def new_temporary_file(folder: str | os.PathLike[str], prefix: str, suffix: str,
     raise OutputPathError(f"cannot write {shown}: no free temporary file name in {folder}")
 
 
-#: the signals an interrupted command cleans up after (the command line turns SIGTERM/SIGHUP into an exception)
-_INTERRUPTS = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
-
-
-@contextlib.contextmanager
-def _interrupts_held() -> Iterator[None]:
-    """Hold SIGINT, SIGTERM and SIGHUP back for the few statements inside (they are delivered on leaving): in the
-    main thread only, where Python runs signal handlers."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    old = signal.pthread_sigmask(signal.SIG_BLOCK, _INTERRUPTS)
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, old)
-
-
 @contextlib.contextmanager
 def temporary_folder(prefix: str, folder: str | os.PathLike[str] | None = None) -> Iterator[Path]:
     """A new private folder (mode 0700) ``folder/prefix<random>`` (default folder: the system's temporary one),
     removed with everything in it on leaving, also when an interrupt (Ctrl-C, SIGTERM, SIGHUP) arrives at any
-    moment: the folder is created and its removal armed with the interrupts held back, which
-    ``tempfile.TemporaryDirectory`` does not do (an interrupt between its ``mkdir`` and its finaliser leaves the
-    folder behind)."""
+    moment. As :func:`new_temporary_file` does, the name is recorded for removal *before* the ``mkdir``, so an
+    interrupt just after it (which ``tempfile.TemporaryDirectory`` does not survive: its folder exists before its
+    finaliser does) still removes the folder; a name that turns out to be taken is forgotten at once (only a
+    40-bit name collision that meets an interrupt in that one statement could remove another's folder)."""
     base = Path(folder) if folder is not None else Path(tempfile.gettempdir())
     made: Path | None = None
     try:
         for _ in range(100):
-            candidate = base / f"{prefix}{os.urandom(5).hex()}"
-            with _interrupts_held():
-                try:
-                    os.mkdir(candidate, 0o700)
-                except FileExistsError:
-                    continue
-                made = candidate
+            made = base / f"{prefix}{os.urandom(5).hex()}"
+            try:
+                os.mkdir(made, 0o700)
+            except FileExistsError:
+                made = None
+                continue
             break
         if made is None:
             raise OutputPathError(f"cannot create a temporary folder in {base}: no free name")
