@@ -481,7 +481,7 @@ def _is_function(obj: Any) -> bool:
 def _side(pf: PaperFile, where: str, field: str, side: Mapping[str, Any]) -> Quantity:
     import sympy as sp
 
-    from dptheory.core.claims import TheoremSide, constant
+    from dptheory.core.claims import constant, theorem_side
     from dptheory.core.errors import UnknownKey
     from dptheory.core.registry import REGISTRY
 
@@ -504,8 +504,7 @@ def _side(pf: PaperFile, where: str, field: str, side: Mapping[str, Any]) -> Qua
         derived[name] = sp.Integer(value) if isinstance(value, int) else _resolve(
             pf, f"{where}: {field}", "set", value, lambda e: isinstance(e, sp.Basic),
             "a sympy expression of the package")
-    return TheoremSide(side.get("label") or key, theorem=key, term=side.get("term"), limit=side.get("limit"),
-                       set=derived)
+    return theorem_side(key, side.get("label"), term=side.get("term"), limit=side.get("limit"), set=derived)
 
 
 def _values(obj: Any) -> bool:
