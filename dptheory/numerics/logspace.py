@@ -240,12 +240,11 @@ def kept_indices(
     first, then the threshold), so memory stays bounded at any number of terms."""
     if hi - lo <= chunk:
         return np.nonzero(kept(estimate(lo, hi), digits))[0] + lo
-    tops = [np.nanmax(estimate(a, min(hi, a + chunk)), initial=-np.inf) for a in range(lo, hi, chunk)]
-    top = max(tops)
+    top = max(np.nanmax(estimate(a, min(hi, a + chunk)), initial=-np.inf) for a in range(lo, hi, chunk))
+    thr = top - digits * LN10 - math.log(hi - lo + 1) - 5.0 if np.isfinite(top) else -np.inf
     parts = []
     for a in range(lo, hi, chunk):
         e = estimate(a, min(hi, a + chunk))
-        thr = top - digits * LN10 - math.log(hi - lo + 1) - 5.0 if np.isfinite(top) else -np.inf
         parts.append(np.nonzero(~np.isfinite(e) | (e >= thr))[0] + a)
     return np.concatenate(parts)
 
