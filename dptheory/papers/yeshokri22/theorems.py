@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 import mpmath
 import sympy as sp
@@ -67,7 +67,10 @@ _LIMIT_BACK = ((_t, eta * lam / (1 - eta * lam)), (_m, N_sym - h_sym))
 
 class _PaperFunction(sp.Function):
     """A function of alpha named as in the paper (eps_0^j, S_k^j): printed ``base`` in LaTeX (parenthesised
-    under a power) and ``text`` in sympy's string form, both from its shown arguments."""
+    under a power) and ``text`` in sympy's string form, both from its first ``shown`` arguments (the others, such
+    as eps_0's G, are not printed)."""
+
+    shown: ClassVar[int]
 
     def _base_latex(self, args: list[str]) -> str:
         raise NotImplementedError
@@ -76,7 +79,7 @@ class _PaperFunction(sp.Function):
         raise NotImplementedError
 
     def _shown(self, printer: Any) -> list[str]:
-        return [printer._print(a) for a in self.args]
+        return [printer._print(a) for a in self.args[: self.shown]]
 
     def _latex(self, printer: Any, exp: Any = None) -> str:
         base = self._base_latex(self._shown(printer))
@@ -93,6 +96,7 @@ class Eps0(_PaperFunction):
     """
 
     nargs = 3
+    shown = 1
 
     def doit(self, **hints: Any) -> sp.Expr:
         jj, GG, x = (a.doit(**hints) if hints.get("deep", True) else a for a in self.args)
@@ -125,6 +129,7 @@ class SRec(_PaperFunction):
     """S_k^j(alpha) of Thm 4.3 (Eq. 148-150), printed as in the paper."""
 
     nargs = 2
+    shown = 2
 
     def _base_latex(self, args: list[str]) -> str:
         return rf"S_{{{args[0]}}}^{{{args[1]}}}(\alpha)"
