@@ -73,6 +73,7 @@ import string
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 from importlib import resources
 from types import FunctionType
 from typing import TYPE_CHECKING, Any
@@ -80,9 +81,11 @@ from typing import TYPE_CHECKING, Any
 from dptheory.core.citation import Paper
 from dptheory.core.errors import DPTheoryError
 from dptheory.core.notation import Domain, NotationTable
+from dptheory.core.units import Direction, Monotone, Unit
 
 if TYPE_CHECKING:
     from dptheory.core.claims import Claim, Quantity, Region
+    from dptheory.core.theorem import Theorem
 
 _Spec = dict[str, tuple[tuple[type, ...], str, bool]]
 """A table's fields: field -> (accepted Python types, what the message says is accepted, required)."""
@@ -160,6 +163,56 @@ _FINDING_FIELDS: _Spec = {
     "pins": ((list,), "an array with, per pin, a table field = 'lhs', 'rhs' or a pinned parameter", False),
     "values": ((str,), _NAME.replace("an object", "a function of the claim"), False),
 }
+_FORMULA = "a formula: sympy text (e.g. \"T*alpha/(2*z**2)\") in the declared names"
+_THEOREM_FIELDS: _Spec = {
+    "key": ((str,), "a string", True),
+    "title": ((str,), "a string", True),
+    "citation": ((dict,), "a table { paper, item, eq, note }", True),
+    "notation": ((str,), "the key of a [notation.<key>] of this file", True),
+    "params": ((list,), "an array of parameter names of the notation table", True),
+    "conditions": ((list,), "an array of tables { when, reason } (when: a comparison, or when_latex)", False),
+    "assumptions": ((list,), "an array of strings", False),
+    "bound": ((str,), _FORMULA, False),
+    "bound_latex": ((str,), "a formula in LaTeX (read by sympy's parse_latex)", False),
+    "statement": ((list,), "an array of formulas (relations, e.g. \"Eq(A, B)\" or \"a <= b\")", False),
+    "definitions": ((list,), "an array of formulas Eq(name, value)", False),
+    "direction": ((str,), "one of " + ", ".join(repr(d.value) for d in Direction), True),
+    "quantity": ((str,), "a string", True),
+    "unit": ((str,), "one of " + ", ".join(repr(u.value) for u in Unit), False),
+    "monotone": ((dict,), "a table parameter = one of " + ", ".join(repr(m.value) for m in Monotone), False),
+    "kernels": ((dict,), "a table { mp, np, arb, reason }: functions of the package (module.name) and why", False),
+    "terms": ((dict,), "a table name = { description, expr, mp, np }", False),
+    "np_flagged": ((bool,), "true or false", False),
+    "slow_fractional": ((list,), "an array of parameter names", False),
+    "infinite_when": ((str,), "a string", False),
+    "reading": ((str,), "a string", False),
+    "notes": ((str,), "a string", False),
+}
+_CONDITION_FIELDS: _Spec = {
+    "when": ((str,), "a comparison in sympy text (e.g. \"beta < 1\")", False),
+    "when_latex": ((str,), "a comparison in LaTeX", False),
+    "reason": ((str,), "a string (why it is needed, as the paper says)", True),
+}
+_KERNEL_FIELDS: _Spec = {
+    "mp": ((str,), _NAME.replace("an object", "a function p -> mpf"), False),
+    "np": ((str,), _NAME.replace("an object", "a function p -> float64 array"), False),
+    "arb": ((str,), _NAME.replace("an object", "a function p -> arb ball"), False),
+    "reason": ((str,), "a string, or " + _NAME.replace("an object", "a string"), True),
+}
+_TERM_FIELDS: _Spec = {
+    "description": ((str,), "a string", True),
+    "expr": ((str,), _FORMULA, False),
+    "mp": ((str,), _NAME.replace("an object", "a function p -> mpf"), False),
+    "np": ((str,), _NAME.replace("an object", "a function p -> float64 array"), False),
+}
+_SYMBOL_FIELDS: _Spec = {
+    "name": ((str,), "a string (the printed name; default: the table's name)", False),
+    "function": ((bool,), "true (an undefined function, e.g. kl) or false", False),
+    "positive": ((bool,), "true or false", False),
+    "nonnegative": ((bool,), "true or false", False),
+    "integer": ((bool,), "true or false", False),
+    "real": ((bool,), "true or false", False),
+}
 _REF = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)+")
 _SIDES = ("lhs", "rhs")
 
@@ -175,6 +228,12 @@ class PaperFile:
     """The ``[[claim]]`` tables, validated as data (:meth:`claims` builds them)."""
     package: str = ""
     """The package the file is in: where the names a claim gives (``symbolic``, ``set``, ``values``) resolve."""
+    theorem_tables: tuple[Mapping[str, Any], ...] = ()
+    """The ``[[theorem]]`` tables, validated as data (:meth:`theorems` builds them)."""
+    symbol_tables: Mapping[str, Mapping[str, Any]] = dataclass_field(default_factory=dict)
+    """``[symbols.<notation>]``: names a formula may use besides the parameters (bound variables, functions)."""
+    define_tables: Mapping[str, Mapping[str, Any]] = dataclass_field(default_factory=dict)
+    """``[define.<notation>]``: named formulas (shared parts of bounds), in order."""
 
     def paper(self, key: str) -> Paper:
         """The paper declared as ``[paper.<key>]``."""
@@ -196,6 +255,17 @@ class PaperFile:
         a side (:func:`dptheory.verify.sides.side_at_pin`; the store does not import the checker).
         """
         return [_claim(self, table, side_at_pin) for table in self.claim_tables]
+
+    def theorems(self) -> list[Theorem]:
+        """The file's ``[[theorem]]`` tables as :class:`~dptheory.core.theorem.Theorem` objects, in order (not
+        registered: the paper's theorems module registers them). Formulas are parsed by
+        :mod:`dptheory.core.expressions` (no code runs); kernels are functions of the package, named."""
+        return [_theorem(self, table) for table in self.theorem_tables]
+
+    def names(self, notation: str) -> dict[str, Any]:
+        """What a formula written in ``notation`` may name: its parameters' symbols, then ``[symbols.<notation>]``,
+        then ``[define.<notation>]`` (each definition may use the ones before it)."""
+        return _names(self, notation)
 
 
 def _listed(keys: Mapping[str, Any]) -> str:
@@ -229,13 +299,21 @@ def parse(text: str, *, source: str, package: str = "") -> PaperFile:
         raise DPTheoryError(f"{source}: not valid TOML: {exc}") from None
     _fields(source, "the file", data, {"paper": ((dict,), "tables [paper.<key>]", False),
                                        "notation": ((dict,), "tables [notation.<key>]", False),
+                                       "symbols": ((dict,), "tables [symbols.<notation>]", False),
+                                       "define": ((dict,), "tables [define.<notation>]", False),
+                                       "theorem": ((list,), "tables [[theorem]]", False),
                                        "claim": ((list,), "tables [[claim]]", False)})
     papers = {key: _paper(source, key, body) for key, body in data.get("paper", {}).items()}
     notations = {key: _notation(source, key, body) for key, body in data.get("notation", {}).items()}
     tables = data.get("claim", [])
     for i, table in enumerate(tables):
         _check_claim(source, i, table, papers, [t["key"] for t in tables[:i]])
-    return PaperFile(source, papers, notations, tuple(tables), package)
+    symbols, defines = data.get("symbols", {}), data.get("define", {})
+    _check_names(source, notations, symbols, defines)
+    theorems = data.get("theorem", [])
+    for i, table in enumerate(theorems):
+        _check_theorem(source, i, table, papers, notations, [t["key"] for t in theorems[:i]])
+    return PaperFile(source, papers, notations, tuple(tables), package, tuple(theorems), symbols, defines)
 
 
 def _fields(source: str, where: str, table: Any, spec: _Spec) -> None:
@@ -527,3 +605,150 @@ def _region(pf: PaperFile, where: str, region: Mapping[str, Any]) -> Region:
                   choices=choices,
                   ranges={k: tuple(v) for k, v in region.get("ranges", {}).items()},
                   description=region.get("description", ""), certify=certify)
+
+
+# ----------------------------------------------------------------------------- theorems
+def _check_names(source: str, notations: Mapping[str, NotationTable], symbols: Mapping[str, Any],
+                 defines: Mapping[str, Any]) -> None:
+    """``[symbols.<notation>]`` and ``[define.<notation>]``: of a declared notation, new names, valid fields."""
+    for table, kind in ((symbols, "symbols"), (defines, "define")):
+        for key, body in table.items():
+            where = f"[{kind}.{key}]"
+            if key not in notations:
+                raise DPTheoryError(f"{source}: {where}: no [notation.{key}] in the file; declared: "
+                                    f"{_listed(notations)}")
+            if not isinstance(body, dict):
+                raise DPTheoryError(f"{source}: {where} must be a table")
+            for name, value in body.items():
+                if name in notations[key] or (kind == "define" and name in symbols.get(key, {})):
+                    raise _bad(source, where, name, value, "a name that is not a parameter or a symbol already")
+                if kind == "symbols":
+                    _fields(source, f"{where}: {name}", value, _SYMBOL_FIELDS)
+                elif not isinstance(value, str) and not (isinstance(value, dict) and set(value) == {"latex"}):
+                    raise _bad(source, where, name, value, _FORMULA + ", or a table { latex = '...' }")
+
+
+def _check_theorem(source: str, i: int, table: Any, papers: Mapping[str, Paper],
+                   notations: Mapping[str, NotationTable], earlier: list[str]) -> None:
+    """Validate one ``[[theorem]]`` table as data (its formulas are parsed by :meth:`PaperFile.theorems`)."""
+    key = table.get("key") if isinstance(table, dict) else None
+    where = f"[[theorem]] {key}" if isinstance(key, str) else f"[[theorem]] number {i + 1}"
+    _fields(source, where, table, _THEOREM_FIELDS)
+    if table["key"] in earlier:
+        raise _bad(source, where, "key", table["key"], "a key no other [[theorem]] of the file has")
+    _fields(source, f"{where}: citation", table["citation"], _CITATION_FIELDS)
+    if table["citation"]["paper"] not in papers:
+        raise _bad(source, where, "citation", table["citation"],
+                   f"a paper declared in this file ({_listed(papers)}), as {{ paper = KEY, item = ... }}")
+    if table["notation"] not in notations:
+        raise _bad(source, where, "notation", table["notation"], f"a notation of this file: {_listed(notations)}")
+    notation = notations[table["notation"]]
+    for field in ("params", "slow_fractional"):
+        for name in table.get(field, []):
+            if not isinstance(name, str) or name not in notation:
+                raise _bad(source, where, field, name, f"a parameter of [notation.{table['notation']}]: "
+                           f"{', '.join(notation.params)}")
+    for field, enum in (("direction", Direction), ("unit", Unit)):
+        if field in table and table[field] not in {e.value for e in enum}:
+            raise _bad(source, where, field, table[field], _THEOREM_FIELDS[field][1])
+    for name, sense in table.get("monotone", {}).items():
+        if name not in table["params"] or sense not in {m.value for m in Monotone}:
+            raise _bad(source, where, "monotone", {name: sense}, "a table parameter (of params) = one of "
+                       + ", ".join(repr(m.value) for m in Monotone))
+    if ("bound" in table) + ("bound_latex" in table) > 1:
+        raise DPTheoryError(f"{source}: {where}: give at most one of the fields 'bound' and 'bound_latex'")
+    for j, cond in enumerate(table.get("conditions", [])):
+        _fields(source, f"{where}: condition {j + 1}", cond, _CONDITION_FIELDS)
+        if ("when" in cond) == ("when_latex" in cond):
+            raise DPTheoryError(f"{source}: {where}: condition {j + 1}: give exactly one of 'when' and 'when_latex'")
+    for field in ("assumptions", "statement", "definitions"):
+        if not all(isinstance(x, str) for x in table.get(field, [])):
+            raise _bad(source, where, field, table[field], _THEOREM_FIELDS[field][1])
+    if "kernels" in table:
+        _fields(source, f"{where}: kernels", table["kernels"], _KERNEL_FIELDS)
+    for name, term in table.get("terms", {}).items():
+        _fields(source, f"{where}: terms: {name}", term, _TERM_FIELDS)
+
+
+def _names(pf: PaperFile, notation: str) -> dict[str, Any]:
+    import sympy as sp
+
+    from dptheory.core.expressions import ExpressionError
+
+    names: dict[str, Any] = {p.name: p.symbol for p in pf.notation(notation).params.values()}
+    for name, spec in pf.symbol_tables.get(notation, {}).items():
+        printed = spec.get("name", name)
+        names[name] = (sp.Function(printed) if spec.get("function") else
+                       sp.Symbol(printed, **{k: v for k, v in spec.items() if k not in ("name", "function")}))
+    for name, formula in pf.define_tables.get(notation, {}).items():
+        try:
+            names[name] = _parse(formula, names, pf.notation(notation))
+        except ExpressionError as exc:
+            raise DPTheoryError(f"{pf.source}: [define.{notation}]: {name}: {exc}") from None
+    return names
+
+
+def _parse(formula: str | Mapping[str, str], names: Mapping[str, Any], notation: NotationTable) -> Any:
+    """A formula as sympy text, or as ``{latex = ...}`` (LaTeX), in ``names``."""
+    from dptheory.core.expressions import parse_latex, parse_text
+
+    if isinstance(formula, str):
+        return parse_text(formula, names)
+    return parse_latex(formula["latex"], names, {p.name: p.latex for p in notation.params.values()})
+
+
+def _theorem(pf: PaperFile, table: Mapping[str, Any]) -> Theorem:
+    """Build one validated ``[[theorem]]`` table: formulas parsed in the notation's names, kernels resolved."""
+    from dptheory.core.conditions import Condition
+    from dptheory.core.expressions import ExpressionError
+    from dptheory.core.theorem import Term, Theorem
+
+    where = f"[[theorem]] {table['key']}"
+    notation = pf.notation(table["notation"])
+    names = pf.names(table["notation"])
+
+    def formula(field: str, text: str | Mapping[str, str]) -> Any:
+        try:
+            return _parse(text, names, notation)
+        except ExpressionError as exc:
+            raise DPTheoryError(f"{pf.source}: {where}: field {field!r}: {exc}") from None
+
+    def function(field: str, name: str) -> Any:
+        return _resolve(pf, where, field, name, _is_function, "a function of the package")
+
+    cit = table["citation"]
+    fields: dict[str, Any] = {
+        "citation": pf.papers[cit["paper"]].item(cit["item"], eq=cit.get("eq"), note=cit.get("note", "")),
+        "conditions": tuple(
+            Condition(formula(f"conditions {j + 1}", c["when"] if "when" in c else {"latex": c["when_latex"]}),
+                      c["reason"]) for j, c in enumerate(table.get("conditions", []))),
+        "statement": tuple(formula(f"statement {j + 1}", s) for j, s in enumerate(table.get("statement", []))),
+        "definitions": tuple(formula(f"definitions {j + 1}", s) for j, s in enumerate(table.get("definitions", []))),
+        "direction": Direction(table["direction"]),
+        "monotone": {k: Monotone(v) for k, v in table.get("monotone", {}).items()},
+        "params": tuple(table["params"]),
+        "assumptions": tuple(table.get("assumptions", ())),
+        "slow_fractional": tuple(table.get("slow_fractional", ())),
+    }
+    if "bound" in table or "bound_latex" in table:
+        fields["bound"] = formula("bound", table["bound"] if "bound" in table else {"latex": table["bound_latex"]})
+    if "unit" in table:
+        fields["unit"] = Unit(table["unit"])
+    kernels = table.get("kernels", {})
+    for backend in ("mp", "np", "arb"):
+        if backend in kernels:
+            fields[backend] = function(f"kernels: {backend}", kernels[backend])
+    if "reason" in kernels:
+        reason = kernels["reason"]
+        fields["kernel_reason"] = (_resolve(pf, f"{where}: kernels", "reason", reason, lambda r: isinstance(r, str),
+                                            "a string of the package") if _REF.fullmatch(reason) else reason)
+    fields["terms"] = {
+        name: Term(name, t["description"], function(f"terms: {name}: mp", t["mp"]) if "mp" in t else None,
+                   function(f"terms: {name}: np", t["np"]) if "np" in t else None,
+                   formula(f"terms: {name}: expr", t["expr"]) if "expr" in t else None)
+        for name, t in table.get("terms", {}).items()}
+    plain = ("key", "title", "quantity", "np_flagged", "infinite_when", "reading", "notes")
+    try:
+        return Theorem(notation=notation, **{k: table[k] for k in plain if k in table}, **fields)
+    except ValueError as exc:
+        raise DPTheoryError(f"{pf.source}: {where}: {exc}") from None
