@@ -207,7 +207,8 @@ _TERM_FIELDS: _Spec = {
 }
 _SYMBOL_FIELDS: _Spec = {
     "name": ((str,), "a string (the printed name; default: the table's name)", False),
-    "function": ((bool,), "true (an undefined function, e.g. kl) or false", False),
+    "function": ((bool, str), "true (an undefined function, e.g. kl), or " +
+                 _NAME.replace("an object", "a sympy function class (one that prints itself)"), False),
     "positive": ((bool,), "true or false", False),
     "nonnegative": ((bool,), "true or false", False),
     "integer": ((bool,), "true or false", False),
@@ -677,9 +678,13 @@ def _names(pf: PaperFile, notation: str) -> dict[str, Any]:
 
     names: dict[str, Any] = {p.name: p.symbol for p in pf.notation(notation).params.values()}
     for name, spec in pf.symbol_tables.get(notation, {}).items():
-        printed = spec.get("name", name)
-        names[name] = (sp.Function(printed) if spec.get("function") else
-                       sp.Symbol(printed, **{k: v for k, v in spec.items() if k not in ("name", "function")}))
+        printed, function = spec.get("name", name), spec.get("function", False)
+        if isinstance(function, str):
+            names[name] = _resolve(pf, f"[symbols.{notation}]: {name}", "function", function,
+                                   lambda f: isinstance(f, sp.FunctionClass), "a sympy function class of the package")
+        else:
+            names[name] = (sp.Function(printed) if function else
+                           sp.Symbol(printed, **{k: v for k, v in spec.items() if k not in ("name", "function")}))
     for name, formula in pf.define_tables.get(notation, {}).items():
         try:
             names[name] = _parse(formula, names, pf.notation(notation))
