@@ -153,7 +153,7 @@ def parse_latex(text: str, names: Mapping[str, Any], latex_names: Mapping[str, s
                               "one comparison, and the declared symbols") from None
     by_latex = {tex.strip().lstrip("\\"): name for name, tex in (latex_names or {}).items()}
     mapping: dict[sp.Basic, sp.Basic] = {}
-    for sym in raw.free_symbols:
+    for sym in sorted(raw.free_symbols, key=lambda s: s.name):
         name = sym.name if sym.name in names else by_latex.get(sym.name.lstrip("\\"))
         if name is None or name not in names:
             raise ExpressionError(f"the symbol {sym.name!r} is not declared; accepted: the names "
