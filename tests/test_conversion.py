@@ -115,6 +115,28 @@ def test_conversion_errors(fn) -> None:
             fn(*bad)
 
 
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: eps_classic_mp(1.0, 1, 1e-5), "eps_classic_mp: order alpha must be finite and > 1, got alpha=1"),
+        (lambda: eps_improved_mp(1.0, math.inf, 1e-5),
+         "eps_improved_mp: order alpha must be finite and > 1, got alpha=inf"),
+        (lambda: optimize_order(lambda a: a, delta=1e-5, orders=[2, "x"]),
+         "optimize_order: every order must be a real number > 1, got x"),
+        (lambda: optimize_order(lambda a: a, delta=1e-5, orders=[2, 0.5]),
+         "optimize_order: every order must be finite and > 1, got 0.5"),
+        (lambda: optimize_order(lambda a: a, delta=1e-5, orders=[True]),
+         "optimize_order: every order must be a real number > 1, got True"),
+    ],
+)
+def test_order_errors_name_the_function_and_the_argument(call, message) -> None:
+    """A bad Rényi order (dptheory.privacy.orders.renyi_order) is refused in one line naming the function, the
+    argument, what is accepted and the value."""
+    with pytest.raises(ValueError) as info:
+        call()
+    assert str(info.value) == message
+
+
 # ------------------------------------------------------------------------------------------------
 # known cases (docs/peers.md section 2)
 # ------------------------------------------------------------------------------------------------

@@ -321,6 +321,15 @@ def test_domain_errors_name_the_argument() -> None:
         rdp_np([2.0, 0.9], 0.1, 1.0, 1)
     with pytest.raises(ValueError, match="steps T"):
         rdp_mp(2, 0.1, 1.0, math.nan)
+    # the Rényi order (dptheory.privacy.orders.renyi_order): the function, the argument, what is accepted
+    for call, message in [
+        (lambda: log_a_mp("x", 0.1, 1.0), "log_a_mp: order alpha must be a real number > 1, got alpha=x"),
+        (lambda: log_a_mp(1, 0.1, 1.0), "log_a_mp: order alpha must be finite and > 1, got alpha=1"),
+        (lambda: rdp_mp(math.nan, 0.1, 1.0, 1), "rdp_mp: order alpha must be finite and > 1, got alpha=nan"),
+    ]:
+        with pytest.raises(ValueError) as info:
+            call()
+        assert str(info.value) == message
 
 
 def test_huge_integer_order_refused() -> None:

@@ -22,6 +22,7 @@ import sympy as sp
 
 import dptheory
 from dptheory.core.notation import parse_value, rational_to_mpf
+from dptheory.core.registry import REGISTRY
 from dptheory.papers.yeshokri22 import kernels as ys
 from dptheory.papers.yeshokri22 import theorems as Y
 
@@ -52,21 +53,20 @@ OUTSIDE = {
     ("cor5_3", 4): "eta = 0.3 >= 2/((L^2 + 1)/2 + 2 lambda) = 2/8.5 at L = 2, lambda = 3 (Cor 5.3's step size)",
 }
 
-CLOSED = [
-    "thm2_1",
-    "thm3_3",
-    "thm4_2",
-    "thmD_4",
-    "balle_first",
-    "balle_last",
-    "thmD_6",
-    "thmD_7",
-    "cor5_3",
-    "composition_approx",
-    "lemmaD_3",
-    "prop5_1_lipschitz",
-    "prop5_1_smoothness",
-]
+#: Ye & Shokri's theorems in the registry, by name (``thm2_1``); the tests below select from it by what each
+#: theorem declares, so a theorem added or changed is tested without retyping a list
+THEOREMS = {t.key.removeprefix("yeshokri22."): t for t in REGISTRY.family("yeshokri22") if t.KIND == "theorem"}
+#: the theorems with a closed-form bound (``Theorem.bound``, a sympy statement to evaluate exactly)
+CLOSED = sorted(name for name, t in THEOREMS.items() if t.bound is not None)
+#: the bounds over K epochs (a parameter K: evaluated on the figures' grid of K)
+EPOCH_BOUNDS = sorted(name for name, t in THEOREMS.items() if "K" in t.params)
+
+
+def test_every_theorem_is_selected():
+    """Every theorem is in CLOSED or EPOCH_BOUNDS (neither selection is empty by accident, and a theorem with
+    neither a closed form nor K, which both tests below would pass over, fails here)."""
+    assert THEOREMS and CLOSED and EPOCH_BOUNDS
+    assert sorted(set(THEOREMS) - set(CLOSED) - set(EPOCH_BOUNDS)) == []
 
 
 @pytest.mark.parametrize("name", CLOSED)
@@ -303,22 +303,7 @@ def test_known_values_with_provenance():
             assert abs(got - ref) <= abs(ref) * mpmath.mpf(10) ** -40, row["key"]
 
 
-@pytest.mark.parametrize(
-    "name",
-    [
-        "thm2_1",
-        "thm3_3",
-        "thm4_2",
-        "thm4_3",
-        "thmD_4",
-        "balle_first",
-        "balle_last",
-        "thmD_6",
-        "thmD_7",
-        "cor5_3",
-        "composition_approx",
-    ],
-)
+@pytest.mark.parametrize("name", EPOCH_BOUNDS)
 def test_float64_path_on_figure_grid(name):
     """float64 vs mpmath at the figures' setting (the contract suite does the same on random points)."""
     t = dptheory.get(f"yeshokri22.{name}")

@@ -50,6 +50,7 @@ from dptheory.core.theorem import Theorem
 from dptheory.core.units import ConversionMethod
 from dptheory.core.validate import number_text as _num
 from dptheory.core.validate import to_mpf
+from dptheory.privacy.orders import renyi_order
 
 __all__ = [
     "DEFAULT_ALPHA_MAX",
@@ -89,8 +90,8 @@ def _guarded(
 
 
 def _check_mp(rdp: Any, alpha: Any, delta: Any, where: str) -> tuple[mpmath.mpf, mpmath.mpf, mpmath.mpf]:
-    try:
-        r, a, d = to_mpf(rdp), to_mpf(alpha), to_mpf(delta)
+    try:  # all three are numbers (one message); alpha is then checked as an order below
+        r, _, d = to_mpf(rdp), to_mpf(alpha), to_mpf(delta)
     except (TypeError, ValueError) as exc:
         raise ValueError(
             f"{where}: rdp, alpha, delta must be real numbers; got {_num(rdp)}, {_num(alpha)}, {_num(delta)}"
@@ -99,8 +100,7 @@ def _check_mp(rdp: Any, alpha: Any, delta: Any, where: str) -> tuple[mpmath.mpf,
         raise NumericalFailure(f"{where}: RDP is NaN at alpha={_num(alpha)}, delta={_num(delta)}")
     if r < 0:
         raise ValueError(f"{where}: RDP must be >= 0, got rdp={_num(rdp)} at alpha={_num(alpha)}")
-    if not mpmath.isfinite(a) or not a > 1:
-        raise ValueError(f"{where}: order alpha must be finite and > 1, got alpha={_num(alpha)}")
+    a = renyi_order(alpha, where)
     if mpmath.isnan(d) or not 0 < d < 1:
         raise ValueError(f"{where}: delta must satisfy 0 < delta < 1, got delta={_num(delta)}")
     return r, a, d
@@ -373,13 +373,7 @@ def _optimize_discrete(
     with mpmath.workdps(dps):
         parsed = []
         for o in orders:
-            try:
-                a = to_mpf(o)
-            except (TypeError, ValueError) as exc:
-                raise ValueError(f"optimize_order: order {_num(o)} is not a real number") from exc
-            if not mpmath.isfinite(a) or not a > 1:
-                raise ValueError(f"optimize_order: every order must be finite and > 1, got {_num(o)}")
-            parsed.append(a)
+            parsed.append(renyi_order(o, "optimize_order", what="every order", name=None))
     if not parsed:
         raise ValueError("optimize_order: orders is empty")
     grid = sorted(set(parsed))

@@ -407,6 +407,13 @@ def _lower_interval(h_up: float, scale: float, steps: int, rel_width: float, upp
     return min(h_up, max(h, h_min))
 
 
+def _finer(h: float) -> float:
+    """The next upper (pessimistic) grid of the automatic refinement of :func:`pld_epsilon` and :func:`pld_delta`:
+    tenfold finer, as its short decimal (``1e-05``, not ``1.0000000000000002e-05``), so the grids are 1e-4, 1e-5,
+    ..."""
+    return float(f"{h / 10.0:.6g}")
+
+
 def _best_upper(
     q: float, z: float, steps: int, rel: str, h_up: float | None, rw: float, query: Any
 ) -> tuple[float, float, int]:
@@ -421,7 +428,7 @@ def _best_upper(
         return best, best_h, best_pts
     pts = best_pts
     while 10 * pts <= MAX_LOWER_POINTS:
-        h = float(f"{h / 10.0:.6g}")  # 1e-05, not 1.0000000000000002e-05
+        h = _finer(h)
         composed = _composed(q, z, steps, rel, h, True)
         value, pts = query(composed), _points(composed)
         gain = best - value
@@ -497,7 +504,7 @@ def _pld_epsilon_cached(
     while (
         h_up is None and (eps_up - eps_lo) - steps * h_lo / 2.0 > (rw / 2.0) * eps_up and 10 * pts <= MAX_LOWER_POINTS
     ):
-        h = float(f"{h / 10.0:.6g}")  # 1e-05, not 1.0000000000000002e-05
+        h = _finer(h)
         finer = _composed(q, z, steps, rel, h, True)
         value, pts = eps_of(finer, "upper"), _points(finer)
         if not value < eps_up:

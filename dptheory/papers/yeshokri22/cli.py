@@ -357,19 +357,50 @@ _EPOCHS = int_list(1, 10**6, "epochs")
 _FIG_STEP = PaperParam("eta", _POSITIVE, FIG_ETA, "step size (the paper's Figure setting)")
 
 
+def _records(default: int | None, note: str = "") -> PaperParam:
+    """n, the number of records (``note``: how the command's models read it)."""
+    return PaperParam("n", _COUNT, default, "records" + note)
+
+
+def _batch(default: int) -> PaperParam:
+    """b, the mini-batch size."""
+    return PaperParam("b", _COUNT, default, "mini-batch size")
+
+
+def _epochs(default: int | list[int]) -> PaperParam:
+    """K, the epochs: one count (``K=20``) or, with a list default, the comma-separated counts a command runs one
+    after the other (``K=1,5,20``)."""
+    if isinstance(default, list):
+        return PaperParam("K", _EPOCHS, default, "comma-separated epochs")
+    return PaperParam("K", _COUNT, default, "epochs")
+
+
+def _algorithm_params(n: PaperParam, *, lam: float, sigma_mul: float, S_g: float, b: int, K: int | list[int],
+                      logistic: str = "", quadratic: tuple[float, str] | None = None,
+                      S_g_help: str = "sensitivity S_g") -> list[PaperParam]:
+    """The parameters of Algorithm 2 (logistic regression) and, with ``quadratic``, of Algorithm 1 (the quadratic
+    loss), in the paper's notation and this order: n, eta, lam, sigma (Algorithm 1 only), sigma_mul, S_g, L, b, K.
+    A command gives what differs: ``n``, the defaults, ``logistic`` the note after Algorithm 2's own parameters
+    (sigma_mul, L), ``quadratic`` sigma's default and note (the command also trains the quadratic model: then lam is
+    its strong convexity too), ``S_g_help`` what the sensitivity is to the command."""
+    lam_help = "L2 regularisation / strong convexity lambda" if quadratic is not None else "L2 regularisation lambda"
+    params = [n, _FIG_STEP, PaperParam("lam", _POSITIVE, lam, lam_help)]
+    if quadratic is not None:
+        sigma, note = quadratic
+        params.append(PaperParam("sigma", _POSITIVE, sigma, "noise scale" + note))
+    return [*params,
+            PaperParam("sigma_mul", _POSITIVE, sigma_mul, "noise multiplier" + logistic),
+            PaperParam("S_g", _POSITIVE, S_g, S_g_help),
+            PaperParam("L", _POSITIVE, 1.0, "feature clipping norm" + logistic),
+            _batch(b), _epochs(K)]
+
+
 def _train_params() -> list[PaperParam]:
     """``train``'s parameters (Algorithms 1 and 2), in the paper's notation."""
-    return [
-        PaperParam("n", _COUNT, None, "records (logistic: a random subset, default all; quadratic: required)"),
-        _FIG_STEP,
-        PaperParam("lam", _POSITIVE, 0.05, "L2 regularisation / strong convexity lambda"),
-        PaperParam("sigma", _POSITIVE, 1.0, "noise scale of Algorithm 1 (quadratic)"),
-        PaperParam("sigma_mul", _POSITIVE, 1.0, "noise multiplier (Algorithm 2)"),
-        PaperParam("S_g", _POSITIVE, 2.0, "sensitivity (Algorithm 2 clips to S_g/2)"),
-        PaperParam("L", _POSITIVE, 1.0, "feature clipping norm (Algorithm 2)"),
-        PaperParam("b", _COUNT, 50, "mini-batch size"),
-        PaperParam("K", _COUNT, 20, "epochs"),
-    ]
+    return _algorithm_params(_records(None, " (logistic: a random subset, default all; quadratic: required)"),
+                             lam=0.05, sigma_mul=1.0, S_g=2.0, b=50, K=20, logistic=" (Algorithm 2)",
+                             quadratic=(1.0, " of Algorithm 1 (quadratic)"),
+                             S_g_help="sensitivity (Algorithm 2 clips to S_g/2)")
 
 
 def _exact_params() -> list[PaperParam]:
@@ -380,40 +411,22 @@ def _exact_params() -> list[PaperParam]:
         PaperParam("lam", exact(0, None), "1", "strong convexity lambda (= beta for the quadratic loss; exact)"),
         PaperParam("S_g", exact(0, None), "4", "sensitivity S_g (exact)"),
         PaperParam("sigma", exact(0, None), "2", "noise scale of Algorithm 1 (exact)"),
-        PaperParam("n", _COUNT, 50, "records"),
-        PaperParam("b", _COUNT, 2, "mini-batch size"),
-        PaperParam("K", _EPOCHS, [1, 2, 5, 10, 20, 50, 100], "comma-separated epochs"),
+        _records(50),
+        _batch(2),
+        _epochs([1, 2, 5, 10, 20, 50, 100]),
     ]
 
 
 def _empirical_params() -> list[PaperParam]:
     """``audit empirical``'s parameters (logistic: Algorithm 2; quadratic: Algorithm 1)."""
-    return [
-        PaperParam("n", _COUNT, None, "records (default: 500 logistic, 10 quadratic)"),
-        _FIG_STEP,
-        PaperParam("lam", _POSITIVE, 0.05, "L2 regularisation / strong convexity lambda"),
-        PaperParam("sigma", _POSITIVE, 0.1, "noise scale (quadratic)"),
-        PaperParam("sigma_mul", _POSITIVE, 0.5, "noise multiplier (logistic)"),
-        PaperParam("S_g", _POSITIVE, 2.0, "sensitivity S_g"),
-        PaperParam("L", _POSITIVE, 1.0, "feature clipping norm (logistic)"),
-        PaperParam("b", _COUNT, 50, "mini-batch size"),
-        PaperParam("K", _EPOCHS, [20], "comma-separated epochs"),
-        PaperParam("j0", integer(0, 10**9), 0, "fixed order: batch of the differing record"),
-    ]
+    return [*_algorithm_params(_records(None, " (default: 500 logistic, 10 quadratic)"), lam=0.05, sigma_mul=0.5,
+                               S_g=2.0, b=50, K=[20], logistic=" (logistic)", quadratic=(0.1, " (quadratic)")),
+            PaperParam("j0", integer(0, 10**9), 0, "fixed order: batch of the differing record")]
 
 
 def _assumption_params() -> list[PaperParam]:
     """``audit assumptions``'s parameters (Algorithm 2)."""
-    return [
-        PaperParam("n", _COUNT, 500, "records"),
-        _FIG_STEP,
-        PaperParam("lam", _POSITIVE, 0.01, "L2 regularisation lambda"),
-        PaperParam("sigma_mul", _POSITIVE, 1.0, "noise multiplier"),
-        PaperParam("S_g", _POSITIVE, 1.0, "sensitivity S_g"),
-        PaperParam("L", _POSITIVE, 1.0, "feature clipping norm"),
-        PaperParam("b", _COUNT, 10, "mini-batch size"),
-        PaperParam("K", _COUNT, 2, "epochs"),
-    ]
+    return _algorithm_params(_records(500), lam=0.01, sigma_mul=1.0, S_g=1.0, b=10, K=2)
 
 
 #: the parameters (name=value) of every command of this paper, for the help and the tests

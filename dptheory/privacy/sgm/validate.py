@@ -12,6 +12,7 @@ from numpy.typing import NDArray
 from dptheory.core.errors import ParameterOutOfRange
 from dptheory.core.validate import number_text as _num
 from dptheory.core.validate import order_out_of_range, to_mpf
+from dptheory.privacy.orders import renyi_order
 
 __all__ = [
     "HUGE_NOISE_MIN_Z",
@@ -34,13 +35,9 @@ HUGE_NOISE_RATIO = 1e-10  # ... and alpha q <= HUGE_NOISE_RATIO z
 
 
 def parse_order(alpha: Any, where: str) -> tuple[int | None, mpmath.mpf]:
-    """Return ``(n, alpha)`` with ``n`` the exact integer order when alpha is integer-valued."""
-    try:
-        a = to_mpf(alpha)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"{where}: order alpha must be a real number > 1, got alpha={_num(alpha)}") from exc
-    if not mpmath.isfinite(a) or not a > 1:
-        raise ValueError(f"{where}: order alpha must be finite and > 1, got alpha={_num(alpha)}")
+    """Return ``(n, alpha)`` with ``n`` the exact integer order when alpha is integer-valued: a Rényi order
+    (:func:`~dptheory.privacy.orders.renyi_order`) up to :data:`MAX_INT_ORDER`."""
+    a = renyi_order(alpha, where)
     if a > MAX_INT_ORDER:
         raise order_above_cap(where, alpha)
     if mpmath.isint(a):
