@@ -19,69 +19,8 @@ from dptheory.core.units import Direction, Monotone
 
 PACKAGE = "dptheory.papers.lz26"  # where the kernels a toy theorem names resolve
 
-GOOD = """
-[paper.toy26]
-authors = "A. Toy"
-year = 2026
-title = "Toy"
-
-[notation.toy26]
-[[notation.toy26.param]]
-name = "alpha"
-latex = '\\alpha'
-meaning = "Renyi order"
-domain = "positive"
-range = [1.0, 100.0]
-log = true
-[[notation.toy26.param]]
-name = "sigma"
-latex = '\\sigma'
-meaning = "noise"
-domain = "positive"
-range = [0.1, 10.0]
-log = true
-[[notation.toy26.param]]
-name = "T"
-latex = "T"
-meaning = "steps"
-domain = "positive integer"
-range = [1, 1000]
-log = true
-
-[symbols.toy26]
-j = { integer = true, nonnegative = true }
-
-[define.toy26]
-RATE = "alpha/(2*sigma**2)"
-HALF = { latex = '\\frac{T}{2}' }
-
-[[theorem]]
-key = "toy26.thm1"
-title = "T steps of the Gaussian mechanism"
-citation = { paper = "toy26", item = "Theorem 1", eq = 3 }
-notation = "toy26"
-params = ["alpha", "sigma", "T"]
-conditions = [{ when = "alpha > 1", reason = "the order exceeds 1" }]
-bound = "T*RATE"
-direction = "exact"
-quantity = "RDP"
-monotone = { T = "increasing", sigma = "decreasing" }
-terms = { rate = { description = "one step", expr = "RATE" } }
-notes = "a toy"
-
-[[theorem]]
-key = "toy26.thm2"
-title = "The same in LaTeX"
-citation = { paper = "toy26", item = "Theorem 2" }
-notation = "toy26"
-params = ["alpha", "sigma", "T"]
-conditions = [{ when_latex = '\\alpha > 1', reason = "the order exceeds 1" }]
-bound_latex = '\\frac{T \\alpha}{2 \\sigma^{2}}'
-direction = "upper"
-quantity = "RDP"
-statement = ["Eq(HALF, Sum(1, (j, 1, T))/2)"]
-"""
-
+#: the toy paper file the tests edit (data, read as text)
+GOOD = (Path(__file__).parent / "data" / "paperfile_theorems_toy.toml").read_text(encoding="utf-8")
 
 def _toy(text: str = GOOD) -> paperfile.PaperFile:
     return paperfile.parse(text, source="toy.toml", package=PACKAGE)
