@@ -63,12 +63,14 @@ __all__ = [
     "ENTRY_POINT_GROUP",
     "GENERIC_PROVIDERS",
     "INDEX_PATH",
+    "MAX_PAPER_FILE_BYTES",
     "PATH_ENV",
     "REGISTRATION_MODULES",
     "Catalog",
     "cli_showwarning",
     "describe_row",
     "load_paper",
+    "load_paper_file",
     "paper_module",
     "paper_packages",
 ]
@@ -366,11 +368,63 @@ class Catalog:
             else:
                 registry.load_extras()
             registry.check_conflict()
-            for obj in registry.registered():
-                if obj.key not in indexed:
-                    rows.append(describe_row(obj))
+        # what is registered beyond the index: the providers above, and the paper files read (--paper FILE)
+        rows += [describe_row(obj) for obj in registry.registered() if obj.key not in indexed]
         return sorted(rows, key=lambda r: r["key"])
 
 
 CATALOG = Catalog()
 REGISTRY.install_finder(CATALOG)
+
+
+#: the largest paper file read (a declarative file is a few hundred lines; a larger one is not a paper file)
+MAX_PAPER_FILE_BYTES = 2_000_000
+
+
+def load_paper_file(path: str | Path) -> list[str]:
+    """Read a paper file (``paper.toml``-style: ``[paper.*]``, ``[notation.*]``, ``[[theorem]]``, ``[[claim]]``)
+    from anywhere, register its theorems then its claims, and return their keys in order.
+
+    A file outside a package is data only: its formulas are parsed by :mod:`dptheory.core.expressions`, and names of
+    code (kernels, proofs) do not resolve (they need a package: ``dptheory new``). A key the shipped papers or an
+    earlier file already declare is refused (:class:`~dptheory.core.errors.DuplicateKey`), as is a file that cannot
+    be read (:class:`~dptheory.core.errors.DPTheoryError`, one line naming it).
+    """
+    from dptheory.core.errors import DPTheoryError, DuplicateKey
+    from dptheory.core.paperfile import parse
+    from dptheory.verify.sides import side_at_pin
+
+    source = str(path)
+    file = Path(path)
+    try:
+        if file.is_dir():
+            raise DPTheoryError(f"paper file {source}: is a folder; give a .toml file")
+        if file.stat().st_size > MAX_PAPER_FILE_BYTES:
+            raise DPTheoryError(f"paper file {source}: larger than {MAX_PAPER_FILE_BYTES} bytes; a paper file is a "
+                                "TOML file of papers, notation, theorems and claims")
+        text = file.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise DPTheoryError(f"cannot read paper file {source}: {reason}") from None
+    pf = parse(text, source=source)
+    origin = f"file:{source}"
+    # a key this same file registered before (a second command in one process) is read again, not refused
+    taken = (set(REGISTRY.index_keys()) | {obj.key for obj in REGISTRY.registered()}) - {
+        obj.key for obj in REGISTRY.registered() if REGISTRY.origin(obj.key) == origin}
+    keys: list[str] = []
+
+    def register(obj: Any, table: str) -> None:
+        if obj.key in taken or obj.key in keys:
+            raise DuplicateKey(f"{source}: [[{table}]] {obj.key}: the key is already declared (by a shipped paper, an "
+                               "earlier file or this one); choose a key of your own paper")
+        keys.append(REGISTRY.add(obj, origin=origin, replace=True).key)
+
+    try:  # all of the file or none of it: its claims are built once its theorems are registered
+        for theorem in pf.theorems():
+            register(theorem, "theorem")
+        for claim in pf.claims(side_at_pin=side_at_pin):
+            register(claim, "claim")
+    except BaseException:
+        REGISTRY.withdraw(keys)
+        raise
+    return keys

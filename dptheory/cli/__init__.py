@@ -171,6 +171,10 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     )
     p.add_argument("--version", action="version", version=f"dptheory {__version__}")
     p.add_argument("--debug", action="store_true", help="show the Python traceback of an error")
+    p.add_argument("--paper", metavar="FILE", action="append",
+                   help="also load the theorems and claims of this paper file (TOML; docs/adding_a_paper.md), for "
+                   "any command, anywhere on the line (repeatable): `dptheory eval --paper my.toml my26.thm1 ...`; "
+                   "`check --paper FILE` checks the file's claims")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=Parser)
 
     _add_inspect(sub)
@@ -369,6 +373,29 @@ def _split_debug(argv: Sequence[str]) -> tuple[list[str], bool]:
     return [a for a in head if a != "--debug"] + tail, debug
 
 
+def _split_paper(argv: list[str]) -> tuple[list[str], list[str]]:
+    """The arguments without the global ``--paper FILE`` / ``--paper=FILE`` (before ``--``), and the files."""
+    out: list[str] = []
+    files: list[str] = []
+    it = iter(range(len(argv)))
+    for i in it:
+        a = argv[i]
+        if a == "--":
+            out += argv[i:]
+            break
+        if a == "--paper" or a.startswith("--paper="):
+            value = a.partition("=")[2] if "=" in a else (argv[i + 1] if i + 1 < len(argv) else "")
+            if "=" not in a:
+                next(it, None)
+            if not value or value.startswith("-"):
+                raise UsageError("dptheory: --paper needs a FILE: a paper file (.toml) of papers, notation, "
+                                 "theorems and claims (see docs/adding_a_paper.md)")
+            files.append(value)
+            continue
+        out.append(a)
+    return out, files
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     from dptheory.cli.output import kept_files, reset_kept
 
@@ -474,6 +501,7 @@ def _one_line(exc: object) -> str:
 
 
 def _run(argv: list[str]) -> int:
+    argv, paper_files = _split_paper(argv)
     parser = build_parser(argv)
     args, extra = parser.parse_known_args(argv)
     if extra:
@@ -484,6 +512,22 @@ def _run(argv: list[str]) -> int:
         else:
             parser.error(f"unrecognized arguments: {' '.join(extra)}")
     apply_paper_params(args)  # a paper subcommand's name=value parameters (n=50) onto args.n
+    args.paper_keys = []
+    if paper_files:
+        from dptheory.catalog import load_paper_file
+        from dptheory.core.registry import REGISTRY
+
+        try:  # theorems and claims of a paper file outside any package (--paper FILE), for this command only
+            for file in paper_files:
+                args.paper_keys += load_paper_file(file)
+            return _dispatch(args)
+        finally:
+            REGISTRY.withdraw(args.paper_keys)
+    return _dispatch(args)
+
+
+def _dispatch(args: argparse.Namespace) -> int:
+    """Run the parsed command (outputs checked together, data to stdout where asked)."""
     if getattr(args, "progress", False) is None:
         args.progress = sys.stderr.isatty()
     from dptheory.cli.output import check_outputs, data_stdout, to_stdout

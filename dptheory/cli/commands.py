@@ -141,11 +141,13 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 def defined_in(module: str) -> str:
     """The file of ``module`` as a person finds it: relative to the folder holding the ``dptheory`` package
-    (``dptheory/papers/yeshokri22/theorems.py``), the absolute path for a plugin outside it; ``unknown`` if
-    the module is not loaded."""
+    (``dptheory/papers/yeshokri22/theorems.py``), the absolute path for a plugin outside it, the path given for a
+    paper file (``--paper FILE``); ``unknown`` if the module is not loaded."""
     import sys
     from pathlib import Path
 
+    if module.startswith("file:"):  # a paper file read with --paper
+        return module[len("file:"):]
     path = getattr(sys.modules.get(module), "__file__", None)
     if not path:
         return "unknown"
@@ -518,8 +520,19 @@ def cmd_check(args: argparse.Namespace) -> int:
     from dptheory.evaluate.parallel import run_tasks, uses_dask
     from dptheory.verify.checking import Verdict, check_claim
 
-    claims = select_claims(args.claim)
+    paper_keys = getattr(args, "paper_keys", [])
+    if paper_keys and not args.claim:  # `check --paper FILE`: the file's claims
+        from dptheory.core.registry import REGISTRY
+
+        claims = [c for c in (REGISTRY.get(k) for k in paper_keys) if getattr(c, "KIND", "") == "claim"]
+        if not claims:
+            raise DPTheoryError("the paper files given with --paper declare no [[claim]]; nothing to check")
+    else:
+        claims = select_claims(args.claim)
     workers, scheduler = cluster_options(args)
+    if paper_keys and uses_dask(workers, scheduler):
+        raise DPTheoryError("--paper FILE is checked in this process (a worker does not read the file): drop "
+                            "--workers/--scheduler")
     results = []
     surprises = []
     missed = []

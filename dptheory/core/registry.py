@@ -36,7 +36,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import sys
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from types import FrameType
@@ -163,9 +163,11 @@ class Registry:
         self._finder = finder
 
     # ------------------------------------------------------------------ adding
-    def add(self, obj: T, *, replace: bool = False) -> T:
+    def add(self, obj: T, *, replace: bool = False, origin: str | None = None) -> T:
+        """Register ``obj`` under its key; ``origin`` is where it is declared (default: the calling module; a paper
+        file read from disk gives ``file:PATH``)."""
         key = obj.key
-        module = _calling_module()
+        module = _calling_module() if origin is None else origin
         if not replace:
             self._refuse_duplicate(key, f"key {key!r}", module)
         self._items[key] = obj
@@ -232,8 +234,16 @@ class Registry:
                 f"unknown composition baseline {name!r}; known: {', '.join(sorted(self._baselines)) or 'none'}"
             ) from None
 
+    def withdraw(self, keys: Iterable[str]) -> None:
+        """Remove the theorems and claims under ``keys`` (what a broken plugin registered; a paper file's keys when
+        a test is done with them). Keys not registered are ignored."""
+        for k in list(keys):
+            self._items.pop(k, None)
+            self._origin.pop(k, None)
+
     def origin(self, key: str) -> str:
-        """The module whose import registered ``key`` (``figure:NAME`` for a figure); '' if unknown."""
+        """The module whose import registered ``key`` (``figure:NAME`` for a figure), or ``file:PATH`` for a paper
+        file read from disk; '' if unknown."""
         return self._origin.get(key, "")
 
     # ------------------------------------------------------------------ lookup
@@ -368,9 +378,7 @@ class Registry:
         except DuplicateKey:
             raise
         except Exception as exc:
-            for k in set(self._items) - items:
-                del self._items[k]
-                self._origin.pop(k, None)
+            self.withdraw(set(self._items) - items)
             for k in set(self._figures) - figures:
                 del self._figures[k]
                 self._origin.pop("figure:" + k, None)
