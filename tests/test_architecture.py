@@ -5,7 +5,7 @@ functions, which run later but are dependencies all the same) and resolved to a 
 package. Layers, lowest first (a module may import its own layer and the layers below it)::
 
     core < numerics < privacy < evaluate < train < audit < verify < testing < report, catalog < probe
-        < cli, explore, docs_gen, errors
+        < cli, explore, docs_gen, errors, pytest_plugin
 
 Papers (``dptheory.papers.<name>``) may import any layer and other papers; no layer imports a paper
 (the catalog finds papers by discovery: it imports the ``dptheory.papers`` namespace package only). ``core`` is the
@@ -42,6 +42,7 @@ LAYERS = {
     "docs_gen": 10,
     "errors": 10,  # dptheory.errors re-exports every exception class of every layer
     "__main__": 10,
+    "pytest_plugin": 10,  # pytest --dptheory: runs contracts and claims, prints claims as the CLI does
 }
 
 

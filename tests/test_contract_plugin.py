@@ -1,0 +1,79 @@
+"""dptheory.verify.contract (a theorem's contract at seeded valid points) and the pytest plugin that runs it with
+the claims of a paper (``pytest --dptheory PAPER_OR_FILE``, dptheory/pytest_plugin.py)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from dptheory.core import paperfile
+from dptheory.core.registry import REGISTRY
+from dptheory.verify.contract import MAX_FAILURES, check_contract, valid_points
+
+EXAMPLE = Path(__file__).parents[1] / "examples" / "my26.toml"
+
+
+def _theorem(edit: tuple[str, str] | None = None, key: str = "my26.thm1"):
+    text = EXAMPLE.read_text()
+    if edit is not None:
+        assert edit[0] in text
+        text = text.replace(*edit, 1)
+    return {t.key: t for t in paperfile.parse(text, source="my26.toml").theorems()}[key]
+
+
+@pytest.mark.parametrize("key", ["lz26.thm1", "lz26.gaussian_calibration", "rdp.gaussian", "maurer04.kl_2sqrtn"])
+def test_shipped_theorems_keep_their_contract(key: str) -> None:
+    report = check_contract(REGISTRY.get(key))
+    assert report.ok, report.failures
+    assert len(report.points) == 12  # seeded: the same points on every machine
+    assert report.points == check_contract(REGISTRY.get(key)).points
+
+
+def test_the_example_paper_keeps_its_contract_and_each_slip_is_reported() -> None:
+    """Mutations of the example file, one at a time, each caught by the contract (and the unmutated file passes)."""
+    assert check_contract(_theorem()).ok
+    wrong_sense = check_contract(_theorem(('z = "decreasing"', 'z = "increasing"')))
+    assert not wrong_sense.ok and wrong_sense.failures[0].startswith("not increasing in z: ")
+    assert len(wrong_sense.failures) == MAX_FAILURES + 1 and wrong_sense.failures[-1].startswith("... and ")
+    never = _theorem(('{ when = "alpha > 1", reason = "the order exceeds 1" }',
+                      '{ when = "alpha > 1000", reason = "the order exceeds 1000" }'))
+    assert valid_points(never)[0] == [] and "alpha > 1000" in next(iter(valid_points(never)[1]))
+    report = check_contract(never)
+    assert report.failures == ("no valid point in 400 draws from the sample ranges: the conditions may never hold "
+                               "there (most refused by: alpha > 1000)",)
+    nan = check_contract(_theorem(('bound = "T*alpha/z**2"', 'bound = "T*log(1 - alpha)"'), key="my26.thm2"))
+    assert not nan.ok and ("is nan" in nan.failures[0] or "no value at" in nan.failures[0]), nan.failures
+
+
+def _pytest(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "-rf", *args],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=600)
+
+
+def test_pytest_dptheory_collects_contracts_and_claims_of_a_paper_file(tmp_path: Path) -> None:
+    """In a folder of its own (a researcher's repository), ``pytest --dptheory FILE`` runs one item per theorem
+    contract and per claim; a claim the file gets wrong fails with the sentence and the verdict reached."""
+    good = tmp_path / "my26.toml"
+    good.write_text(EXAMPLE.read_text())
+    bad = tmp_path / "bad.toml"
+    bad.write_text(EXAMPLE.read_text().replace("my26", "bad26").replace('relation = ">"', 'relation = "<"'))
+    run = _pytest(tmp_path, "--dptheory", "my26.toml", "--dptheory", "bad.toml")
+    out = run.stdout
+    assert run.returncode == 1, out + run.stderr
+    assert "1 failed, 5 passed" in out
+    assert "FAILED ::bad.toml::bad26.C1::verdict" in out
+    assert "bad26.C1: expected certified, got falsified" in out and "the paper: Theorem 2 never improves" in out
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.toml", "my26.toml"]  # nothing left behind
+
+
+def test_an_unknown_target_is_a_usage_error_naming_it() -> None:
+    from dptheory.pytest_plugin import objects_of
+
+    with pytest.raises(pytest.UsageError, match=r"--dptheory nope26: not a paper file \(.toml\) nor a paper key "
+                       "prefix; prefixes: dr18, "):
+        objects_of("nope26")
+    with pytest.raises(pytest.UsageError, match=r"--dptheory absent\.toml: cannot read paper file absent\.toml"):
+        objects_of("absent.toml")
