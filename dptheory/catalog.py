@@ -53,7 +53,7 @@ import warnings
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import Any, NamedTuple
 
 from dptheory.core import registry as _registry
 from dptheory.core.errors import PaperImportError, PaperImportWarning
@@ -67,6 +67,7 @@ __all__ = [
     "PATH_ENV",
     "REGISTRATION_MODULES",
     "Catalog",
+    "LoadedPaperFile",
     "cli_showwarning",
     "describe_row",
     "load_paper",
@@ -381,9 +382,18 @@ REGISTRY.install_finder(CATALOG)
 MAX_PAPER_FILE_BYTES = 2_000_000
 
 
-def load_paper_file(path: str | Path) -> list[str]:
-    """Read a paper file (``paper.toml``-style: ``[paper.*]``, ``[notation.*]``, ``[[theorem]]``, ``[[claim]]``)
-    from anywhere, register its theorems then its claims, and return their keys in order.
+class LoadedPaperFile(NamedTuple):
+    """What :func:`load_paper_file` registered (``keys``, theorems then claims, in order) and the file's known
+    values (rows of :mod:`dptheory.core.known_values`)."""
+
+    keys: list[str]
+    known_values: list[Mapping[str, str]]
+
+
+def load_paper_file(path: str | Path) -> LoadedPaperFile:
+    """Read a paper file (``paper.toml``-style: ``[paper.*]``, ``[notation.*]``, ``[[theorem]]``, ``[[claim]]``,
+    ``[[known_value]]``) from anywhere, register its theorems then its claims, and return their keys in order with
+    the file's known values.
 
     A file outside a package is data only: its formulas are parsed by :mod:`dptheory.core.expressions`, and names of
     code (kernels, proofs) do not resolve (they need a package: ``dptheory new``). A key the shipped papers or an
@@ -427,4 +437,4 @@ def load_paper_file(path: str | Path) -> list[str]:
     except BaseException:
         REGISTRY.withdraw(keys)
         raise
-    return keys
+    return LoadedPaperFile(keys, list(pf.known_value_rows))

@@ -7,6 +7,11 @@ repository, ``pytest --dptheory my26.toml`` (a paper file, docs/adding_a_paper.m
 * one item per theorem, ``<target>::<key>::contract``: its contract at seeded valid points
   (:func:`dptheory.verify.contract.check_contract`: the conditions can hold, the value is finite, float64 agrees
   with mpmath to 1e-10 relative, monotone where stated, LaTeX renders);
+* one item per known value, ``<target>::<key>::known value <i>``: the theorem agrees with a value computed apart
+  (:func:`dptheory.core.known_values.disagreement`; a paper file's ``[[known_value]]`` tables, an installed paper's
+  ``known_values.csv``), and one failing item ``<key>::known value`` for a theorem that has none (skipped, with the
+  reason, for an installed paper whose package ships no ``known_values.csv``: the shipped papers' values are still
+  in dptheory's repository, ``tests/data/known_values``);
 * one item per claim, ``<target>::<key>::verdict``: :func:`dptheory.verify.checking.check_claim` must reach the
   verdict on record; otherwise the item fails with the paper's sentence, the verdict reached and the
   counterexample. ``--dptheory-fresh`` ignores pinned counterexamples (a falsified claim must be found again).
@@ -38,11 +43,26 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 class DPTheoryItem(pytest.Item):
     """One theorem's contract or one claim's verdict."""
 
-    def __init__(self, *, obj: Any, what: str, fresh: bool = False, **kwargs: Any) -> None:
+    def __init__(self, *, obj: Any, what: str, fresh: bool = False, row: Any = None,
+                 shipped_without_values: bool = False, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.obj, self.what, self.fresh = obj, what, fresh
+        self.obj, self.what, self.fresh, self.row = obj, what, fresh, row
+        self.shipped_without_values = shipped_without_values
 
     def runtest(self) -> None:
+        if self.what == "known value":
+            from dptheory.core.known_values import disagreement
+
+            if self.row is None and self.shipped_without_values:
+                pytest.skip(f"{self.obj.key}: the paper's package ships no known_values.csv (the shipped papers' "
+                            "known values are in dptheory's repository, tests/data/known_values)")
+            if self.row is None:
+                raise DPTheoryFailure(f"{self.obj.key} has no known value: add one computed apart from the bound "
+                                      "(a [[known_value]] table with its method and source, docs/adding_a_paper.md)")
+            failure = disagreement(self.row, self.obj)
+            if failure is not None:
+                raise DPTheoryFailure(failure)
+            return
         if self.what == "contract":
             from dptheory.verify.contract import check_contract
 
@@ -77,36 +97,53 @@ class DPTheoryFailure(Exception):
 class _Target(pytest.Collector):
     """The theorems and claims of one ``--dptheory`` target."""
 
-    def __init__(self, *, objects: list[Any], fresh: bool, **kwargs: Any) -> None:
+    def __init__(self, *, objects: list[Any], rows: list[Any] | None, fresh: bool, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.objects, self.fresh = objects, fresh
+        self.objects, self.rows, self.fresh = objects, rows, fresh
 
     def collect(self) -> Iterator[pytest.Item]:
-        for obj in self.objects:
-            what = "contract" if getattr(obj, "KIND", "") == "theorem" else "verdict"
-            yield DPTheoryItem.from_parent(self, name=f"{obj.key}::{what}", obj=obj, what=what, fresh=self.fresh)
+        theorems = [o for o in self.objects if o.KIND == "theorem"]
+        for obj in theorems:
+            yield DPTheoryItem.from_parent(self, name=f"{obj.key}::contract", obj=obj, what="contract")
+        for obj in theorems:
+            rows = [r for r in self.rows or [] if r["key"] == obj.key]
+            for i, row in enumerate(rows or [None], start=1):
+                name = f"{obj.key}::known value" + (f" {i}" if row is not None else "")
+                yield DPTheoryItem.from_parent(self, name=name, obj=obj, what="known value", row=row,
+                                               shipped_without_values=self.rows is None)
+        for obj in (o for o in self.objects if o.KIND == "claim"):
+            yield DPTheoryItem.from_parent(self, name=f"{obj.key}::verdict", obj=obj, what="verdict", fresh=self.fresh)
 
 
-def objects_of(target: str) -> list[Any]:
-    """The theorems then the claims of a paper file (registered for the session) or of an installed paper."""
+def objects_of(target: str) -> tuple[list[Any], list[Any] | None]:
+    """The theorems and claims of a paper file (registered for the session) or of an installed paper, and their
+    known-value rows (the file's ``[[known_value]]`` tables; the ``known_values.csv`` of the paper's package; None
+    when the package ships none)."""
+    import sys
+
     from dptheory.catalog import load_paper_file
     from dptheory.core.errors import DPTheoryError
+    from dptheory.core.known_values import read_csv
     from dptheory.core.registry import REGISTRY
 
     try:
         if Path(target).suffix == ".toml" or Path(target).is_file():
-            keys = load_paper_file(target)
-            objs = [REGISTRY.get(k) for k in keys]
-        else:
-            REGISTRY.discover()
-            objs = REGISTRY.family(target)
-            if not objs:
-                prefixes = sorted({o.key.split(".")[0] for o in REGISTRY})
-                raise pytest.UsageError(f"--dptheory {target}: not a paper file (.toml) nor a paper key prefix; "
-                                        f"prefixes: {', '.join(prefixes)}")
-    except DPTheoryError as exc:
+            loaded = load_paper_file(target)
+            return [REGISTRY.get(k) for k in loaded.keys], loaded.known_values
+        REGISTRY.discover()
+        objs = REGISTRY.family(target)
+        if not objs:
+            prefixes = sorted({o.key.split(".")[0] for o in REGISTRY})
+            raise pytest.UsageError(f"--dptheory {target}: not a paper file (.toml) nor a paper key prefix; "
+                                    f"prefixes: {', '.join(prefixes)}")
+        folders = {Path(getattr(sys.modules.get(REGISTRY.origin(o.key)), "__file__", "") or ".").parent
+                   for o in objs}
+        files = [folder / "known_values.csv" for folder in sorted(folders) if (folder / "known_values.csv").is_file()]
+        if not files:  # None: the package ships no known values at all (skipped, said so), not "none for this one"
+            return objs, None
+        return objs, [r for f in files for r in read_csv(f, f"{f.parent.name}/known_values.csv")]
+    except (DPTheoryError, ValueError) as exc:
         raise pytest.UsageError(f"--dptheory {target}: {exc}") from None
-    return [o for o in objs if o.KIND == "theorem"] + [o for o in objs if o.KIND == "claim"]
 
 
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -115,5 +152,6 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
         return
     fresh = bool(config.getoption("dptheory_fresh"))
     for target in targets:
-        collector = _Target.from_parent(session, name=target, objects=objects_of(target), fresh=fresh)
+        objects, rows = objects_of(target)
+        collector = _Target.from_parent(session, name=target, objects=objects, rows=rows, fresh=fresh)
         items.extend(collector.collect())

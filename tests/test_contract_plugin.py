@@ -55,16 +55,20 @@ def _pytest(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 def test_pytest_dptheory_collects_contracts_and_claims_of_a_paper_file(tmp_path: Path) -> None:
     """In a folder of its own (a researcher's repository), ``pytest --dptheory FILE`` runs one item per theorem
-    contract and per claim; a claim the file gets wrong fails with the sentence and the verdict reached."""
+    contract, per known value and per claim; a claim the file gets wrong fails with the sentence and the verdict
+    reached, a known value the theorem disagrees with fails with both numbers."""
     good = tmp_path / "my26.toml"
     good.write_text(EXAMPLE.read_text())
     bad = tmp_path / "bad.toml"
-    bad.write_text(EXAMPLE.read_text().replace("my26", "bad26").replace('relation = ">"', 'relation = "<"'))
+    bad.write_text(EXAMPLE.read_text().replace("my26", "bad26").replace('relation = ">"', 'relation = "<"')
+                   .replace('value = "40"', 'value = "40.001"'))
     run = _pytest(tmp_path, "--dptheory", "my26.toml", "--dptheory", "bad.toml")
     out = run.stdout
     assert run.returncode == 1, out + run.stderr
-    assert "1 failed, 5 passed" in out
+    # per file: 2 contracts, 2 known values, 1 claim
+    assert "2 failed, 8 passed" in out
     assert "FAILED ::bad.toml::bad26.C1::verdict" in out
+    assert "FAILED ::bad.toml::bad26.thm2::known value 1" in out and "relative error 2.5e-5 > 1e-40" in out
     assert "bad26.C1: expected certified, got falsified" in out and "the paper: Theorem 2 never improves" in out
     assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.toml", "my26.toml"]  # nothing left behind
 

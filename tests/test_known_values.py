@@ -24,7 +24,6 @@ autodp). The tests never regenerate these files.
 from __future__ import annotations
 
 import ast
-import csv
 import json
 from collections import Counter
 from pathlib import Path
@@ -34,24 +33,19 @@ import pytest
 from paper_obligations import paper_files
 
 import dptheory  # noqa: F401  (registers the papers)
-from dptheory.core.errors import ConditionViolated
+from dptheory.core.known_values import disagreement, read_csv, row_problems
 from dptheory.core.registry import REGISTRY
 
 HERE = Path(__file__).parent / "data" / "known_values"
 GENERATOR = HERE / "make_known_values.py"
-METHODS = {"transcription", "second-derivation", "brute-force", "peer"}
-COLUMNS = ["key", "term", "params", "value", "rel_tol", "method", "source"]
-# The loosest tolerance a row may state, per method (float64 peers lose a few ulps per step; the 60-digit
-# routes are compared at 1e-30 or tighter).
-MAX_TOL = {"transcription": 1e-30, "second-derivation": 1e-20, "brute-force": 1e-20, "peer": 1e-9}
 
 
 def read_rows(path: Path, label: str) -> list[dict[str, str]]:
-    """The rows of one known-values CSV, each with ``where`` (``label:line``)."""
-    with open(path, newline="") as fh:
-        reader = csv.DictReader(fh)
-        assert reader.fieldnames == COLUMNS, f"{label}: columns {reader.fieldnames}, expected {COLUMNS}"
-        return [{**row, "where": f"{label}:{i}"} for i, row in enumerate(reader, start=2)]
+    """The rows of one known-values CSV, each with ``where`` (``label:line``); the columns are checked."""
+    try:
+        return read_csv(path, label)
+    except ValueError as exc:
+        pytest.fail(str(exc))
 
 
 def _rows() -> list[dict[str, str]]:
@@ -95,20 +89,18 @@ def test_every_theorem_has_a_fast_row():
 
 
 def test_rows_state_method_source_and_a_tight_tolerance():
-    for row in ROWS:
-        where = row["where"]
-        assert row["method"] in METHODS, f"{where}: method {row['method']!r} not in {sorted(METHODS)}"
-        assert len(row["source"]) > 10, f"{where}: the source column must say how the value was obtained"
-        tol = float(row["rel_tol"])
-        assert 0 < tol <= MAX_TOL[row["method"]], f"{where}: rel_tol {tol} looser than {MAX_TOL[row['method']]}"
-        params = json.loads(row["params"])
-        assert isinstance(params, dict) and params, where
-        for k, v in params.items():  # exact inputs: integers or decimal strings, never binary floats
-            assert isinstance(v, int | str), f"{where}: parameter {k} = {v!r} must be an int or a decimal string"
-        if row["value"] != "inf":
-            mpmath.mpf(row["value"])
-        if row["method"] == "peer":
-            assert "dp-accounting" in row["source"] or "autodp" in row["source"], where
+    problems = [p for row in ROWS for p in row_problems(row)]
+    assert not problems, "\n".join(problems)
+
+
+def test_the_row_rules_refuse_each_kind_of_bad_row():
+    """The data rules themselves (dptheory.core.known_values.row_problems), one slip at a time."""
+    good = next(r for r in ROWS if r["method"] == "transcription")
+    assert row_problems(good) == []
+    slips = {"method": "guess", "source": "typed", "rel_tol": "1e-3", "params": '{"alpha": 2.5}', "value": "two"}
+    for field, value in slips.items():
+        assert len(row_problems({**good, field: value})) == 1, field
+    assert row_problems({**good, "method": "peer", "rel_tol": "1e-12"})[0].endswith("in the source")
 
 
 @pytest.mark.parametrize("generator", GENERATORS, ids=lambda p: f"{p.parent.name}/{p.name}")
@@ -130,32 +122,9 @@ def test_generator_does_not_import_dptheory(generator: Path) -> None:
         )
 
 
-def _dps_for(tol: mpmath.mpf) -> int:
-    return min(50, int(-mpmath.log10(tol)) + 6)
-
-
 def _check_row(row: dict[str, str]) -> None:
-    th = REGISTRY.get(row["key"])
-    params = json.loads(row["params"])
-    tol = mpmath.mpf(row["rel_tol"])
-    dps = _dps_for(tol)
-    try:
-        got = th.evaluate(params, dps=dps, term=row["term"] or None).value
-    except ConditionViolated as exc:
-        pytest.fail(f"{row['where']}: the hand-picked valid point {params} of {row['key']} is refused: {exc}")
-    with mpmath.workdps(60):
-        if row["value"] == "inf":
-            assert mpmath.isinf(got) and got > 0, f"{row['where']}: expected +inf, got {got}"
-            return
-        want = mpmath.mpf(row["value"])
-        got = mpmath.mpf(got)
-        assert mpmath.isfinite(got), f"{row['where']}: expected {row['value']}, got {got}"
-        err = abs(got - want)
-        assert err <= tol * abs(want) or (want == 0 and err == 0), (
-            f"{row['where']}: {row['key']}{':' + row['term'] if row['term'] else ''} at {params} = "
-            f"{mpmath.nstr(got, dps)}, independent value ({row['method']}: {row['source']}) {row['value']}, "
-            f"relative error {mpmath.nstr(err / abs(want), 3) if want else err} > {row['rel_tol']}"
-        )
+    failure = disagreement(row, REGISTRY.get(row["key"]))
+    assert failure is None, failure
 
 
 @pytest.mark.parametrize(
@@ -170,7 +139,7 @@ def test_a_refused_valid_point_fails_instead_of_skipping():
     """The agreement check itself: a row whose point violates a condition is a failure, not a skip."""
     row = next(r for r in ROWS if r["key"] == "yeshokri22.thmD_6")
     bad = {**row, "params": json.dumps({**json.loads(row["params"]), "eta": "1000"})}
-    with pytest.raises(pytest.fail.Exception, match="is refused"):
+    with pytest.raises(AssertionError, match="is refused"):
         _check_row(bad)
     wrong = {**row, "value": str(mpmath.mpf(row["value"]) * (1 + 1e-12))}
     with pytest.raises(AssertionError, match="relative error"):

@@ -3,6 +3,7 @@ without running code, and the refusals (one line naming the file, the theorem an
 
 from __future__ import annotations
 
+import json
 from fractions import Fraction
 from pathlib import Path
 
@@ -13,6 +14,7 @@ import sympy as sp
 from dptheory.core import paperfile
 from dptheory.core.errors import DPTheoryError
 from dptheory.core.expressions import ExpressionError, parse_latex, parse_text
+from dptheory.core.known_values import disagreement
 from dptheory.core.registry import REGISTRY
 from dptheory.core.theorem import Theorem
 from dptheory.core.units import Direction, Monotone
@@ -170,3 +172,35 @@ def test_a_bad_theorem_is_refused_in_one_line_naming_file_theorem_and_field(old:
     with pytest.raises(DPTheoryError) as info:
         _toy(GOOD.replace(old, new, 1)).theorems()
     assert message in str(info.value) and "\n" not in str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("table", "message"),
+    [
+        ('theorem = "toy26.thm1"\nparams = { alpha = "2" }\nvalue = "1"\nrel_tol = 1e-40\nmethod = "guess"\n'
+         'source = "typed by hand here"', "method 'guess' is not one of transcription"),
+        ('theorem = "toy26.thm1"\nparams = { alpha = 2.5 }\nvalue = "1"\nrel_tol = 1e-40\nmethod = "transcription"\n'
+         'source = "typed by hand here"', "parameter alpha = 2.5 must be an integer or a decimal string"),
+        ('theorem = "toy26.thm1"\nparams = { alpha = "2" }\nvalue = "1"\nrel_tol = 1e-3\nmethod = "transcription"\n'
+         'source = "typed by hand here"', "rel_tol 0.001 is not in (0, 1e-30]"),
+        ('theorem = "toy26.thm1"\nparams = { alpha = "2" }\nvalue = "1"\nmethod = "transcription"\n'
+         'source = "typed by hand here"', "[[known_value]] number 1 (toy26.thm1): missing field 'rel_tol'"),
+    ],
+)
+def test_a_bad_known_value_is_refused_in_one_line(table: str, message: str) -> None:
+    with pytest.raises(DPTheoryError) as info:
+        _toy(GOOD + "\n[[known_value]]\n" + table + "\n")
+    assert message in str(info.value) and str(info.value).startswith("toy.toml: ") and "\n" not in str(info.value)
+
+
+def test_a_known_value_table_is_the_row_a_csv_would_give() -> None:
+    pf = _toy(GOOD + '\n[[known_value]]\ntheorem = "toy26.thm1"\nparams = { alpha = "3.5", sigma = "1.5", T = 10 }\n'
+              'value = "7.7777777777777777777777777777777777777777777777778"\nrel_tol = 1e-40\n'
+              'method = "transcription"\nsource = "T alpha/(2 sigma^2) = 35/4.5, by hand"\n')
+    [row] = pf.known_value_rows
+    assert row["key"] == "toy26.thm1" and row["term"] == "" and row["rel_tol"] == "1e-40"
+    assert json.loads(row["params"]) == {"alpha": "3.5", "sigma": "1.5", "T": 10}
+    thm = pf.theorems()[0]
+    assert disagreement(row, thm) is None
+    assert "relative error" in (disagreement({**row, "value": "7.78"}, thm) or "")
+

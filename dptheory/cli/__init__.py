@@ -519,7 +519,7 @@ def _run(argv: list[str]) -> int:
 
         try:  # theorems and claims of a paper file outside any package (--paper FILE), for this command only
             for file in paper_files:
-                args.paper_keys += load_paper_file(file)
+                args.paper_keys += load_paper_file(file).keys
             return _dispatch(args)
         finally:
             REGISTRY.withdraw(args.paper_keys)

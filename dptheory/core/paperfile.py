@@ -214,6 +214,15 @@ _SYMBOL_FIELDS: _Spec = {
     "integer": ((bool,), "true or false", False),
     "real": ((bool,), "true or false", False),
 }
+_KNOWN_VALUE_FIELDS: _Spec = {
+    "theorem": ((str,), "a theorem key", True),
+    "term": ((str,), "the name of one of the theorem's terms", False),
+    "params": ((dict,), "a table parameter = an integer or a decimal string (exact inputs)", True),
+    "value": ((str, int, float), "the independent value: a decimal string (or inf)", True),
+    "rel_tol": ((float,), "a relative tolerance > 0 (at most 1e-30 for a transcription)", True),
+    "method": ((str,), "one of transcription, second-derivation, brute-force, peer", True),
+    "source": ((str,), "a string: how the value was obtained, independently of the bound as written here", True),
+}
 _REF = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)+")
 _SIDES = ("lhs", "rhs")
 
@@ -235,6 +244,8 @@ class PaperFile:
     """``[symbols.<notation>]``: names a formula may use besides the parameters (bound variables, functions)."""
     define_tables: Mapping[str, Mapping[str, Any]] = dataclass_field(default_factory=dict)
     """``[define.<notation>]``: named formulas (shared parts of bounds), in order."""
+    known_value_rows: tuple[Mapping[str, str], ...] = ()
+    """The ``[[known_value]]`` tables as known-value rows (:mod:`dptheory.core.known_values`), validated as data."""
 
     def paper(self, key: str) -> Paper:
         """The paper declared as ``[paper.<key>]``."""
@@ -303,6 +314,7 @@ def parse(text: str, *, source: str, package: str = "") -> PaperFile:
                                        "symbols": ((dict,), "tables [symbols.<notation>]", False),
                                        "define": ((dict,), "tables [define.<notation>]", False),
                                        "theorem": ((list,), "tables [[theorem]]", False),
+                                       "known_value": ((list,), "tables [[known_value]]", False),
                                        "claim": ((list,), "tables [[claim]]", False)})
     papers = {key: _paper(source, key, body) for key, body in data.get("paper", {}).items()}
     notations = {key: _notation(source, key, body) for key, body in data.get("notation", {}).items()}
@@ -314,7 +326,27 @@ def parse(text: str, *, source: str, package: str = "") -> PaperFile:
     theorems = data.get("theorem", [])
     for i, table in enumerate(theorems):
         _check_theorem(source, i, table, papers, notations, [t["key"] for t in theorems[:i]])
-    return PaperFile(source, papers, notations, tuple(tables), package, tuple(theorems), symbols, defines)
+    rows = tuple(_known_value(source, i, t) for i, t in enumerate(data.get("known_value", [])))
+    return PaperFile(source, papers, notations, tuple(tables), package, tuple(theorems), symbols, defines, rows)
+
+
+def _known_value(source: str, i: int, table: Any) -> dict[str, str]:
+    """One ``[[known_value]]`` table as a known-value row (the CSV's columns), checked as data."""
+    import json
+
+    from dptheory.core.known_values import row_problems
+
+    key = table.get("theorem") if isinstance(table, dict) else None
+    where = f"[[known_value]] number {i + 1}" + (f" ({key})" if isinstance(key, str) else "")
+    _fields(source, where, table, _KNOWN_VALUE_FIELDS)
+    value = table["value"]
+    row = {"key": table["theorem"], "term": table.get("term", ""), "params": json.dumps(table["params"]),
+           "value": value if isinstance(value, str) else repr(value), "rel_tol": repr(table["rel_tol"]),
+           "method": table["method"], "source": table["source"], "where": f"{source}: {where}"}
+    problems = row_problems(row)
+    if problems:
+        raise DPTheoryError(problems[0])
+    return row
 
 
 def _fields(source: str, where: str, table: Any, spec: _Spec) -> None:
