@@ -373,6 +373,11 @@ def _split_debug(argv: Sequence[str]) -> tuple[list[str], bool]:
     return [a for a in head if a != "--debug"] + tail, debug
 
 
+def _is_paper_file(value: str) -> bool:
+    """A ``--paper`` value names a paper file (a ``.toml`` path, or an existing file); otherwise a paper key."""
+    return value.lower().endswith(".toml") or os.path.isfile(value)
+
+
 def _split_paper(argv: list[str]) -> tuple[list[str], list[str]]:
     """The arguments without the global ``--paper FILE`` / ``--paper=FILE`` (before ``--``), and the files."""
     out: list[str] = []
@@ -385,11 +390,14 @@ def _split_paper(argv: list[str]) -> tuple[list[str], list[str]]:
             break
         if a == "--paper" or a.startswith("--paper="):
             value = a.partition("=")[2] if "=" in a else (argv[i + 1] if i + 1 < len(argv) else "")
-            if "=" not in a:
-                next(it, None)
             if not value or value.startswith("-"):
                 raise UsageError("dptheory: --paper needs a FILE: a paper file (.toml) of papers, notation, "
-                                 "theorems and claims (see docs/adding_a_paper.md)")
+                                 "theorems and claims (see docs/adding_a_paper.md), or for `report` a paper key")
+            if not _is_paper_file(value):  # `report --paper yeshokri22`: the report's own option, a registry prefix
+                out.append(a)
+                continue
+            if "=" not in a:
+                next(it, None)
             files.append(value)
             continue
         out.append(a)
@@ -520,6 +528,8 @@ def _run(argv: list[str]) -> int:
         try:  # theorems and claims of a paper file outside any package (--paper FILE), for this command only
             for file in paper_files:
                 args.paper_keys += load_paper_file(file).keys
+            if hasattr(args, "paper") and not args.paper and args.paper_keys:  # `report --paper FILE`: its paper
+                args.paper, args.paper_file = args.paper_keys[0].split(".")[0], paper_files[0]
             return _dispatch(args)
         finally:
             REGISTRY.withdraw(args.paper_keys)

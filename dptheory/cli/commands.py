@@ -661,8 +661,8 @@ def _report_command(args: argparse.Namespace) -> str:
     import shlex
 
     words = ["dptheory", "report"]
-    if args.paper:
-        words += ["--paper", args.paper]
+    if args.paper:  # the paper file it was read from (report --paper FILE), or the registry prefix
+        words += ["--paper", getattr(args, "paper_file", None) or args.paper]
     if args.params:
         words += ["--params", str(args.params)]
     if args.claims is not None:

@@ -137,7 +137,8 @@ _THEOREM_SIDE_FIELDS: _Spec = {
     "label": ((str,), "a string", False),
     "term": ((str,), "the name of one of the theorem's terms", False),
     "limit": ((str,), "the parameter of one of the theorem's limits", False),
-    "set": ((dict,), "a table parameter = an integer or " + _NAME.replace("an object", "a sympy expression"), False),
+    "set": ((dict,), "a table parameter = an integer, a formula in the theorem's parameters, or " +
+            _NAME.replace("an object", "a sympy expression"), False),
 }
 _CONSTANT_SIDE_FIELDS: _Spec = {
     "constant": ((int, float), "a number (inf for +infinity)", True),
@@ -457,8 +458,7 @@ def _check_side(source: str, where: str, side: dict[str, Any]) -> None:
         return
     _fields(source, where, side, _THEOREM_SIDE_FIELDS)
     for name, value in side.get("set", {}).items():
-        if not ((isinstance(value, int) and not isinstance(value, bool)) or
-                (isinstance(value, str) and _REF.fullmatch(value))):
+        if not ((isinstance(value, int) and not isinstance(value, bool)) or isinstance(value, str)):
             raise _bad(source, where, "set", {name: value}, _THEOREM_SIDE_FIELDS["set"][1])
 
 
@@ -612,9 +612,18 @@ def _side(pf: PaperFile, where: str, field: str, side: Mapping[str, Any]) -> Qua
     for name, value in side.get("set", {}).items():
         if name not in thm.params:
             raise _bad(pf.source, where, field, dict(side), f"set: parameters of {key}: {', '.join(thm.params)}")
-        derived[name] = sp.Integer(value) if isinstance(value, int) else _resolve(
-            pf, f"{where}: {field}", "set", value, lambda e: isinstance(e, sp.Basic),
-            "a sympy expression of the package")
+        if isinstance(value, int):
+            derived[name] = sp.Integer(value)
+        elif _REF.fullmatch(value):
+            derived[name] = _resolve(pf, f"{where}: {field}", "set", value, lambda e: isinstance(e, sp.Basic),
+                                     "a sympy expression of the package")
+        else:  # a formula in the theorem's parameters (t = "n": the last record)
+            from dptheory.core.expressions import ExpressionError, parse_text
+
+            try:
+                derived[name] = parse_text(value, {p: thm.notation.sym(p) for p in thm.params})
+            except ExpressionError as exc:
+                raise DPTheoryError(f"{pf.source}: {where}: field {field!r}: set {name}: {exc}") from None
     return theorem_side(key, side.get("label"), term=side.get("term"), limit=side.get("limit"), set=derived)
 
 
