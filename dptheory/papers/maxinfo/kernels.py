@@ -13,13 +13,17 @@ What is whose (see ``docs/derivations/maxinfo_dpsgd.md``):
   of Lampert & Zakerinia;
 * the Gaussian-DP route (Dong, Roth & Su; Balle & Wang 2018) for the (eps, delta)-DP comparison
   (``docs/derivations/maxinfo_route.md``, section 3).
+
+The theorems' kernels, last, take a parameter point ``p`` (name -> value) and unpack it for the functions above:
+``theorem_b_mp``/``_np``/``_arb`` of ``maxinfo.thmB_derived`` (``paper.toml`` names them) and ``route_mp``/``_np``/
+``_arb`` of ``maxinfo.dp_route_rogers_asymptotic`` (declared in ``theorems.py``).
 """
 
 from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import mpmath
@@ -33,6 +37,7 @@ __all__ = [
     "dp_route_eps_arb",
     "dwork_product",
     "dwork_pure",
+    "exact_ints",
     "gdp_delta_arb",
     "k_b_arb",
     "k_b_mp",
@@ -41,6 +46,12 @@ __all__ = [
     "lemma_m_np",
     "lemma_m_relaxed_mp",
     "lemma_m_relaxed_np",
+    "route_arb",
+    "route_mp",
+    "route_np",
+    "theorem_b_arb",
+    "theorem_b_mp",
+    "theorem_b_np",
     "thm_a_mp",
     "thm_a_np",
     "thm_b_arb",
@@ -606,3 +617,87 @@ def dp_route_arb(n: int, E: int, zeta: Any, sigma: Any, beta: Any, C: Any, C_bet
                                f"(eps = {eps.str(5)}, delta = {d.str(5)})")
     x = eps * eps * n
     return C * (x + (beta - (-x).exp()) / C_beta)
+
+
+# ----------------------------------------------------------------------------- the theorems' kernels (a point p)
+# The hand-written kernels of maxinfo.thmB_derived (named by paper.toml) and of maxinfo.dp_route_rogers_asymptotic
+# (theorems.py): a parameter point p (name -> value) in, the value out; they unpack p for the kernels above.
+def _n_u(p: Mapping[str, Any]) -> Any:
+    """``n_u = m floor(n/m)``, the examples used per epoch (T = floor(n/m) steps of m)."""
+    return int(p["m"]) * (int(p["n"]) // int(p["m"]))
+
+
+def _r(p: Mapping[str, Any]) -> Any:
+    return p["zeta"] ** 2 / p["sigma"] ** 2
+
+
+def exact_ints(p: Mapping[str, Any], names: tuple[str, ...], where: str) -> tuple[int, ...]:
+    """Integer parameters given as balls, as Python ints (Undecided when a ball is not one integer)."""
+    from dptheory.core.compile import Undecided
+
+    out = []
+    for x in names:
+        v = p[x]
+        k = v.unique_fmpz() if v.is_exact() else None
+        if k is None:
+            raise Undecided(f"{where}: the integer {x} must be exact on balls (got {v.str(5)})")
+        out.append(int(k))
+    return tuple(out)
+
+
+def theorem_b_mp(p: Mapping[str, Any]) -> mpmath.mpf:
+    """Theorem B (derived here) at ``p`` in mpmath: :func:`thm_b_mp`."""
+    return thm_b_mp(_n_u(p), int(p["m"]), p["E"], _r(p), p["beta"])
+
+
+def theorem_b_np(p: Mapping[str, np.ndarray]) -> np.ndarray:
+    """Theorem B (derived here) at ``p`` in float64, vectorised: :func:`thm_b_np`."""
+    return thm_b_np(p["m"] * np.floor(p["n"] / p["m"]), p["m"], p["E"], _r(p), p["beta"])
+
+
+def theorem_b_arb(p: Mapping[str, Any]) -> Any:
+    """Certified Theorem B (:func:`thm_b_arb`: K_B at the minimiser, branch and bound below)."""
+    n_, m_, E_ = exact_ints(p, ("n", "m", "E"), "maxinfo.thmB_derived")
+    return thm_b_arb(m_ * (n_ // m_), m_, E_, _r(p), p["beta"])
+
+
+def _route_parts(p: Mapping[str, Any], hp: bool) -> tuple[Any, Any, Any]:
+    """eps (from the slack equation), delta(eps) of mu-GDP with mu = 2 zeta sqrt(E)/sigma, and n."""
+    from dptheory.core.errors import RegimeNotSupported
+
+    mu = 2 * p["zeta"] * (mpmath.sqrt(p["E"]) if hp else np.sqrt(p["E"])) / p["sigma"]
+    if hp:
+        e = dp_route_eps_mp(p["n"], mu, p["C_beta"], p["beta"])
+        d = gdp_delta_mp(e, mu)
+    else:
+        e = dp_route_eps(float(p["n"]), float(mu), float(p["C_beta"]), float(p["beta"]))
+        d = float(gdp_delta_np(e, mu))
+    if e > 0.5 or not (0 < d < e):
+        raise RegimeNotSupported(f"maxinfo.dp_route_rogers_asymptotic: Rogers et al. need eps <= 1/2 and "
+                                 f"0 < delta < eps; the route gives eps = {float(e):.4g}, delta = {float(d):.3g} "
+                                 f"at {({k: float(v) for k, v in p.items()})}")
+    return e, d, p["n"]
+
+
+def route_mp(p: Mapping[str, Any]) -> mpmath.mpf:
+    """The (eps, delta)-DP route at ``p`` in mpmath: C (eps^2 n + n sqrt(delta/eps))."""
+    e, d, nn = _route_parts(p, True)
+    return p["C"] * (e**2 * nn + nn * mpmath.sqrt(d / e))
+
+
+def route_arb(p: Mapping[str, Any]) -> Any:
+    """Certified route (:func:`dp_route_arb`: eps bracketed by certified signs of the slack)."""
+    n_, E_ = exact_ints(p, ("n", "E"), "maxinfo.dp_route_rogers_asymptotic")
+    return dp_route_arb(n_, E_, p["zeta"], p["sigma"], p["beta"], p["C"], p["C_beta"])
+
+
+def route_np(p: Mapping[str, np.ndarray]) -> np.ndarray:
+    """The route at ``p`` in float64, point by point (eps is a root at each point)."""
+    arrs = np.broadcast_arrays(*(np.asarray(p[k], dtype=np.float64) for k in ("n", "E", "zeta", "sigma", "beta", "C",
+                                                                                "C_beta")))
+    out = np.empty(arrs[0].shape)
+    for idx in np.ndindex(out.shape):
+        q = dict(zip(("n", "E", "zeta", "sigma", "beta", "C", "C_beta"), (float(a[idx]) for a in arrs), strict=True))
+        e, d, nn = _route_parts(q, False)
+        out[idx] = q["C"] * (e * e * nn + nn * np.sqrt(d / e))
+    return out
