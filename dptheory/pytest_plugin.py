@@ -22,7 +22,7 @@ this module). A target that is neither a readable paper file nor a known prefix 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -122,6 +122,7 @@ def objects_of(target: str) -> tuple[list[Any], list[Any] | None]:
     import sys
 
     from dptheory.catalog import load_paper_file
+    from dptheory.core import paperfile
     from dptheory.core.errors import DPTheoryError
     from dptheory.core.known_values import read_csv
     from dptheory.core.registry import REGISTRY
@@ -136,12 +137,16 @@ def objects_of(target: str) -> tuple[list[Any], list[Any] | None]:
             prefixes = sorted({o.key.split(".")[0] for o in REGISTRY})
             raise pytest.UsageError(f"--dptheory {target}: not a paper file (.toml) nor a paper key prefix; "
                                     f"prefixes: {', '.join(prefixes)}")
-        folders = {Path(getattr(sys.modules.get(REGISTRY.origin(o.key)), "__file__", "") or ".").parent
-                   for o in objs}
+        modules = {REGISTRY.origin(o.key) for o in objs}
+        folders = {Path(getattr(sys.modules.get(m), "__file__", "") or ".").parent: m for m in sorted(modules)}
         files = [folder / "known_values.csv" for folder in sorted(folders) if (folder / "known_values.csv").is_file()]
-        if not files:  # None: the package ships no known values at all (skipped, said so), not "none for this one"
+        rows: list[Mapping[str, str]] = [r for f in files for r in read_csv(f, f"{f.parent.name}/known_values.csv")]
+        # and the [[known_value]] tables of the package's paper file (a package made by `dptheory new`)
+        rows += [r for folder, m in sorted(folders.items()) if (folder / "paper.toml").is_file()
+                 for r in paperfile.load(m, "paper.toml").known_value_rows]
+        if not files and not rows:  # None: the package ships no known values at all (skipped, said so)
             return objs, None
-        return objs, [r for f in files for r in read_csv(f, f"{f.parent.name}/known_values.csv")]
+        return objs, rows
     except (DPTheoryError, ValueError) as exc:
         raise pytest.UsageError(f"--dptheory {target}: {exc}") from None
 

@@ -13,7 +13,7 @@ from dptheory.core import paperfile
 from dptheory.core.registry import REGISTRY
 from dptheory.verify.contract import MAX_FAILURES, check_contract, valid_points
 
-EXAMPLE = Path(__file__).parents[1] / "examples" / "my26.toml"
+EXAMPLE = Path(__file__).parents[1] / "dptheory" / "examples" / "my26.toml"
 
 
 def _theorem(edit: tuple[str, str] | None = None, key: str = "my26.thm1"):

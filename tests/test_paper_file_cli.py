@@ -13,7 +13,7 @@ import pytest
 from dptheory.cli import main
 from dptheory.core.registry import REGISTRY
 
-DATA = Path(__file__).parents[1] / "examples" / "my26.toml"  # the example the README runs
+DATA = Path(__file__).parents[1] / "dptheory" / "examples" / "my26.toml"  # the example the README runs
 
 
 @pytest.fixture

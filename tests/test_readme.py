@@ -60,7 +60,7 @@ def test_tour_command(line, tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
     expect = 1 if "# exits 1" in line else 0
     argv = shlex.split(line.split("#")[0])[1:]
-    for arg in argv:  # a repository file the command reads (examples/my26.toml)
+    for arg in argv:  # a repository file the command reads (dptheory/examples/my26.toml)
         if "/" in arg and "=" not in arg and (ROOT / arg).is_file():
             (tmp_path / arg).parent.mkdir(parents=True, exist_ok=True)
             (tmp_path / arg).write_bytes((ROOT / arg).read_bytes())

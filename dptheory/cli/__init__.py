@@ -336,7 +336,7 @@ def _add_check(sub: Any) -> None:
 
 
 def _add_report(sub: Any) -> None:
-    """``report`` and ``figure``."""
+    """``report``, ``new`` and ``figure``."""
     from dptheory.cli import commands as C
     from dptheory.cli.params import existing_file, integer, out_file
 
@@ -352,6 +352,16 @@ def _add_report(sub: Any) -> None:
     s.add_argument("--no-progress", dest="progress", action="store_false", help="no progress bar")
     s.add_argument("--json", action="store_true", help="print what was written as JSON")
     s.set_defaults(func=C.cmd_report, progress=None)
+
+    from dptheory.cli.new import cmd_new
+
+    s = sub.add_parser("new", help="scaffold an installable paper package of your own (pip install -e DIR)",
+                       description="Write DIR (default ./KEY): pyproject.toml (entry point, pytest --dptheory KEY), "
+                       "KEY/paper.toml (the example paper with your key: edit it), KEY/theorems.py, KEY/claims.py, "
+                       "tests/test_KEY.py. Written whole or not at all; DIR must not exist or be empty.")
+    s.add_argument("key", help="the paper's key, a lowercase identifier (it names the package), e.g. fmtt18")
+    s.add_argument("--dir", help="the folder to create (default: ./KEY)")
+    s.set_defaults(func=cmd_new)
 
     s = sub.add_parser("figure", help="reproduce a paper figure from the encoded theorems",
                        description="Reproduce a paper figure; --out and --csv are written together or not at all.")
