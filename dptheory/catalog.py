@@ -432,9 +432,45 @@ def load_paper_file(path: str | Path) -> LoadedPaperFile:
     try:  # all of the file or none of it: its claims are built once its theorems are registered
         for theorem in pf.theorems():
             register(theorem, "theorem")
+            _warn_if_never_valid(source, theorem)
         for claim in pf.claims(side_at_pin=side_at_pin):
             register(claim, "claim")
     except BaseException:
         REGISTRY.withdraw(keys)
         raise
     return LoadedPaperFile(keys, list(pf.known_value_rows))
+
+
+#: draws from a paper file's sample ranges to look for one point where a theorem's conditions hold (a few ms each)
+SATISFIABILITY_DRAWS = 200
+
+
+def _warn_if_never_valid(source: str, theorem: Any) -> None:
+    """A :class:`~dptheory.core.errors.DPTheoryWarning` when no point of the notation's sample ranges satisfies the
+    theorem's conditions in :data:`SATISFIABILITY_DRAWS` seeded draws (the conditions may never hold, or only
+    outside the declared ranges: a search, not a proof, and said so), or when the bound is not a real number at the
+    first valid point found."""
+    from dptheory.core.errors import DPTheoryWarning
+    from dptheory.verify.contract import valid_points
+
+    points, refused = valid_points(theorem, 1, tries=SATISFIABILITY_DRAWS)
+    if points:  # and the bound is a real number there (a log of a negative number inside the domain is a slip)
+        from dptheory.core.errors import DPTheoryError
+
+        try:
+            value = theorem.evaluate(points[0], dps=15).value
+            problem = "" if value == value else "is not a real number (NaN)"
+        except DPTheoryError as exc:
+            problem = f"cannot be evaluated ({exc})"
+        if problem:
+            warnings.warn(DPTheoryWarning(
+                f"{source}: [[theorem]] {theorem.key}: field 'bound': {problem} at {points[0]}, where every "
+                "condition holds"), stacklevel=2)
+        return
+    if not points:
+        worst = next(iter(refused), "none")
+        warnings.warn(DPTheoryWarning(
+            f"{source}: [[theorem]] {theorem.key}: field 'conditions': no point of the sample ranges satisfies them "
+            f"in {SATISFIABILITY_DRAWS} draws (most refused by: {worst}); they may never hold, or only outside the "
+            "ranges of the notation table"), stacklevel=2)
+

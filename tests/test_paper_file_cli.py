@@ -76,3 +76,25 @@ def test_a_bad_paper_file_is_one_line(spec: Path, capsys: pytest.CaptureFixture[
         spec.write_text(spec.read_text().replace(*edit, 1))
     got, _, err = _run(capsys, *argv)
     assert got == code and message in err and err.count("\n") == 1, err
+
+
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        (('{ when = "alpha > 1", reason = "the order exceeds 1" }',
+          '{ when = "alpha > 1000", reason = "the order exceeds 1000" }'),
+         "[[theorem]] my26.thm1: field 'conditions': no point of the sample ranges satisfies them in 200 draws "
+         "(most refused by: alpha > 1000)"),
+        (('bound = "T*alpha/z**2"', 'bound = "T*log(1 - alpha)"'),
+         "[[theorem]] my26.thm2: field 'bound': cannot be evaluated (the expression is complex here"),
+    ],
+)
+def test_a_theorem_that_can_never_be_evaluated_is_a_one_line_warning(
+        spec: Path, capsys: pytest.CaptureFixture[str], edit: tuple[str, str], message: str) -> None:
+    """Conditions no sampled point satisfies, or a bound that is complex where they hold: the file still loads (a
+    search is not a proof), with a one-line warning naming the file, the theorem and the field."""
+    assert edit[0] in spec.read_text()
+    spec.write_text(spec.read_text().replace(*edit, 1))
+    code, _, err = _run(capsys, "list", "my26", "--paper", "my26.toml")
+    warned = [line for line in err.splitlines() if line.startswith("dptheory: warning: my26.toml: ")]
+    assert code == 0 and len(warned) == 1 and message in warned[0], err
