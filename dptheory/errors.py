@@ -38,6 +38,7 @@ from dptheory.core.errors import (
 _ELSEWHERE = {
     "UsageError": "dptheory.cli.params",
     "CompileError": "dptheory.core.compile",
+    "ExpressionError": "dptheory.core.expressions",
     "Undecided": "dptheory.core.compile",
     "MissingBackend": "dptheory.core.compile",
     "NoBallEvaluator": "dptheory.core.claims",
