@@ -68,9 +68,10 @@ class kl(sp.Function):
         return base if exp is None else rf"{base}^{{{exp}}}"
 
 
-def xi_sum(size: Any) -> sp.Sum:
-    """Maurer's ``xi(n) = sum_k C(n,k)(k/n)^k(1-k/n)^(n-k)`` (arXiv cs/0411099, main theorem), ``n`` = ``size``."""
-    return sp.Sum(sp.binomial(size, _j) * (_j / size) ** _j * (1 - _j / size) ** (size - _j), (_j, 0, size))
+def xi_sum(size: Any) -> sp.Basic:
+    """Maurer's ``xi(n) = sum_k C(n,k)(k/n)^k(1-k/n)^(n-k)`` (arXiv cs/0411099, main theorem), ``n`` = ``size``: the
+    ``XI`` of ``[define.pacbayes]`` (:data:`XI_SYM`) with ``size`` for ``n`` (an unevaluated sum)."""
+    return XI_SYM.xreplace({n: sp.sympify(size)})
 
 
 def risk_conditions(emp_sym: Any, delta_sym: Any) -> tuple[Condition, Condition]:
