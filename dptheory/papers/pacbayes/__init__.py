@@ -2,5 +2,6 @@
 
 The classic bounds (``maurer04.*``, ``mcallester99``, ``dr18.*``) and our derived bounds with a
 max-information prior (``pacbayes.*``: G1-G3, kl inversion, Pinsker relaxation) share one notation
-table (``theorems``); claims (``claims``); ``dptheory pacbayes bound`` (``cli``).
+table (``theorems``; the theorems are the ``[[theorem]]`` tables of ``paper.toml``, their hand-written kernels
+``kernels``); claims (``claims``); ``dptheory pacbayes bound`` (``cli``).
 """
