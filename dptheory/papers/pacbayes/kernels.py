@@ -58,18 +58,26 @@ def kl_inv_lower_arb(p: Mapping[str, Any]) -> Any:
 
 
 # ----------------------------------------------------------------------------- the risk of a kl budget
-def _risk_mp(budget: _Budget, p: Mapping[str, Any]) -> mpmath.mpf:
-    return K.kl_inv_upper_mp(p["emp_risk"], budget(p))
+def _risks(family: str, label: str, budgets: tuple[_Budget, _Budget, _Budget]) -> tuple[_Budget, _Budget, _Budget]:
+    """The risk kernels ``kl^-1_+(emp_risk, budget)`` of one family, from its budget kernels ``(mp, np, arb)``: in
+    mpmath, in float64, and on arb balls (numerics/kl.py, bisection with certified bracket ends). Each is named
+    ``<family>_risk_<backend>`` (the name ``paper.toml`` gives it)."""
+    mp_budget, np_budget, arb_budget = budgets
 
+    def risk_mp(p: Mapping[str, Any]) -> mpmath.mpf:
+        return K.kl_inv_upper_mp(p["emp_risk"], mp_budget(p))
 
-def _risk_np(budget: _Budget, p: Mapping[str, np.ndarray]) -> np.ndarray:
-    return K.kl_inv_upper_np(p["emp_risk"], budget(p))
+    def risk_np(p: Mapping[str, np.ndarray]) -> np.ndarray:
+        return K.kl_inv_upper_np(p["emp_risk"], np_budget(p))
 
+    def risk_arb(p: Mapping[str, Any]) -> Any:
+        return K.kl_inv_upper_arb(p["emp_risk"], arb_budget(p))
 
-def _risk_arb(budget: _Budget, p: Mapping[str, Any]) -> Any:
-    """The certified risk bound: kl^-1_+(emp_risk, budget) on arb balls (numerics/kl.py, bisection with
-    certified bracket ends)."""
-    return K.kl_inv_upper_arb(p["emp_risk"], budget(p))
+    for fn, backend, where in ((risk_mp, "mp", "in mpmath"), (risk_np, "np", "in float64"),
+                               (risk_arb, "arb", "on arb balls")):
+        fn.__name__ = fn.__qualname__ = f"{family}_risk_{backend}"
+        fn.__doc__ = f"``kl^-1_+(emp_risk, {label})`` {where}."
+    return risk_mp, risk_np, risk_arb
 
 
 # ----------------------------------------------------------------------------- Maurer 2004
@@ -88,19 +96,8 @@ def maurer_budget_arb(p: Mapping[str, Any]) -> Any:
     return (p["KL"] + (K.xi_arb(_n_arb(p)) / p["delta"]).log()) / p["n"]
 
 
-def maurer_risk_mp(p: Mapping[str, Any]) -> mpmath.mpf:
-    """``kl^-1_+(emp_risk, Maurer's budget)`` in mpmath."""
-    return _risk_mp(maurer_budget_mp, p)
-
-
-def maurer_risk_np(p: Mapping[str, np.ndarray]) -> np.ndarray:
-    """``kl^-1_+(emp_risk, Maurer's budget)`` in float64."""
-    return _risk_np(maurer_budget_np, p)
-
-
-def maurer_risk_arb(p: Mapping[str, Any]) -> Any:
-    """``kl^-1_+(emp_risk, Maurer's budget)`` on arb balls."""
-    return _risk_arb(maurer_budget_arb, p)
+maurer_risk_mp, maurer_risk_np, maurer_risk_arb = _risks(
+    "maurer", "Maurer's budget", (maurer_budget_mp, maurer_budget_np, maurer_budget_arb))
 
 
 # ----------------------------------------------------------------------------- xi(n) <= 2 sqrt(n)
@@ -121,19 +118,8 @@ def sqrt_budget_arb(p: Mapping[str, Any]) -> Any:
     return (p["KL"] + (2 * flint.arb(p["n"]).sqrt() / p["delta"]).log()) / p["n"]
 
 
-def sqrt_risk_mp(p: Mapping[str, Any]) -> mpmath.mpf:
-    """``kl^-1_+(emp_risk, the 2 sqrt(n) budget)`` in mpmath."""
-    return _risk_mp(sqrt_budget_mp, p)
-
-
-def sqrt_risk_np(p: Mapping[str, np.ndarray]) -> np.ndarray:
-    """``kl^-1_+(emp_risk, the 2 sqrt(n) budget)`` in float64."""
-    return _risk_np(sqrt_budget_np, p)
-
-
-def sqrt_risk_arb(p: Mapping[str, Any]) -> Any:
-    """``kl^-1_+(emp_risk, the 2 sqrt(n) budget)`` on arb balls."""
-    return _risk_arb(sqrt_budget_arb, p)
+sqrt_risk_mp, sqrt_risk_np, sqrt_risk_arb = _risks(
+    "sqrt", "the 2 sqrt(n) budget", (sqrt_budget_mp, sqrt_budget_np, sqrt_budget_arb))
 
 
 # ----------------------------------------------------------------------------- (G2), (G3)
@@ -155,19 +141,8 @@ def maxinfo_budget_arb(p: Mapping[str, Any]) -> Any:
     return (kl_term + K.xi_arb(_n_arb(p)).log() - (p["delta"] - p["beta"]).log() + p["k"]) / p["n"]
 
 
-def maxinfo_risk_mp(p: Mapping[str, Any]) -> mpmath.mpf:
-    """``kl^-1_+(emp_risk, the (G2)/(G3) budget)`` in mpmath."""
-    return _risk_mp(maxinfo_budget_mp, p)
-
-
-def maxinfo_risk_np(p: Mapping[str, np.ndarray]) -> np.ndarray:
-    """``kl^-1_+(emp_risk, the (G2)/(G3) budget)`` in float64."""
-    return _risk_np(maxinfo_budget_np, p)
-
-
-def maxinfo_risk_arb(p: Mapping[str, Any]) -> Any:
-    """``kl^-1_+(emp_risk, the (G2)/(G3) budget)`` on arb balls."""
-    return _risk_arb(maxinfo_budget_arb, p)
+maxinfo_risk_mp, maxinfo_risk_np, maxinfo_risk_arb = _risks(
+    "maxinfo", "the (G2)/(G3) budget", (maxinfo_budget_mp, maxinfo_budget_np, maxinfo_budget_arb))
 
 
 # ----------------------------------------------------------------------------- Dziugaite & Roy 2018
@@ -191,19 +166,8 @@ def dr18_budget_arb(p: Mapping[str, Any]) -> Any:
     return (p["KL"] + (2 * mm.sqrt()).log() + 2 * (3 / p["delta"]).log().max(mm * p["eps"] ** 2)) / mm
 
 
-def dr18_risk_mp(p: Mapping[str, Any]) -> mpmath.mpf:
-    """``kl^-1_+(emp_risk, Dziugaite & Roy's budget)`` in mpmath."""
-    return _risk_mp(dr18_budget_mp, p)
-
-
-def dr18_risk_np(p: Mapping[str, np.ndarray]) -> np.ndarray:
-    """``kl^-1_+(emp_risk, Dziugaite & Roy's budget)`` in float64."""
-    return _risk_np(dr18_budget_np, p)
-
-
-def dr18_risk_arb(p: Mapping[str, Any]) -> Any:
-    """``kl^-1_+(emp_risk, Dziugaite & Roy's budget)`` on arb balls."""
-    return _risk_arb(dr18_budget_arb, p)
+dr18_risk_mp, dr18_risk_np, dr18_risk_arb = _risks(
+    "dr18", "Dziugaite & Roy's budget", (dr18_budget_mp, dr18_budget_np, dr18_budget_arb))
 
 
 # ----------------------------------------------------------------------------- DR18 max-information variant
@@ -231,16 +195,6 @@ def dr18_maxinfo_budget_arb(p: Mapping[str, Any]) -> Any:
             + p["eps"] * ((4 / p["delta"]).log() / (2 * mm)).sqrt())
 
 
-def dr18_maxinfo_risk_mp(p: Mapping[str, Any]) -> mpmath.mpf:
-    """``kl^-1_+(emp_risk, the max-information variant's budget)`` in mpmath."""
-    return _risk_mp(dr18_maxinfo_budget_mp, p)
-
-
-def dr18_maxinfo_risk_np(p: Mapping[str, np.ndarray]) -> np.ndarray:
-    """``kl^-1_+(emp_risk, the max-information variant's budget)`` in float64."""
-    return _risk_np(dr18_maxinfo_budget_np, p)
-
-
-def dr18_maxinfo_risk_arb(p: Mapping[str, Any]) -> Any:
-    """``kl^-1_+(emp_risk, the max-information variant's budget)`` on arb balls."""
-    return _risk_arb(dr18_maxinfo_budget_arb, p)
+dr18_maxinfo_risk_mp, dr18_maxinfo_risk_np, dr18_maxinfo_risk_arb = _risks(
+    "dr18_maxinfo", "the max-information variant's budget",
+    (dr18_maxinfo_budget_mp, dr18_maxinfo_budget_np, dr18_maxinfo_budget_arb))
