@@ -1,0 +1,226 @@
+"""The fields of every table of a paper file, and the checks that read them: the format's types and messages, once.
+
+Each table of a paper file (``docs/adding_a_paper.md``, sections 2 and 3) has its :data:`Spec` here: ``PAPER_FIELDS``
+and ``PARAM_FIELDS`` (papers, notation tables); ``CLAIM_FIELDS`` and its parts (``CITATION_FIELDS``, the sides,
+``REGION_FIELDS``, ``BOX_FIELDS``, ``FINDING_FIELDS``); ``THEOREM_FIELDS`` and its parts (``CONDITION_FIELDS``,
+``KERNEL_FIELDS``, ``TERM_FIELDS``), ``SYMBOL_FIELDS``, ``KNOWN_VALUE_FIELDS``. :mod:`dptheory.core.paperfile`
+(papers, notation tables, claims) and :mod:`dptheory.core.paperfile_theorems` (theorems, symbols, definitions, known
+values) check their tables with :func:`check_fields` and :func:`bad`, so that every message of a paper file has one
+form (``<file>: <table>: field '<field>' is <value>; accepted: <what is accepted>``), and resolve the names a file
+gives (``module.name``, :data:`REF`) with :func:`resolve`, in the file's own package only.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from collections.abc import Callable, Mapping
+from types import FunctionType
+from typing import Any, Protocol
+
+from dptheory.core.errors import DPTheoryError
+from dptheory.core.notation import Domain
+from dptheory.core.units import Direction, Monotone, Unit
+
+Spec = dict[str, tuple[tuple[type, ...], str, bool]]
+"""A table's fields: field -> (accepted Python types, what the message says is accepted, required)."""
+
+NAME = "the dotted name module.name of an object of the paper's package"
+"""What a field that names an object of the package accepts (``.replace("an object", ...)`` says which object)."""
+
+PAPER_FIELDS: Spec = {
+    "authors": ((str,), "a string", True),
+    "year": ((int,), "an integer", True),
+    "title": ((str,), "a string", True),
+    "venue": ((str,), "a string", False),
+    "arxiv_id": ((str,), "a string", False),
+    "arxiv_version": ((int,), "an integer", False),
+}
+PARAM_FIELDS: Spec = {
+    "name": ((str,), "a string", True),
+    "latex": ((str,), "a string", True),
+    "meaning": ((str,), "a string", True),
+    "domain": ((str,), "one of " + ", ".join(repr(d.value) for d in Domain), True),
+    "range": ((list,), "an array [lo, hi] of two numbers", True),
+    "log": ((bool,), "true or false", True),
+    "unit": ((str,), "a string", False),
+}
+CLAIM_FIELDS: Spec = {
+    "key": ((str,), "a string", True),
+    "title": ((str,), "a string", True),
+    "citation": ((dict,), "a table { paper, item, eq, note }", True),
+    "statement": ((str,), "a string", True),
+    "reading": ((str,), "a string", True),
+    "lhs": ((dict,), "a side: a table { theorem, label, term, limit, set } or { constant, label }", True),
+    "rhs": ((dict,), "a side: a table { theorem, label, term, limit, set } or { constant, label }", True),
+    "relation": ((str,), "one of '<', '<=', '>', '>=', '=='", True),
+    "factor": ((int, float), "a number > 0 (a 'same order' claim: lhs/rhs in [1/factor, factor])", False),
+    "verdict": ((str,), "one of 'proved', 'certified', 'exhaustive', 'not falsified', 'falsified'", False),
+    "region": ((dict,), "a table { description, fixed, choices, ranges, certify }", False),
+    "symbolic": ((str,), NAME.replace("an object", "a function"), False),
+    "counterexamples": ((list,), "an array of tables (parameter = value)", False),
+    "finding": ((str, dict), "a string, or a table { text, pins } or { text, values }", False),
+    "tags": ((list,), "an array of strings", False),
+}
+CITATION_FIELDS: Spec = {
+    "paper": ((str,), "the key of a [paper.<key>] of this file", True),
+    "item": ((str,), "a string", True),
+    "eq": ((str, int), "a string or an integer", False),
+    "note": ((str,), "a string", False),
+}
+"""A ``citation = { paper, item, eq, note }`` of a claim or a theorem."""
+THEOREM_SIDE_FIELDS: Spec = {
+    "theorem": ((str,), "a registered theorem key", True),
+    "label": ((str,), "a string", False),
+    "term": ((str,), "the name of one of the theorem's terms", False),
+    "limit": ((str,), "the parameter of one of the theorem's limits", False),
+    "set": ((dict,), "a table parameter = an integer, a formula in the theorem's parameters, or " +
+            NAME.replace("an object", "a sympy expression"), False),
+}
+CONSTANT_SIDE_FIELDS: Spec = {
+    "constant": ((int, float), "a number (inf for +infinity)", True),
+    "label": ((str,), "a string", True),
+}
+REGION_FIELDS: Spec = {
+    "description": ((str,), "a string", False),
+    "fixed": ((dict,), "a table parameter = value", False),
+    "choices": ((dict,), "a table parameter = an array of values or " +
+                NAME.replace("an object", "a list of values"), False),
+    "ranges": ((dict,), "a table parameter = [low, high, log]", False),
+    "certify": ((dict,), "a table { intervals, integers, log, free, max_boxes }", False),
+}
+BOX_FIELDS: Spec = {
+    "intervals": ((dict,), "a table parameter = [low, high] (exact: integers or decimal strings)", False),
+    "integers": ((dict,), "a table parameter = [low, high] (integers)", False),
+    "log": ((list,), "an array of parameter names", False),
+    "free": ((dict,), "a table parameter = value", False),
+    "max_boxes": ((int,), "an integer", False),
+}
+FINDING_FIELDS: Spec = {
+    "text": ((str,), "a string (a template: {field:spec})", True),
+    "pins": ((list,), "an array with, per pin, a table field = 'lhs', 'rhs' or a pinned parameter", False),
+    "values": ((str,), NAME.replace("an object", "a function of the claim"), False),
+}
+FORMULA = "a formula: sympy text (e.g. \"T*alpha/(2*z**2)\") in the declared names"
+THEOREM_FIELDS: Spec = {
+    "key": ((str,), "a string", True),
+    "title": ((str,), "a string", True),
+    "citation": ((dict,), "a table { paper, item, eq, note }", True),
+    "notation": ((str,), "the key of a [notation.<key>] of this file", True),
+    "params": ((list,), "an array of parameter names of the notation table", True),
+    "conditions": ((list,), "an array of tables { when, reason } (when: a comparison, or when_latex)", False),
+    "assumptions": ((list,), "an array of strings", False),
+    "bound": ((str,), FORMULA, False),
+    "bound_latex": ((str,), "a formula in LaTeX (read by sympy's parse_latex)", False),
+    "statement": ((list,), "an array of formulas (relations, e.g. \"Eq(A, B)\" or \"a <= b\")", False),
+    "definitions": ((list,), "an array of formulas Eq(name, value)", False),
+    "direction": ((str,), "one of " + ", ".join(repr(d.value) for d in Direction), True),
+    "quantity": ((str,), "a string", True),
+    "unit": ((str,), "one of " + ", ".join(repr(u.value) for u in Unit), False),
+    "monotone": ((dict,), "a table parameter = one of " + ", ".join(repr(m.value) for m in Monotone), False),
+    "kernels": ((dict,), "a table { mp, np, arb, reason }: functions of the package (module.name) and why", False),
+    "terms": ((dict,), "a table name = { description, expr, mp, np }", False),
+    "np_flagged": ((bool,), "true or false", False),
+    "slow_fractional": ((list,), "an array of parameter names", False),
+    "infinite_when": ((str,), "a string", False),
+    "reading": ((str,), "a string", False),
+    "notes": ((str,), "a string", False),
+}
+CONDITION_FIELDS: Spec = {
+    "when": ((str,), "a comparison in sympy text (e.g. \"beta < 1\")", False),
+    "when_latex": ((str,), "a comparison in LaTeX", False),
+    "reason": ((str,), "a string (why it is needed, as the paper says)", True),
+}
+KERNEL_FIELDS: Spec = {
+    "mp": ((str,), NAME.replace("an object", "a function p -> mpf"), False),
+    "np": ((str,), NAME.replace("an object", "a function p -> float64 array"), False),
+    "arb": ((str,), NAME.replace("an object", "a function p -> arb ball"), False),
+    "reason": ((str,), "a string, or " + NAME.replace("an object", "a string"), True),
+}
+TERM_FIELDS: Spec = {
+    "description": ((str,), "a string", True),
+    "expr": ((str,), FORMULA, False),
+    "mp": ((str,), NAME.replace("an object", "a function p -> mpf"), False),
+    "np": ((str,), NAME.replace("an object", "a function p -> float64 array"), False),
+}
+SYMBOL_FIELDS: Spec = {
+    "name": ((str,), "a string (the printed name; default: the table's name)", False),
+    "function": ((bool, str), "true (an undefined function, e.g. kl), or " +
+                 NAME.replace("an object", "a sympy function class (one that prints itself)"), False),
+    "positive": ((bool,), "true or false", False),
+    "nonnegative": ((bool,), "true or false", False),
+    "integer": ((bool,), "true or false", False),
+    "real": ((bool,), "true or false", False),
+}
+KNOWN_VALUE_FIELDS: Spec = {
+    "theorem": ((str,), "a theorem key", True),
+    "term": ((str,), "the name of one of the theorem's terms", False),
+    "params": ((dict,), "a table parameter = an integer or a decimal string (exact inputs)", True),
+    "value": ((str, int, float), "the independent value: a decimal string (or inf)", True),
+    "rel_tol": ((float,), "a relative tolerance > 0 (at most 1e-30 for a transcription)", True),
+    "method": ((str,), "one of transcription, second-derivation, brute-force, peer", True),
+    "source": ((str,), "a string: how the value was obtained, independently of the bound as written here", True),
+}
+REF = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)+")
+"""A dotted name ``module.name`` (a string that is not one is a value: a formula, a text)."""
+
+
+class PackageFile(Protocol):
+    """What :func:`resolve` reads of a :class:`~dptheory.core.paperfile.PaperFile`: its name in messages and its
+    package (a protocol: this module is below ``paperfile``, which imports it)."""
+
+    @property
+    def source(self) -> str: ...
+
+    @property
+    def package(self) -> str: ...
+
+
+def listed_keys(keys: Mapping[str, Any]) -> str:
+    return ", ".join(sorted(keys)) or "none"
+
+
+def check_fields(source: str, where: str, table: Any, spec: Spec) -> None:
+    """Check that ``table`` is a table with exactly the keys of ``spec``, each of its accepted type."""
+    if not isinstance(table, dict):
+        raise DPTheoryError(f"{source}: {where} must be a table")
+    for name in table:
+        if name not in spec:
+            raise DPTheoryError(f"{source}: {where}: unknown field {name!r}; accepted: {', '.join(spec)}")
+    for name, (types, accepted, required) in spec.items():
+        if name not in table:
+            if required:
+                raise DPTheoryError(f"{source}: {where}: missing field {name!r} ({accepted})")
+            continue
+        value = table[name]
+        if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
+            raise DPTheoryError(f"{source}: {where}: field {name!r} is {value!r}; accepted: {accepted}")
+
+
+def bad(source: str, where: str, field: str, value: Any, accepted: str) -> DPTheoryError:
+    return DPTheoryError(f"{source}: {where}: field {field!r} is {value!r}; accepted: {accepted}")
+
+
+def resolve(pf: PackageFile, where: str, field: str, name: str, ok: Callable[[Any], bool], what: str) -> Any:
+    """The object ``module.NAME`` of the file's package that ``ok`` accepts (a function must be defined in the
+    package, not imported into it)."""
+    module, _, attr = name.rpartition(".")
+    accepted = f"{what} (module.name in {pf.package or 'the package of a loaded file'})"
+    if not pf.package or any(part.startswith("__") for part in name.split(".")):
+        raise bad(pf.source, where, field, name, accepted)
+    try:
+        obj = getattr(importlib.import_module(f"{pf.package}.{module}"), attr)
+    except (ImportError, AttributeError) as exc:
+        raise bad(pf.source, where, field, name, f"{accepted}; {exc}") from None
+    defined_in = obj.__module__ if isinstance(obj, FunctionType) else f"{pf.package}.{module}"
+    if not ok(obj) or not defined_in.startswith(pf.package + "."):
+        raise bad(pf.source, where, field, name, f"{accepted}; it is {type(obj).__name__} from {defined_in}")
+    return obj
+
+
+def is_function(obj: Any) -> bool:
+    return isinstance(obj, FunctionType)
+
+
+def is_number(v: Any) -> bool:
+    return isinstance(v, int | float) and not isinstance(v, bool)

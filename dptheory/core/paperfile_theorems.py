@@ -1,0 +1,228 @@
+"""A paper file's theorems as data: the ``[[theorem]]``, ``[symbols.*]``, ``[define.*]`` and ``[[known_value]]`` tables.
+
+:func:`dptheory.core.paperfile.parse` checks these tables as data here (:func:`check_names`, :func:`check_theorem`,
+:func:`known_value_row`); :meth:`PaperFile.theorems <dptheory.core.paperfile.PaperFile.theorems>` and
+:meth:`PaperFile.names <dptheory.core.paperfile.PaperFile.names>` build them here (:func:`build_theorem`,
+:func:`formula_names`): formulas parsed by :mod:`dptheory.core.expressions` (no code runs), kernels and terms
+resolved as functions of the file's package. The format is ``docs/adding_a_paper.md``, section 2 ("Theorems as
+data"); the tables' fields (``THEOREM_FIELDS`` ...), their checks and the form of every message are
+:mod:`dptheory.core.paperfile_fields`, shared with the papers, notation tables and claims of
+:mod:`dptheory.core.paperfile`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Protocol
+
+from dptheory.core.citation import Paper
+from dptheory.core.errors import DPTheoryError
+from dptheory.core.notation import NotationTable
+from dptheory.core.paperfile_fields import (
+    CITATION_FIELDS,
+    CONDITION_FIELDS,
+    FORMULA,
+    KERNEL_FIELDS,
+    KNOWN_VALUE_FIELDS,
+    REF,
+    SYMBOL_FIELDS,
+    TERM_FIELDS,
+    THEOREM_FIELDS,
+    PackageFile,
+    bad,
+    check_fields,
+    is_function,
+    listed_keys,
+    resolve,
+)
+from dptheory.core.units import Direction, Monotone, Unit
+
+if TYPE_CHECKING:
+    from dptheory.core.theorem import Theorem
+
+
+class TheoremFile(PackageFile, Protocol):
+    """What this module reads of a :class:`~dptheory.core.paperfile.PaperFile` (a protocol: ``paperfile`` imports
+    this module, and ``tests/test_architecture.py`` counts an import under ``TYPE_CHECKING`` in a cycle too)."""
+
+    @property
+    def papers(self) -> Mapping[str, Paper]: ...
+
+    @property
+    def symbol_tables(self) -> Mapping[str, Mapping[str, Any]]: ...
+
+    @property
+    def define_tables(self) -> Mapping[str, Mapping[str, Any]]: ...
+
+    def notation(self, key: str) -> NotationTable: ...
+
+    def names(self, notation: str) -> dict[str, Any]: ...
+
+
+def check_names(source: str, notations: Mapping[str, NotationTable], symbols: Mapping[str, Any],
+                 defines: Mapping[str, Any]) -> None:
+    """``[symbols.<notation>]`` and ``[define.<notation>]``: of a declared notation, new names, valid fields."""
+    for table, kind in ((symbols, "symbols"), (defines, "define")):
+        for key, body in table.items():
+            where = f"[{kind}.{key}]"
+            if key not in notations:
+                raise DPTheoryError(f"{source}: {where}: no [notation.{key}] in the file; declared: "
+                                    f"{listed_keys(notations)}")
+            if not isinstance(body, dict):
+                raise DPTheoryError(f"{source}: {where} must be a table")
+            for name, value in body.items():
+                if name in notations[key] or (kind == "define" and name in symbols.get(key, {})):
+                    raise bad(source, where, name, value, "a name that is not a parameter or a symbol already")
+                if kind == "symbols":
+                    check_fields(source, f"{where}: {name}", value, SYMBOL_FIELDS)
+                elif not isinstance(value, str) and not (isinstance(value, dict) and set(value) == {"latex"}):
+                    raise bad(source, where, name, value, FORMULA + ", or a table { latex = '...' }")
+
+
+def check_theorem(source: str, i: int, table: Any, papers: Mapping[str, Paper],
+                   notations: Mapping[str, NotationTable], earlier: list[str]) -> None:
+    """Validate one ``[[theorem]]`` table as data (its formulas are parsed by :meth:`PaperFile.theorems`)."""
+    key = table.get("key") if isinstance(table, dict) else None
+    where = f"[[theorem]] {key}" if isinstance(key, str) else f"[[theorem]] number {i + 1}"
+    check_fields(source, where, table, THEOREM_FIELDS)
+    if table["key"] in earlier:
+        raise bad(source, where, "key", table["key"], "a key no other [[theorem]] of the file has")
+    check_fields(source, f"{where}: citation", table["citation"], CITATION_FIELDS)
+    if table["citation"]["paper"] not in papers:
+        raise bad(source, where, "citation", table["citation"],
+                  f"a paper declared in this file ({listed_keys(papers)}), as {{ paper = KEY, item = ... }}")
+    if table["notation"] not in notations:
+        raise bad(source, where, "notation", table["notation"], f"a notation of this file: {listed_keys(notations)}")
+    notation = notations[table["notation"]]
+    for field in ("params", "slow_fractional"):
+        for name in table.get(field, []):
+            if not isinstance(name, str) or name not in notation:
+                raise bad(source, where, field, name, f"a parameter of [notation.{table['notation']}]: "
+                          f"{', '.join(notation.params)}")
+    for field, enum in (("direction", Direction), ("unit", Unit)):
+        if field in table and table[field] not in {e.value for e in enum}:
+            raise bad(source, where, field, table[field], THEOREM_FIELDS[field][1])
+    for name, sense in table.get("monotone", {}).items():
+        if name not in table["params"] or sense not in {m.value for m in Monotone}:
+            raise bad(source, where, "monotone", {name: sense}, "a table parameter (of params) = one of "
+                      + ", ".join(repr(m.value) for m in Monotone))
+    if ("bound" in table) + ("bound_latex" in table) > 1:
+        raise DPTheoryError(f"{source}: {where}: give at most one of the fields 'bound' and 'bound_latex'")
+    for j, cond in enumerate(table.get("conditions", [])):
+        check_fields(source, f"{where}: condition {j + 1}", cond, CONDITION_FIELDS)
+        if ("when" in cond) == ("when_latex" in cond):
+            raise DPTheoryError(f"{source}: {where}: condition {j + 1}: give exactly one of 'when' and 'when_latex'")
+    for field in ("assumptions", "statement", "definitions"):
+        if not all(isinstance(x, str) for x in table.get(field, [])):
+            raise bad(source, where, field, table[field], THEOREM_FIELDS[field][1])
+    if "kernels" in table:
+        check_fields(source, f"{where}: kernels", table["kernels"], KERNEL_FIELDS)
+    for name, term in table.get("terms", {}).items():
+        check_fields(source, f"{where}: terms: {name}", term, TERM_FIELDS)
+
+
+def formula_names(pf: TheoremFile, notation: str) -> dict[str, Any]:
+    import sympy as sp
+
+    from dptheory.core.expressions import ExpressionError
+
+    names: dict[str, Any] = {p.name: p.symbol for p in pf.notation(notation).params.values()}
+    for name, spec in pf.symbol_tables.get(notation, {}).items():
+        printed, function = spec.get("name", name), spec.get("function", False)
+        if isinstance(function, str):
+            names[name] = resolve(pf, f"[symbols.{notation}]: {name}", "function", function,
+                                  lambda f: isinstance(f, sp.FunctionClass), "a sympy function class of the package")
+        else:
+            names[name] = (sp.Function(printed) if function else
+                           sp.Symbol(printed, **{k: v for k, v in spec.items() if k not in ("name", "function")}))
+    for name, formula in pf.define_tables.get(notation, {}).items():
+        try:
+            names[name] = _parse(formula, names, pf.notation(notation))
+        except ExpressionError as exc:
+            raise DPTheoryError(f"{pf.source}: [define.{notation}]: {name}: {exc}") from None
+    return names
+
+
+def _parse(formula: str | Mapping[str, str], names: Mapping[str, Any], notation: NotationTable) -> Any:
+    """A formula as sympy text, or as ``{latex = ...}`` (LaTeX), in ``names``."""
+    from dptheory.core.expressions import parse_latex, parse_text
+
+    if isinstance(formula, str):
+        return parse_text(formula, names)
+    return parse_latex(formula["latex"], names, {p.name: p.latex for p in notation.params.values()})
+
+
+def build_theorem(pf: TheoremFile, table: Mapping[str, Any]) -> Theorem:
+    """Build one validated ``[[theorem]]`` table: formulas parsed in the notation's names, kernels resolved."""
+    from dptheory.core.conditions import Condition
+    from dptheory.core.expressions import ExpressionError
+    from dptheory.core.theorem import Term, Theorem
+
+    where = f"[[theorem]] {table['key']}"
+    notation = pf.notation(table["notation"])
+    names = pf.names(table["notation"])
+
+    def formula(field: str, text: str | Mapping[str, str]) -> Any:
+        try:
+            return _parse(text, names, notation)
+        except ExpressionError as exc:
+            raise DPTheoryError(f"{pf.source}: {where}: field {field!r}: {exc}") from None
+
+    def function(field: str, name: str) -> Any:
+        return resolve(pf, where, field, name, is_function, "a function of the package")
+
+    cit = table["citation"]
+    fields: dict[str, Any] = {
+        "citation": pf.papers[cit["paper"]].item(cit["item"], eq=cit.get("eq"), note=cit.get("note", "")),
+        "conditions": tuple(
+            Condition(formula(f"conditions {j + 1}", c["when"] if "when" in c else {"latex": c["when_latex"]}),
+                      c["reason"]) for j, c in enumerate(table.get("conditions", []))),
+        "statement": tuple(formula(f"statement {j + 1}", s) for j, s in enumerate(table.get("statement", []))),
+        "definitions": tuple(formula(f"definitions {j + 1}", s) for j, s in enumerate(table.get("definitions", []))),
+        "direction": Direction(table["direction"]),
+        "monotone": {k: Monotone(v) for k, v in table.get("monotone", {}).items()},
+        "params": tuple(table["params"]),
+        "assumptions": tuple(table.get("assumptions", ())),
+        "slow_fractional": tuple(table.get("slow_fractional", ())),
+    }
+    if "bound" in table or "bound_latex" in table:
+        fields["bound"] = formula("bound", table["bound"] if "bound" in table else {"latex": table["bound_latex"]})
+    if "unit" in table:
+        fields["unit"] = Unit(table["unit"])
+    kernels = table.get("kernels", {})
+    for backend in ("mp", "np", "arb"):
+        if backend in kernels:
+            fields[backend] = function(f"kernels: {backend}", kernels[backend])
+    if "reason" in kernels:
+        reason = kernels["reason"]
+        fields["kernel_reason"] = (resolve(pf, f"{where}: kernels", "reason", reason, lambda r: isinstance(r, str),
+                                           "a string of the package") if REF.fullmatch(reason) else reason)
+    fields["terms"] = {
+        name: Term(name, t["description"], function(f"terms: {name}: mp", t["mp"]) if "mp" in t else None,
+                   function(f"terms: {name}: np", t["np"]) if "np" in t else None,
+                   formula(f"terms: {name}: expr", t["expr"]) if "expr" in t else None)
+        for name, t in table.get("terms", {}).items()}
+    plain = ("key", "title", "quantity", "np_flagged", "infinite_when", "reading", "notes")
+    try:
+        return Theorem(notation=notation, **{k: table[k] for k in plain if k in table}, **fields)
+    except ValueError as exc:
+        raise DPTheoryError(f"{pf.source}: {where}: {exc}") from None
+
+
+def known_value_row(source: str, i: int, table: Any) -> dict[str, str]:
+    """One ``[[known_value]]`` table as a known-value row (the CSV's columns), checked as data."""
+    import json
+
+    from dptheory.core.known_values import row_problems
+
+    key = table.get("theorem") if isinstance(table, dict) else None
+    where = f"[[known_value]] number {i + 1}" + (f" ({key})" if isinstance(key, str) else "")
+    check_fields(source, where, table, KNOWN_VALUE_FIELDS)
+    value = table["value"]
+    row = {"key": table["theorem"], "term": table.get("term", ""), "params": json.dumps(table["params"]),
+           "value": value if isinstance(value, str) else repr(value), "rel_tol": repr(table["rel_tol"]),
+           "method": table["method"], "source": table["source"], "where": f"{source}: {where}"}
+    problems = row_problems(row)
+    if problems:
+        raise DPTheoryError(problems[0])
+    return row
