@@ -113,3 +113,20 @@ def test_digits_correct_at_witness_and_strategy_points(key: str, n: int) -> None
 @pytest.mark.parametrize(("key", "n"), _cases(8))
 def test_digits_correct_more_points(key: str, n: int) -> None:
     _check_theorem(key, n)
+
+
+def test_the_ziv_loop_reaches_the_digits_a_huge_input_needs() -> None:
+    """dwork15.cor22_route at tau = 1e400 (found by tests/test_fuzz_api.py): the exponent tau^2 (-3/2 + 1/sqrt 2)
+    / (c^2 n) is ~4e805, so its argument alone needs ~840 working digits; the loop's cap grows with the inputs'
+    digits instead of stopping at 128x the guard digits. Checked against the exponent computed apart (base 10)."""
+    import mpmath
+
+    import dptheory
+
+    value = dptheory.get("dwork15.cor22_route").evaluate({"tau": "1e400", "c": "1/1000", "n": 2}, dps=30).value
+    with mpmath.workdps(900):
+        tau, c, n = mpmath.mpf(10) ** 400, mpmath.mpf(1) / 1000, 2
+        x = tau**2 * (mpmath.mpf(-3) / 2 + 1 / mpmath.sqrt(2)) / (c**2 * n)
+        # the second term 2 e^(-tau^2/(c^2 n)) is below the first by a factor e^(-1e805): only e^x counts
+        want = mpmath.exp(x)
+        assert abs(value / want - 1) <= mpmath.mpf(10) ** -29  # the 30 digits asked for, relative

@@ -169,7 +169,10 @@ def _bad_parse(text: str) -> str:
         ("set = { KL = 0 }", "set = { K = 0 }", "toy26.C2: field 'lhs' is {'theorem': 'maurer04.kl_2sqrtn', "
          "'label': 'kl bound', 'set': {'K': 0}}; accepted: set: parameters of maurer04.kl_2sqrtn: emp_risk, KL"),
         ("set = { KL = 0 }", "set = { KL = 0.5 }", "[[claim]] toy26.C2: lhs: field 'set' is {'KL': 0.5}; accepted: a "
-         "table parameter = an integer or the dotted name module.name of a sympy expression"),
+         "table parameter = an integer, a formula in the theorem's parameters, or the dotted name module.name of a "
+         "sympy expression"),
+        ("set = { KL = 0 }", 'set = { KL = "n + tau" }',
+         "[[claim]] toy26.C2: field 'lhs': set KL: the name 'tau' is not declared; accepted: the declared names"),
         ("set = { KL = 0 }", 'set = { KL = "claims._pinsker_proof" }',
          "[[claim]] toy26.C2: lhs: field 'set' is 'claims._pinsker_proof'; accepted: a sympy expression of the "
          "package"),

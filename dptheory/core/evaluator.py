@@ -324,7 +324,8 @@ def run_mp(
 ) -> mpmath.mpf:
     """The kernel at ``dps`` + guard digits; with ``double_check``, again with twice the guard
     digits (and more, up to 128x: an ill-conditioned point such as the kl inverse at q ~ 1e-323
-    needs hundreds of digits) until two successive values round to the same ``dps`` digits: the
+    needs hundreds of digits; up to 4x the inputs' digits when those are more: an input of 1e400 squared in an
+    exponent) until two successive values round to the same ``dps`` digits: the
     non-rigorous Ziv loop for kernels without a ball evaluator (a kernel that loses the same
     digits at every precision would still agree with itself)."""
     guard = GUARD_DIGITS
@@ -332,7 +333,10 @@ def run_mp(
     if not double_check or mpmath.isinf(val):
         with mpmath.workdps(dps):
             return +val
-    for _ in range(7):
+    # up to 128x the guard digits, or (for inputs of huge magnitude, whose squares or products sit in an exponent:
+    # e^(tau^2) at tau = 1e400 needs ~800 digits for its argument alone) 4x the inputs' decimal digits
+    cap = max(GUARD_DIGITS * 128, 4 * _input_digits(exact))
+    while guard < cap:
         guard *= 2
         val2 = run_mp_once(thm, kernel, exact, dps + guard)
         with mpmath.workdps(dps):
@@ -344,6 +348,13 @@ def run_mp(
         f"{thm.key}: the value does not settle to {dps} digits between {dps + guard // 2} and {dps + guard} "
         f"working digits at {dict(exact)}; ask for fewer digits or report it"
     )
+
+
+def _input_digits(exact: Mapping[str, sp.Rational]) -> int:
+    """The most decimal digits of a numerator or denominator among the exact inputs."""
+    bits = max((max(int(sp.Rational(v).p).bit_length(), int(sp.Rational(v).q).bit_length()) for v in exact.values()),
+               default=0)
+    return int(bits * 0.30103) + 1
 
 
 def run_mp_once(thm: Theorem, kernel: KernelMP, exact: Mapping[str, sp.Rational], wdps: int) -> mpmath.mpf:
