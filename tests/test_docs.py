@@ -221,17 +221,18 @@ def _dotted_exists(dotted: str) -> bool:
 CONVENTIONAL = frozenset({"mp", "np", "sp", "math", "flint", "mpmath", "numpy", "sympy", "scipy"})
 
 
-def _foreign_names(where: str) -> set[str]:
+@cache  # per file (references() asks once per dotted name it meets there; the files do not change during a run)
+def _foreign_names(where: str) -> frozenset[str]:
     """Names a source file binds by importing from outside the package (``mp`` of ``from mpmath import mp``)."""
     if not where.endswith(".py"):
-        return set()
+        return frozenset()
     names = set(CONVENTIONAL)
     for node in ast.walk(ast.parse((REPO / where).read_text())):
         if isinstance(node, ast.Import):
             names |= {a.asname or a.name.split(".")[0] for a in node.names if not a.name.startswith("dptheory")}
         elif isinstance(node, ast.ImportFrom) and not (node.module or "").startswith("dptheory") and node.level == 0:
             names |= {a.asname or a.name for a in node.names}
-    return names
+    return frozenset(names)
 
 
 def _absolute(where: str, ref: str) -> list[str]:
@@ -252,7 +253,8 @@ def _absolute(where: str, ref: str) -> list[str]:
     return out
 
 
-def references() -> list[tuple[str, int, str, bool]]:
+@cache  # two tests read the same scan of the same files (each scan parses every module of the package)
+def references() -> tuple[tuple[str, int, str, bool], ...]:
     """Every reference of the docs: ``(file, line, reference, whether it exists)``."""
     out = []
     for where, line, text in _sources():
@@ -275,7 +277,7 @@ def references() -> list[tuple[str, int, str, bool]]:
             if candidates:
                 refs.append((m.group(0), any(_dotted_exists(c) for c in candidates)))
         out += [(where, line, ref, ok) for ref, ok in refs]
-    return out
+    return tuple(out)
 
 
 def dangling() -> list[str]:

@@ -13,6 +13,7 @@ and the message cannot drift apart.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
@@ -101,6 +102,10 @@ class Condition:
 
 
 _FAST_CACHE: dict[int, tuple[Any, Any, tuple[sp.Symbol, ...]] | None] = {}
+#: the order relations, on the two 60-digit sides; which side is larger is settled before (they differ by more than
+#: 1e-40 relative), so comparing the mpf values directly decides as comparing them rounded to 60 decimal digits would
+_ORDER = {sp.StrictLessThan: operator.lt, sp.LessThan: operator.le, sp.StrictGreaterThan: operator.gt,
+          sp.GreaterThan: operator.ge}
 _FAST_KEEP: list[Condition] = []  # keeps cached conditions alive so their ids stay unique
 
 
@@ -136,7 +141,8 @@ def _fast_decide(cond: Condition, values: Mapping[sp.Symbol, sp.Rational]) -> Co
         scale = max(abs(a), abs(b))
         if scale == 0 or abs(a - b) <= scale * mpmath.mpf(10) ** -40:
             return None
-        holds = bool(rel.func(sp.Float(str(a), 60), sp.Float(str(b), 60)))
+        order = _ORDER.get(type(rel))
+        holds = bool(order(a, b)) if order is not None else bool(rel.func(sp.Float(str(a), 60), sp.Float(str(b), 60)))
         la, lb = mpmath.nstr(a, 20), mpmath.nstr(b, 20)
     exact_l = rel.lhs if not rel.lhs.free_symbols else None
     exact_r = rel.rhs if not rel.rhs.free_symbols else None

@@ -1,12 +1,13 @@
 """Stage 3 of the compiler: emit straight-line Python for one backend (``mp``, ``np`` or ``arb``), with common
 subexpressions evaluated once (structural CSE by hash-consing) and loop-invariant parts of a summand hoisted
-out of the loop. The generated source imports nothing; it runs in its backend's namespace
-(:mod:`dptheory.core.compile.backends`)."""
+out of the loop. A piecewise summand whose conditions do not depend on the summation index is unswitched (one
+loop per branch, see :meth:`_Emitter.unswitched`), so that the invariant parts of its branches are hoisted too.
+The generated source imports nothing; it runs in its backend's namespace (:mod:`dptheory.core.compile.backends`)."""
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -105,6 +106,8 @@ class _Emitter:
         self.n = 0
         self.uses_sum = False
         self.consts: list[str] = []
+        #: Piecewise -> the index of the branch taken, inside a loop unswitched on it (see :meth:`unswitched`)
+        self.pinned: dict[sp.Piecewise, int] = {}
 
     # ---------------------------------------------------------------- helpers
     def tmp(self, prefix: str = "t") -> str:
@@ -455,6 +458,8 @@ class _Emitter:
                 c = self.cond(pair.cond, sc)
                 out = v if c == "True" else f"_np.where({c}, {v}, {out})"
             return out
+        if e in self.pinned:
+            return self.emit(e.args[self.pinned[e]].expr, sc)
         name = self.tmp("pw")
         scope = sc
         for i, pair in enumerate(e.args):
@@ -492,7 +497,71 @@ class _Emitter:
         """numpy: which entries of the index chunk lie in each point's summation range."""
         return f"_mask = ({j} >= {self.ref(loc, sc.depth, body)}) & ({j} <= {self.ref(hic, sc.depth, body)})"
 
+    def unswitch_on(self, s: sp.Sum, summand: sp.Expr) -> sp.Piecewise | None:
+        """A Piecewise of ``summand`` (the code run for every term of the one-index sum ``s``) whose conditions do
+        not depend on the summation index, that every term evaluates (not inside another Piecewise or an inner
+        sum, whose terms may not all run), that depends on the index (else it is hoisted anyway), and whose last
+        condition is True (so some branch always applies); None if there is none, and always with numpy (its
+        piecewise expressions are ``where`` calls, evaluated on whole arrays)."""
+        if self.backend == "np" or len(s.limits) != 1:
+            return None
+        var = s.limits[0][0]
+        stack = [summand]
+        while stack:
+            x = stack.pop()
+            if isinstance(x, sp.Piecewise):
+                conds = [pair.cond for pair in x.args]
+                if (
+                    var in x.free_symbols
+                    and conds[-1] is sp.true
+                    and not any(var in c.free_symbols for c in conds)
+                    and all(c.free_symbols <= s.free_symbols for c in conds)
+                ):
+                    return x
+                continue
+            if isinstance(x, sp.Sum) or not isinstance(x, sp.Basic):
+                continue
+            stack.extend(reversed(x.args))
+        return None
+
+    def unswitched(self, pw: sp.Piecewise, s: sp.Sum, sc: _Scope, loop: Callable[[_Scope], str]) -> str:
+        """The sum ``s`` emitted by ``loop`` (in a given scope) once per branch of ``pw`` (see :meth:`unswitch_on`),
+        each under that branch's condition with ``pw`` replaced by the branch: the loop-invariant parts of a
+        branch are then evaluated once, before its loop, instead of at every term. Each term is the same
+        arithmetic on the same values as in the loop with the piecewise inside, so the value is identical. The
+        range is made first (its size check, :func:`~dptheory.core.compile.base.check_sum_terms`); an empty
+        range runs the loop with the piecewise inside, which evaluates no condition and no branch; otherwise
+        the conditions are decided once, in order, as the first term would decide them."""
+        _var, lo, hi = s.limits[0]
+        loc, hic = self.emit(lo, sc, "int"), self.emit(hi, sc, "int")
+        rng = "_mrange" if self.backend == "mp" else "_irange"
+        name = self.tmp("us")
+        empty = _Scope(sc, "branch")
+        empty.body.append(f"{name} = {loop(empty)}")
+        scope = _Scope(sc, "branch")
+        sc.body.append(_If(f"not {rng}({loc}, {hic})", empty, scope))
+        for i, pair in enumerate(pw.args):
+            then = _Scope(scope, "branch")
+            self.pinned[pw] = i
+            try:
+                then.body.append(f"{name} = {loop(then)}")
+            finally:
+                del self.pinned[pw]
+            if pair.cond is sp.true:
+                scope.body.extend(then.body)  # the last branch (unswitch_on: its condition is True): no if
+                break
+            other = _Scope(scope, "branch")
+            scope.body.append(_If(self.cond(pair.cond, scope), then, other))
+            scope = other
+        return name
+
     def sum(self, e: sp.Sum, sc: _Scope) -> str:
+        pw = self.unswitch_on(e, e.function)
+        if pw is not None and pw not in self.pinned:
+            return self.unswitched(pw, e, sc, lambda scope: self._sum(e, scope))
+        return self._sum(e, sc)
+
+    def _sum(self, e: sp.Sum, sc: _Scope) -> str:
         b = self.backend
         var, body, loc, hic, j = self.loop(e, sc)
         f = e.function if len(e.limits) == 1 else sp.Sum(e.function, *e.limits[:-1])
@@ -531,6 +600,12 @@ class _Emitter:
             return None
         _, lo, hi = s.limits[0]
         mean = sp.simplify(c * (hi - lo + 1) - 1) == 0
+        pw = self.unswitch_on(s, g)
+        if pw is not None and pw not in self.pinned:
+            return self.unswitched(pw, s, sc, lambda scope: self._log_of_sum(s, c, g, mean, scope))
+        return self._log_of_sum(s, c, g, mean, sc)
+
+    def _log_of_sum(self, s: sp.Sum, c: sp.Expr, g: sp.Expr, mean: bool, sc: _Scope) -> str:
         b = self.backend
         _var, body, loc, hic, j = self.loop(sp.Sum(g, s.limits[0]), sc)
         gc = self.emit(g, body)
