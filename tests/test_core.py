@@ -280,3 +280,21 @@ def test_a_limit_needs_an_expression_or_a_reasoned_override():
     with pytest.raises(ValueError, match="mp_reason"):
         Limit("K", mp=lambda p: 0, expr=sp.Integer(1))
     assert Limit("K", mp=lambda p: 0, mp_reason="a case split").override
+
+
+def test_a_condition_undefined_at_a_point_is_undecided_and_another_one_is_named() -> None:
+    """shi26.thm1_test_error at q = 2 (found by the contract suite's random draws): the sides of Condition 2 contain
+    m**(2q/(q - 2)) and a Max of it, undefined at q = 2; sympy raised TypeError (NaN comparison) and ValueError (a
+    Max of NaN). Now those conditions are undecided there, and the evaluation names a condition that is violated."""
+    import dptheory
+    from dptheory.core.conditions import Status
+    from dptheory.core.errors import ConditionViolated
+
+    t = dptheory.get("shi26.thm1_test_error")
+    p = {"mu_norm": "1/10", "sigma_p": 10, "sigma_0": "1e-6", "kappa": "1e-3", "q": 2, "m": 1, "n": 2, "d": 2,
+         "eta": "1e-4", "delta": "1e-12", "T": 1, "C": 1, "C3": "1e-3"}
+    results = t.check(p)
+    assert any(r.status is Status.UNDECIDED for r in results)
+    assert [r.text for r in results if r.status is Status.VIOLATED][-1] == "q > 2"
+    with pytest.raises(ConditionViolated, match="requires"):
+        t.evaluate(p)

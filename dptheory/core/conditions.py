@@ -83,9 +83,14 @@ class Condition:
         if fast is not None:
             return fast
         if isinstance(rel, sp.Rel):
-            lhs = rel.lhs.xreplace(dict(values))
-            rhs = rel.rhs.xreplace(dict(values))
-            if lhs.free_symbols or rhs.free_symbols:
+            # a side undefined at this point (m**(2q/(q - 2)) at q = 2, a Max of it: sympy raises on its NaN) says
+            # nothing here: UNDECIDED, and another condition (q > 2) is the one violated
+            try:
+                lhs = rel.lhs.xreplace(dict(values))
+                rhs = rel.rhs.xreplace(dict(values))
+            except (TypeError, ValueError, ZeroDivisionError):
+                return ConditionResult(self, Status.UNDECIDED, "undefined", "undefined")
+            if lhs.free_symbols or rhs.free_symbols or lhs.has(sp.nan, sp.zoo) or rhs.has(sp.nan, sp.zoo):
                 return ConditionResult(self, Status.UNDECIDED, _fmt(lhs), _fmt(rhs))
             decided = rel.func(lhs, rhs)
             if decided is sp.true:
