@@ -129,7 +129,7 @@ def _assert_same_figure_data(new: Path, old: Path, stale: str) -> None:
     moves them by up to 2e-9 relative between machines, so they are printed at PLD_DIGITS significant digits
     and may differ by one unit of the last of them (a value near a rounding boundary); every other cell exactly."""
     import csv
-    import math
+    from decimal import Decimal
 
     from dptheory.papers.yeshokri22.claims_epsdelta import PLD_DIGITS
 
@@ -141,8 +141,10 @@ def _assert_same_figure_data(new: Path, old: Path, stale: str) -> None:
     for a, b in zip(rows_new[1:], rows_old[1:], strict=True):
         for name, x, y in zip(header, a, b, strict=True):
             if name.startswith("pld_") and x != y:
-                unit = 10.0 ** (math.floor(math.log10(abs(float(y)))) + 1 - PLD_DIGITS)  # of the last digit shown
-                assert abs(float(x) - float(y)) <= unit * (1 + 1e-9), (stale, name, x, y)
+                # one unit of the last digit shown, in decimal arithmetic (in binary floats, 0.74492913 - 0.74492912
+                # is 1.0000000050e-08, above 1e-08)
+                unit = Decimal(1).scaleb(Decimal(y).adjusted() + 1 - PLD_DIGITS)
+                assert abs(Decimal(x) - Decimal(y)) <= unit, (stale, name, x, y)
             else:
                 assert x == y, (stale, name, x, y)
 
@@ -345,6 +347,18 @@ def test_report_failing_while_moved_into_place_leaves_nothing(tmp_path, monkeypa
     cfg = from_dict({**SMALL, "report": {**SMALL["report"], "figures": ["yeshokri22-fig2"]}}, source="small")
     monkeypatch.setattr(B.shutil, "copyfile", flaky)
     _assert_a_failed_build_changes_nothing(cfg, tmp_path, OSError, "no space", before_second=calls.clear)
+
+
+def test_one_unit_of_the_last_digit_is_decided_in_decimal(tmp_path):
+    """0.74492913 against 0.74492912 (the fresh-clone CI run): one unit of the 8th digit, though in binary floats the
+    difference is 1.0000000050e-08 > 1e-08; two units are still stale."""
+    old, new = tmp_path / "old.csv", tmp_path / "new.csv"
+    old.write_text("K,pld_lower_thm4_2\n1,0.74492912\n")
+    new.write_text("K,pld_lower_thm4_2\n1,0.74492913\n")
+    _assert_same_figure_data(new, old, "stale")
+    new.write_text("K,pld_lower_thm4_2\n1,0.74492914\n")
+    with pytest.raises(AssertionError):
+        _assert_same_figure_data(new, old, "stale")
 
 
 @pytest.mark.parametrize(("column", "value", "same"), [
