@@ -432,7 +432,7 @@ def load_paper_file(path: str | Path) -> LoadedPaperFile:
     try:  # all of the file or none of it: its claims are built once its theorems are registered
         for theorem in pf.theorems():
             register(theorem, "theorem")
-            _warn_if_never_valid(source, theorem)
+            _warn_if_unusable(source, theorem)
         for claim in pf.claims(side_at_pin=side_at_pin):
             register(claim, "claim")
     except BaseException:
@@ -445,7 +445,7 @@ def load_paper_file(path: str | Path) -> LoadedPaperFile:
 SATISFIABILITY_DRAWS = 200
 
 
-def _warn_if_never_valid(source: str, theorem: Any) -> None:
+def _warn_if_unusable(source: str, theorem: Any) -> None:
     """A :class:`~dptheory.core.errors.DPTheoryWarning` when no point of the notation's sample ranges satisfies the
     theorem's conditions in :data:`SATISFIABILITY_DRAWS` seeded draws (the conditions may never hold, or only
     outside the declared ranges: a search, not a proof, and said so), or when the bound is not a real number at the
@@ -467,10 +467,9 @@ def _warn_if_never_valid(source: str, theorem: Any) -> None:
                 f"{source}: [[theorem]] {theorem.key}: field 'bound': {problem} at {points[0]}, where every "
                 "condition holds"), stacklevel=2)
         return
-    if not points:
-        worst = next(iter(refused), "none")
-        warnings.warn(DPTheoryWarning(
-            f"{source}: [[theorem]] {theorem.key}: field 'conditions': no point of the sample ranges satisfies them "
-            f"in {SATISFIABILITY_DRAWS} draws (most refused by: {worst}); they may never hold, or only outside the "
-            "ranges of the notation table"), stacklevel=2)
+    worst = next(iter(refused), "none")
+    warnings.warn(DPTheoryWarning(
+        f"{source}: [[theorem]] {theorem.key}: field 'conditions': no point of the sample ranges satisfies them "
+        f"in {SATISFIABILITY_DRAWS} draws (most refused by: {worst}); they may never hold, or only outside the "
+        "ranges of the notation table"), stacklevel=2)
 
