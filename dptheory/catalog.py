@@ -435,6 +435,12 @@ def load_paper_file(path: str | Path) -> LoadedPaperFile:
             _warn_if_unusable(source, theorem)
         for claim in pf.claims(side_at_pin=side_at_pin):
             register(claim, "claim")
+        theorems = [t["key"] for t in pf.theorem_tables]
+        for rmap in pf.run_maps:  # how its theorems read a training run (compare --run)
+            if rmap.key not in theorems:
+                raise DPTheoryError(f"{source}: [[run]] {rmap.key}: not a [[theorem]] of this file; accepted: "
+                                    f"{', '.join(theorems) or 'none'}")
+            REGISTRY.add_run_map(rmap)
     except BaseException:
         REGISTRY.withdraw(keys)
         raise

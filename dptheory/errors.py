@@ -39,6 +39,7 @@ _ELSEWHERE = {
     "UsageError": "dptheory.cli.params",
     "CompileError": "dptheory.core.compile",
     "ExpressionError": "dptheory.core.expressions",
+    "RunError": "dptheory.core.run",
     "Undecided": "dptheory.core.compile",
     "MissingBackend": "dptheory.core.compile",
     "NoBallEvaluator": "dptheory.core.claims",

@@ -303,8 +303,13 @@ def _add_evaluate(sub: Any) -> None:
                        "(epsilon, delta)-DP with the order optimised per theorem, and, when the parameters define a "
                        "paper's composition baseline, the tight PLD epsilon (a [lower, upper] bracket, "
                        "dp-accounting) beside the RDP-based composition. One parameter may be a list or range "
-                       "(e.g. K=10,20,50): one row per value, and --plot draws the curves.")
-    s.add_argument("items", nargs="+", metavar="KEY|name=value", help="theorem keys, then name=value parameters")
+                       "(e.g. K=10,20,50): one row per value, and --plot draws the curves. With --run FILE_OR_PARAMS: "
+                       "every theorem that reads a training run, at that run (docs/training_runs.md).")
+    s.add_argument("items", nargs="*", metavar="KEY|name=value", help="theorem keys, then name=value parameters")
+    s.add_argument("--run", metavar="FILE_OR_PARAMS",
+                   help="a training run: a TOML file, or name=value,name=value (n, b or q, z, T or K, C, eta, lam, "
+                   "beta, L; batches, loss, release); name=value items add to it; every theorem that applies is "
+                   "listed (docs/training_runs.md)")
     s.add_argument("--delta", type=delta_type, help="compare in (epsilon, delta)-DP at this delta")
     s.add_argument("--method", choices=["improved", "classic"], default="improved", help="RDP -> (eps, delta)")
     s.add_argument("--no-baseline", dest="baseline", action="store_false",

@@ -41,6 +41,8 @@ MAX_COMPARE_VALUES = 1000
 
 # ----------------------------------------------------------------------------- compare
 def cmd_compare(args: argparse.Namespace) -> int:
+    if args.run is not None:
+        return _compare_run(args)
     keys = [x for x in args.items if "=" not in x]
     items = [x for x in args.items if "=" in x]
     if not keys:
@@ -114,6 +116,95 @@ def cmd_compare(args: argparse.Namespace) -> int:
         )
         return 0
     _print_compare(rows, raw, args, axis, header, notes, bool(baselines))
+    return 0
+
+
+def _compare_run(args: argparse.Namespace) -> int:
+    """``compare --run``: every theorem that reads the run (:func:`dptheory.evaluate.run_compare.compare_run`)."""
+    from dptheory.core.run import parse_run
+    from dptheory.evaluate.run_compare import compare_run
+
+    keys = [x for x in args.items if "=" not in x]
+    items = [x for x in args.items if "=" in x and not x.startswith("alpha=")]
+    alphas = [x.partition("=")[2] for x in args.items if x.startswith("alpha=")]
+    if len(alphas) > 1:
+        raise UsageError("compare --run: give alpha=A once")
+    alpha = alphas[0] if alphas else None
+    if alpha is not None:
+        try:
+            if exact_number(alpha) <= 1:
+                raise ValueError("it must exceed 1")
+        except ValueError as exc:
+            raise UsageError(f"compare --run: alpha={alpha}: {exc}; accepted: a Renyi order above 1") from None
+    if args.delta is not None:
+        check_delta_range(args.delta)
+    run = parse_run(args.run, items)
+    import sys
+
+    from dptheory.cli.output import progress_bar
+
+    bar = progress_bar(0, "compare --run", sys.stderr.isatty() and not args.json)
+
+    def step(label: str) -> None:
+        if bar is not None:
+            bar.set_postfix_str(label)
+            bar.update()
+
+    try:
+        rows = compare_run(run, delta=args.delta, alpha=alpha, method=args.method, dps=args.dps, keys=keys,
+                           pld=args.baseline, progress=step)
+    finally:
+        if bar is not None:
+            bar.close()
+    if args.csv:
+        with output_files() as group:
+            write_csv(group, args.csv, [{k: (", ".join(v) if isinstance(v, list) else v) for k, v in r.items()
+                                         if k != "params"} for r in rows])
+    if args.json:
+        from dptheory.core.run import complete
+
+        print_json({"run": {"values": {k: str(v) for k, v in complete(run).items()}, "given": sorted(run.values),
+                            "facts": dict(run.facts)},
+                    "alpha": alpha, "delta": None if args.delta is None else delta_json(args.delta),
+                    "method": args.method, "rows": rows})
+        return 0
+    print(f"run: {run.describe()}")
+    mode = []
+    if alpha is not None:
+        mode.append(f"RDP at alpha = {alpha}")
+    if args.delta is not None:
+        mode.append(f"(epsilon, delta) at delta = {_delta_text(args.delta)}, {args.method} conversion, order "
+                    "optimised per theorem")
+    print("; ".join(mode) + " [nats]")
+    shown = []
+    for r in rows:
+        s = dict(r)
+        if s["epsilon_lower"] is not None:
+            s["epsilon"] = f"[{s['epsilon_lower']:.6g}, {s['epsilon_upper']:.6g}]"
+        else:
+            s["epsilon"] = _short(s["epsilon"], min(args.dps, 10))
+        s["value"] = _short(s["value"], min(args.dps, 10))
+        s["order"] = _short(s["order"], 6)
+        shown.append(s)
+    cols = ["label", "neighbouring"] + (["value"] if alpha is not None else []) + (
+        ["epsilon", "order"] if args.delta is not None else []) + ["status"]
+    heads = {"label": "bound", "value": f"RDP at alpha={alpha}", "epsilon": "epsilon", "order": "order"}
+    table(shown, cols, headers=heads, right=["value", "epsilon", "order"], indent="  ")
+    for r in rows:
+        if r["status"] == "not met":
+            print(f"  {r['label']}: not a guarantee for this run: it assumes " + "; ".join(r["unmet"]))
+    for r in rows:
+        if r["status"] == "skipped":
+            print(f"  {r['label']}: skipped: {r['reason']}")
+    notes: dict[str, list[str]] = {}
+    for r in rows:
+        if r["note"] and r["status"] != "skipped" and r["kind"] == "theorem":
+            notes.setdefault(r["note"], []).append(r["label"])
+    for note, labels in notes.items():
+        print(f"  {', '.join(labels)}: {note}")
+    if any(r["kind"] == "composition" for r in rows):
+        print("  PLD: dp-accounting's privacy-loss distribution of the run's T Poisson-subsampled Gaussian steps; the "
+              "true epsilon lies in the bracket")
     return 0
 
 

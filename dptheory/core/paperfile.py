@@ -58,6 +58,9 @@ needs code (a proof, a sympy expression, a computed finding) or is too long to w
 never written, in the file: a name is resolved with :mod:`importlib` in the file's own package only (a function
 must be defined there).
 
+``[[run]]`` tables say how the file's theorems read a training run (``dptheory compare --run``; parsed by
+:func:`dptheory.core.run.run_maps_from_tables`, format in ``docs/training_runs.md``).
+
 The file's theorems (``[[theorem]]``, ``[symbols.<notation>]``, ``[define.<notation>]`` and ``[[known_value]]``
 tables; ``docs/adding_a_paper.md``, section 2) are checked and built by :mod:`dptheory.core.paperfile_theorems`
 (:func:`parse` and :meth:`PaperFile.theorems`, :meth:`PaperFile.names` call it). The fields of every table (the
@@ -103,6 +106,7 @@ from dptheory.core.paperfile_fields import (
     resolve,
 )
 from dptheory.core.paperfile_theorems import build_theorem, check_names, check_theorem, formula_names, known_value_row
+from dptheory.core.run import RunMap
 
 if TYPE_CHECKING:
     from dptheory.core.claims import Claim, Quantity, Region
@@ -131,6 +135,8 @@ class PaperFile:
     """``[define.<notation>]``: named formulas (shared parts of bounds), in order."""
     known_value_rows: tuple[Mapping[str, str], ...] = ()
     """The ``[[known_value]]`` tables as known-value rows (:mod:`dptheory.core.known_values`), validated as data."""
+    run_maps: tuple[RunMap, ...] = ()
+    """The ``[[run]]`` tables: how the file's theorems read a training run (:mod:`dptheory.core.run`)."""
 
     def paper(self, key: str) -> Paper:
         """The paper declared as ``[paper.<key>]``."""
@@ -196,7 +202,8 @@ def parse(text: str, *, source: str, package: str = "") -> PaperFile:
                                             "define": ((dict,), "tables [define.<notation>]", False),
                                             "theorem": ((list,), "tables [[theorem]]", False),
                                             "known_value": ((list,), "tables [[known_value]]", False),
-                                            "claim": ((list,), "tables [[claim]]", False)})
+                                            "claim": ((list,), "tables [[claim]]", False),
+                                            "run": ((list,), "tables [[run]]", False)})
     papers = {key: _paper(source, key, body) for key, body in data.get("paper", {}).items()}
     notations = {key: _notation(source, key, body) for key, body in data.get("notation", {}).items()}
     tables = data.get("claim", [])
@@ -208,7 +215,10 @@ def parse(text: str, *, source: str, package: str = "") -> PaperFile:
     for i, table in enumerate(theorems):
         check_theorem(source, i, table, papers, notations, [t["key"] for t in theorems[:i]])
     rows = tuple(known_value_row(source, i, t) for i, t in enumerate(data.get("known_value", [])))
-    return PaperFile(source, papers, notations, tuple(tables), package, tuple(theorems), symbols, defines, rows)
+    from dptheory.core.run import run_maps_from_tables
+
+    runs = tuple(run_maps_from_tables(source, data.get("run", [])))
+    return PaperFile(source, papers, notations, tuple(tables), package, tuple(theorems), symbols, defines, rows, runs)
 
 
 def _paper(source: str, key: str, body: Any) -> Paper:

@@ -69,6 +69,7 @@ class _Baseline(Protocol):
 
 
 B = TypeVar("B", bound=_Baseline)
+R = TypeVar("R", bound=_Keyed)
 
 
 class Finder(Protocol):
@@ -149,6 +150,7 @@ class Registry:
         self._items: dict[str, Any] = {}
         self._figures: dict[str, Figure] = {}
         self._baselines: dict[str, Any] = {}
+        self._run_maps: dict[str, Any] = {}
         self._origin: dict[str, str] = {}
         self._discovered = False
         self._discovering = False
@@ -234,12 +236,24 @@ class Registry:
                 f"unknown composition baseline {name!r}; known: {', '.join(sorted(self._baselines)) or 'none'}"
             ) from None
 
+    def add_run_map(self, rmap: R) -> R:
+        """Register how theorem ``rmap.key`` reads a training run (:class:`dptheory.core.run.RunMap`; re-registering
+        replaces it: modules may be reloaded)."""
+        self._run_maps[rmap.key] = rmap
+        return rmap
+
+    def run_maps(self) -> list[Any]:
+        """Every registered run map (each paper's, once discovered), by theorem key."""
+        self.discover()
+        return [self._run_maps[k] for k in sorted(self._run_maps)]
+
     def withdraw(self, keys: Iterable[str]) -> None:
         """Remove the theorems and claims under ``keys`` (what a broken plugin registered; a paper file's keys when
-        a test is done with them). Keys not registered are ignored."""
+        a test is done with them), and their run maps. Keys not registered are ignored."""
         for k in list(keys):
             self._items.pop(k, None)
             self._origin.pop(k, None)
+            self._run_maps.pop(k, None)
 
     def origin(self, key: str) -> str:
         """The module whose import registered ``key`` (``figure:NAME`` for a figure), or ``file:PATH`` for a paper

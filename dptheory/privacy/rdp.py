@@ -35,5 +35,7 @@ MTZ19 = _PAPERFILE.paper("mtz19")
 NOTATION = _PAPERFILE.notation("rdp")
 
 _THEOREMS = {t.key: REGISTRY.add(t) for t in _PAPERFILE.theorems()}
+for _run_map in _PAPERFILE.run_maps:  # how each reads a training run (dptheory compare --run)
+    REGISTRY.add_run_map(_run_map)
 GAUSSIAN = _THEOREMS["rdp.gaussian"]
 SUBSAMPLED_GAUSSIAN = _THEOREMS["rdp.subsampled_gaussian"]

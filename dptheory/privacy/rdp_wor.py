@@ -101,3 +101,5 @@ SAMPLED_WOR_GAUSSIAN = REGISTRY.add(
         "Theorem 27 for alpha <= 256, so it is lower there; see docs/privacy_baselines.md.",
     )
 )
+for _run_map in _PAPERFILE.run_maps:  # how it reads a training run (dptheory compare --run)
+    REGISTRY.add_run_map(_run_map)

@@ -37,6 +37,7 @@ from dptheory.core import paperfile
 from dptheory.core.conditions import Condition
 from dptheory.core.notation import parse_value, rational_to_mpf
 from dptheory.core.registry import REGISTRY
+from dptheory.core.run import RunMap, run_symbol
 from dptheory.core.theorem import Limit, Term, Theorem
 from dptheory.core.units import Direction, Monotone, Unit
 from dptheory.papers.yeshokri22 import kernels as ys
@@ -693,3 +694,31 @@ FIGURE_SETTING: dict[str, Any] = {
     "b": 2,
 }
 """Figures 1-2 (Sec. 3.2, 4.1): lambda=1, beta=4, S_g=4, n=50, eta=0.02, sigma^2=4 (sigma=2), b=2."""
+
+# ----------------------------------------------------------------------------- training runs (dptheory compare --run)
+# How each theorem reads a DP-SGD run described once (dptheory.core.run). Conversions, each written once:
+#: Prop 5.2 (Sec. F.4): per-example gradients clipped to C = S_g/2, so one replaced record moves the summed gradient
+#: by at most S_g = 2 C
+_RUN = {name: run_symbol(name) for name in ("n", "b", "z", "T", "K", "C", "eta", "lam", "beta", "L")}
+_RUN_S_G = 2 * _RUN["C"]
+#: Sec. F.1: Algorithm 2's noise (multiplier sigma_mul = the run's z, on the summed clipped gradients) is Algorithm 1's
+#: at sigma = sqrt(eta/2) sigma_mul S_g/(2b)
+_RUN_SIGMA = _SIGMA_OF_SIGMA_MUL.xreplace({sigma_mul: _RUN["z"], S_g: _RUN_S_G, eta: _RUN["eta"], b: _RUN["b"]})
+_RUN_NOTE = ("S_g = 2C (Prop 5.2: clipping to S_g/2), sigma = sqrt(eta/2) z S_g/(2b) (Sec. F.1), K = T/floor(n/b) "
+             "epochs")
+_RUN_ALG1 = {"eta": _RUN["eta"], "lam": _RUN["lam"], "beta": _RUN["beta"], "S_g": _RUN_S_G, "sigma": _RUN_SIGMA,
+             "n": _RUN["n"], "b": _RUN["b"], "K": _RUN["K"]}
+_HIDDEN = {"loss": ("strongly-convex",), "release": ("last",)}
+for _key, _params, _requires, _note in (
+    ("thm4_2", _RUN_ALG1, {"batches": ("shuffle",), **_HIDDEN}, _RUN_NOTE),
+    ("thm2_1", {k: v for k, v in _RUN_ALG1.items() if k != "n"}, {"batches": ("shuffle",), **_HIDDEN}, _RUN_NOTE),
+    ("thm4_3", _RUN_ALG1, {"batches": ("wor",), **_HIDDEN}, _RUN_NOTE.replace("floor(n/b)", "(n/b)")),
+    ("thmD_6", {k: v for k, v in _RUN_ALG1.items() if k != "b"}, {"batches": ("full",), **_HIDDEN},
+     "b = n, K = T iterations; " + _RUN_NOTE.split(", K")[0]),
+    ("cor5_3", {"eta": _RUN["eta"], "lam": _RUN["lam"], "L": _RUN["L"], "sigma_mul": _RUN["z"], "n": _RUN["n"],
+                "b": _RUN["b"], "K": _RUN["K"]}, {"batches": ("shuffle",), "loss": ("logistic",), "release": ("last",)},
+     "sigma_mul = z (Algorithm 2), K = T/floor(n/b) epochs"),
+    ("composition", {k: v for k, v in _RUN_ALG1.items() if k not in ("lam", "beta")}, {"batches": ("poisson",)},
+     "the paper's composition baseline: z_SGM = sqrt(2 eta sigma^2)/(eta S_g/b) = z/2 (replace-one, S_g = 2C)"),
+):
+    REGISTRY.add_run_map(RunMap(f"yeshokri22.{_key}", _params, _requires, "replace-one", _note))
