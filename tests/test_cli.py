@@ -457,7 +457,7 @@ def test_check_exits_3_when_a_verdict_differs_from_the_record(capsys):
         code, out, err = run(capsys, "check", "--claim", "yeshokri22.C10", "--no-progress")
     finally:
         object.__setattr__(c, "verdict", Verdict.PROVED)
-    assert code == 3 and "expected certified from the registry, got proved" in err
+    assert code == 3 and "expected certified (the verdict on record), got proved" in err
     code, out, _ = run(capsys, "check", "--claim", "yeshokri22.C10", "--no-progress")
     assert code == 0 and "proved" in out
 

@@ -35,6 +35,7 @@ from dptheory.cli.params import (
     parse_params,
 )
 from dptheory.core.errors import DPTheoryError, UnexpectedParameter
+from dptheory.core.words import plural
 
 __all__ = ["MAX_GRID_POINTS", "cmd_check", "cmd_convert", "cmd_eval", "cmd_figure", "cmd_list", "cmd_report",
            "cmd_show", "cmd_sweep", "theorem"]
@@ -515,6 +516,11 @@ def _check_task(task: tuple[str, int, int, int, bool]) -> Any:
     return check_claim(REGISTRY.get(key), examples=examples, seed=seed, dps=dps, use_pinned=use_pinned)
 
 
+#: what to do with a falsified claim whose verdict on record is another: pin the counterexample (docs/adding_a_paper.md)
+PIN_HINT = (" (a new finding: pin the counterexample printed above, counterexamples = [{...}] with verdict = "
+            "\"falsified\" in the claim's [[claim]] table, or Claim(counterexamples=...) in Python)")
+
+
 def cmd_check(args: argparse.Namespace) -> int:
     from dptheory.cli.output import claim_result_lines
     from dptheory.evaluate.parallel import run_tasks, uses_dask
@@ -569,13 +575,13 @@ def cmd_check(args: argparse.Namespace) -> int:
             for line in claim_result_lines(r, c.title, width):
                 print(line)
         counts = {v: sum(r.verdict is v for r in results) for v in Verdict}
-        print(f"\n{len(results)} claims: " + ", ".join(f"{n} {v.value}" for v, n in counts.items()))
+        print(f"\n{plural(len(results), 'claim')}: " + ", ".join(f"{n} {v.value}" for v, n in counts.items()))
         if missed:
             print(f"{len(missed)} pinned findings not reached by the fresh search: {', '.join(missed)}")
     for key, res in surprises:
         print(
             f"dptheory: {key}: {res.disagreement(fresh=args.fresh)}"
-            f"{' (new finding: pin the counterexample)' if res.verdict is Verdict.FALSIFIED else ''}",
+            f"{PIN_HINT if res.verdict is Verdict.FALSIFIED else ''}",
             file=sys.stderr,
         )
     return 3 if surprises else 0

@@ -23,6 +23,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from dptheory.core.words import plural
+
 _KEPT: list[str] = []
 
 
@@ -332,11 +334,6 @@ def claim_result_lines(res: Any, title: str, width: int) -> list[str]:
     lines += [f"{pad}  {s}" for s in res.sentences() if not s.startswith("Falsified:")]
     lines += [f"{pad}  note: {n}" for n in res.notes]
     return lines
-
-
-def plural(n: int, word: str, many: str | None = None) -> str:
-    """``1 point``, ``2 points``."""
-    return f"{n} {word if n == 1 else (many or word + 's')}"
 
 
 def written(*, csv: str | None = None, rows: int = 0, files: Sequence[str | None] = ()) -> str:

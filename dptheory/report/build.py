@@ -27,6 +27,7 @@ from dptheory.core.errors import DPTheoryError
 from dptheory.core.latex import escape, param_tex
 from dptheory.core.registry import REGISTRY
 from dptheory.core.theorem import Theorem
+from dptheory.core.words import plural
 from dptheory.report.config import ReportConfig, check_param_names
 
 _GREEK = {
@@ -442,7 +443,9 @@ def _claims_section(claims: list[Claim], results: list[Any], cfg: ReportConfig) 
         lines.append("")
         lines.append(rf"\noindent\textbf{{Reading.}} {escape(c.reading)}")
         lines.append("")
-        tried = f", {res.examples_tried} points" if res.examples_tried and "points" not in res.method else ""
+        unit = "box" if "arb balls" in res.method else "point"
+        shown = res.examples_tried and "points" not in res.method
+        tried = f", {plural(res.examples_tried, unit)} examined" if shown else ""
         lines.append(rf"\noindent\textbf{{Verdict: {escape(verdict_word(res))}}} ({escape(res.method)}{tried}).")
         lines.append("")
         lines += [escape(x) for x in res.sentences() if not x.startswith("Falsified:")] + [""]
@@ -544,7 +547,8 @@ def build(
             staged += ["report.pdf", "report.json"]
             result.pdf = out / "report.pdf"
         else:
-            result.notes.append("pdflatex not found (or --no-pdf): wrote report.tex only")
+            why = "--no-pdf" if shutil.which("pdflatex") else "pdflatex is not installed"
+            result.notes.append(f"{why}: wrote report.tex only")
             if (out / "report.pdf").exists():
                 result.notes.append(f"{out / 'report.pdf'} is from an earlier run (not rebuilt)")
         _commit(stage, staged, out)

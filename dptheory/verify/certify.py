@@ -235,8 +235,6 @@ def region_text(claim: Claim, margin: Margin | None = None) -> str:
     box = claim.region.certify
     reg = claim.region
     parts: list[str] = []
-    if reg.description:
-        parts.append(reg.description + ":")
     exact = [f"{k} = {v}" for k, v in reg.fixed.items()]
     exact += [
         f"{k} in {{{', '.join(str(x) for x in v)}}}" if len(v) <= 8 else f"{k} in {{{v[0]}, ..., {v[-1]}}}"
@@ -258,6 +256,8 @@ def region_text(claim: Claim, margin: Margin | None = None) -> str:
         elif margin is not None:
             why = " (the margin does not depend on them)"
         s += f"; every {', '.join(box.free)} allowed by the conditions{why}"
+    if reg.description and not s.startswith(reg.description.rstrip(". ")):  # a description that is not the box again
+        parts.append(reg.description + ":")
     parts.append(s)
     return " ".join(p for p in parts if p)
 

@@ -29,6 +29,7 @@ import mpmath
 from dptheory.core.claims import Claim, Relation, Verdict
 from dptheory.core.errors import DPTheoryError
 from dptheory.core.notation import format_rational, parse_value
+from dptheory.core.words import plural
 from dptheory.verify.margin import float_margin, margin_of, mp_margin
 from dptheory.verify.points import (
     PointOutcome,
@@ -241,7 +242,8 @@ def _branch_and_bound(
             "of": out.min_margin["of"],
             "box": out.min_margin["box"],
         }
-    method = f"branch and bound with arb balls ({out.certified} boxes certified, {out.outside} outside the region)"
+    method = f"branch and bound with arb balls: {plural(out.certified, 'box')} certified" + (
+        f", {out.outside} outside the region" if out.outside else "")
     if out.status == "certified":
         return done(Verdict.CERTIFIED, method, region=out.region, examples_tried=out.boxes, closest_margin=closest)
     if out.status == "falsified":

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from dptheory.core.claims import Verdict
+from dptheory.core.words import plural
 
 __all__ = ["ClaimResult", "Verdict"]
 
@@ -71,7 +72,7 @@ class ClaimResult:
             return None
         if fresh and self.expected is Verdict.FALSIFIED and self.verdict is Verdict.NOT_FALSIFIED:
             return None
-        return f"expected {self.expected.value} from the registry, got {self.verdict.value}"
+        return f"expected {self.expected.value} (the verdict on record), got {self.verdict.value}"
 
     def missed(self, *, fresh: bool = False) -> bool:
         """With ``fresh``: a finding on record that the search did not reach."""
@@ -88,8 +89,8 @@ class ClaimResult:
             out.append(f"Proved: {what}. {proof[:1].upper()}{proof[1:]}".rstrip())
         elif v is Verdict.CERTIFIED:
             out.append(
-                f"Certified: {what} at every point of the region {self.region} ({self.method}, "
-                f"{self.examples_tried} boxes)."
+                f"Certified: {what} at every point of the region {self.region} ({self.method}; "
+                f"{plural(self.examples_tried, 'box')} examined)."
             )
         elif v is Verdict.EXHAUSTIVE:
             out.append(
@@ -113,8 +114,9 @@ class ClaimResult:
             where = ", ".join(f"{k} = {val}" for k, val in (cm.get("params") or {}).items())
             if cm.get("lower_bound") is not None:
                 out.append(
-                    f"Smallest margin: {cm['of']} is at least {cm['lower_bound']} on every box; near "
-                    f"{where} the relative margin is {_g(cm.get('margin'))}."
+                    f"Smallest margin: {cm['of']} is at least {cm['lower_bound']} on every box; the box with the "
+                    f"smallest bound is {_box(cm['box'])}" + (f", and at its centre ({where}) the relative margin "
+                    f"is {_g(cm.get('margin'))}." if where and cm.get("box") else ".")
                 )
             elif where:
                 flip = f" ({cm['flip']})" if cm.get("flip") else ""
