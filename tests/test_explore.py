@@ -342,6 +342,28 @@ def test_add_parser_wires_the_subcommand(monkeypatch):
     assert len(calls) == 1  # nothing served on bad input
 
 
+def test_explore_a_paper_file(monkeypatch, tmp_path):
+    """``dptheory --paper FILE explore KEY``: the file's theorem gets its controls and readout, with nothing
+    installed; its keys are gone once the command returns."""
+    from dptheory.core.registry import REGISTRY
+
+    spec = tmp_path / "my26.toml"
+    assert main(["new", "my26", "--dir", str(tmp_path / "pkg")]) == 0
+    spec.write_text((tmp_path / "pkg" / "my26" / "paper.toml").read_text())
+    seen = []
+
+    def serve(keys, **kw):
+        model = Explorer(keys)
+        for name, value in {**kw["values"], "z": "2"}.items():
+            model.set(name, value)
+        seen.append((sorted(model.control), model.readout("my26.thm1").value, kw["values"]))
+
+    monkeypatch.setattr("dptheory.explore.app.serve", serve)
+    assert main(["--paper", str(spec), "explore", "my26.thm1", "T=3", "alpha=10", "--no-browser"]) == 0
+    assert seen == [(["T", "alpha", "z"], "3.75000000000", {"T": "3", "alpha": "10"})]  # 3 * 10 / (2 * 2^2)
+    assert "my26.thm1" not in REGISTRY
+
+
 def test_import_dptheory_does_not_import_panel():
     code = ("import sys, dptheory, dptheory.explore, dptheory.explore.model; "
             "print(any(m.split('.')[0] in ('panel', 'bokeh') for m in sys.modules))")
