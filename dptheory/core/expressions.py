@@ -22,6 +22,7 @@ caller (:mod:`dptheory.core.paperfile`) prefixes the file and field.
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -133,6 +134,21 @@ def _rebuild(expr: sp.Basic) -> sp.Basic:
     return expr.func(*(_rebuild(a) for a in expr.args))
 
 
+def _refuse_letter_runs(text: str, names: Mapping[str, Any], latex_names: Mapping[str, str]) -> None:
+    """Refuse two or more letters in a row outside a LaTeX command: ``parse_latex`` reads ``nn`` as ``n*n`` and
+    ``alpha`` as ``a*l*p*h*a``, silently; a product must be written apart (``n \\cdot n``, ``n t``) and a Greek
+    name as its command (``\\alpha``)."""
+    bare = re.sub(r"\\[A-Za-z]+", " ", text)  # commands (\frac, \alpha, \log) are not runs of letters
+    for run in re.findall(r"[A-Za-z]{2,}", bare):
+        if run in names:
+            tex = latex_names.get(run, "")
+            how = f"write it as {tex}" if tex.startswith("\\") else "write it in sympy text (bound = ..., when = ...)"
+            raise ExpressionError(f"{run!r} is read by LaTeX as the product of the letters {' '.join(run)}; {how}")
+        raise ExpressionError(f"{run!r} is read by LaTeX as the product of the letters {' '.join(run)}: write the "
+                              f"factors apart ({' '.join(run)}, or with \\cdot) if you mean a product; accepted "
+                              f"names: {', '.join(names) or 'none'}")
+
+
 def parse_latex(text: str, names: Mapping[str, Any], latex_names: Mapping[str, str] | None = None) -> sp.Basic:
     """The sympy object that the LaTeX ``text`` states; its symbols must be ``names`` (matched by name, or by the
     LaTeX of ``latex_names``: name -> LaTeX, e.g. ``{"alpha": "\\alpha"}``) and its functions allowed ones.
@@ -145,6 +161,7 @@ def parse_latex(text: str, names: Mapping[str, Any], latex_names: Mapping[str, s
 
     if not isinstance(text, str) or not text.strip():
         raise ExpressionError(f"an empty formula; accepted: {_accepted(names)}")
+    _refuse_letter_runs(text, names, latex_names or {})
     try:
         raw = sympy_parse_latex(text.strip())
     except (LaTeXParsingError, TypeError, ValueError) as exc:
