@@ -441,6 +441,10 @@ def load_paper_file(path: str | Path) -> LoadedPaperFile:
                 raise DPTheoryError(f"{source}: [[run]] {rmap.key}: not a [[theorem]] of this file; accepted: "
                                     f"{', '.join(theorems) or 'none'}")
             REGISTRY.add_run_map(rmap)
+        for row in pf.known_value_rows:  # a value for no theorem of the file would be silently never checked
+            if row["key"] not in theorems:
+                raise DPTheoryError(f"{row['where']}: theorem {row['key']!r} is not a [[theorem]] of this file; "
+                                    f"accepted: {', '.join(theorems) or 'none'}")
     except BaseException:
         REGISTRY.withdraw(keys)
         raise

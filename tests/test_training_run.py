@@ -346,3 +346,22 @@ def test_hidden_state_theorems_need_the_last_iterate_only():
     assert read(parse_run(EXAMPLE + ",batches=shuffle"), thm42).unmet == ()
     (unmet,) = read(parse_run(EXAMPLE + ",batches=shuffle,release=all"), thm42).unmet
     assert unmet.startswith("release = last (only the last iterate is released") and unmet.endswith("release = all")
+
+
+def test_a_known_value_for_no_theorem_of_the_file_is_refused(capsys, tmp_path, monkeypatch):
+    """A [[known_value]] whose theorem key is mistyped would never be checked: refused at load (new-user run)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "spec.toml").write_text(SPEC + textwrap.dedent('''
+        [[known_value]]
+        theorem = "my26.thm2"
+        params = { alpha = "2", s = "1", m = 1 }
+        value = "1"
+        rel_tol = 1e-40
+        method = "transcription"
+        source = "re-typed and evaluated by hand"
+    '''))
+    code, _, err = _cli(capsys, "--paper", "spec.toml", "show", "my26.thm1")
+    assert code == 1 and "my26.thm1" not in REGISTRY
+    assert err.strip() == ("dptheory: error: spec.toml: [[known_value]] number 1 (my26.thm2): theorem 'my26.thm2' is "
+                           "not a [[theorem]] of this file; accepted: my26.thm1")
+
