@@ -72,17 +72,19 @@ and the field, and says what is accepted.
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import re
 import string
 import tomllib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from dptheory.core.citation import Paper
-from dptheory.core.errors import DPTheoryError
+from dptheory.core.errors import DPTheoryError, PaperFileError
 from dptheory.core.notation import Domain, NotationTable
 from dptheory.core.paperfile_fields import (
     BOX_FIELDS,
@@ -97,6 +99,8 @@ from dptheory.core.paperfile_fields import (
     THEOREM_SIDE_FIELDS,
     bad,
     check_fields,
+    error,
+    located,
     is_function,
     is_number,
     listed_keys,
@@ -131,6 +135,8 @@ class PaperFile:
     """``[define.<notation>]``: named formulas (shared parts of bounds), in order."""
     known_value_rows: tuple[Mapping[str, str], ...] = ()
     """The ``[[known_value]]`` tables as known-value rows (:mod:`dptheory.core.known_values`), validated as data."""
+    text: str = dataclass_field(default="", repr=False, compare=False)
+    """The file's source text: where a message finds the line of the field it names (:func:`located`)."""
 
     def paper(self, key: str) -> Paper:
         """The paper declared as ``[paper.<key>]``."""
@@ -151,18 +157,30 @@ class PaperFile:
         ``side_at_pin(claim, "lhs" | "rhs", i)`` evaluates a side at the ``i``-th pin, for the findings that quote
         a side (:func:`dptheory.verify.sides.side_at_pin`; the store does not import the checker).
         """
-        return [_claim(self, table, side_at_pin) for table in self.claim_tables]
+        with self.lines():
+            return [_claim(self, table, side_at_pin) for table in self.claim_tables]
 
     def theorems(self) -> list[Theorem]:
         """The file's ``[[theorem]]`` tables as :class:`~dptheory.core.theorem.Theorem` objects, in order (not
         registered: the paper's theorems module registers them). Formulas are parsed by
         :mod:`dptheory.core.expressions` (no code runs); kernels are functions of the package, named."""
-        return [build_theorem(self, table) for table in self.theorem_tables]
+        with self.lines():
+            return [build_theorem(self, table) for table in self.theorem_tables]
 
     def names(self, notation: str) -> dict[str, Any]:
         """What a formula written in ``notation`` may name: its parameters' symbols, then ``[symbols.<notation>]``,
         then ``[define.<notation>]`` (each definition may use the ones before it)."""
-        return formula_names(self, notation)
+        with self.lines():
+            return formula_names(self, notation)
+
+    @contextlib.contextmanager
+    def lines(self) -> Iterator[None]:
+        """Every :class:`~dptheory.core.errors.PaperFileError` raised inside gets the line of its field in this file
+        (the one place a message learns its line: :func:`~dptheory.core.paperfile_fields.located`)."""
+        try:
+            yield
+        except PaperFileError as exc:
+            raise located(exc, self.text) from None
 
 
 def load(module: str, filename: str) -> PaperFile:
@@ -189,7 +207,15 @@ def parse(text: str, *, source: str, package: str = "") -> PaperFile:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise DPTheoryError(f"{source}: not valid TOML: {exc}") from None
+        at = re.search(r"at line (\d+)", str(exc))
+        raise PaperFileError(source, "", None, f"not valid TOML: {exc}", int(at.group(1)) if at else None) from None
+    try:
+        return _parse(data, text, source, package)
+    except PaperFileError as exc:
+        raise located(exc, text) from None
+
+
+def _parse(data: dict[str, Any], text: str, source: str, package: str) -> PaperFile:
     check_fields(source, "the file", data, {"paper": ((dict,), "tables [paper.<key>]", False),
                                             "notation": ((dict,), "tables [notation.<key>]", False),
                                             "symbols": ((dict,), "tables [symbols.<notation>]", False),
@@ -208,7 +234,7 @@ def parse(text: str, *, source: str, package: str = "") -> PaperFile:
     for i, table in enumerate(theorems):
         check_theorem(source, i, table, papers, notations, [t["key"] for t in theorems[:i]])
     rows = tuple(known_value_row(source, i, t) for i, t in enumerate(data.get("known_value", [])))
-    return PaperFile(source, papers, notations, tuple(tables), package, tuple(theorems), symbols, defines, rows)
+    return PaperFile(source, papers, notations, tuple(tables), package, tuple(theorems), symbols, defines, rows, text)
 
 
 def _paper(source: str, key: str, body: Any) -> Paper:
@@ -224,17 +250,15 @@ def _notation(source: str, key: str, body: Any) -> NotationTable:
         check_fields(source, where, row, PARAM_FIELDS)
         where = f"{where} ({row['name']})"
         if row["domain"] not in _DOMAINS:
-            raise DPTheoryError(f"{source}: {where}: field 'domain' is {row['domain']!r}; accepted: "
-                                f"{PARAM_FIELDS['domain'][1]}")
+            raise bad(source, where, "domain", row["domain"], PARAM_FIELDS["domain"][1])
         bounds = row["range"]
         if len(bounds) != 2 or not all(isinstance(b, int | float) and not isinstance(b, bool) for b in bounds):
-            raise DPTheoryError(f"{source}: {where}: field 'range' is {bounds!r}; accepted: "
-                                f"{PARAM_FIELDS['range'][1]}")
+            raise bad(source, where, "range", bounds, PARAM_FIELDS["range"][1])
         lo, hi = bounds
         if lo > hi:
-            raise DPTheoryError(f"{source}: {where}: field 'range' is {bounds!r}; accepted: lo <= hi")
+            raise bad(source, where, "range", bounds, "lo <= hi")
         if any(r[0] == row["name"] for r in rows):
-            raise DPTheoryError(f"{source}: {where}: field 'name' repeats {row['name']!r}; accepted: distinct names")
+            raise error(source, where, "name", f"field 'name' repeats {row['name']!r}; accepted: distinct names")
         rows.append((row["name"], row["latex"], row["meaning"], _DOMAINS[row["domain"]], (lo, hi, row["log"]),
                      row.get("unit", "")))
     return NotationTable.build(key, rows)
@@ -266,8 +290,8 @@ def _check_claim(source: str, i: int, table: Any, papers: Mapping[str, Paper], e
     if "counterexamples" in table and table.get("verdict", Verdict.FALSIFIED.value) != Verdict.FALSIFIED.value:
         raise bad(source, where, "verdict", table["verdict"], "'falsified' (or none) when counterexamples are pinned")
     if "counterexamples" not in table and "verdict" not in table:
-        raise DPTheoryError(f"{source}: {where}: missing field 'verdict' (the verdict the check must reach: "
-                            f"{CLAIM_FIELDS['verdict'][1]}; none only when counterexamples are pinned)")
+        raise error(source, where, None, "missing field 'verdict' (the verdict the check must reach: "
+                    f"{CLAIM_FIELDS['verdict'][1]}; none only when counterexamples are pinned)")
     check_fields(source, f"{where}: citation", table["citation"], CITATION_FIELDS)
     if table["citation"]["paper"] not in papers:
         raise bad(source, where, "citation", table["citation"],
@@ -330,8 +354,8 @@ def _check_region(source: str, where: str, region: dict[str, Any]) -> None:
 def _check_finding(source: str, where: str, finding: dict[str, Any], pins: list[Any]) -> None:
     check_fields(source, where, finding, FINDING_FIELDS)
     if ("pins" in finding) == ("values" in finding):
-        raise DPTheoryError(f"{source}: {where}: give exactly one of the fields 'pins' and 'values' (a plain text "
-                            "is a string: finding = \"...\")")
+        raise error(source, where, None, "give exactly one of the fields 'pins' and 'values' (a plain text is a "
+                    "string: finding = \"...\")")
     try:
         fields = {f for _, f, _, _ in string.Formatter().parse(finding["text"]) if f is not None}
     except ValueError as exc:
@@ -370,8 +394,8 @@ def _claim(pf: PaperFile, table: Mapping[str, Any], side_at_pin: Callable[[Claim
             values = resolve(pf, f"{where}: finding", "values", finding["values"], is_function,
                              "a function of the package")
         elif side_at_pin is None:
-            raise DPTheoryError(f"{pf.source}: {where}: field 'finding' quotes the sides at the pins: "
-                                "PaperFile.claims needs side_at_pin")
+            raise error(pf.source, where, "finding", "field 'finding' quotes the sides at the pins: "
+                        "PaperFile.claims needs side_at_pin")
         else:
             values = _pin_reader(finding["pins"], side_at_pin)
         finding = Finding(finding["text"], values)
@@ -388,8 +412,10 @@ def _claim(pf: PaperFile, table: Mapping[str, Any], side_at_pin: Callable[[Claim
             counterexamples=tuple(dict(p) for p in table.get("counterexamples", [])), finding=finding,
             tags=tuple(table.get("tags", [])), verdict=Verdict(table["verdict"]) if "verdict" in table else None,
         )
+    except PaperFileError:
+        raise
     except ValueError as exc:
-        raise DPTheoryError(f"{pf.source}: {where}: {exc}") from None
+        raise error(pf.source, where, None, str(exc)) from None
 
 
 def _pin_reader(pins: list[dict[str, str]], side_at_pin: Callable[[Claim, str, int], Any]
@@ -438,7 +464,7 @@ def _side(pf: PaperFile, where: str, field: str, side: Mapping[str, Any]) -> Qua
             try:
                 derived[name] = parse_text(value, {p: thm.notation.sym(p) for p in thm.params})
             except ExpressionError as exc:
-                raise DPTheoryError(f"{pf.source}: {where}: field {field!r}: set {name}: {exc}") from None
+                raise error(pf.source, where, f"{field}: set: {name}", f"field {field!r}: set {name}: {exc}") from None
     return theorem_side(key, side.get("label"), term=side.get("term"), limit=side.get("limit"), set=derived)
 
 
