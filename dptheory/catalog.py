@@ -487,7 +487,7 @@ def _check_usable(pf: Any, theorem: Any) -> None:
             exact = theorem.parse(point)
             there = bound.subs({theorem.notation.sym(k): v for k, v in exact.items()}).evalf(15) if bound is not None \
                 else None
-            if there is None or there.is_real is not False and there is not sp.nan:
+            if there is None or (there.is_real is not False and there is not sp.nan):
                 warnings.warn(DPTheoryWarning(str(message(
                     field, f"cannot be evaluated ({exc}) at {_point(point)}, where every condition holds"))),
                     stacklevel=2)

@@ -259,8 +259,8 @@ def test_a_bad_claim_is_refused_in_one_line_naming_file_claim_and_field(old: str
 
 def test_a_counterexample_with_another_verdict_on_record_is_refused() -> None:
     text = GOOD.replace('relation = "<="', 'relation = "<="\nverdict = "proved"', 1)
-    assert ("toy26/paper.toml:38: [[claim]] toy26.C2: field 'verdict' is 'proved'; accepted: 'falsified' (or none) when "
-            "counterexamples are pinned") == _bad_parse(text)
+    assert ("toy26/paper.toml:38: [[claim]] toy26.C2: field 'verdict' is 'proved'; accepted: 'falsified' (or none) "
+            "when counterexamples are pinned") == _bad_parse(text)
     assert len(claims(text.replace('verdict = "proved"', 'verdict = "falsified"'))) == 2
 
 

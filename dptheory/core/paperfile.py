@@ -100,13 +100,14 @@ from dptheory.core.paperfile_fields import (
     bad,
     check_fields,
     error,
-    located,
     is_function,
     is_number,
     listed_keys,
+    located,
     resolve,
 )
 from dptheory.core.paperfile_theorems import build_theorem, check_names, check_theorem, formula_names, known_value_row
+from dptheory.core.units import Unit
 
 if TYPE_CHECKING:
     from dptheory.core.claims import Claim, Quantity, Region
@@ -315,6 +316,8 @@ def _check_claim(source: str, i: int, table: Any, papers: Mapping[str, Paper], e
 def _check_side(source: str, where: str, side: dict[str, Any]) -> None:
     if "constant" in side:
         check_fields(source, where, side, CONSTANT_SIDE_FIELDS)
+        if "unit" in side and side["unit"] not in {u.value for u in Unit}:
+            raise bad(source, where, "unit", side["unit"], CONSTANT_SIDE_FIELDS["unit"][1])
         return
     check_fields(source, where, side, THEOREM_SIDE_FIELDS)
     for name, value in side.get("set", {}).items():
@@ -402,11 +405,13 @@ def _claim(pf: PaperFile, table: Mapping[str, Any], side_at_pin: Callable[[Claim
     symbolic = None
     if "symbolic" in table:
         symbolic = resolve(pf, where, "symbolic", table["symbolic"], is_function, "a function of the package")
+    lhs, rhs = _side(pf, where, "lhs", table["lhs"]), _side(pf, where, "rhs", table["rhs"])
+    _check_units(pf.source, where, table)
+    _check_region_values(pf.source, where, table)
     try:
         return Claim(
             key=table["key"], title=table["title"], citation=citation, statement=table["statement"],
-            reading=table["reading"], lhs=_side(pf, where, "lhs", table["lhs"]),
-            rhs=_side(pf, where, "rhs", table["rhs"]), relation=Relation(table["relation"]),
+            reading=table["reading"], lhs=lhs, rhs=rhs, relation=Relation(table["relation"]),
             region=_region(pf, where, table.get("region", {})), factor=float(table["factor"]) if "factor" in table
             else None, symbolic=symbolic,
             counterexamples=tuple(dict(p) for p in table.get("counterexamples", [])), finding=finding,
@@ -466,6 +471,83 @@ def _side(pf: PaperFile, where: str, field: str, side: Mapping[str, Any]) -> Qua
             except ExpressionError as exc:
                 raise error(pf.source, where, f"{field}: set: {name}", f"field {field!r}: set {name}: {exc}") from None
     return theorem_side(key, side.get("label"), term=side.get("term"), limit=side.get("limit"), set=derived)
+
+
+def _side_theorems(table: Mapping[str, Any]) -> list[Any]:
+    """The registered theorems the two sides of a (built) claim table compare."""
+    from dptheory.core.registry import REGISTRY
+
+    return [REGISTRY.get(table[side]["theorem"]) for side in _SIDES if "theorem" in table[side]]
+
+
+def _check_units(source: str, where: str, table: Mapping[str, Any]) -> None:
+    """The two sides of a claim are in one unit (a theorem's ``unit``, a constant's optional ``unit``): an RDP
+    epsilon in nats is never compared with a number of bits."""
+    from dptheory.core.registry import REGISTRY
+
+    units = {side: (str(REGISTRY.get(table[side]["theorem"]).unit), f"{table[side]['theorem']} is in")
+             if "theorem" in table[side] else (table[side].get("unit"), "the constant is in") for side in _SIDES}
+    (lu, lwhat), (ru, rwhat) = units["lhs"], units["rhs"]
+    if lu is not None and ru is not None and lu != ru:
+        raise error(source, where, "rhs", f"field 'rhs': the sides have different units: lhs ({lwhat} {lu}) and rhs "
+                    f"({rwhat} {ru}); accepted: two sides in one unit (convert one: 1 bit = log(2) nats)")
+
+
+def _check_region_values(source: str, where: str, table: Mapping[str, Any]) -> None:
+    """Every value a claim's region gives a parameter of a compared theorem is in the parameter's domain, and the
+    region is not outside a condition of the theorem: a fixed value (or every choice) that violates a condition
+    on the parameters it fixes, a range or interval where a condition on its one parameter never holds (decided
+    by sympy: :meth:`~sympy.core.relational.Relational.as_set`)."""
+    import sympy as sp
+
+    from dptheory.core.conditions import Status
+    from dptheory.core.errors import InvalidParameter
+    from dptheory.core.notation import parse_value
+
+    region = table.get("region", {})
+    box = region.get("certify", {})
+    given = [(f"{where}: region", name, field, values) for field in ("fixed", "choices", "ranges")
+             for name, values in region.get(field, {}).items()]
+    given += [(f"{where}: region: certify", name, field, values) for field in ("intervals", "integers", "free")
+              for name, values in box.get(field, {}).items()]
+    def exact(name: str, raw: Any) -> Any:
+        try:
+            return parse_value(raw, key=table["key"], name=name)
+        except InvalidParameter:
+            return None  # not a number (a list's dotted name, inf): not checked here
+
+    for thm in _side_theorems(table):
+        fixed = {thm.notation.sym(n): v for n, raw in {**region.get("fixed", {}), **box.get("free", {})}.items()
+                 if n in thm.params and (v := exact(n, raw)) is not None}
+        for at, name, field, values in given:
+            if name not in thm.params or (field == "choices" and isinstance(values, str)):
+                continue
+            sym, param = thm.notation.sym(name), thm.notation[name]
+            points = [values] if field in ("fixed", "free") else values[:2] if field != "choices" else values
+            numbers = [(raw, v) for raw in points if (v := exact(name, raw)) is not None]
+            ranged = field in ("ranges", "intervals", "integers")
+            for cond in thm.all_conditions:
+                if cond.symbols != {sym} and not (field in ("fixed", "free") and cond.symbols <= set(fixed)):
+                    continue
+                violated = [raw for raw, v in numbers if cond.evaluate({**fixed, sym: v}).status is Status.VIOLATED]
+                if cond.kind == "domain" or not ranged:
+                    if not violated or (field == "choices" and len(violated) < len(numbers) and cond.kind != "domain"):
+                        continue  # some choices are inside the condition: the checker skips the others
+                    shown = f"{name} = {violated[0]}" + (" (an end of the range)" if ranged else "")
+                elif len(numbers) == 2:  # a range: refused only when the condition holds nowhere in it
+                    try:
+                        inside = sp.Intersection(sp.Interval(numbers[0][1], numbers[1][1]), cond.relation.as_set())
+                    except (NotImplementedError, TypeError, ValueError):
+                        continue
+                    if inside is not sp.EmptySet:
+                        continue
+                    shown = f"{name} in [{numbers[0][0]}, {numbers[1][0]}]"
+                else:
+                    continue
+                what = (f"the domain of {name} (declared {param.domain.value})" if cond.kind == "domain" else
+                        f"the condition {cond.render()} of {thm.key} ({cond.gloss})")
+                raise error(source, at, field, f"field {field!r}: {shown} is outside {what}; accepted: values where "
+                            f"{cond.render()}")
 
 
 def _values(obj: Any) -> bool:

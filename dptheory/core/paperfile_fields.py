@@ -86,6 +86,7 @@ THEOREM_SIDE_FIELDS: Spec = {
 CONSTANT_SIDE_FIELDS: Spec = {
     "constant": ((int, float), "a number (inf for +infinity)", True),
     "label": ((str,), "a string", True),
+    "unit": ((str,), "one of " + ", ".join(repr(u.value) for u in Unit) + " (the claim's sides must agree)", False),
 }
 REGION_FIELDS: Spec = {
     "description": ((str,), "a string", False),

@@ -17,7 +17,6 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
 from dptheory.core.citation import Paper
-from dptheory.core.errors import DPTheoryError
 from dptheory.core.notation import NotationTable
 from dptheory.core.paperfile_fields import (
     CITATION_FIELDS,
@@ -241,9 +240,9 @@ def check_conditions(source: str, where: str, written: list[str], relations: lis
 
     for j, (text, rel) in enumerate(zip(written, relations, strict=True)):
         if rel is sp.false or rel is sp.true:
-            problem = (f"{text!r} can never hold ({_declared(text, notation)}); accepted: a condition that holds at "
+            problem = (f"'{text}' can never hold ({_declared(text, notation)}); accepted: a condition that holds at "
                        "some point of the parameters' domains" if rel is sp.false else
-                       f"{text!r} always holds ({_declared(text, notation)}), so it says nothing at a point; "
+                       f"'{text}' always holds ({_declared(text, notation)}), so it says nothing at a point; "
                        "accepted: a condition the domains do not decide (drop this one)")
             raise error(source, where, f"conditions {j + 1}", f"field 'conditions': {problem}")
     by_param: dict[str, list[int]] = {}
@@ -259,7 +258,7 @@ def check_conditions(source: str, where: str, written: list[str], relations: lis
         except (NotImplementedError, TypeError, ValueError):  # not a condition sympy can solve: not decided here
             continue
         if together is sp.EmptySet:
-            listed = " and ".join(repr(written[j]) for j in js)
+            listed = " and ".join(f"'{written[j]}'" for j in js)
             raise error(source, where, f"conditions {js[-1] + 1}",
                         f"field 'conditions': {listed} can never hold together for {name} (declared "
                         f"{notation.params[name].domain.value}; decided symbolically); accepted: conditions that "
