@@ -432,7 +432,7 @@ def load_paper_file(path: str | Path) -> LoadedPaperFile:
     try:  # all of the file or none of it: its claims are built once its theorems are registered
         for theorem in pf.theorems():
             register(theorem, "theorem")
-            _warn_if_unusable(source, theorem)
+            _check_usable(pf, theorem)
         for claim in pf.claims(side_at_pin=side_at_pin):
             register(claim, "claim")
         theorems = [t["key"] for t in pf.theorem_tables]
@@ -451,35 +451,66 @@ def load_paper_file(path: str | Path) -> LoadedPaperFile:
     return LoadedPaperFile(keys, list(pf.known_value_rows))
 
 
-#: draws from a paper file's sample ranges to look for one point where a theorem's conditions hold (a few ms each)
+#: draws from a paper file's sample ranges to look for points where a theorem's conditions hold (a few ms each)
 SATISFIABILITY_DRAWS = 200
+#: points where every condition holds at which a paper file's bound is evaluated at load (it must be a real number)
+BOUND_CHECK_POINTS = 12
 
 
-def _warn_if_unusable(source: str, theorem: Any) -> None:
-    """A :class:`~dptheory.core.errors.DPTheoryWarning` when no point of the notation's sample ranges satisfies the
-    theorem's conditions in :data:`SATISFIABILITY_DRAWS` seeded draws (the conditions may never hold, or only
-    outside the declared ranges: a search, not a proof, and said so), or when the bound is not a real number at the
-    first valid point found."""
-    from dptheory.core.errors import DPTheoryWarning
+def _check_usable(pf: Any, theorem: Any) -> None:
+    """Check a theorem of a paper file given on the command line where its conditions hold: a bound that is
+    complex (sympy reads ``sqrt(-T*alpha)`` as ``I*sqrt(T)*sqrt(alpha)``) or NaN at one of
+    :data:`BOUND_CHECK_POINTS` valid points is refused (:class:`~dptheory.core.errors.PaperFileError`, naming the
+    point). When no point of the notation's sample ranges satisfies the conditions in :data:`SATISFIABILITY_DRAWS`
+    seeded draws, a :class:`~dptheory.core.errors.DPTheoryWarning` says so: a quick search, not a proof (the
+    conditions may hold only outside the sample ranges; what sympy decides is refused when the file is read,
+    :func:`dptheory.core.paperfile_theorems.check_conditions`)."""
+    import sympy as sp
+
+    from dptheory.core.errors import DPTheoryError, DPTheoryWarning, PaperFileError
+    from dptheory.core.paperfile_fields import located
     from dptheory.verify.contract import valid_points
 
-    points, refused = valid_points(theorem, 1, tries=SATISFIABILITY_DRAWS)
-    if points:  # and the bound is a real number there (a log of a negative number inside the domain is a slip)
-        from dptheory.core.errors import DPTheoryError
+    table = next(t for t in pf.theorem_tables if t["key"] == theorem.key)
+    where, field = f"[[theorem]] {theorem.key}", "bound_latex" if "bound_latex" in table else "bound"
+    accepted = "accepted: a formula whose value is a real number wherever the conditions hold"
 
+    def message(field: str, problem: str) -> PaperFileError:
+        return located(PaperFileError(pf.source, where, field, f"field {field!r}: {problem}"), pf.text)
+
+    def refuse(problem: str) -> PaperFileError:
+        return message(field, f"{problem}; {accepted}")
+
+    points, refused = valid_points(theorem, BOUND_CHECK_POINTS, tries=SATISFIABILITY_DRAWS)
+    bound = theorem.bound
+    if bound is not None and (bound.has(sp.I) or bound.has(sp.nan) or bound.has(sp.zoo)):
+        at = f" (at {_point(points[0])}, where every condition holds)" if points else ""
+        what = "complex" if bound.has(sp.I) else "not a number (NaN)"
+        raise refuse(f"{table[field]!r} is {what}: sympy reads it as {bound}{at}")
+    for point in points:
         try:
-            value = theorem.evaluate(points[0], dps=15).value
-            problem = "" if value == value else "is not a real number (NaN)"
+            value = theorem.evaluate(point, dps=15).value
+            if value == value:
+                continue
+            problem = "is not a number (NaN)"
         except DPTheoryError as exc:
-            problem = f"cannot be evaluated ({exc})"
-        if problem:
-            warnings.warn(DPTheoryWarning(
-                f"{source}: [[theorem]] {theorem.key}: field 'bound': {problem} at {points[0]}, where every "
-                "condition holds"), stacklevel=2)
-        return
-    worst = next(iter(refused), "none")
-    warnings.warn(DPTheoryWarning(
-        f"{source}: [[theorem]] {theorem.key}: field 'conditions': no point of the sample ranges satisfies them "
-        f"in {SATISFIABILITY_DRAWS} draws (most refused by: {worst}); they may never hold, or only outside the "
-        "ranges of the notation table"), stacklevel=2)
+            exact = theorem.parse(point)
+            there = bound.subs({theorem.notation.sym(k): v for k, v in exact.items()}).evalf(15) if bound is not None \
+                else None
+            if there is None or (there.is_real is not False and there is not sp.nan):
+                warnings.warn(DPTheoryWarning(str(message(
+                    field, f"cannot be evaluated ({exc}) at {_point(point)}, where every condition holds"))),
+                    stacklevel=2)
+                return
+            problem = f"is complex ({there})" if there is not sp.nan else "is not a number (NaN)"
+        raise refuse(f"{table[field]!r} {problem} at {_point(point)}, where every condition holds")
+    if not points:
+        worst = next(iter(refused), "none")
+        warnings.warn(DPTheoryWarning(str(message(
+            "conditions", f"no point of the sample ranges satisfies them in {SATISFIABILITY_DRAWS} draws (most "
+            f"refused by: {worst}); they may never hold, or only outside the ranges of the notation table (a quick "
+            "search, not a proof)"))), stacklevel=2)
 
+
+def _point(point: Mapping[str, Any]) -> str:
+    return ", ".join(f"{k} = {v}" for k, v in point.items())

@@ -88,14 +88,22 @@ def test_a_bad_file_is_refused_in_one_line_naming_file_table_and_field(old: str,
     assert old in text
     with pytest.raises(DPTheoryError) as err:
         parse(text.replace(old, new, 1))
-    text_of = str(err.value)
-    assert "\n" not in text_of and text_of.startswith("toy26/paper.toml: "), text_of
-    assert message in text_of, text_of
+    text_of, edited = str(err.value), text.replace(old, new, 1)
+    assert "\n" not in text_of and message in text_of, text_of
+    # the line named is the one edited, or the table's header for a missing field (mutation: no line, or always
+    # the header, fails)
+    head, _, _ = text_of.partition(": ")
+    assert head.startswith("toy26/paper.toml:"), text_of
+    named = edited.splitlines()[int(head.removeprefix("toy26/paper.toml:")) - 1]
+    if "missing field" in text_of:
+        assert named.startswith("["), (text_of, named)
+    else:
+        assert any(part.strip() in named for part in new.splitlines() if part.strip()), (text_of, named)
 
 
 def test_not_toml_and_an_undeclared_key_are_refused() -> None:
-    with pytest.raises(DPTheoryError, match=r"^toy26/paper.toml: not valid TOML"):
-        parse("[paper.toy26")
+    with pytest.raises(DPTheoryError, match=r"^toy26/paper.toml:2: not valid TOML"):
+        parse("# a comment\n[paper.toy26\nyear = 1")
     with pytest.raises(DPTheoryError, match=r"no \[paper.other\]; the file declares toy26"):
         parse(GOOD).paper("other")
     with pytest.raises(DPTheoryError, match=r"no \[notation.other\]; the file declares toy26"):

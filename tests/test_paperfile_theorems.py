@@ -28,6 +28,21 @@ def _toy(text: str = GOOD) -> paperfile.PaperFile:
     return paperfile.parse(text, source="toy.toml", package=PACKAGE)
 
 
+def _line_of(text: str, start: str, after: str = "") -> int:
+    """The number of the first line of ``text`` that starts with ``start`` (after the first line starting with
+    ``after``): the line a message must name, found apart from the locator."""
+    lines = text.splitlines()
+    first = next(i for i, line in enumerate(lines) if line.startswith(after)) if after else 0
+    return next(i + 1 for i, line in enumerate(lines) if i >= first and line.lstrip().startswith(start))
+
+
+def _named(message: str, text: str, source: str = "toy.toml") -> str:
+    """The line of ``text`` that the one-line ``message`` (``FILE:LINE: ...``) names."""
+    head, _, _ = message.partition(": ")
+    assert head.startswith(source + ":"), message
+    return text.splitlines()[int(head.removeprefix(source + ":")) - 1]
+
+
 def test_a_theorem_table_builds_the_theorem_python_would() -> None:
     """The table gives the Theorem a Python declaration builds (same sympy trees, same fields), and its value is the
     closed form computed apart, in exact rationals."""
@@ -98,7 +113,8 @@ def test_a_formula_that_is_not_arithmetic_in_the_declared_names_is_refused_and_r
     with pytest.raises(DPTheoryError) as info:
         _toy(text).theorems()
     message = str(info.value)
-    assert message.startswith("toy.toml: [[theorem]] toy26.thm1: field 'bound': ") and "\n" not in message
+    assert message.startswith(f"toy.toml:{_line_of(text, 'bound = ')}: [[theorem]] toy26.thm1: field 'bound': ")
+    assert "\n" not in message
     assert "accepted: " in message
     assert list(tmp_path.iterdir()) == []
 
@@ -132,7 +148,7 @@ def test_parse_text_and_parse_latex_use_only_the_names_given() -> None:
     ("old", "new", "message"),
     [
         ('quantity = "RDP"\nmonotone', 'quantity = "RDP"\ncolour = "red"\nmonotone',
-         "toy.toml: [[theorem]] toy26.thm1: unknown field 'colour'; accepted: key, title"),
+         "[[theorem]] toy26.thm1: unknown field 'colour'; accepted: key, title"),
         ('direction = "exact"', 'direction = "tight"',
          "[[theorem]] toy26.thm1: field 'direction' is 'tight'; accepted: one of 'upper', 'lower'"),
         ('monotone = { T = "increasing"', 'monotone = { T = "up"',
@@ -152,7 +168,7 @@ def test_parse_text_and_parse_latex_use_only_the_names_given() -> None:
         ('key = "toy26.thm2"', 'key = "toy26.thm1"',
          "[[theorem]] toy26.thm1: field 'key' is 'toy26.thm1'; accepted: a key no other [[theorem]]"),
         ('RATE = "alpha/(2*sigma**2)"', 'RATE = "alpha/(2*tau**2)"',
-         "toy.toml: [define.toy26]: RATE: the name 'tau' is not declared"),
+         "[define.toy26]: RATE: the name 'tau' is not declared"),
         ('RATE = "alpha/(2*sigma**2)"', 'alpha = "2"',
          "[define.toy26]: field 'alpha' is '2'; accepted: a name that is not a parameter or a symbol already"),
         ("j = { integer = true", "j = { integr = true",
@@ -164,14 +180,34 @@ def test_parse_text_and_parse_latex_use_only_the_names_given() -> None:
          "field 'kernels: mp' is 'kernels.REASON'; accepted: a function of the package"),
         # a condition that sympy decides from the domains alone is refused (it says nothing at a point)
         ('{ when = "alpha > 1", reason', '{ when = "alpha > 0", reason',
-         "[[theorem]] toy26.thm1: toy26.thm1: a condition (the order exceeds 1) was folded to True by sympy"),
+         "[[theorem]] toy26.thm1: field 'conditions': 'alpha > 0' always holds (alpha is declared positive)"),
+        # one that can never hold, in the researcher's terms (not sympy's folding)
+        ('{ when = "alpha > 1", reason', '{ when = "alpha < 0", reason',
+         "[[theorem]] toy26.thm1: field 'conditions': 'alpha < 0' can never hold (alpha is declared positive); "
+         "accepted: a condition that holds at some point"),
+        ("{ when_latex = '\\alpha > 1', reason", "{ when_latex = '\\alpha \\leq 0', reason",
+         "[[theorem]] toy26.thm2: field 'conditions': '\\alpha \\leq 0' can never hold (alpha is declared positive)"),
+        ('{ when = "alpha > 1", reason', '{ when = "T < 1", reason',
+         "field 'conditions': 'T < 1' can never hold (T is declared positive integer)"),
+        # conditions on one parameter that cannot hold together, decided symbolically (the second line names it)
+        ('reason = "the order exceeds 1" }]\nbound = ', 'reason = "the order exceeds 1" },\n'
+         '  { when = "alpha < 1/2", reason = "a slip" }]\nbound = ',
+         "[[theorem]] toy26.thm1: field 'conditions': 'alpha > 1' and 'alpha < 1/2' can never hold together for "
+         "alpha (declared positive; decided symbolically)"),
+        ('reason = "the order exceeds 1" }]\nbound = ', 'reason = "the order exceeds 1" },\n'
+         '  { when = "T > 3/2", reason = "two steps" }, { when = "T < 2", reason = "a slip" }]\nbound = ',
+         "'T > 3/2' and 'T < 2' can never hold together for T (declared positive integer; decided symbolically)"),
     ],
 )
 def test_a_bad_theorem_is_refused_in_one_line_naming_file_theorem_and_field(old: str, new: str, message: str) -> None:
     assert old in GOOD
+    text = GOOD.replace(old, new, 1)
     with pytest.raises(DPTheoryError) as info:
-        _toy(GOOD.replace(old, new, 1)).theorems()
+        _toy(text).theorems()
     assert message in str(info.value) and "\n" not in str(info.value)
+    # the line named is one edited (mutation: a message without its line, or naming the table's header, fails)
+    named = _named(str(info.value), text)
+    assert any(part.strip() in named for part in new.splitlines() if part.strip() and part not in old), named
 
 
 @pytest.mark.parametrize(
@@ -188,9 +224,13 @@ def test_a_bad_theorem_is_refused_in_one_line_naming_file_theorem_and_field(old:
     ],
 )
 def test_a_bad_known_value_is_refused_in_one_line(table: str, message: str) -> None:
+    text = GOOD + "\n[[known_value]]\n" + table + "\n"
     with pytest.raises(DPTheoryError) as info:
-        _toy(GOOD + "\n[[known_value]]\n" + table + "\n")
-    assert message in str(info.value) and str(info.value).startswith("toy.toml: ") and "\n" not in str(info.value)
+        _toy(text)
+    assert message in str(info.value) and "\n" not in str(info.value)
+    # the field's line (the table's header for a missing field), found apart from the locator
+    field = "[[known_value]]" if "missing field" in message else message.split()[0]
+    assert _named(str(info.value), text).startswith(field if field != "parameter" else "params"), str(info.value)
 
 
 def test_a_known_value_table_is_the_row_a_csv_would_give() -> None:

@@ -188,3 +188,27 @@ class RegimeNotSupported(DPTheoryError):
 class InsufficientMemory(DPTheoryError, MemoryError):
     """A workload whose arrays, estimated from their shapes before any is allocated, exceed the memory available
     (:meth:`dptheory.core.memory.MemoryEstimate.check`); the message gives both figures and what to change."""
+
+
+class PaperFileError(DPTheoryError, ValueError):
+    """A paper file (``paper.toml``, ``--paper FILE``) that cannot be read as one: an unknown field or name, a wrong
+    type, a condition that can never hold, a bound that is not real where the conditions hold, a claim comparing two
+    units, a region outside a parameter's domain. One line, ``FILE:LINE: TABLE: PROBLEM; accepted: ...``.
+
+    Attributes:
+        source: the file as the user named it.
+        where: the table (``[[theorem]] my26.thm1``, ``[[claim]] my26.C1: region``).
+        field: the field the problem is in (``None``: the table itself).
+        problem: what is wrong and what is accepted.
+        line: the line of the field in the file (1-based; ``None`` when it cannot be found, e.g. before the file's
+            text is known: :func:`dptheory.core.paperfile_fields.locate` finds it).
+    """
+
+    def __init__(self, source: str, where: str, field: str | None, problem: str, line: int | None = None) -> None:
+        self.source = source
+        self.where = where
+        self.field = field
+        self.problem = problem
+        self.line = line
+        at = f"{source}:{line}" if line else source
+        super().__init__(f"{at}: {where}: {problem}" if where else f"{at}: {problem}")

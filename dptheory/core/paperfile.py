@@ -75,17 +75,19 @@ and the field, and says what is accepted.
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import re
 import string
 import tomllib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from dptheory.core.citation import Paper
-from dptheory.core.errors import DPTheoryError
+from dptheory.core.errors import DPTheoryError, PaperFileError
 from dptheory.core.notation import Domain, NotationTable
 from dptheory.core.paperfile_fields import (
     BOX_FIELDS,
@@ -100,13 +102,16 @@ from dptheory.core.paperfile_fields import (
     THEOREM_SIDE_FIELDS,
     bad,
     check_fields,
+    error,
     is_function,
     is_number,
     listed_keys,
+    located,
     resolve,
 )
 from dptheory.core.paperfile_theorems import build_theorem, check_names, check_theorem, formula_names, known_value_row
 from dptheory.core.run import RunMap
+from dptheory.core.units import Unit
 
 if TYPE_CHECKING:
     from dptheory.core.claims import Claim, Quantity, Region
@@ -135,6 +140,8 @@ class PaperFile:
     """``[define.<notation>]``: named formulas (shared parts of bounds), in order."""
     known_value_rows: tuple[Mapping[str, str], ...] = ()
     """The ``[[known_value]]`` tables as known-value rows (:mod:`dptheory.core.known_values`), validated as data."""
+    text: str = dataclass_field(default="", repr=False, compare=False)
+    """The file's source text: where a message finds the line of the field it names (:func:`located`)."""
     run_maps: tuple[RunMap, ...] = ()
     """The ``[[run]]`` tables: how the file's theorems read a training run (:mod:`dptheory.core.run`)."""
 
@@ -157,18 +164,30 @@ class PaperFile:
         ``side_at_pin(claim, "lhs" | "rhs", i)`` evaluates a side at the ``i``-th pin, for the findings that quote
         a side (:func:`dptheory.verify.sides.side_at_pin`; the store does not import the checker).
         """
-        return [_claim(self, table, side_at_pin) for table in self.claim_tables]
+        with self.lines():
+            return [_claim(self, table, side_at_pin) for table in self.claim_tables]
 
     def theorems(self) -> list[Theorem]:
         """The file's ``[[theorem]]`` tables as :class:`~dptheory.core.theorem.Theorem` objects, in order (not
         registered: the paper's theorems module registers them). Formulas are parsed by
         :mod:`dptheory.core.expressions` (no code runs); kernels are functions of the package, named."""
-        return [build_theorem(self, table) for table in self.theorem_tables]
+        with self.lines():
+            return [build_theorem(self, table) for table in self.theorem_tables]
 
     def names(self, notation: str) -> dict[str, Any]:
         """What a formula written in ``notation`` may name: its parameters' symbols, then ``[symbols.<notation>]``,
         then ``[define.<notation>]`` (each definition may use the ones before it)."""
-        return formula_names(self, notation)
+        with self.lines():
+            return formula_names(self, notation)
+
+    @contextlib.contextmanager
+    def lines(self) -> Iterator[None]:
+        """Every :class:`~dptheory.core.errors.PaperFileError` raised inside gets the line of its field in this file
+        (the one place a message learns its line: :func:`~dptheory.core.paperfile_fields.located`)."""
+        try:
+            yield
+        except PaperFileError as exc:
+            raise located(exc, self.text) from None
 
 
 def load(module: str, filename: str) -> PaperFile:
@@ -195,7 +214,15 @@ def parse(text: str, *, source: str, package: str = "") -> PaperFile:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise DPTheoryError(f"{source}: not valid TOML: {exc}") from None
+        at = re.search(r"at line (\d+)", str(exc))
+        raise PaperFileError(source, "", None, f"not valid TOML: {exc}", int(at.group(1)) if at else None) from None
+    try:
+        return _parse(data, text, source, package)
+    except PaperFileError as exc:
+        raise located(exc, text) from None
+
+
+def _parse(data: dict[str, Any], text: str, source: str, package: str) -> PaperFile:
     check_fields(source, "the file", data, {"paper": ((dict,), "tables [paper.<key>]", False),
                                             "notation": ((dict,), "tables [notation.<key>]", False),
                                             "symbols": ((dict,), "tables [symbols.<notation>]", False),
@@ -218,7 +245,8 @@ def parse(text: str, *, source: str, package: str = "") -> PaperFile:
     from dptheory.core.run import run_maps_from_tables
 
     runs = tuple(run_maps_from_tables(source, data.get("run", [])))
-    return PaperFile(source, papers, notations, tuple(tables), package, tuple(theorems), symbols, defines, rows, runs)
+    return PaperFile(source, papers, notations, tuple(tables), package, tuple(theorems), symbols, defines, rows, text,
+                     runs)
 
 
 def _paper(source: str, key: str, body: Any) -> Paper:
@@ -234,17 +262,15 @@ def _notation(source: str, key: str, body: Any) -> NotationTable:
         check_fields(source, where, row, PARAM_FIELDS)
         where = f"{where} ({row['name']})"
         if row["domain"] not in _DOMAINS:
-            raise DPTheoryError(f"{source}: {where}: field 'domain' is {row['domain']!r}; accepted: "
-                                f"{PARAM_FIELDS['domain'][1]}")
+            raise bad(source, where, "domain", row["domain"], PARAM_FIELDS["domain"][1])
         bounds = row["range"]
         if len(bounds) != 2 or not all(isinstance(b, int | float) and not isinstance(b, bool) for b in bounds):
-            raise DPTheoryError(f"{source}: {where}: field 'range' is {bounds!r}; accepted: "
-                                f"{PARAM_FIELDS['range'][1]}")
+            raise bad(source, where, "range", bounds, PARAM_FIELDS["range"][1])
         lo, hi = bounds
         if lo > hi:
-            raise DPTheoryError(f"{source}: {where}: field 'range' is {bounds!r}; accepted: lo <= hi")
+            raise bad(source, where, "range", bounds, "lo <= hi")
         if any(r[0] == row["name"] for r in rows):
-            raise DPTheoryError(f"{source}: {where}: field 'name' repeats {row['name']!r}; accepted: distinct names")
+            raise error(source, where, "name", f"field 'name' repeats {row['name']!r}; accepted: distinct names")
         rows.append((row["name"], row["latex"], row["meaning"], _DOMAINS[row["domain"]], (lo, hi, row["log"]),
                      row.get("unit", "")))
     return NotationTable.build(key, rows)
@@ -276,8 +302,8 @@ def _check_claim(source: str, i: int, table: Any, papers: Mapping[str, Paper], e
     if "counterexamples" in table and table.get("verdict", Verdict.FALSIFIED.value) != Verdict.FALSIFIED.value:
         raise bad(source, where, "verdict", table["verdict"], "'falsified' (or none) when counterexamples are pinned")
     if "counterexamples" not in table and "verdict" not in table:
-        raise DPTheoryError(f"{source}: {where}: missing field 'verdict' (the verdict the check must reach: "
-                            f"{CLAIM_FIELDS['verdict'][1]}; none only when counterexamples are pinned)")
+        raise error(source, where, None, "missing field 'verdict' (the verdict the check must reach: "
+                    f"{CLAIM_FIELDS['verdict'][1]}; none only when counterexamples are pinned)")
     check_fields(source, f"{where}: citation", table["citation"], CITATION_FIELDS)
     if table["citation"]["paper"] not in papers:
         raise bad(source, where, "citation", table["citation"],
@@ -301,6 +327,8 @@ def _check_claim(source: str, i: int, table: Any, papers: Mapping[str, Paper], e
 def _check_side(source: str, where: str, side: dict[str, Any]) -> None:
     if "constant" in side:
         check_fields(source, where, side, CONSTANT_SIDE_FIELDS)
+        if "unit" in side and side["unit"] not in {u.value for u in Unit}:
+            raise bad(source, where, "unit", side["unit"], CONSTANT_SIDE_FIELDS["unit"][1])
         return
     check_fields(source, where, side, THEOREM_SIDE_FIELDS)
     for name, value in side.get("set", {}).items():
@@ -340,8 +368,8 @@ def _check_region(source: str, where: str, region: dict[str, Any]) -> None:
 def _check_finding(source: str, where: str, finding: dict[str, Any], pins: list[Any]) -> None:
     check_fields(source, where, finding, FINDING_FIELDS)
     if ("pins" in finding) == ("values" in finding):
-        raise DPTheoryError(f"{source}: {where}: give exactly one of the fields 'pins' and 'values' (a plain text "
-                            "is a string: finding = \"...\")")
+        raise error(source, where, None, "give exactly one of the fields 'pins' and 'values' (a plain text is a "
+                    "string: finding = \"...\")")
     try:
         fields = {f for _, f, _, _ in string.Formatter().parse(finding["text"]) if f is not None}
     except ValueError as exc:
@@ -380,26 +408,30 @@ def _claim(pf: PaperFile, table: Mapping[str, Any], side_at_pin: Callable[[Claim
             values = resolve(pf, f"{where}: finding", "values", finding["values"], is_function,
                              "a function of the package")
         elif side_at_pin is None:
-            raise DPTheoryError(f"{pf.source}: {where}: field 'finding' quotes the sides at the pins: "
-                                "PaperFile.claims needs side_at_pin")
+            raise error(pf.source, where, "finding", "field 'finding' quotes the sides at the pins: "
+                        "PaperFile.claims needs side_at_pin")
         else:
             values = _pin_reader(finding["pins"], side_at_pin)
         finding = Finding(finding["text"], values)
     symbolic = None
     if "symbolic" in table:
         symbolic = resolve(pf, where, "symbolic", table["symbolic"], is_function, "a function of the package")
+    lhs, rhs = _side(pf, where, "lhs", table["lhs"]), _side(pf, where, "rhs", table["rhs"])
+    _check_units(pf.source, where, table)
+    _check_region_values(pf.source, where, table)
     try:
         return Claim(
             key=table["key"], title=table["title"], citation=citation, statement=table["statement"],
-            reading=table["reading"], lhs=_side(pf, where, "lhs", table["lhs"]),
-            rhs=_side(pf, where, "rhs", table["rhs"]), relation=Relation(table["relation"]),
+            reading=table["reading"], lhs=lhs, rhs=rhs, relation=Relation(table["relation"]),
             region=_region(pf, where, table.get("region", {})), factor=float(table["factor"]) if "factor" in table
             else None, symbolic=symbolic,
             counterexamples=tuple(dict(p) for p in table.get("counterexamples", [])), finding=finding,
             tags=tuple(table.get("tags", [])), verdict=Verdict(table["verdict"]) if "verdict" in table else None,
         )
+    except PaperFileError:
+        raise
     except ValueError as exc:
-        raise DPTheoryError(f"{pf.source}: {where}: {exc}") from None
+        raise error(pf.source, where, None, str(exc)) from None
 
 
 def _pin_reader(pins: list[dict[str, str]], side_at_pin: Callable[[Claim, str, int], Any]
@@ -448,8 +480,85 @@ def _side(pf: PaperFile, where: str, field: str, side: Mapping[str, Any]) -> Qua
             try:
                 derived[name] = parse_text(value, {p: thm.notation.sym(p) for p in thm.params})
             except ExpressionError as exc:
-                raise DPTheoryError(f"{pf.source}: {where}: field {field!r}: set {name}: {exc}") from None
+                raise error(pf.source, where, f"{field}: set: {name}", f"field {field!r}: set {name}: {exc}") from None
     return theorem_side(key, side.get("label"), term=side.get("term"), limit=side.get("limit"), set=derived)
+
+
+def _side_theorems(table: Mapping[str, Any]) -> list[Any]:
+    """The registered theorems the two sides of a (built) claim table compare."""
+    from dptheory.core.registry import REGISTRY
+
+    return [REGISTRY.get(table[side]["theorem"]) for side in _SIDES if "theorem" in table[side]]
+
+
+def _check_units(source: str, where: str, table: Mapping[str, Any]) -> None:
+    """The two sides of a claim are in one unit (a theorem's ``unit``, a constant's optional ``unit``): an RDP
+    epsilon in nats is never compared with a number of bits."""
+    from dptheory.core.registry import REGISTRY
+
+    units = {side: (str(REGISTRY.get(table[side]["theorem"]).unit), f"{table[side]['theorem']} is in")
+             if "theorem" in table[side] else (table[side].get("unit"), "the constant is in") for side in _SIDES}
+    (lu, lwhat), (ru, rwhat) = units["lhs"], units["rhs"]
+    if lu is not None and ru is not None and lu != ru:
+        raise error(source, where, "rhs", f"field 'rhs': the sides have different units: lhs ({lwhat} {lu}) and rhs "
+                    f"({rwhat} {ru}); accepted: two sides in one unit (convert one: 1 bit = log(2) nats)")
+
+
+def _check_region_values(source: str, where: str, table: Mapping[str, Any]) -> None:
+    """Every value a claim's region gives a parameter of a compared theorem is in the parameter's domain, and the
+    region is not outside a condition of the theorem: a fixed value (or every choice) that violates a condition
+    on the parameters it fixes, a range or interval where a condition on its one parameter never holds (decided
+    by sympy: :meth:`~sympy.core.relational.Relational.as_set`)."""
+    import sympy as sp
+
+    from dptheory.core.conditions import Status
+    from dptheory.core.errors import InvalidParameter
+    from dptheory.core.notation import parse_value
+
+    region = table.get("region", {})
+    box = region.get("certify", {})
+    given = [(f"{where}: region", name, field, values) for field in ("fixed", "choices", "ranges")
+             for name, values in region.get(field, {}).items()]
+    given += [(f"{where}: region: certify", name, field, values) for field in ("intervals", "integers", "free")
+              for name, values in box.get(field, {}).items()]
+    def exact(name: str, raw: Any) -> Any:
+        try:
+            return parse_value(raw, key=table["key"], name=name)
+        except InvalidParameter:
+            return None  # not a number (a list's dotted name, inf): not checked here
+
+    for thm in _side_theorems(table):
+        fixed = {thm.notation.sym(n): v for n, raw in {**region.get("fixed", {}), **box.get("free", {})}.items()
+                 if n in thm.params and (v := exact(n, raw)) is not None}
+        for at, name, field, values in given:
+            if name not in thm.params or (field == "choices" and isinstance(values, str)):
+                continue
+            sym, param = thm.notation.sym(name), thm.notation[name]
+            points = [values] if field in ("fixed", "free") else values[:2] if field != "choices" else values
+            numbers = [(raw, v) for raw in points if (v := exact(name, raw)) is not None]
+            ranged = field in ("ranges", "intervals", "integers")
+            for cond in thm.all_conditions:
+                if cond.symbols != {sym} and not (field in ("fixed", "free") and cond.symbols <= set(fixed)):
+                    continue
+                violated = [raw for raw, v in numbers if cond.evaluate({**fixed, sym: v}).status is Status.VIOLATED]
+                if cond.kind == "domain" or not ranged:
+                    if not violated or (field == "choices" and len(violated) < len(numbers) and cond.kind != "domain"):
+                        continue  # some choices are inside the condition: the checker skips the others
+                    shown = f"{name} = {violated[0]}" + (" (an end of the range)" if ranged else "")
+                elif len(numbers) == 2:  # a range: refused only when the condition holds nowhere in it
+                    try:
+                        inside = sp.Intersection(sp.Interval(numbers[0][1], numbers[1][1]), cond.relation.as_set())
+                    except (NotImplementedError, TypeError, ValueError):
+                        continue
+                    if inside is not sp.EmptySet:
+                        continue
+                    shown = f"{name} in [{numbers[0][0]}, {numbers[1][0]}]"
+                else:
+                    continue
+                what = (f"the domain of {name} (declared {param.domain.value})" if cond.kind == "domain" else
+                        f"the condition {cond.render()} of {thm.key} ({cond.gloss})")
+                raise error(source, at, field, f"field {field!r}: {shown} is outside {what}; accepted: values where "
+                            f"{cond.render()}")
 
 
 def _values(obj: Any) -> bool:

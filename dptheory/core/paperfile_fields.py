@@ -6,8 +6,14 @@ and ``PARAM_FIELDS`` (papers, notation tables); ``CLAIM_FIELDS`` and its parts (
 ``KERNEL_FIELDS``, ``TERM_FIELDS``), ``SYMBOL_FIELDS``, ``KNOWN_VALUE_FIELDS``. :mod:`dptheory.core.paperfile`
 (papers, notation tables, claims) and :mod:`dptheory.core.paperfile_theorems` (theorems, symbols, definitions, known
 values) check their tables with :func:`check_fields` and :func:`bad`, so that every message of a paper file has one
-form (``<file>: <table>: field '<field>' is <value>; accepted: <what is accepted>``), and resolve the names a file
-gives (``module.name``, :data:`REF`) with :func:`resolve`, in the file's own package only.
+form (``<file>:<line>: <table>: field '<field>' is <value>; accepted: <what is accepted>``), and resolve the names a
+file gives (``module.name``, :data:`REF`) with :func:`resolve`, in the file's own package only.
+
+Every message is a :class:`~dptheory.core.errors.PaperFileError` (:func:`error`): ``tomllib`` gives no positions,
+so the loaders raise it with the table and the field, and :func:`locate` (called once per stage, by
+:func:`located`) finds the line in the file's text: the table's header (an array's element by its ``key = "..."``
+line or its number), then each part of the path (``region``, ``certify``, ``condition 2``) and the field, the first
+line of each within the table's span.
 """
 
 from __future__ import annotations
@@ -18,7 +24,7 @@ from collections.abc import Callable, Mapping
 from types import FunctionType
 from typing import Any, Protocol
 
-from dptheory.core.errors import DPTheoryError
+from dptheory.core.errors import PaperFileError
 from dptheory.core.notation import Domain
 from dptheory.core.units import Direction, Monotone, Unit
 
@@ -80,6 +86,7 @@ THEOREM_SIDE_FIELDS: Spec = {
 CONSTANT_SIDE_FIELDS: Spec = {
     "constant": ((int, float), "a number (inf for +infinity)", True),
     "label": ((str,), "a string", True),
+    "unit": ((str,), "one of " + ", ".join(repr(u.value) for u in Unit) + " (the claim's sides must agree)", False),
 }
 REGION_FIELDS: Spec = {
     "description": ((str,), "a string", False),
@@ -183,22 +190,111 @@ def listed_keys(keys: Mapping[str, Any]) -> str:
 def check_fields(source: str, where: str, table: Any, spec: Spec) -> None:
     """Check that ``table`` is a table with exactly the keys of ``spec``, each of its accepted type."""
     if not isinstance(table, dict):
-        raise DPTheoryError(f"{source}: {where} must be a table")
+        raise PaperFileError(source, where, None, "must be a table")
     for name in table:
         if name not in spec:
-            raise DPTheoryError(f"{source}: {where}: unknown field {name!r}; accepted: {', '.join(spec)}")
+            raise error(source, where, name, f"unknown field {name!r}; accepted: {', '.join(spec)}")
     for name, (types, accepted, required) in spec.items():
         if name not in table:
             if required:
-                raise DPTheoryError(f"{source}: {where}: missing field {name!r} ({accepted})")
+                raise error(source, where, None, f"missing field {name!r} ({accepted})")
             continue
         value = table[name]
         if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
-            raise DPTheoryError(f"{source}: {where}: field {name!r} is {value!r}; accepted: {accepted}")
+            raise bad(source, where, name, value, accepted)
 
 
-def bad(source: str, where: str, field: str, value: Any, accepted: str) -> DPTheoryError:
-    return DPTheoryError(f"{source}: {where}: field {field!r} is {value!r}; accepted: {accepted}")
+def error(source: str, where: str, field: str | None, problem: str) -> PaperFileError:
+    """The one error of a paper file: ``problem`` (what is wrong, what is accepted) in ``field`` of the table
+    ``where`` (its line is found by :func:`located`)."""
+    return PaperFileError(source, where, field, problem)
+
+
+def bad(source: str, where: str, field: str, value: Any, accepted: str) -> PaperFileError:
+    return error(source, where, field, f"field {field!r} is {value!r}; accepted: {accepted}")
+
+
+def located(exc: PaperFileError, text: str) -> PaperFileError:
+    """``exc`` with the line of its field in ``text`` (the file's source), when it has none yet and it is found."""
+    if exc.line is not None or not text:
+        return exc
+    line = locate(text, exc.where, exc.field)
+    return exc if line is None else PaperFileError(exc.source, exc.where, exc.field, exc.problem, line)
+
+
+_STRING = re.compile(r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'|"(?:\\.|[^"\\\n])*"|\'[^\'\n]*\'|#[^\n]*')
+_ARRAY_ITEM = re.compile(r"\[\[([^\]]+)\]\] (?:number (\d+)|(\S+))")
+_TABLE = re.compile(r"\[([^\[\]]+)\]")
+_NUMBERED = re.compile(r"(condition|conditions|statement|definitions) (\d+)$")
+
+
+def _masked(text: str) -> list[str]:
+    """The lines of ``text`` with every string's and comment's characters blanked (a key is never matched inside
+    a value); line breaks kept, so line numbers are unchanged."""
+    def blank(m: re.Match[str]) -> str:
+        return re.sub(r"[^\n]", " ", m.group(0))
+
+    return _STRING.sub(blank, text).split("\n")
+
+
+def _key_at(line: str, key: str) -> bool:
+    """``line`` (masked) gives the key ``key``: ``key =``, ``key.sub =``, ``{ key = ``, a header ``[a.key]``."""
+    return re.search(rf"(^|[\s{{,.\[]){re.escape(key)}\s*(=|\.|\])", line) is not None
+
+
+def locate(text: str, where: str, field: str | None) -> int | None:
+    """The line (1-based) of ``field`` of the table ``where`` in ``text``, or of the table when the field is not
+    written there (a missing field); ``None`` when the table itself cannot be found."""
+    lines, raw = _masked(text), text.split("\n")
+    headers = [i for i, ln in enumerate(lines) if ln.lstrip().startswith("[")]
+    head, *path = where.split(": ")
+    start: int | None = None
+    keyed: int | None = None  # an array's element: its key = "..." line
+    if head == "the file":
+        start, end = 0, len(lines)
+        path = []
+    elif m := _ARRAY_ITEM.match(head):
+        name, number, key = m.group(1), m.group(2), m.group(3)
+        items = [i for i in headers if lines[i].strip() == f"[[{name}]]"]
+        for n, i in enumerate(items):
+            nxt = next((h for h in headers if h > i and not re.match(
+                rf"\s*\[\[?{re.escape(name)}\.", lines[h])), len(lines))
+            hit = (number is not None and n + 1 == int(number)) or (key is not None and any(
+                re.match(r"\s*key\s*=", lines[j]) and re.search(rf"[\"']{re.escape(key)}[\"']", raw[j])
+                for j in range(i, nxt)))
+            if hit:
+                start, end = i, nxt
+                keyed = next((j for j in range(i, nxt) if re.match(r"\s*key\s*=", lines[j])), None)
+                break
+    elif m := _TABLE.fullmatch(head):
+        name = m.group(1)
+        for i in headers:
+            if lines[i].strip() in (f"[{name}]", f"[[{name}]]"):
+                start = i
+                end = next((h for h in headers if h > i and not re.match(
+                    rf"\s*\[\[?{re.escape(name)}\.", lines[h])), len(lines))
+                break
+    if start is None:
+        return None
+    found_any = False
+    for part in [*path, *(field.split(": ") if field else [])]:
+        part = re.sub(r" \(.*\)$", "", part)
+        numbered = _NUMBERED.match(part)
+        key, nth = (("conditions", int(numbered.group(2))) if numbered and numbered.group(1).startswith("condition")
+                    else (numbered.group(1), 0) if numbered else (part, 0))
+        found = next((i for i in range(start, end) if _key_at(lines[i], key)), None)
+        if found is None:
+            continue
+        start, found_any = found, True
+        if nth:  # the nth { when = ... } of the conditions
+            whens = [i for i in range(found, end) for _ in re.finditer(r"\bwhen(_latex)?\s*=", lines[i])]
+            if len(whens) >= nth:
+                start = whens[nth - 1]
+    if head == "the file" and not found_any:
+        return None
+    if not found_any and keyed is not None:
+        return keyed + 1  # a problem of the table itself: its key = "..." line
+    return start + 1
 
 
 def resolve(pf: PackageFile, where: str, field: str, name: str, ok: Callable[[Any], bool], what: str) -> Any:

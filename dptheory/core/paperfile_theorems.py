@@ -12,11 +12,11 @@ data"); the tables' fields (``THEOREM_FIELDS`` ...), their checks and the form o
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
 from dptheory.core.citation import Paper
-from dptheory.core.errors import DPTheoryError
 from dptheory.core.notation import NotationTable
 from dptheory.core.paperfile_fields import (
     CITATION_FIELDS,
@@ -31,6 +31,7 @@ from dptheory.core.paperfile_fields import (
     PackageFile,
     bad,
     check_fields,
+    error,
     is_function,
     listed_keys,
     resolve,
@@ -66,10 +67,9 @@ def check_names(source: str, notations: Mapping[str, NotationTable], symbols: Ma
         for key, body in table.items():
             where = f"[{kind}.{key}]"
             if key not in notations:
-                raise DPTheoryError(f"{source}: {where}: no [notation.{key}] in the file; declared: "
-                                    f"{listed_keys(notations)}")
+                raise error(source, where, None, f"no [notation.{key}] in the file; declared: {listed_keys(notations)}")
             if not isinstance(body, dict):
-                raise DPTheoryError(f"{source}: {where} must be a table")
+                raise error(source, where, None, "must be a table")
             for name, value in body.items():
                 if name in notations[key] or (kind == "define" and name in symbols.get(key, {})):
                     raise bad(source, where, name, value, "a name that is not a parameter or a symbol already")
@@ -107,11 +107,11 @@ def check_theorem(source: str, i: int, table: Any, papers: Mapping[str, Paper],
             raise bad(source, where, "monotone", {name: sense}, "a table parameter (of params) = one of "
                       + ", ".join(repr(m.value) for m in Monotone))
     if ("bound" in table) + ("bound_latex" in table) > 1:
-        raise DPTheoryError(f"{source}: {where}: give at most one of the fields 'bound' and 'bound_latex'")
+        raise error(source, where, "bound_latex", "give at most one of the fields 'bound' and 'bound_latex'")
     for j, cond in enumerate(table.get("conditions", [])):
         check_fields(source, f"{where}: condition {j + 1}", cond, CONDITION_FIELDS)
         if ("when" in cond) == ("when_latex" in cond):
-            raise DPTheoryError(f"{source}: {where}: condition {j + 1}: give exactly one of 'when' and 'when_latex'")
+            raise error(source, f"{where}: condition {j + 1}", None, "give exactly one of 'when' and 'when_latex'")
     for field in ("assumptions", "statement", "definitions"):
         if not all(isinstance(x, str) for x in table.get(field, [])):
             raise bad(source, where, field, table[field], THEOREM_FIELDS[field][1])
@@ -139,7 +139,7 @@ def formula_names(pf: TheoremFile, notation: str) -> dict[str, Any]:
         try:
             names[name] = _parse(formula, names, pf.notation(notation))
         except ExpressionError as exc:
-            raise DPTheoryError(f"{pf.source}: [define.{notation}]: {name}: {exc}") from None
+            raise error(pf.source, f"[define.{notation}]", name, f"{name}: {exc}") from None
     return names
 
 
@@ -166,17 +166,20 @@ def build_theorem(pf: TheoremFile, table: Mapping[str, Any]) -> Theorem:
         try:
             return _parse(text, names, notation)
         except ExpressionError as exc:
-            raise DPTheoryError(f"{pf.source}: {where}: field {field!r}: {exc}") from None
+            raise error(pf.source, where, field, f"field {field!r}: {exc}") from None
 
     def function(field: str, name: str) -> Any:
         return resolve(pf, where, field, name, is_function, "a function of the package")
 
     cit = table["citation"]
+    written = [c["when"] if "when" in c else c["when_latex"] for c in table.get("conditions", [])]
+    relations = [formula(f"conditions {j + 1}", c["when"] if "when" in c else {"latex": c["when_latex"]})
+                 for j, c in enumerate(table.get("conditions", []))]
+    check_conditions(pf.source, where, written, relations, notation)
     fields: dict[str, Any] = {
         "citation": pf.papers[cit["paper"]].item(cit["item"], eq=cit.get("eq"), note=cit.get("note", "")),
-        "conditions": tuple(
-            Condition(formula(f"conditions {j + 1}", c["when"] if "when" in c else {"latex": c["when_latex"]}),
-                      c["reason"]) for j, c in enumerate(table.get("conditions", []))),
+        "conditions": tuple(Condition(rel, c["reason"]) for rel, c in zip(relations, table.get("conditions", []),
+                                                                           strict=True)),
         "statement": tuple(formula(f"statement {j + 1}", s) for j, s in enumerate(table.get("statement", []))),
         "definitions": tuple(formula(f"definitions {j + 1}", s) for j, s in enumerate(table.get("definitions", []))),
         "direction": Direction(table["direction"]),
@@ -206,7 +209,60 @@ def build_theorem(pf: TheoremFile, table: Mapping[str, Any]) -> Theorem:
     try:
         return Theorem(notation=notation, **{k: table[k] for k in plain if k in table}, **fields)
     except ValueError as exc:
-        raise DPTheoryError(f"{pf.source}: {where}: {exc}") from None
+        raise error(pf.source, where, None, str(exc)) from None
+
+
+def _declared(text: str, notation: NotationTable) -> str:
+    """What the parameters a condition names are declared to be (``alpha is declared positive``)."""
+    named = [p for p in notation.params.values() if re.search(rf"(?<![\w\\]){re.escape(p.name)}(?!\w)", text)
+             or (p.latex.startswith("\\") and p.latex.strip() in text)]
+    return ", ".join(f"{p.name} is declared {p.domain.value}" for p in named) or "its numbers decide it"
+
+
+def _domain_set(param: Any) -> Any:
+    """The set of values a parameter's domain allows (:class:`~dptheory.core.notation.Domain`), as a sympy set."""
+    import sympy as sp
+
+    from dptheory.core.notation import Domain
+
+    low = {Domain.POSITIVE: sp.Interval.open(0, sp.oo), Domain.NONNEGATIVE: sp.Interval(0, sp.oo),
+           Domain.POSITIVE_INTEGER: sp.Interval(1, sp.oo), Domain.NONNEGATIVE_INTEGER: sp.Interval(0, sp.oo)}
+    values = low.get(param.domain, sp.Reals)
+    return sp.Intersection(values, sp.Integers) if param.domain.is_integer else values
+
+
+def check_conditions(source: str, where: str, written: list[str], relations: list[Any],
+                     notation: NotationTable) -> None:
+    """Refuse a condition that the parameters' domains decide (sympy folds it to True or False when it is built),
+    and conditions on one parameter that no value of its domain satisfies together (decided symbolically:
+    the intersection of their solution sets, :meth:`sympy.core.relational.Relational.as_set`, with the domain)."""
+    import sympy as sp
+
+    for j, (text, rel) in enumerate(zip(written, relations, strict=True)):
+        if rel is sp.false or rel is sp.true:
+            problem = (f"'{text}' can never hold ({_declared(text, notation)}); accepted: a condition that holds at "
+                       "some point of the parameters' domains" if rel is sp.false else
+                       f"'{text}' always holds ({_declared(text, notation)}), so it says nothing at a point; "
+                       "accepted: a condition the domains do not decide (drop this one)")
+            raise error(source, where, f"conditions {j + 1}", f"field 'conditions': {problem}")
+    by_param: dict[str, list[int]] = {}
+    for j, rel in enumerate(relations):
+        free = rel.free_symbols
+        if len(free) == 1 and (name := next(iter(free)).name) in notation.params:
+            by_param.setdefault(name, []).append(j)
+    for name, js in by_param.items():
+        if len(js) < 2:  # one condition alone against the domain: sympy decided it above, when it could
+            continue
+        try:
+            together = sp.Intersection(_domain_set(notation.params[name]), *(relations[j].as_set() for j in js))
+        except (NotImplementedError, TypeError, ValueError):  # not a condition sympy can solve: not decided here
+            continue
+        if together is sp.EmptySet:
+            listed = " and ".join(f"'{written[j]}'" for j in js)
+            raise error(source, where, f"conditions {js[-1] + 1}",
+                        f"field 'conditions': {listed} can never hold together for {name} (declared "
+                        f"{notation.params[name].domain.value}; decided symbolically); accepted: conditions that "
+                        "hold together at some point of the domains")
 
 
 def known_value_row(source: str, i: int, table: Any) -> dict[str, str]:
@@ -224,5 +280,8 @@ def known_value_row(source: str, i: int, table: Any) -> dict[str, str]:
            "method": table["method"], "source": table["source"], "where": f"{source}: {where}"}
     problems = row_problems(row)
     if problems:
-        raise DPTheoryError(problems[0])
+        problem = problems[0].removeprefix(f"{source}: {where}: ")
+        field = next((f for f in ("params", "rel_tol", "method", "value", "source")
+                      if re.match(rf"(the |a peer )?{f[:5]}", problem)), None)
+        raise error(source, where, "source" if problem.startswith("a peer") else field, problem)
     return row
