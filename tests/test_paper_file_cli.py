@@ -55,16 +55,16 @@ def test_a_claim_the_file_gets_wrong_is_a_finding(spec: Path, capsys: pytest.Cap
     assert code == 3 and "falsified" in out and "my26.C1" in err
 
 
+#: a region line of the example, edited to put the claim's region outside a domain or a condition
+REGION = 'description = "alpha in [1.5, 64], z in [0.5, 8], T = 1..100"'
+
+
 @pytest.mark.parametrize(
     ("edit", "argv", "code", "message"),
     [
         (None, ["check", "--paper", "absent.toml"], 1, "cannot read paper file absent.toml: No such file"),
         (('key = "my26.thm1"', 'key = "rdp.gaussian"'), ["list", "--paper", "my26.toml"], 1,
          "my26.toml: [[theorem]] rdp.gaussian: the key is already declared"),
-        (('bound = "T*alpha/z**2"', 'bound = "__import__(\'os\').getcwd()"'), ["list", "--paper", "my26.toml"], 1,
-         "my26.toml: [[theorem]] my26.thm2: field 'bound': \"__import__('os').getcwd\" is not an allowed function"),
-        (("[[claim]]", "[[claims]]"), ["list", "--paper", "my26.toml"], 1,
-         "my26.toml: the file: unknown field 'claims'"),
         (None, ["check", "--paper"], 2, "--paper needs a FILE"),
         (None, ["check", "--paper", "my26.toml", "--workers", "2"], 1, "drop --workers/--scheduler"),
     ],
@@ -79,22 +79,77 @@ def test_a_bad_paper_file_is_one_line(spec: Path, capsys: pytest.CaptureFixture[
 
 
 @pytest.mark.parametrize(
-    ("edit", "message"),
+    ("edit", "at", "message"),
     [
-        (('{ when = "alpha > 1", reason = "the order exceeds 1" }',
-          '{ when = "alpha > 1000", reason = "the order exceeds 1000" }'),
-         "[[theorem]] my26.thm1: field 'conditions': no point of the sample ranges satisfies them in 200 draws "
-         "(most refused by: alpha > 1000)"),
-        (('bound = "T*alpha/z**2"', 'bound = "T*log(1 - alpha)"'),
-         "[[theorem]] my26.thm2: field 'bound': cannot be evaluated (the expression is complex here"),
+        # an unknown symbol
+        (('bound = "T*alpha/z**2"', 'bound = "T*w"'), 'bound = "T*w"',
+         "[[theorem]] my26.thm2: field 'bound': the name 'w' is not declared; accepted: the declared names"),
+        (('bound = "T*alpha/z**2"', 'bound = "__import__(\'os\').getcwd()"'), "bound = ",
+         "[[theorem]] my26.thm2: field 'bound': \"__import__('os').getcwd\" is not an allowed function"),
+        (("[[claim]]", "[[claims]]"), "[[claims]]", "the file: unknown field 'claims'"),
+        # a condition that can never hold: decided by the domains, or symbolically with the others
+        (('when = "alpha > 1", reason = "the order exceeds 1" }]\nbound_latex',
+          'when = "alpha < 0", reason = "the order exceeds 1" }]\nbound_latex'), 'when = "alpha < 0"',
+         "[[theorem]] my26.thm1: field 'conditions': 'alpha < 0' can never hold (alpha is declared positive); "
+         "accepted: a condition that holds at some point"),
+        (('when = "alpha > 1", reason = "the order exceeds 1" }]\nbound_latex',
+          'when = "alpha > 1", reason = "the order exceeds 1" },\n  { when = "alpha < 1/2", reason = "r" }]\n'
+          'bound_latex'), 'when = "alpha < 1/2"',
+         "[[theorem]] my26.thm1: field 'conditions': 'alpha > 1' and 'alpha < 1/2' can never hold together for alpha "
+         "(declared positive; decided symbolically)"),
+        # a bound that is complex or NaN where the conditions hold
+        (('bound = "T*alpha/z**2"', 'bound = "sqrt(-T*alpha)"'), 'bound = "sqrt',
+         "[[theorem]] my26.thm2: field 'bound': 'sqrt(-T*alpha)' is complex: sympy reads it as I*sqrt(T)*sqrt(alpha) "
+         "(at alpha = "),
+        (('bound = "T*alpha/z**2"', 'bound = "T*log(1 - alpha)"'), 'bound = "T*log',
+         "[[theorem]] my26.thm2: field 'bound': 'T*log(1 - alpha)' is complex (69.62"),
+        (('bound = "T*alpha/z**2"', 'bound = "0*log(0)"'), 'bound = "0*log',
+         "[[theorem]] my26.thm2: field 'bound': '0*log(0)' is not a number (NaN)"),
+        # a claim comparing two units
+        (('rhs = { theorem = "my26.thm1", label = "Thm 1" }',
+          'rhs = { constant = 2, label = "2 bits", unit = "bits" }'), "rhs = ",
+         "[[claim]] my26.C1: field 'rhs': the sides have different units: lhs (my26.thm2 is in nats) and rhs "
+         "(the constant is in bits)"),
+        # a region outside a domain or a condition
+        ((REGION, REGION + "\nfixed = { z = -1 }"), "fixed = ",
+         "[[claim]] my26.C1: region: field 'fixed': z = -1 is outside the domain of z (declared positive); "
+         "accepted: values where z > 0"),
+        ((REGION, REGION + "\nfixed = { T = 2.5 }"), "fixed = ",
+         "field 'fixed': T = 2.5 is outside the domain of T (declared positive integer)"),
+        ((REGION, REGION + "\nranges = { z = [-1, 8, false] }"), "ranges = ",
+         "field 'ranges': z = -1 (an end of the range) is outside the domain of z (declared positive)"),
+        ((REGION, REGION + '\nfixed = { alpha = "0.5" }'), "fixed = ",
+         "field 'fixed': alpha = 0.5 is outside the condition alpha > 1 of my26.thm2 (the order exceeds 1)"),
+        ((REGION, REGION + '\nchoices = { alpha = [0.5, "0.9"] }'), "choices = ",
+         "field 'choices': alpha = 0.5 is outside the condition alpha > 1 of my26.thm2"),
+        (('intervals = { alpha = ["1.5", "64"]', 'intervals = { alpha = ["0.1", "0.9"]'), "intervals = ",
+         "[[claim]] my26.C1: region: certify: field 'intervals': alpha in [0.1, 0.9] is outside the condition "
+         "alpha > 1 of my26.thm2"),
     ],
 )
-def test_a_theorem_that_can_never_be_evaluated_is_a_one_line_warning(
-        spec: Path, capsys: pytest.CaptureFixture[str], edit: tuple[str, str], message: str) -> None:
-    """Conditions no sampled point satisfies, or a bound that is complex where they hold: the file still loads (a
-    search is not a proof), with a one-line warning naming the file, the theorem and the field."""
+def test_a_bad_paper_file_names_its_line_and_field(spec: Path, capsys: pytest.CaptureFixture[str],
+                                                   edit: tuple[str, str], at: str, message: str) -> None:
+    """Each refusal is one line ``FILE:LINE: TABLE: field ...; accepted: ...``, exit 1; the line is the first
+    that contains ``at`` in the edited file (found here, apart from the locator)."""
     assert edit[0] in spec.read_text()
-    spec.write_text(spec.read_text().replace(*edit, 1))
+    text = spec.read_text().replace(*edit, 1)
+    spec.write_text(text)
+    line = next(i + 1 for i, ln in enumerate(text.splitlines()) if at in ln)
+    got, _, err = _run(capsys, "list", "--paper", "my26.toml")
+    assert got == 1 and err.count("\n") == 1 and err.startswith(f"dptheory: error: my26.toml:{line}: "), err
+    assert message in err, err
+
+
+def test_conditions_no_draw_satisfies_are_a_one_line_warning(spec: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Conditions no sampled point satisfies (sympy cannot decide a product): the file still loads (a search is
+    not a proof, and the warning says so), with one line naming the file, the line, the theorem and the field."""
+    edit = ('{ when = "alpha > 1", reason = "the order exceeds 1" }',
+            '{ when = "alpha*z > 100000", reason = "a large product" }')
+    text = spec.read_text().replace(*edit, 1)
+    spec.write_text(text)
+    line = next(i + 1 for i, ln in enumerate(text.splitlines()) if "alpha*z > 100000" in ln)
     code, _, err = _run(capsys, "list", "my26", "--paper", "my26.toml")
-    warned = [line for line in err.splitlines() if line.startswith("dptheory: warning: my26.toml: ")]
-    assert code == 0 and len(warned) == 1 and message in warned[0], err
+    warned = [ln for ln in err.splitlines() if ln.startswith(f"dptheory: warning: my26.toml:{line}: ")]
+    assert code == 0 and len(warned) == 1, err
+    assert ("[[theorem]] my26.thm1: field 'conditions': no point of the sample ranges satisfies them in 200 draws "
+            "(most refused by: alpha*z > 100000)") in warned[0] and "a quick search, not a proof" in warned[0]
