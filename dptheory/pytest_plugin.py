@@ -27,13 +27,14 @@ naming it.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-__all__ = ["items_of", "objects_of", "origin_folders", "package_rows", "pytest_addoption",
-           "pytest_collection_modifyitems"]
+__all__ = ["DPTheoryFailure", "Obligation", "items_of", "objects_of", "obligations", "origin_folders", "package_rows",
+           "pytest_addoption", "pytest_collection_modifyitems"]
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -45,46 +46,75 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="with --dptheory: ignore pinned counterexamples (a falsified claim must be found again)")
 
 
-class DPTheoryItem(pytest.Item):
-    """One theorem's contract or one claim's verdict."""
+@dataclass(frozen=True)
+class Obligation:
+    """One check of a paper: a theorem's contract (``what = "contract"``), a known value (``"known value"``, ``row``
+    None when the theorem has none) or a claim's verdict on record (``"verdict"``). :meth:`run` raises
+    :class:`DPTheoryFailure` (a one-paragraph message) when it does not hold; the plugin's items and the shipped
+    suite (``checks/test_plugin_items.py``) run the same objects."""
 
-    def __init__(self, *, obj: Any, what: str, fresh: bool = False, row: Any = None,
-                 shipped_without_values: bool = False, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.obj, self.what, self.fresh, self.row = obj, what, fresh, row
-        self.shipped_without_values = shipped_without_values
+    name: str
+    obj: Any
+    what: str
+    row: Any = None
+    fresh: bool = False
+    shipped_without_values: bool = False
+    #: search size of a claim check (:func:`dptheory.verify.checking.check_claim`'s default unless given)
+    examples: int | None = None
 
-    def runtest(self) -> None:
+    def run(self) -> Any:
+        """Check it; a verdict returns the :class:`~dptheory.verify.checking.ClaimResult` (the shipped suite asserts
+        more of it), the others None."""
         if self.what == "known value":
-            from dptheory.core.known_values import disagreement
-
-            if self.row is None and self.shipped_without_values:
-                pytest.skip(f"{self.obj.key}: the paper's package ships no known values (no known_values.csv next "
-                            "to the module that registered it, no [[known_value]] table in its paper.toml)")
-            if self.row is None:
-                raise DPTheoryFailure(f"{self.obj.key} has no known value: add one computed apart from the bound "
-                                      "(a [[known_value]] table with its method and source, docs/adding_a_paper.md)")
-            failure = disagreement(self.row, self.obj)
-            if failure is not None:
-                raise DPTheoryFailure(failure)
-            return
+            return self._known_value()
         if self.what == "contract":
-            from dptheory.verify.contract import check_contract
+            return self._contract()
+        return self._verdict()
 
-            report = check_contract(self.obj)
-            if not report.ok:
-                raise DPTheoryFailure(f"{self.obj.key}: the contract fails at {len(report.points)} valid points:\n"
-                                      + "\n".join(f"  - {f}" for f in report.failures))
-            return
+    def _known_value(self) -> None:
+        from dptheory.core.known_values import disagreement
+
+        if self.row is None and self.shipped_without_values:
+            pytest.skip(f"{self.obj.key}: the paper's package ships no known values (no known_values.csv next "
+                        "to the module that registered it, no [[known_value]] table in its paper.toml)")
+        if self.row is None:
+            raise DPTheoryFailure(f"{self.obj.key} has no known value: add one computed apart from the bound "
+                                  "(a [[known_value]] table with its method and source, docs/adding_a_paper.md)")
+        failure = disagreement(self.row, self.obj)
+        if failure is not None:
+            raise DPTheoryFailure(failure)
+
+    def _contract(self) -> None:
+        from dptheory.verify.contract import check_contract
+
+        report = check_contract(self.obj)
+        if not report.ok:
+            raise DPTheoryFailure(f"{self.obj.key}: the contract fails at {len(report.points)} valid points:\n"
+                                  + "\n".join(f"  - {f}" for f in report.failures))
+
+    def _verdict(self) -> Any:
         from dptheory.cli.output import claim_result_lines
         from dptheory.verify.checking import check_claim
 
         claim = self.obj
-        result = check_claim(claim, use_pinned=not self.fresh)
+        size: dict[str, Any] = {} if self.examples is None else {"examples": self.examples}
+        result = check_claim(claim, use_pinned=not self.fresh, **size)
         if claim.verdict is not None and result.verdict != claim.verdict:
             lines = claim_result_lines(result, claim.title, len(claim.key))
             raise DPTheoryFailure(f"{claim.key}: expected {claim.verdict.value}, got {result.verdict.value}\n"
                                   f"  the paper: {claim.statement}\n" + "\n".join(lines))
+        return result
+
+
+class DPTheoryItem(pytest.Item):
+    """One :class:`Obligation` as a test item."""
+
+    def __init__(self, *, obligation: Obligation, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.obligation = obligation
+
+    def runtest(self) -> None:
+        self.obligation.run()
 
     def repr_failure(self, excinfo: Any, style: Any = None) -> str:
         if isinstance(excinfo.value, DPTheoryFailure):
@@ -92,11 +122,27 @@ class DPTheoryItem(pytest.Item):
         return str(super().repr_failure(excinfo))
 
     def reportinfo(self) -> tuple[Any, int | None, str]:
-        return self.path, None, f"{self.obj.key} ({self.what})"
+        return self.path, None, f"{self.obligation.obj.key} ({self.obligation.what})"
 
 
 class DPTheoryFailure(Exception):
     """A contract or a verdict that does not hold (reported as its message, without a traceback)."""
+
+
+def obligations(objects: list[Any], rows: list[Any] | None, *, fresh: bool = False,
+                examples: int | None = None) -> list[Obligation]:
+    """The obligations of one target's theorems and claims, in the plugin's order: the contracts, the known values
+    (``rows``: None when the package ships none, then each is a skip saying so), the verdicts."""
+    theorems = [o for o in objects if o.KIND == "theorem"]
+    out = [Obligation(f"{obj.key}::contract", obj, "contract") for obj in theorems]
+    for obj in theorems:
+        mine = [r for r in rows or [] if r["key"] == obj.key]
+        for i, row in enumerate(mine or [None], start=1):
+            name = f"{obj.key}::known value" + (f" {i}" if row is not None else "")
+            out.append(Obligation(name, obj, "known value", row=row, shipped_without_values=rows is None))
+    out += [Obligation(f"{obj.key}::verdict", obj, "verdict", fresh=fresh, examples=examples)
+            for obj in objects if obj.KIND == "claim"]
+    return out
 
 
 class _Target(pytest.Collector):
@@ -107,17 +153,8 @@ class _Target(pytest.Collector):
         self.objects, self.rows, self.fresh = objects, rows, fresh
 
     def collect(self) -> Iterator[pytest.Item]:
-        theorems = [o for o in self.objects if o.KIND == "theorem"]
-        for obj in theorems:
-            yield DPTheoryItem.from_parent(self, name=f"{obj.key}::contract", obj=obj, what="contract")
-        for obj in theorems:
-            rows = [r for r in self.rows or [] if r["key"] == obj.key]
-            for i, row in enumerate(rows or [None], start=1):
-                name = f"{obj.key}::known value" + (f" {i}" if row is not None else "")
-                yield DPTheoryItem.from_parent(self, name=name, obj=obj, what="known value", row=row,
-                                               shipped_without_values=self.rows is None)
-        for obj in (o for o in self.objects if o.KIND == "claim"):
-            yield DPTheoryItem.from_parent(self, name=f"{obj.key}::verdict", obj=obj, what="verdict", fresh=self.fresh)
+        for ob in obligations(self.objects, self.rows, fresh=self.fresh):
+            yield DPTheoryItem.from_parent(self, name=ob.name, obligation=ob)
 
 
 def origin_folders(objs: list[Any]) -> dict[Path, str]:
@@ -160,7 +197,8 @@ def objects_of(target: str) -> tuple[list[Any], list[Any] | None]:
             loaded = load_paper_file(target)
             return [REGISTRY.get(k) for k in loaded.keys], loaded.known_values
         REGISTRY.discover()
-        objs = REGISTRY.family(target)
+        # a key without a dot (mcallester99) is its own prefix: the error below lists it as one
+        objs = REGISTRY.family(target) or [o for o in REGISTRY if o.key == target]
         if not objs:
             prefixes = sorted({o.key.split(".")[0] for o in REGISTRY})
             raise pytest.UsageError(f"--dptheory {target}: not a paper file (.toml) nor a paper key prefix; "
