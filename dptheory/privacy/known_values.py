@@ -43,7 +43,8 @@ HERE = Path(__file__).resolve().parent
 
 def have_autodp() -> bool:
     """Whether the peer autodp is importable (put on ``PYTHONPATH`` by hand: it is no dependency of dptheory, not
-    even a dev one, so it is imported by name below and neither deptry nor mypy sees it)."""
+    even a dev one; it is imported through importlib so that mypy, which has no autodp, checks this file, and
+    deptry is told of it in pyproject.toml)."""
     try:
         importlib.import_module("autodp")
     except ImportError:
