@@ -4,12 +4,13 @@ A paper's obligations live in its own folder (``dptheory/papers/<key>/``, or a p
 ``DPTHEORY_PATH``), so that adding a paper touches no central file:
 
 * ``known_values.csv``: independent values of its theorems (tests/test_known_values.py), written by the
-  folder's ``known_values.py``, which imports nothing of dptheory;
+  folder's ``known_values.py``, which imports nothing of dptheory (the generic ``rdp.*`` family's are in
+  ``dptheory/privacy/``, next to the modules that register it: :func:`known_value_files`);
 * ``sentences.toml``: the papers' sentences its claims encode, typed from the papers, and the claims that are
   ours (tests/test_claim_table.py).
 
-A folder is a paper's when a module in it registered a theorem or a claim (``REGISTRY.origin``) and that module
-is not one of dptheory's layers (``dptheory.privacy`` declares the generic ``rdp.*`` family itself).
+For the sentences, a folder is a paper's when a module in it registered a theorem or a claim (``REGISTRY.origin``)
+and that module is not one of dptheory's layers (``dptheory.privacy`` declares the generic ``rdp.*`` family itself).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from pathlib import Path
 
 import dptheory  # noqa: F401  (registers the papers)
 from dptheory.core.registry import REGISTRY
+from dptheory.pytest_plugin import origin_folders
 
 
 def paper_folders() -> dict[str, Path]:
@@ -36,3 +38,9 @@ def paper_folders() -> dict[str, Path]:
 def paper_files(name: str) -> list[Path]:
     """The paper folders' files called ``name`` (each folder at most one), in package order."""
     return [p / name for p in paper_folders().values() if (p / name).is_file()]
+
+
+def known_value_files() -> list[Path]:
+    """The ``known_values.csv`` next to every module that registered a theorem (papers and the generic layers alike:
+    the folders ``pytest --dptheory PREFIX`` reads, :func:`dptheory.pytest_plugin.origin_folders`), in path order."""
+    return [p / "known_values.csv" for p in origin_folders(REGISTRY.theorems()) if (p / "known_values.csv").is_file()]

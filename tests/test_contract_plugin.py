@@ -81,3 +81,19 @@ def test_an_unknown_target_is_a_usage_error_naming_it() -> None:
         objects_of("nope26")
     with pytest.raises(pytest.UsageError, match=r"--dptheory absent\.toml: cannot read paper file absent\.toml"):
         objects_of("absent.toml")
+
+
+def test_a_shipped_prefix_runs_its_known_values(tmp_path: Path) -> None:
+    """``pytest --dptheory rdp`` (a shipped family, from outside the repository) runs one item per row of the
+    ``known_values.csv`` next to the modules that register it; none is skipped."""
+    from dptheory.core.known_values import read_csv
+    from dptheory.pytest_plugin import objects_of
+
+    csv_path = Path(__file__).parents[1] / "dptheory" / "privacy" / "known_values.csv"
+    rows = read_csv(csv_path, "privacy/known_values.csv")
+    objs, got = objects_of("rdp")
+    assert got is not None and [r["value"] for r in got] == [r["value"] for r in rows]
+    assert [o.key for o in objects_of("mcallester99")[0]] == ["mcallester99"]  # a dotless key is its own prefix
+    run = _pytest(tmp_path, "-p", "no:xdist", "--dptheory", "rdp", "-k", "known and value")
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert f"{len(rows)} passed, {len(objs)} deselected" in run.stdout, run.stdout

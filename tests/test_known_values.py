@@ -1,10 +1,11 @@
 """Every registered theorem against values computed independently of its statement and kernels.
 
-The values live with the papers: a paper folder's ``known_values.csv`` (columns ``key, term, params, value,
-rel_tol, method, source``) written by the folder's ``known_values.py`` (found from the registry, in-tree or through
-``DPTHEORY_PATH``: tests/paper_obligations.py), so adding a paper touches no central file; the rows written
-before that move, and those of the generic ``rdp.*`` family, are in ``tests/data/known_values/*.csv``, written by
-``tests/data/known_values/make_known_values.py``. No generator imports dptheory: each
+The values live with the theorems: the ``known_values.csv`` next to the module that registered them (columns ``key,
+term, params, value, rel_tol, method, source``: a paper's folder, ``dptheory/privacy/`` for the generic ``rdp.*``
+family), written by the ``known_values.py`` next to it (found from the registry, in-tree or through
+``DPTHEORY_PATH``: tests/paper_obligations.py, the folders ``pytest --dptheory PREFIX`` reads), so adding a paper
+touches no central file. The generators share ``dptheory/testing/known_values_gen.py``, which they load by its path.
+No generator imports dptheory: each
 value is the paper's printed formula re-typed and evaluated with mpmath at 60 digits (``transcription``), a
 different route to the same number (``second-derivation``: the proof's recursion instead of the closed form,
 a composition of other printed theorems, a root instead of a closed-form infimum), a direct enumeration or
@@ -18,7 +19,8 @@ autodp). The tests never regenerate these files.
   numerical minimisation or quadrature, 1e-12/1e-13 for float64 peers); infinities must be infinities;
 * a hand-picked point is valid by construction: if the theorem refuses it (ConditionViolated) the test
   FAILS, naming the condition, instead of skipping it;
-* provenance: every row names its method and its source, and the generator imports nothing of dptheory.
+* provenance: every row names its method and its source, and no generator (nor their shared helpers) imports
+  dptheory.
 """
 
 from __future__ import annotations
@@ -30,14 +32,14 @@ from pathlib import Path
 
 import mpmath
 import pytest
-from paper_obligations import paper_files
+from paper_obligations import known_value_files
 
-import dptheory  # noqa: F401  (registers the papers)
+import dptheory  # (registers the papers)
 from dptheory.core.known_values import disagreement, read_csv, row_problems
 from dptheory.core.registry import REGISTRY
 
-HERE = Path(__file__).parent / "data" / "known_values"
-GENERATOR = HERE / "make_known_values.py"
+#: the generators' shared helpers (loaded by path by each generator)
+COMMON = Path(dptheory.__file__).parent / "testing" / "known_values_gen.py"
 
 
 def read_rows(path: Path, label: str) -> list[dict[str, str]]:
@@ -50,16 +52,22 @@ def read_rows(path: Path, label: str) -> list[dict[str, str]]:
 
 def _rows() -> list[dict[str, str]]:
     out: list[dict[str, str]] = []
-    for path in sorted(HERE.glob("*.csv")):
-        out += read_rows(path, path.name)
-    for path in paper_files("known_values.csv"):
+    for path in known_value_files():
         out += read_rows(path, f"{path.parent.name}/{path.name}")
     return out
 
 
 ROWS = _rows()
-#: every generator of known values: the central one and each paper folder's known_values.py (next to its CSV)
-GENERATORS = [GENERATOR, *(p.with_suffix(".py") for p in paper_files("known_values.csv"))]
+#: every generator of known values: each folder's known_values.py (next to its CSV) and their shared helpers
+GENERATORS = [*(p.with_suffix(".py") for p in known_value_files()), COMMON]
+
+
+def test_every_generator_in_the_tree_is_checked():
+    """The import check below sees every known_values.py of the package (none without its CSV, none missed); the
+    one in ``dptheory/core/`` is the rules module, dptheory.core.known_values, not a generator."""
+    root = Path(dptheory.__file__).parent
+    tree = sorted(p for p in root.rglob("known_values.py") if p.parent != root / "core")
+    assert tree and set(tree) <= set(GENERATORS), sorted(set(tree) - set(GENERATORS))
 
 
 def _row_id(row: dict[str, str]) -> str:
@@ -77,7 +85,8 @@ def test_every_registered_theorem_has_an_independent_value():
     have = Counter(r["key"] for r in ROWS)
     keys = sorted(t.key for t in REGISTRY.theorems())
     missing = [k for k in keys if have[k] == 0]
-    assert not missing, f"theorems without an independent known value (their paper's known_values.csv): {missing}"
+    assert not missing, (f"theorems without an independent known value (the known_values.csv next to the module that "
+                         f"registers them): {missing}")
     unknown = sorted(set(have) - set(keys))
     assert not unknown, f"known-value rows for keys that are not registered: {unknown}"
 
