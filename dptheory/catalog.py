@@ -390,6 +390,17 @@ class LoadedPaperFile(NamedTuple):
     known_values: list[Mapping[str, str]]
 
 
+def _of_this_file(pf: Any, where: str, key: str) -> None:
+    """Refuse a table of a paper file read with ``--paper`` that names a theorem the file does not declare, in the one
+    form of a paper-file message (file, line, table, field: :mod:`dptheory.core.paperfile_fields`)."""
+    from dptheory.core.paperfile_fields import error, located
+
+    theorems = [t["key"] for t in pf.theorem_tables]
+    if key not in theorems:
+        raise located(error(pf.source, where, "theorem", f"field 'theorem' is {key!r}, not a [[theorem]] of this "
+                            f"file; accepted: {', '.join(theorems) or 'none'}"), pf.text)
+
+
 def load_paper_file(path: str | Path) -> LoadedPaperFile:
     """Read a paper file (``paper.toml``-style: ``[paper.*]``, ``[notation.*]``, ``[[theorem]]``, ``[[claim]]``,
     ``[[known_value]]``) from anywhere, register its theorems then its claims, and return their keys in order with
@@ -435,16 +446,12 @@ def load_paper_file(path: str | Path) -> LoadedPaperFile:
             _check_usable(pf, theorem)
         for claim in pf.claims(side_at_pin=side_at_pin):
             register(claim, "claim")
-        theorems = [t["key"] for t in pf.theorem_tables]
-        for rmap in pf.run_maps:  # how its theorems read a training run (compare --run)
-            if rmap.key not in theorems:
-                raise DPTheoryError(f"{source}: [[run]] {rmap.key}: not a [[theorem]] of this file; accepted: "
-                                    f"{', '.join(theorems) or 'none'}")
+        # a [[run]] or a [[known_value]] for no theorem of the file would be silently never used or checked
+        for i, rmap in enumerate(pf.run_maps):  # how its theorems read a training run (compare --run)
+            _of_this_file(pf, f"[[run]] number {i + 1}", rmap.key)
             REGISTRY.add_run_map(rmap)
-        for row in pf.known_value_rows:  # a value for no theorem of the file would be silently never checked
-            if row["key"] not in theorems:
-                raise DPTheoryError(f"{row['where']}: theorem {row['key']!r} is not a [[theorem]] of this file; "
-                                    f"accepted: {', '.join(theorems) or 'none'}")
+        for i, row in enumerate(pf.known_value_rows):
+            _of_this_file(pf, f"[[known_value]] number {i + 1} ({row['key']})", row["key"])
     except BaseException:
         REGISTRY.withdraw(keys)
         raise

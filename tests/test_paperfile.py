@@ -76,7 +76,7 @@ def test_the_package_files_load_once_and_match_their_modules() -> None:
         ("range = [1.0, 1e3]", "range = [1.0]", "field 'range' is [1.0]; accepted: an array [lo, hi]"),
         ("log = true", 'log = "yes"', "number 1: field 'log' is 'yes'; accepted: true or false"),
         ('name = "T"', 'name = "alpha"', "number 2 (alpha): field 'name' repeats 'alpha'"),
-        ("latex = 'T'", "", "number 2: missing field 'latex'"),
+        ('meaning = "steps"', "", "number 2: missing field 'meaning'"),
         ("[paper.toy26]", "[papers.toy26]", "the file: unknown field 'papers'; accepted: paper, notation"),
         ("year = 2026", "year = true", "field 'year' is True; accepted: an integer"),
         ("[[notation.toy26.param]]\nname = \"T\"", "[notation.toy26.extra]\nname = \"T\"",

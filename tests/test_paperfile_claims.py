@@ -158,7 +158,7 @@ def _line(message: str, source: str = "toy26/paper.toml") -> int:
         ('verdict = "certified"', "", "[[claim]] toy26.C1: missing field 'verdict' (the verdict the check must "
          "reach: one of 'proved'"),
         ('title = "A finding"', "title = 3", "[[claim]] toy26.C2: field 'title' is 3; accepted: a string"),
-        ('reading = "r"\n', "", "[[claim]] toy26.C2: missing field 'reading' (a string)"),
+        ('statement = "s"\n', "", "[[claim]] toy26.C2: missing field 'statement' (a string)"),
         ('key = "toy26.C2"', 'key = "toy26.C1"',
          "[[claim]] toy26.C1: field 'key' is 'toy26.C1'; accepted: a key no other [[claim]] of the file has"),
         ('paper = "toy26", item = "Section 2"', 'paper = "toy99", item = "Section 2"',

@@ -219,8 +219,8 @@ def test_a_bad_theorem_is_refused_in_one_line_naming_file_theorem_and_field(old:
          'source = "typed by hand here"', "parameter alpha = 2.5 must be an integer or a decimal string"),
         ('theorem = "toy26.thm1"\nparams = { alpha = "2" }\nvalue = "1"\nrel_tol = 1e-3\nmethod = "transcription"\n'
          'source = "typed by hand here"', "rel_tol 0.001 is not in (0, 1e-30]"),
-        ('theorem = "toy26.thm1"\nparams = { alpha = "2" }\nvalue = "1"\nmethod = "transcription"\n'
-         'source = "typed by hand here"', "[[known_value]] number 1 (toy26.thm1): missing field 'rel_tol'"),
+        ('theorem = "toy26.thm1"\nparams = { alpha = "2" }\nvalue = "1"\nmethod = "transcription"\n',
+         "[[known_value]] number 1 (toy26.thm1): missing field 'source'"),
     ],
 )
 def test_a_bad_known_value_is_refused_in_one_line(table: str, message: str) -> None:

@@ -266,7 +266,7 @@ def claim_text(c: Any) -> str:
         f'  paper: "{c.statement}"',
         f"  reading: {c.reading}",
         f"  checks: {c.describe()}",
-        f"  region: {c.region.description or 'all valid points'}",
+        f"  region: {c.region.describe()}",
     ]
     if c.counterexamples:
         lines.append("  pinned counterexamples:")

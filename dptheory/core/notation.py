@@ -54,6 +54,16 @@ class Domain(StrEnum):
     def is_integer(self) -> bool:
         return self in (Domain.INTEGER, Domain.POSITIVE_INTEGER, Domain.NONNEGATIVE_INTEGER)
 
+    def admits(self, x: Fraction | int) -> bool:
+        """Whether the exact number ``x`` is of this kind (what a theorem's domain conditions,
+        :attr:`~dptheory.core.theorem.Theorem.domain_conditions`, decide at a point)."""
+        x = Fraction(x)
+        if self.is_integer and x.denominator != 1:
+            return False
+        if self in (Domain.POSITIVE, Domain.POSITIVE_INTEGER):
+            return x > 0
+        return x >= 0 if self in (Domain.NONNEGATIVE, Domain.NONNEGATIVE_INTEGER) else True
+
     def assumptions(self) -> dict[str, bool]:
         """sympy assumptions for a Symbol of this domain."""
         return {

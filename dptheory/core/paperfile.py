@@ -83,6 +83,7 @@ import tomllib
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
+from fractions import Fraction
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
@@ -91,9 +92,9 @@ from dptheory.core.errors import DPTheoryError, PaperFileError
 from dptheory.core.notation import Domain, NotationTable
 from dptheory.core.paperfile_fields import (
     BOX_FIELDS,
-    CITATION_FIELDS,
     CLAIM_FIELDS,
     CONSTANT_SIDE_FIELDS,
+    DEFAULT_RANGES,
     FINDING_FIELDS,
     PAPER_FIELDS,
     PARAM_FIELDS,
@@ -102,6 +103,8 @@ from dptheory.core.paperfile_fields import (
     THEOREM_SIDE_FIELDS,
     bad,
     check_fields,
+    citation_table,
+    default_log,
     error,
     is_function,
     is_number,
@@ -263,7 +266,8 @@ def _notation(source: str, key: str, body: Any) -> NotationTable:
         where = f"{where} ({row['name']})"
         if row["domain"] not in _DOMAINS:
             raise bad(source, where, "domain", row["domain"], PARAM_FIELDS["domain"][1])
-        bounds = row["range"]
+        domain = _DOMAINS[row["domain"]]
+        bounds = row.get("range", list(DEFAULT_RANGES[domain]))
         if len(bounds) != 2 or not all(isinstance(b, int | float) and not isinstance(b, bool) for b in bounds):
             raise bad(source, where, "range", bounds, PARAM_FIELDS["range"][1])
         lo, hi = bounds
@@ -271,9 +275,18 @@ def _notation(source: str, key: str, body: Any) -> NotationTable:
             raise bad(source, where, "range", bounds, "lo <= hi")
         if any(r[0] == row["name"] for r in rows):
             raise error(source, where, "name", f"field 'name' repeats {row['name']!r}; accepted: distinct names")
-        rows.append((row["name"], row["latex"], row["meaning"], _DOMAINS[row["domain"]], (lo, hi, row["log"]),
+        latex = row["latex"] if "latex" in row else _latex_of(row["name"])
+        rows.append((row["name"], latex, row["meaning"], domain, (lo, hi, row.get("log", default_log(lo, hi))),
                      row.get("unit", "")))
     return NotationTable.build(key, rows)
+
+
+def _latex_of(name: str) -> str:
+    """A parameter's LaTeX when its table gives none: sympy's printing of the name (``alpha`` -> ``\\alpha``,
+    ``S_g`` -> ``S_{g}``)."""
+    import sympy as sp
+
+    return str(sp.latex(sp.Symbol(name)))
 
 
 # ----------------------------------------------------------------------------- claims
@@ -304,14 +317,27 @@ def _check_claim(source: str, i: int, table: Any, papers: Mapping[str, Paper], e
     if "counterexamples" not in table and "verdict" not in table:
         raise error(source, where, None, "missing field 'verdict' (the verdict the check must reach: "
                     f"{CLAIM_FIELDS['verdict'][1]}; none only when counterexamples are pinned)")
-    check_fields(source, f"{where}: citation", table["citation"], CITATION_FIELDS)
-    if table["citation"]["paper"] not in papers:
-        raise bad(source, where, "citation", table["citation"],
-                  f"a paper declared in this file ({listed_keys(papers)}), as {{ paper = KEY, item = ... }}")
+    table["citation"] = citation_table(source, where, table["citation"], papers)
     for side in _SIDES:
         _check_side(source, f"{where}: {side}", table[side])
+    table.setdefault("reading", " ".join((_label(table["lhs"]), table["relation"], _label(table["rhs"]))))
+    table.setdefault("title", table["reading"])
+    if "region" in table and "where" in table:
+        raise error(source, where, "where", "give one of the fields 'where' (a box: parameter = value or "
+                    "[low, high]) and 'region' (a table { description, fixed, choices, ranges, certify })")
     if "region" in table:
         _check_region(source, f"{where}: region", table["region"])
+    for name, value in table.get("where", {}).items():
+        if not (_exact(value) or (isinstance(value, list) and len(value) == 2 and all(map(_exact, value)))):
+            raise bad(source, where, "where", {name: value}, "a value or [low, high], each an integer or a decimal "
+                      "string (exact: \"0.5\", not 0.5)")
+        if isinstance(value, list):
+            try:
+                ordered = Fraction(value[0]) <= Fraction(value[1])
+            except ValueError:
+                raise bad(source, where, "where", {name: value}, "[low, high] of integers or decimal strings") from None
+            if not ordered:
+                raise bad(source, where, "where", {name: value}, "[low, high] with low <= high")
     if "symbolic" in table and not REF.fullmatch(table["symbolic"]):
         raise bad(source, where, "symbolic", table["symbolic"], CLAIM_FIELDS["symbolic"][1])
     pins = table.get("counterexamples", [])
@@ -322,6 +348,15 @@ def _check_claim(source: str, i: int, table: Any, papers: Mapping[str, Paper], e
         raise bad(source, where, "tags", table["tags"], CLAIM_FIELDS["tags"][1])
     if isinstance(table.get("finding"), dict):
         _check_finding(source, f"{where}: finding", table["finding"], pins)
+
+
+def _label(side: Mapping[str, Any]) -> str:
+    """How a side is named in a default reading: its label, its theorem, its constant."""
+    return str(side.get("label") or side.get("theorem") or side.get("constant"))
+
+
+def _exact(value: Any) -> bool:
+    return isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool))
 
 
 def _check_side(source: str, where: str, side: dict[str, Any]) -> None:
@@ -423,7 +458,8 @@ def _claim(pf: PaperFile, table: Mapping[str, Any], side_at_pin: Callable[[Claim
         return Claim(
             key=table["key"], title=table["title"], citation=citation, statement=table["statement"],
             reading=table["reading"], lhs=lhs, rhs=rhs, relation=Relation(table["relation"]),
-            region=_region(pf, where, table.get("region", {})), factor=float(table["factor"]) if "factor" in table
+            region=_where_region(pf, where, table) if "where" in table else _region(pf, where, table.get("region", {})),
+            factor=float(table["factor"]) if "factor" in table
             else None, symbolic=symbolic,
             counterexamples=tuple(dict(p) for p in table.get("counterexamples", [])), finding=finding,
             tags=tuple(table.get("tags", [])), verdict=Verdict(table["verdict"]) if "verdict" in table else None,
@@ -517,10 +553,14 @@ def _check_region_values(source: str, where: str, table: Mapping[str, Any]) -> N
 
     region = table.get("region", {})
     box = region.get("certify", {})
-    given = [(f"{where}: region", name, field, values) for field in ("fixed", "choices", "ranges")
+    given = [(f"{where}: region", name, field, field, values) for field in ("fixed", "choices", "ranges")
              for name, values in region.get(field, {}).items()]
-    given += [(f"{where}: region: certify", name, field, values) for field in ("intervals", "integers", "free")
+    given += [(f"{where}: region: certify", name, field, field, values) for field in ("intervals", "integers", "free")
               for name, values in box.get(field, {}).items()]
+    given += [(where, name, "ranges" if isinstance(values, list) else "fixed", "where", values)
+              for name, values in table.get("where", {}).items()]
+    point = {**region.get("fixed", {}), **box.get("free", {}),
+             **{n: v for n, v in table.get("where", {}).items() if not isinstance(v, list)}}
     def exact(name: str, raw: Any) -> Any:
         try:
             return parse_value(raw, key=table["key"], name=name)
@@ -528,9 +568,9 @@ def _check_region_values(source: str, where: str, table: Mapping[str, Any]) -> N
             return None  # not a number (a list's dotted name, inf): not checked here
 
     for thm in _side_theorems(table):
-        fixed = {thm.notation.sym(n): v for n, raw in {**region.get("fixed", {}), **box.get("free", {})}.items()
+        fixed = {thm.notation.sym(n): v for n, raw in point.items()
                  if n in thm.params and (v := exact(n, raw)) is not None}
-        for at, name, field, values in given:
+        for at, name, field, shown_field, values in given:
             if name not in thm.params or (field == "choices" and isinstance(values, str)):
                 continue
             sym, param = thm.notation.sym(name), thm.notation[name]
@@ -557,8 +597,8 @@ def _check_region_values(source: str, where: str, table: Mapping[str, Any]) -> N
                     continue
                 what = (f"the domain of {name} (declared {param.domain.value})" if cond.kind == "domain" else
                         f"the condition {cond.render()} of {thm.key} ({cond.gloss})")
-                raise error(source, at, field, f"field {field!r}: {shown} is outside {what}; accepted: values where "
-                            f"{cond.render()}")
+                raise error(source, at, shown_field, f"field {shown_field!r}: {shown} is outside {what}; accepted: "
+                            f"values where {cond.render()}")
 
 
 def _values(obj: Any) -> bool:
@@ -581,3 +621,50 @@ def _region(pf: PaperFile, where: str, region: Mapping[str, Any]) -> Region:
                   choices=choices,
                   ranges={k: tuple(v) for k, v in region.get("ranges", {}).items()},
                   description=region.get("description", ""), certify=certify)
+
+
+def _where_region(pf: PaperFile, where: str, table: Mapping[str, Any]) -> Region:
+    """A claim's ``where = { parameter = value or [low, high] }`` as its region: a value is fixed, a pair is an
+    interval of a real parameter or every integer of an integer one (by the parameter's domain), searched and
+    certified on that box; a parameter that every side comparing a theorem with it sets (``set = { t = "n" }``) is
+    free (the margin cannot depend on it; the box needs a value only to complete a point: the low end of its sample
+    range). For a claim the check certifies, every other parameter must be given."""
+    from dptheory.core.claims import Box, Region, Verdict
+
+    params: dict[str, Any] = {}
+    for thm in _side_theorems(table):
+        for name in thm.params:
+            params.setdefault(name, thm.notation[name])
+    fixed: dict[str, Any] = {}
+    intervals: dict[str, tuple[Any, Any]] = {}
+    integers: dict[str, tuple[int, int]] = {}
+    ranges: dict[str, tuple[float, float, bool]] = {}
+    for name, value in table["where"].items():
+        if name not in params:
+            raise bad(pf.source, where, "where", {name: value}, f"parameters of the theorems compared: "
+                      f"{', '.join(params)}")
+        if not isinstance(value, list):
+            fixed[name] = value
+            continue
+        lo, hi = value
+        param = params[name]
+        if param.domain.is_integer:
+            if not (isinstance(lo, int) and isinstance(hi, int)):
+                raise bad(pf.source, where, "where", {name: value}, f"[low, high] of two integers ({name} is declared "
+                          f"{param.domain.value})")
+            integers[name] = (lo, hi)
+        else:
+            intervals[name] = (lo, hi)
+        ranges[name] = (float(lo), float(hi), default_log(float(lo), float(hi)))
+    sets = [set(table[s].get("set", {})) for s in _SIDES if "theorem" in table[s]]
+    free = {name: p.sample[0] for name, p in params.items()
+            if name not in table["where"] and sets and all(name in s for s in sets)}
+    missing = [n for n in params if n not in table["where"] and n not in free]
+    if missing and table.get("verdict") == Verdict.CERTIFIED.value:
+        raise error(pf.source, where, "where", f"field 'where' gives no value or [low, high] for {', '.join(missing)}; "
+                    "accepted: every parameter of the theorems compared that the sides do not set (the box the "
+                    "claim is certified on)")
+    box = Box(intervals=intervals, integers=integers, free=free,
+              log=tuple(n for n in (*intervals, *integers) if ranges[n][2]))
+    certified = table.get("verdict") == Verdict.CERTIFIED.value
+    return Region(fixed=fixed, ranges=ranges, certify=box if certified else None)

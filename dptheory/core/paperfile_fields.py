@@ -34,6 +34,8 @@ Spec = dict[str, tuple[tuple[type, ...], str, bool]]
 NAME = "the dotted name module.name of an object of the paper's package"
 """What a field that names an object of the package accepts (``.replace("an object", ...)`` says which object)."""
 
+CITATION = ("a table { paper, item, eq, note }, or a string: the item of the file's only paper (\"Theorem 23\")")
+"""What a ``citation`` of a theorem or a claim accepts."""
 PAPER_FIELDS: Spec = {
     "authors": ((str,), "a string", True),
     "year": ((int,), "an integer", True),
@@ -44,25 +46,26 @@ PAPER_FIELDS: Spec = {
 }
 PARAM_FIELDS: Spec = {
     "name": ((str,), "a string", True),
-    "latex": ((str,), "a string", True),
+    "latex": ((str,), "a string (default: sympy's LaTeX of the name, e.g. \\alpha for alpha)", False),
     "meaning": ((str,), "a string", True),
     "domain": ((str,), "one of " + ", ".join(repr(d.value) for d in Domain), True),
-    "range": ((list,), "an array [lo, hi] of two numbers", True),
-    "log": ((bool,), "true or false", True),
+    "range": ((list,), "an array [lo, hi] of two numbers (default: by domain, DEFAULT_RANGES)", False),
+    "log": ((bool,), "true or false (default: true when 0 < lo and hi >= 100 lo)", False),
     "unit": ((str,), "a string", False),
 }
 CLAIM_FIELDS: Spec = {
     "key": ((str,), "a string", True),
-    "title": ((str,), "a string", True),
-    "citation": ((dict,), "a table { paper, item, eq, note }", True),
+    "title": ((str,), "a string (default: the reading)", False),
+    "citation": ((str, dict), CITATION, True),
     "statement": ((str,), "a string", True),
-    "reading": ((str,), "a string", True),
+    "reading": ((str,), "a string (default: 'lhs relation rhs' in the sides' labels)", False),
     "lhs": ((dict,), "a side: a table { theorem, label, term, limit, set } or { constant, label }", True),
     "rhs": ((dict,), "a side: a table { theorem, label, term, limit, set } or { constant, label }", True),
     "relation": ((str,), "one of '<', '<=', '>', '>=', '=='", True),
     "factor": ((int, float), "a number > 0 (a 'same order' claim: lhs/rhs in [1/factor, factor])", False),
     "verdict": ((str,), "one of 'proved', 'certified', 'exhaustive', 'not falsified', 'falsified'", False),
     "region": ((dict,), "a table { description, fixed, choices, ranges, certify }", False),
+    "where": ((dict,), "a table parameter = a value, or [low, high] (exact: integers or decimal strings)", False),
     "symbolic": ((str,), NAME.replace("an object", "a function"), False),
     "counterexamples": ((list,), "an array of tables (parameter = value)", False),
     "finding": ((str, dict), "a string, or a table { text, pins } or { text, values }", False),
@@ -112,17 +115,17 @@ FORMULA = "a formula: sympy text (e.g. \"T*alpha/(2*z**2)\") in the declared nam
 THEOREM_FIELDS: Spec = {
     "key": ((str,), "a string", True),
     "title": ((str,), "a string", True),
-    "citation": ((dict,), "a table { paper, item, eq, note }", True),
-    "notation": ((str,), "the key of a [notation.<key>] of this file", True),
-    "params": ((list,), "an array of parameter names of the notation table", True),
+    "citation": ((str, dict), CITATION, True),
+    "notation": ((str,), "the key of a [notation.<key>] of this file (default: the file's only one)", False),
+    "params": ((list,), "an array of parameter names of the notation table (default: those its formulas use)", False),
     "conditions": ((list,), "an array of tables { when, reason } (when: a comparison, or when_latex)", False),
     "assumptions": ((list,), "an array of strings", False),
     "bound": ((str,), FORMULA, False),
     "bound_latex": ((str,), "a formula in LaTeX (read by sympy's parse_latex)", False),
     "statement": ((list,), "an array of formulas (relations, e.g. \"Eq(A, B)\" or \"a <= b\")", False),
     "definitions": ((list,), "an array of formulas Eq(name, value)", False),
-    "direction": ((str,), "one of " + ", ".join(repr(d.value) for d in Direction), True),
-    "quantity": ((str,), "a string", True),
+    "direction": ((str,), "one of " + ", ".join(repr(d.value) for d in Direction) + " (default: 'upper')", False),
+    "quantity": ((str,), "a string (default: the title)", False),
     "unit": ((str,), "one of " + ", ".join(repr(u.value) for u in Unit), False),
     "monotone": ((dict,), "a table parameter = one of " + ", ".join(repr(m.value) for m in Monotone), False),
     "kernels": ((dict,), "a table { mp, np, arb, reason }: functions of the package (module.name) and why", False),
@@ -164,8 +167,9 @@ KNOWN_VALUE_FIELDS: Spec = {
     "term": ((str,), "the name of one of the theorem's terms", False),
     "params": ((dict,), "a table parameter = an integer or a decimal string (exact inputs)", True),
     "value": ((str, int, float), "the independent value: a decimal string (or inf)", True),
-    "rel_tol": ((float,), "a relative tolerance > 0 (at most 1e-30 for a transcription)", True),
-    "method": ((str,), "one of transcription, second-derivation, brute-force, peer", True),
+    "rel_tol": ((float,), "a relative tolerance > 0 (default and loosest: 1e-30 for a transcription, 1e-20 for a "
+                "second derivation or brute force, 1e-9 for a peer)", False),
+    "method": ((str,), "one of transcription, second-derivation, brute-force, peer (default: transcription)", False),
     "source": ((str,), "a string: how the value was obtained, independently of the bound as written here", True),
 }
 REF = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)+")
@@ -212,6 +216,34 @@ def error(source: str, where: str, field: str | None, problem: str) -> PaperFile
 
 def bad(source: str, where: str, field: str, value: Any, accepted: str) -> PaperFileError:
     return error(source, where, field, f"field {field!r} is {value!r}; accepted: {accepted}")
+
+
+DEFAULT_RANGES: Mapping[Domain, tuple[int | float, int | float]] = {
+    Domain.REAL: (-1000.0, 1000.0), Domain.POSITIVE: (0.001, 1000.0), Domain.NONNEGATIVE: (0.0, 1000.0),
+    Domain.INTEGER: (-1000, 1000), Domain.POSITIVE_INTEGER: (1, 1000), Domain.NONNEGATIVE_INTEGER: (0, 1000),
+}
+"""A parameter's sample range when its ``[[notation.*.param]]`` gives none (where property tests and searches draw;
+not a condition: values outside stay valid)."""
+
+
+def default_log(lo: float, hi: float) -> bool:
+    """A sample range is drawn on a log scale by default when it is positive and spans two decades or more."""
+    return 0 < lo and hi >= 100 * lo
+
+
+def citation_table(source: str, where: str, value: Any, papers: Mapping[str, Any]) -> dict[str, Any]:
+    """A ``citation`` as a table ``{ paper, item, eq, note }`` of a paper of the file: a string is the item of the
+    file's only paper (``citation = "Theorem 23"``)."""
+    if isinstance(value, str):
+        if len(papers) != 1:
+            raise bad(source, where, "citation", value, "a table { paper = KEY, item = ... } when the file declares "
+                      f"several papers, or none ({listed_keys(papers)})")
+        return {"paper": next(iter(papers)), "item": value}
+    check_fields(source, f"{where}: citation", value, CITATION_FIELDS)
+    if value["paper"] not in papers:
+        raise bad(source, where, "citation", value,
+                  f"a paper declared in this file ({listed_keys(papers)}), as {{ paper = KEY, item = ... }}")
+    return dict(value)
 
 
 def located(exc: PaperFileError, text: str) -> PaperFileError:

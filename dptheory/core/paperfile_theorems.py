@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING, Any, Protocol
 from dptheory.core.citation import Paper
 from dptheory.core.notation import NotationTable
 from dptheory.core.paperfile_fields import (
-    CITATION_FIELDS,
     CONDITION_FIELDS,
     FORMULA,
     KERNEL_FIELDS,
@@ -31,6 +30,7 @@ from dptheory.core.paperfile_fields import (
     PackageFile,
     bad,
     check_fields,
+    citation_table,
     error,
     is_function,
     listed_keys,
@@ -87,10 +87,14 @@ def check_theorem(source: str, i: int, table: Any, papers: Mapping[str, Paper],
     check_fields(source, where, table, THEOREM_FIELDS)
     if table["key"] in earlier:
         raise bad(source, where, "key", table["key"], "a key no other [[theorem]] of the file has")
-    check_fields(source, f"{where}: citation", table["citation"], CITATION_FIELDS)
-    if table["citation"]["paper"] not in papers:
-        raise bad(source, where, "citation", table["citation"],
-                  f"a paper declared in this file ({listed_keys(papers)}), as {{ paper = KEY, item = ... }}")
+    table["citation"] = citation_table(source, where, table["citation"], papers)
+    if "notation" not in table and len(notations) == 1:
+        table["notation"] = next(iter(notations))
+    table.setdefault("direction", Direction.UPPER.value)
+    table.setdefault("quantity", f"the bound of {table['citation']['item']}")
+    if "notation" not in table:
+        raise error(source, where, None, "missing field 'notation' (the file declares "
+                    f"{len(notations)} notation tables: {listed_keys(notations)}; the default is the only one)")
     if table["notation"] not in notations:
         raise bad(source, where, "notation", table["notation"], f"a notation of this file: {listed_keys(notations)}")
     notation = notations[table["notation"]]
@@ -103,7 +107,7 @@ def check_theorem(source: str, i: int, table: Any, papers: Mapping[str, Paper],
         if field in table and table[field] not in {e.value for e in enum}:
             raise bad(source, where, field, table[field], THEOREM_FIELDS[field][1])
     for name, sense in table.get("monotone", {}).items():
-        if name not in table["params"] or sense not in {m.value for m in Monotone}:
+        if name not in table.get("params", notation.params) or sense not in {m.value for m in Monotone}:
             raise bad(source, where, "monotone", {name: sense}, "a table parameter (of params) = one of "
                       + ", ".join(repr(m.value) for m in Monotone))
     if ("bound" in table) + ("bound_latex" in table) > 1:
@@ -184,12 +188,20 @@ def build_theorem(pf: TheoremFile, table: Mapping[str, Any]) -> Theorem:
         "definitions": tuple(formula(f"definitions {j + 1}", s) for j, s in enumerate(table.get("definitions", []))),
         "direction": Direction(table["direction"]),
         "monotone": {k: Monotone(v) for k, v in table.get("monotone", {}).items()},
-        "params": tuple(table["params"]),
+        "params": tuple(table["params"]) if "params" in table else (),
         "assumptions": tuple(table.get("assumptions", ())),
         "slow_fractional": tuple(table.get("slow_fractional", ())),
     }
     if "bound" in table or "bound_latex" in table:
         fields["bound"] = formula("bound", table["bound"] if "bound" in table else {"latex": table["bound_latex"]})
+    if "params" not in table:  # the notation's parameters the formulas use, in the notation's order
+        used = set().union(*(e.free_symbols for e in (fields.get("bound"), *relations, *fields["statement"],
+                                                      *fields["definitions"]) if e is not None))
+        fields["params"] = tuple(p.name for p in notation.params.values() if p.symbol in used)
+        for name in table.get("monotone", {}):
+            if name not in fields["params"]:
+                raise bad(pf.source, where, "monotone", {name: table["monotone"][name]},
+                          f"a parameter the formulas use: {', '.join(fields['params'])}")
     if "unit" in table:
         fields["unit"] = Unit(table["unit"])
     kernels = table.get("kernels", {})
@@ -269,15 +281,16 @@ def known_value_row(source: str, i: int, table: Any) -> dict[str, str]:
     """One ``[[known_value]]`` table as a known-value row (the CSV's columns), checked as data."""
     import json
 
-    from dptheory.core.known_values import row_problems
+    from dptheory.core.known_values import MAX_TOL, row_problems
 
     key = table.get("theorem") if isinstance(table, dict) else None
     where = f"[[known_value]] number {i + 1}" + (f" ({key})" if isinstance(key, str) else "")
     check_fields(source, where, table, KNOWN_VALUE_FIELDS)
-    value = table["value"]
+    value, method = table["value"], table.get("method", "transcription")
+    rel_tol = table.get("rel_tol", MAX_TOL.get(method, MAX_TOL["transcription"]))
     row = {"key": table["theorem"], "term": table.get("term", ""), "params": json.dumps(table["params"]),
-           "value": value if isinstance(value, str) else repr(value), "rel_tol": repr(table["rel_tol"]),
-           "method": table["method"], "source": table["source"], "where": f"{source}: {where}"}
+           "value": value if isinstance(value, str) else repr(value), "rel_tol": repr(rel_tol),
+           "method": method, "source": table["source"], "where": f"{source}: {where}"}
     problems = row_problems(row)
     if problems:
         problem = problems[0].removeprefix(f"{source}: {where}: ")

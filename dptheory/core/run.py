@@ -245,8 +245,9 @@ def _build(raw: Mapping[str, Any], where: str) -> TrainingRun:
 
 
 def _check_domain(where: str, p: RunParam, number: Fraction, shown: Any) -> None:
-    ok = {"positive integer": number > 0 and number.denominator == 1, "positive": number > 0,
-          "probability": 0 < number <= 1}[p.domain]
+    from dptheory.core.notation import Domain
+
+    ok = 0 < number <= 1 if p.domain == "probability" else Domain(p.domain).admits(number)
     if not ok:
         accepted = "a number in (0, 1]" if p.domain == "probability" else f"a {p.domain} number"
         raise RunError(f"{where}: {p.name} ({p.meaning}) = {shown}; accepted: {accepted}")
@@ -322,6 +323,7 @@ class RunMap:
     requires: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     neighbouring: str = "add/remove"
     note: str = ""
+    _parsed: dict[str, sp.Expr] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         for fact, accepted in self.requires.items():
@@ -333,8 +335,13 @@ class RunMap:
                            f"{', '.join(NEIGHBOURING)}")
 
     def expr(self, name: str) -> sp.Expr:
-        """Parameter ``name`` as a sympy expression in run symbols."""
-        value = self.params[name]
+        """Parameter ``name`` as a sympy expression in run symbols (parsed once per map and name)."""
+        if name not in self._parsed:
+            self._parsed[name] = self._parse(self.params[name])
+        return self._parsed[name]
+
+    @staticmethod
+    def _parse(value: Any) -> sp.Expr:
         if isinstance(value, str):
             from dptheory.core.expressions import parse_text
 

@@ -1,0 +1,193 @@
+"""The defaults of a paper file (docs/your_own_theorem.md, the table after the file): what a researcher may leave out,
+what each default is, and the one-line refusals of the short forms (``citation = "Theorem 23"``, ``where = {...}``)."""
+
+from __future__ import annotations
+
+import pytest
+
+from dptheory.catalog import load_paper_file
+from dptheory.core import paperfile
+from dptheory.core.claims import Verdict
+from dptheory.core.errors import DPTheoryError
+from dptheory.core.notation import Domain
+from dptheory.core.registry import REGISTRY
+
+SHORT = """
+[paper.toy27]
+authors = "A. Toy"
+year = 2027
+title = "Toy"
+
+[[notation.toy27.param]]
+name = "alpha"
+meaning = "Renyi order"
+domain = "positive"
+range = [1.0, 100.0]
+[[notation.toy27.param]]
+name = "S_g"
+meaning = "sensitivity"
+domain = "positive"
+[[notation.toy27.param]]
+name = "n"
+meaning = "records"
+domain = "positive integer"
+[[notation.toy27.param]]
+name = "t"
+meaning = "step"
+domain = "positive integer"
+range = [1, 5]
+[[notation.toy27.param]]
+name = "unused"
+meaning = "a parameter no formula names"
+domain = "real"
+
+[[theorem]]
+key = "toy27.thm1"
+title = "A toy bound"
+citation = "Theorem 1"
+conditions = [{ when = "alpha > 1", reason = "an order above 1" }, { when = "t <= n", reason = "a step of the n" }]
+bound = "alpha*S_g**2/(n - t + 1)"
+
+[[known_value]]
+theorem = "toy27.thm1"
+params = { alpha = 2, S_g = 1, n = 4, t = 1 }
+value = "0.5"
+source = "re-typed by hand: 2 * 1 / 4"
+
+[[claim]]
+key = "toy27.C1"
+citation = "Section 2"
+statement = "earlier steps are better protected"
+lhs = { theorem = "toy27.thm1", label = "first", set = { t = 1 } }
+rhs = { theorem = "toy27.thm1", label = "last", set = { t = "n" } }
+relation = "<="
+where = { alpha = [2, 8], S_g = ["0.5", "2"], n = [2, 500] }
+verdict = "certified"
+"""
+
+
+@pytest.fixture
+def toy(tmp_path, monkeypatch):
+    """The short file loaded as ``--paper`` loads it; its keys withdrawn afterwards."""
+    monkeypatch.chdir(tmp_path)
+
+    def load(text: str = SHORT) -> list[str]:
+        (tmp_path / "toy27.toml").write_text(text, encoding="utf-8")
+        loaded = load_paper_file("toy27.toml")
+        keys.extend(loaded.keys)
+        return loaded.keys
+
+    keys: list[str] = []
+    yield load
+    REGISTRY.withdraw(keys)
+
+
+def test_a_parameter_defaults_its_latex_range_and_log_scale() -> None:
+    pf = paperfile.parse(SHORT, source="toy27.toml")
+    params = pf.notation("toy27").params
+    assert params["alpha"].latex == r"\alpha" and params["S_g"].latex == "S_{g}"  # sympy's printing of the name
+    assert params["alpha"].sample == (1.0, 100.0, True)  # a given range: log since it spans two decades
+    assert params["t"].sample == (1, 5, False)  # a given range of less than two decades: linear
+    assert params["S_g"].sample == (0.001, 1000.0, True)  # by domain
+    assert params["n"].sample == (1, 1000, True)
+    assert params["unused"].sample == (-1000.0, 1000.0, False)  # not positive: never log
+
+
+def test_a_theorem_defaults_its_notation_params_direction_and_quantity(toy) -> None:
+    toy()
+    thm = REGISTRY.get("toy27.thm1")
+    assert thm.params == ("alpha", "S_g", "n", "t")  # the formulas' parameters, in the notation's order
+    assert str(thm.direction) == "upper" and thm.quantity == "the bound of Theorem 1"
+    assert thm.citation.short().endswith("Theorem 1")
+
+
+def test_a_known_value_defaults_to_a_transcription_at_its_loosest_tolerance(toy) -> None:
+    (row,) = paperfile.parse(SHORT, source="toy27.toml").known_value_rows
+    assert (row["method"], row["rel_tol"]) == ("transcription", "1e-30")
+
+
+def test_a_claim_where_is_its_box_by_domain_with_the_set_parameter_free(toy) -> None:
+    toy()
+    claim = REGISTRY.get("toy27.C1")
+    assert claim.reading == "first <= last" and claim.title == claim.reading
+    box = claim.region.certify
+    assert box is not None
+    assert dict(box.intervals) == {"alpha": (2, 8), "S_g": ("0.5", "2")}  # real parameters: intervals
+    assert dict(box.integers) == {"n": (2, 500)}  # an integer parameter: every integer
+    assert dict(box.free) == {"t": 1}  # both sides set t: free, at the low end of its range
+    assert set(box.log) == {"n"}  # bisected geometrically: the one range spanning two decades
+    assert claim.region.describe() == "alpha in [2, 8], S_g in [0.5, 2], n = 2..500, any t allowed by the conditions"
+    from dptheory.verify.checking import check_claim
+
+    result = check_claim(claim)
+    assert result.verdict is Verdict.CERTIFIED, result
+
+
+def test_where_on_a_claim_decided_otherwise_gives_ranges_and_fixed_values_not_a_box(toy) -> None:
+    text = SHORT.replace('verdict = "certified"', 'verdict = "not falsified"').replace(
+        'where = { alpha = [2, 8], S_g = ["0.5", "2"], n = [2, 500] }', 'where = { alpha = [2, 8], S_g = 1 }')
+    toy(text)
+    region = REGISTRY.get("toy27.C1").region
+    assert region.certify is None and dict(region.fixed) == {"S_g": 1} and dict(region.ranges) == {
+        "alpha": (2.0, 8.0, False)}
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "message"),
+    [
+        ('n = [2, 500] }', 'n = [2, 500], beta = 1 }', "field 'where' is {'beta': 1}; accepted: parameters of the "
+         "theorems compared: alpha, S_g, n, t"),
+        ('S_g = ["0.5", "2"]', 'S_g = [0.5, 2]', "field 'where' is {'S_g': [0.5, 2]}; accepted: a value or "
+         "[low, high], each an integer or a decimal string (exact: \"0.5\", not 0.5)"),
+        ('n = [2, 500]', 'n = ["2", "50"]', "field 'where' is {'n': ['2', '50']}; accepted: [low, high] of two "
+         "integers (n is declared positive integer)"),
+        ('alpha = [2, 8]', 'alpha = [8, 2]', "field 'where' is {'alpha': [8, 2]}; accepted: [low, high] with "
+         "low <= high"),
+        (', n = [2, 500] }', ' }', "field 'where' gives no value or [low, high] for n; accepted: every parameter"),
+        ('alpha = [2, 8]', 'alpha = ["0.25", "0.5"]', "field 'where': alpha in [0.25, 0.5] is outside the condition "
+         "alpha > 1 of toy27.thm1"),
+        ('citation = "Section 2"', 'citation = 2', "field 'citation' is 2; accepted: a table { paper, item"),
+    ],
+)
+def test_a_bad_short_form_is_refused_in_one_line_at_its_line(toy, old: str, new: str, message: str) -> None:
+    assert old in SHORT
+    text = SHORT.replace(old, new, 1)
+    with pytest.raises(DPTheoryError) as err:
+        toy(text)
+    shown = str(err.value)
+    assert "\n" not in shown and message in shown, shown
+    head, _, _ = shown.partition(": ")
+    line = int(head.removeprefix("toy27.toml:"))
+    assert new.strip(" }") in text.splitlines()[line - 1] or "missing" in shown or "gives no value" in shown, shown
+    assert "toy27.thm1" not in REGISTRY  # all of the file or none of it
+
+
+def test_where_and_region_together_and_a_short_citation_with_two_papers_are_refused() -> None:
+    both = SHORT.replace('verdict = "certified"', 'verdict = "certified"\n[claim.region]\ndescription = "x"')
+    with pytest.raises(DPTheoryError, match="give one of the fields 'where'"):
+        paperfile.parse(both, source="toy27.toml")
+    two = SHORT.replace("[[notation.toy27.param]]", '[paper.toy28]\nauthors = "B"\nyear = 2028\ntitle = "T"\n\n'
+                        "[[notation.toy27.param]]", 1)
+    with pytest.raises(DPTheoryError, match=r"toy27.C1: field 'citation' is 'Section 2'; accepted: a table \{ paper = "
+                       r"KEY, item = \.\.\. \} when the file declares several papers"):
+        paperfile.parse(two, source="toy27.toml")
+
+
+def test_a_second_notation_table_needs_the_field_notation() -> None:
+    two = SHORT + '\n[[notation.other.param]]\nname = "x"\nmeaning = "x"\ndomain = "real"\n'
+    with pytest.raises(DPTheoryError, match=r"\[\[theorem\]\] toy27.thm1: missing field 'notation' \(the file "
+                       r"declares 2 notation tables: other, toy27"):
+        paperfile.parse(two, source="toy27.toml")
+
+
+def test_domain_admits_is_the_domain_conditions_at_a_point() -> None:
+    """Domain.admits (used by the training run's checks) agrees with the domain conditions a theorem renders."""
+    from fractions import Fraction
+
+    cases = {Domain.POSITIVE: [(Fraction(1, 2), True), (0, False)], Domain.POSITIVE_INTEGER: [(3, True),
+             (Fraction(5, 2), False), (0, False)], Domain.NONNEGATIVE: [(0, True), (-1, False)],
+             Domain.NONNEGATIVE_INTEGER: [(0, True), (Fraction(1, 2), False)], Domain.REAL: [(-7, True)],
+             Domain.INTEGER: [(-7, True), (Fraction(1, 3), False)]}
+    for domain, points in cases.items():
+        for x, ok in points:
+            assert domain.admits(x) is ok, (domain, x)
