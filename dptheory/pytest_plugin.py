@@ -18,6 +18,11 @@ repository, ``pytest --dptheory my26.toml`` (a paper file, docs/adding_a_paper.m
   verdict on record; otherwise the item fails with the paper's sentence, the verdict reached and the
   counterexample. ``--dptheory-fresh`` ignores pinned counterexamples (a falsified claim must be found again).
 
+A paper file that pytest collects (``--dptheory FILE`` inside the paths pytest walks, or ``pytest my26.toml``
+given as a path) holds its items (:class:`DPTheoryFile`): ``my26.toml::my26.C1::verdict`` runs again by that id. The
+items of an installed paper, or of a file outside those paths, hang from the session under the target's name and are
+selected with ``-k``.
+
 The shipped suite runs the same items for the shipped papers (``checks/test_plugin_items.py``, which collects them
 with :func:`items_of`). Without ``--dptheory`` the plugin adds its two options and nothing else (it imports no part
 of dptheory beyond this module). A target that is neither a readable paper file nor a known prefix is a usage error
@@ -33,8 +38,8 @@ from typing import Any
 
 import pytest
 
-__all__ = ["DPTheoryFailure", "Obligation", "items_of", "objects_of", "obligations", "origin_folders", "package_rows",
-           "pytest_addoption", "pytest_collection_modifyitems"]
+__all__ = ["DPTheoryFailure", "DPTheoryFile", "Obligation", "items_of", "objects_of", "obligations", "origin_folders",
+           "package_rows", "pytest_addoption", "pytest_collect_file", "pytest_collection_modifyitems"]
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -145,16 +150,61 @@ def obligations(objects: list[Any], rows: list[Any] | None, *, fresh: bool = Fal
     return out
 
 
-class _Target(pytest.Collector):
-    """The theorems and claims of one ``--dptheory`` target."""
+class _Key(pytest.Collector):
+    """The obligations of one theorem or claim (``<target>::<key>``), one item each (``contract``, ``known value
+    <i>``, ``verdict``)."""
 
-    def __init__(self, *, objects: list[Any], rows: list[Any] | None, fresh: bool, **kwargs: Any) -> None:
+    def __init__(self, *, obligations: list[Obligation], **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.objects, self.rows, self.fresh = objects, rows, fresh
+        self.obligations = obligations
 
     def collect(self) -> Iterator[pytest.Item]:
-        for ob in obligations(self.objects, self.rows, fresh=self.fresh):
-            yield DPTheoryItem.from_parent(self, name=ob.name, obligation=ob)
+        for ob in self.obligations:
+            yield DPTheoryItem.from_parent(self, name=ob.name.removeprefix(f"{self.name}::"), obligation=ob)
+
+
+def _keys(parent: pytest.Collector, target: str, fresh: bool) -> Iterator[_Key]:
+    """One :class:`_Key` per theorem and claim of ``target``, in the order of their first obligation."""
+    objects, rows = objects_of(target)
+    grouped: dict[str, list[Obligation]] = {}
+    for ob in obligations(objects, rows, fresh=fresh):
+        grouped.setdefault(ob.obj.key, []).append(ob)
+    for key, obs in grouped.items():
+        yield _Key.from_parent(parent, name=key, obligations=obs)
+
+
+class _Target(pytest.Collector):
+    """The theorems and claims of one ``--dptheory`` target that no collected file holds (an installed paper, or a
+    paper file outside the paths pytest collects): ``<target>::<key>::<obligation>``, selected with ``-k``."""
+
+    def __init__(self, *, fresh: bool, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.fresh = fresh
+
+    def collect(self) -> Iterator[pytest.Collector]:
+        yield from _keys(self, self.name, self.fresh)
+
+
+class DPTheoryFile(pytest.File):
+    """A paper file that pytest collects (named by ``--dptheory FILE`` or given as a path, ``pytest my26.toml``):
+    its items are ``my26.toml::<key>::<obligation>`` and can be run again by that id."""
+
+    def collect(self) -> Iterator[pytest.Collector]:
+        yield from _keys(self, str(self.path), bool(self.config.getoption("dptheory_fresh")))
+
+
+_COLLECTED = pytest.StashKey[set[Path]]()
+
+
+def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> DPTheoryFile | None:
+    """Collect a paper file named by ``--dptheory`` (when pytest walks it) or given on the command line."""
+    if file_path.suffix != ".toml":
+        return None
+    targets = {Path(t).resolve() for t in parent.config.getoption("dptheory")}
+    if file_path.resolve() not in targets and not parent.session.isinitpath(file_path):
+        return None
+    parent.config.stash.setdefault(_COLLECTED, set()).add(file_path.resolve())
+    return DPTheoryFile.from_parent(parent, path=file_path)
 
 
 def origin_folders(objs: list[Any]) -> dict[Path, str]:
@@ -210,9 +260,8 @@ def objects_of(target: str) -> tuple[list[Any], list[Any] | None]:
 
 def items_of(parent: pytest.Session | pytest.Collector, target: str, *, fresh: bool = False) -> list[pytest.Item]:
     """The items of one ``--dptheory`` target under ``parent`` (contracts, known values, verdicts)."""
-    objects, rows = objects_of(target)
-    collector = _Target.from_parent(parent, name=target, objects=objects, rows=rows, fresh=fresh)
-    return list(collector.collect())
+    collector = _Target.from_parent(parent, name=target, fresh=fresh)
+    return [item for key in collector.collect() for item in key.collect() if isinstance(item, pytest.Item)]
 
 
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -220,5 +269,7 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
     if not targets:
         return
     fresh = bool(config.getoption("dptheory_fresh"))
+    collected = config.stash.get(_COLLECTED, set())
     for target in targets:
-        items.extend(items_of(session, target, fresh=fresh))
+        if Path(target).resolve() not in collected:  # a file pytest collected holds its own items
+            items.extend(items_of(session, target, fresh=fresh))

@@ -67,10 +67,28 @@ def test_pytest_dptheory_collects_contracts_and_claims_of_a_paper_file(tmp_path:
     assert run.returncode == 1, out + run.stderr
     # per file: 2 contracts, 2 known values, 1 claim
     assert "2 failed, 8 passed" in out
-    assert "FAILED ::bad.toml::bad26.C1::verdict" in out
-    assert "FAILED ::bad.toml::bad26.thm2::known value 1" in out and "relative error 2.5e-5 > 1e-40" in out
+    assert "FAILED bad.toml::bad26.C1::verdict" in out  # the file holds its items: an id pytest can run again
+    assert "FAILED bad.toml::bad26.thm2::known value 1" in out and "relative error 2.5e-5 > 1e-40" in out
     assert "bad26.C1: expected certified, got falsified" in out and "the paper: Theorem 2 never improves" in out
+    # one item again by its id, as pytest printed it (without --dptheory: a paper file given as a path is collected)
+    again = _pytest(tmp_path, "-p", "no:xdist", "bad.toml::bad26.C1::verdict")
+    assert again.returncode == 1 and "1 failed in" in again.stdout, again.stdout + again.stderr
+    assert "FAILED bad.toml::bad26.C1::verdict" in again.stdout
+    one = _pytest(tmp_path, "-p", "no:xdist", "--dptheory", "my26.toml", "my26.toml::my26.thm1")
+    assert one.returncode == 0 and "2 passed in" in one.stdout, one.stdout  # the theorem's contract and known value
     assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.toml", "my26.toml"]  # nothing left behind
+
+
+def test_a_paper_file_outside_the_collected_paths_keeps_its_items(tmp_path: Path) -> None:
+    """``--dptheory`` names a file that pytest does not walk (outside ``testpaths``): its items are added all the same,
+    once, under the target's name."""
+    (tmp_path / "papers").mkdir()
+    (tmp_path / "papers" / "my26.toml").write_text(EXAMPLE.read_text())
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_nothing.py").write_text("def test_one():\n    assert True\n")
+    (tmp_path / "pytest.ini").write_text("[pytest]\ntestpaths = tests\n")
+    run = _pytest(tmp_path, "-p", "no:xdist", "--dptheory", "papers/my26.toml")
+    assert run.returncode == 0 and "6 passed in" in run.stdout, run.stdout + run.stderr
 
 
 def test_an_unknown_target_is_a_usage_error_naming_it() -> None:
