@@ -344,9 +344,9 @@ def _check_assumptions(c: Cert, values: dict[str, list[Fraction]]) -> None:
     """Every value a symbol takes in the region agrees with its assumptions (positive, integer...)."""
     for name, s in c.symbols().items():
         for v in values.get(name, ()):
-            if (s.is_positive and not v > 0) or (s.is_nonnegative and not v >= 0) or \
-                    (s.is_integer and v.denominator != 1):
-                raise Refused(f"{name} = {v} contradicts its assumptions ({s.assumptions0})")
+            for word, ok in (("positive", v > 0), ("nonnegative", v >= 0), ("integer", v.denominator == 1)):
+                if getattr(s, f"is_{word}") and not ok:
+                    raise Refused(f"{name} = {v} contradicts its assumption {word}")
 
 
 # ------------------------------------------------------------------------------------------ points
