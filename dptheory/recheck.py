@@ -88,7 +88,7 @@ def parse(text: str) -> Any:
 
 def _build(n: ast.AST) -> Any:
     if isinstance(n, ast.Constant) and type(n.value) in (int, str, bool):
-        if isinstance(n.value, int) and abs(n.value) > 10**1000 or isinstance(n.value, str) and len(n.value) > 200:
+        if (isinstance(n.value, int) and abs(n.value) > 10**1000) or (isinstance(n.value, str) and len(n.value) > 200):
             raise Refused("a literal too large")
         return n.value
     if isinstance(n, ast.UnaryOp) and isinstance(n.op, ast.USub) and isinstance(n.operand, ast.Constant):
@@ -98,13 +98,15 @@ def _build(n: ast.AST) -> Any:
     if isinstance(n, ast.Call) and isinstance(n.func, ast.Name):
         if n.func.id not in _CLASSES:
             raise NotCheckable(f"uses {n.func.id}, which the checker does not know")
-        kw = {k.arg: _build(k.value) for k in n.keywords}
-        if any(k is None or not isinstance(v, (bool, int)) for k, v in kw.items()):
+        if any(k.arg is None for k in n.keywords):
+            raise Refused("a ** argument")
+        kw = {str(k.arg): _build(k.value) for k in n.keywords}
+        if any(not isinstance(v, (bool, int)) for v in kw.values()):
             raise Refused("a keyword argument that is not a flag")
-        if n.func.id == "Pow" and isinstance(n.args[1], ast.Call) and n.args[1].args and \
-                isinstance(n.args[1].args[0], ast.Constant) and abs(int(n.args[1].args[0].value)) > 10**5:
+        args = [_build(a) for a in n.args]
+        if n.func.id == "Pow" and len(args) == 2 and getattr(args[1], "is_Integer", False) and abs(args[1]) > 10**5:
             raise Refused("an exponent too large")
-        return _CLASSES[n.func.id](*(_build(a) for a in n.args), **kw)
+        return _CLASSES[n.func.id](*args, **kw)
     raise Refused(f"not a sympy srepr construct: {ast.dump(n)[:60]}")
 
 
@@ -165,6 +167,10 @@ def _pow(e: Any, env: dict[str, Any]) -> Any:
     if x.is_Integer:
         return ev(b, env) ** int(x)
     B, X = ev(b, env), ev(x, env)
+    a, z = X._mpi_
+    if a == z and mpf_floor(a) == a:  # an exact integer exponent (a summation index): 0^0 = 1 as in sympy
+        k = int(to_int(a))
+        return iv.mpf(1) if k == 0 else B**k
     if x == sp.S.Half and B.a >= 0:
         return iv.sqrt(B)
     if B.a > 0:
@@ -264,9 +270,10 @@ class Cert:
         self.rel, self.factor = d["relation"], None if d.get("factor") is None else Fraction(d["factor"])
         self.strict = self.rel in ("<", ">") and self.factor is None
         subs = {k: parse(v) for k, v in d.get("substitute", {}).items()}
-        self.raw = [None if d.get(s) is None else parse(d[s]) for s in ("lhs", "rhs")]
-        self.sides = [None if e is None else e.xreplace({s: subs[s.name] for s in e.free_symbols if s.name in subs})
-                      for e in self.raw]
+        self.raw: list[Any] = [None if d.get(s) is None else parse(d[s]) for s in ("lhs", "rhs")]
+        self.sides: list[Any] = [
+            None if e is None else e.xreplace({s: subs[s.name] for s in e.free_symbols if s.name in subs})
+            for e in self.raw]
         self.conditions = [parse(c) for c in d.get("conditions", [])]
         self.conditions = [c.xreplace({s: subs[s.name] for s in c.free_symbols if s.name in subs})
                            for c in self.conditions]
@@ -413,7 +420,7 @@ def _box(rec: dict[str, Any], ints: set[str]) -> dict[str, Range]:
     for k, (lo, hi) in rec["box"].items():
         a, z = (int(lo), int(hi)) if k in ints else (Fraction(lo), Fraction(hi))
         op = rec.get("open", {}).get(k)
-        if a > z or op is not None and k in ints:
+        if a > z or (op is not None and k in ints):
             raise Refused(f"a box with an empty or open integer range: {k} in [{lo}, {hi}]")
         out[k] = (a, op == "lo", z, op == "hi")
     return out
@@ -422,7 +429,7 @@ def _box(rec: dict[str, Any], ints: set[str]) -> dict[str, Range]:
 def _contains(leaf: dict[str, Range], box: dict[str, Range]) -> bool:
     for k, (a, ao, z, zo) in box.items():
         la, lao, lz, lzo = leaf[k]
-        if not ((la < a or la == a and (not lao or ao)) and (lz > z or lz == z and (not lzo or zo))):
+        if not ((la < a or (la == a and (not lao or ao))) and (lz > z or (lz == z and (not lzo or zo)))):
             return False
     return True
 
@@ -432,7 +439,7 @@ def _meets(leaf: dict[str, Range], box: dict[str, Range]) -> bool:
         la, lao, lz, lzo = leaf[k]
         lo, lo_open = max((a, ao), (la, lao), key=lambda t: (t[0], t[1]))
         hi, hi_open = min((z, -zo), (lz, -lzo), key=lambda t: (t[0], t[1]))
-        if lo > hi or lo == hi and (lo_open or hi_open):
+        if lo > hi or (lo == hi and (lo_open or hi_open)):
             return False
     return True
 
@@ -488,7 +495,8 @@ def _bisect(box: dict[str, Range], ints: set[str], names: set[str]) -> list[dict
     return list(_halves(box, k, (a + z) // 2 if k in ints else (a + z) / 2, k in ints))
 
 
-def _on_pieces(box: dict[str, Range], ints: set[str], prec: int, test: Callable[..., Any], names: set[str]) -> list[Any]:
+def _on_pieces(box: dict[str, Range], ints: set[str], prec: int, test: Callable[..., Any],
+               names: set[str]) -> list[Any]:
     """``test(intervals, piece)`` on the box, bisecting (in ``names``) where it returns None (LEAF_BUDGET
     evaluations)."""
     todo, out, n = [box], [], 0
@@ -574,7 +582,8 @@ def _holds_leaf(c: Cert, box: dict[str, Range], rec: dict[str, Any], ints: set[s
         low = _lower(_fix(c.reduced, _exact(piece)), env, piece) if c.reduced is not None and m.b >= 0 else None
         return m if low is not None and c.decided(_mk(max(low, m._mpi_[0], key=_KEY), m._mpi_[1]))[0] else None
 
-    names = {s.name for e in ([c.reduced] if c.reduced is not None else c.sides) if e is not None for s in e.free_symbols}
+    exprs = [c.reduced] if c.reduced is not None else c.sides
+    names = {s.name for e in exprs if e is not None for s in e.free_symbols}
     h = _hull(*_on_pieces(box, ints, max(int(rec.get("prec", 64)), 64), test, names))
     if h > _num(hi) or h < _num(lo):  # certainly above, or below, the recorded enclosure
         raise Refused(f"the recorded margin {rec['margin']} and the checker's {h} are disjoint on {_show(box)}")
@@ -585,7 +594,7 @@ def _outside_leaf(c: Cert, box: dict[str, Range], rec: dict[str, Any], ints: set
     conds = [q for q in c.conditions if {s.name for s in q.free_symbols} <= names]
     if rec.get("open"):
         (p, end), = rec["open"].items()
-        a, ao, z, zo = box[p]
+        a, _ao, z, _zo = box[p]
         cut = a if end == "lo" else z
         for q in conds:  # p <= g / p < g with the cut part above g (open at "lo"), or p >= g / p > g below it
             for lhs, rhs, op in ((q.lhs, q.rhs, q.rel_op), (q.rhs, q.lhs, q.rel_op[::-1].replace("=<", "<=")

@@ -6,7 +6,8 @@
 * against an independent value that uses none of our code: the small-q expansion of
   A_alpha = E[(1 + q (L - 1))^alpha] with L = exp((2x - 1)/(2 z^2)), x ~ N(0, z^2) (Mironov, Talwar, Zhang 2019,
   arXiv 1908.10530, Sec. 3.3): E[L - 1] = 0, E[(L - 1)^2] = e^{1/z^2} - 1, E[(L - 1)^3] = e^{3/z^2} - 3 e^{1/z^2} + 2,
-  so log A = s - s^2/2 + O(q^4) with s = C(alpha, 2) q^2 (e^{1/z^2} - 1) + C(alpha, 3) q^3 (e^{3/z^2} - 3 e^{1/z^2} + 2),
+  so log A = s - s^2/2 + O(q^4) with
+  s = C(alpha, 2) q^2 (e^{1/z^2} - 1) + C(alpha, 3) q^3 (e^{3/z^2} - 3 e^{1/z^2} + 2),
   at 60 digits; its truncation error is O(q^2) relative (below 1e-18 at q <= 1e-10 for these orders and z).
 """
 

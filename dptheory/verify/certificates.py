@@ -48,7 +48,7 @@ VERSION = 1
 
 def certificate_of(claim: Claim, res: ClaimResult, events: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
     """The certificate of ``res`` (None unless it is certified, exhaustive or falsified), from the decisions
-    recorded while it was reached (``events``; see :func:`dptheory.verify.check_claim`'s ``certificate``)."""
+    recorded while it was reached (``events``; see :func:`dptheory.verify.checking.check_claim`'s ``certificate``)."""
     if res.verdict not in (Verdict.CERTIFIED, Verdict.EXHAUSTIVE, Verdict.FALSIFIED):
         return None
     cert: dict[str, Any] = {
@@ -102,7 +102,7 @@ def _sides(claim: Claim) -> dict[str, Any]:
         e = both[i] if both is not None else q.expression()
         if e is None:
             out[name] = None
-            out[f"{name}_why"] = q.ball_reason() or "the side has no closed form (a kernel, series or custom code)"
+            out[f"{name}_why"] = q.ball_reason() or "a kernel, a series or custom code"
             continue
         try:
             e = expand_shorthands(e)
