@@ -7,6 +7,9 @@ package. Layers, lowest first (a module may import its own layer and the layers 
     core < numerics < privacy < evaluate < train < audit < verify < testing < report, catalog < probe
         < cli, explore, docs_gen, errors, pytest_plugin
 
+The independent checker of certificates (``dptheory.recheck``) imports no module of the package at all, and
+outside it only the standard library, sympy and mpmath (:func:`test_the_independent_checker_shares_no_code`).
+
 Papers (``dptheory.papers.<name>``) may import any layer and other papers; no layer imports a paper
 (the catalog finds papers by discovery: it imports the ``dptheory.papers`` namespace package only). ``core`` is the
 store: it neither imports nor names ``dptheory.papers`` or ``dptheory.privacy``; the composition root
@@ -43,7 +46,10 @@ LAYERS = {
     "errors": 10,  # dptheory.errors re-exports every exception class of every layer
     "__main__": 10,
     "pytest_plugin": 10,  # pytest --dptheory: runs contracts and claims, prints claims as the CLI does
+    "recheck": 0,  # the independent checker: imports nothing of the package (test below)
 }
+#: what the independent checker may import: the trusted base (docs/certificates.md)
+CHECKER_IMPORTS = {"sympy", "mpmath"}
 
 
 def module_name(path: Path) -> str:
@@ -285,3 +291,23 @@ def test_the_private_import_scan_sees_them() -> None:
     assert _private_imports("dptheory.verify.points", "from dptheory.verify.sides import _y\n")
     assert not _private_imports("dptheory.papers.yeshokri22.kernels", "from dptheory.papers.yeshokri22 import _thm43\n")
     assert not _private_imports("dptheory.verify.points", "from dptheory.core.compile import decimal_bound\n")
+
+
+def test_the_independent_checker_shares_no_code():
+    """dptheory/recheck.py re-verifies certificates without the compiler, the branch and bound or the evaluator:
+    it imports no dptheory module, and outside the standard library only sympy and mpmath (read from the source,
+    imports inside functions included)."""
+    import sys
+
+    path = ROOT / "recheck.py"
+    assert not GRAPH["dptheory.recheck"], f"the checker imports {sorted(GRAPH['dptheory.recheck'])}"
+    tops = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            tops |= {a.name.split(".")[0] for a in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            assert not node.level, "the checker uses a relative import"
+            tops.add((node.module or "").split(".")[0])
+    others = tops - set(sys.stdlib_module_names) - {"__future__"}
+    assert others <= CHECKER_IMPORTS, f"the checker imports {sorted(others - CHECKER_IMPORTS)}"
+

@@ -337,7 +337,20 @@ def _add_check(sub: Any) -> None:
     s.add_argument("--fresh", action="store_true", help="ignore pinned counterexamples and search anew")
     s.add_argument("--no-progress", dest="progress", action="store_false", help="no progress bar")
     add_cluster_options(s, "claims (one task per claim)")
+    s.add_argument("--certificates", metavar="DIR",
+                   help="also write one certificate per certified, exhaustive or falsified verdict to DIR/KEY.json "
+                   "(created if needed), for `dptheory recheck DIR` (docs/certificates.md)")
     s.set_defaults(func=C.cmd_check, progress=None)
+
+    s = sub.add_parser("recheck", help="re-verify certificates with the independent checker (docs/certificates.md)",
+                       description="Re-verify every DIR/*.json certificate written by `check --certificates DIR` "
+                       "with the independent checker (dptheory/recheck.py: sympy, mpmath intervals, exact "
+                       "rationals; none of the compiler or the branch and bound). Each is re-verified, not "
+                       "independently checkable (with the reason) or REFUSED (with the reason). Exit 4 when a "
+                       "certificate is refused.")
+    s.add_argument("folder", metavar="DIR", help="the folder of certificates")
+    add_json(s, "a table")
+    s.set_defaults(func=C.cmd_recheck)
 
 
 def _add_report(sub: Any) -> None:

@@ -507,13 +507,28 @@ def _prefixes(keys: Sequence[str]) -> list[str]:
     return sorted({k.split(".")[0] + ".*" for k in keys})
 
 
-def _check_task(task: tuple[str, int, int, int, bool]) -> Any:
-    """``check_claim`` of one claim by key (a Dask task of ``dptheory check --workers/--scheduler``)."""
+def _check_task(task: tuple[Any, ...]) -> Any:
+    """``check_claim`` of one claim by key (a Dask task of ``dptheory check --workers/--scheduler``): key,
+    examples, seed, dps, use_pinned and, optionally, whether to build the certificate."""
     from dptheory.core.registry import REGISTRY
     from dptheory.verify.checking import check_claim
 
-    key, examples, seed, dps, use_pinned = task
-    return check_claim(REGISTRY.get(key), examples=examples, seed=seed, dps=dps, use_pinned=use_pinned)
+    key, examples, seed, dps, use_pinned, *cert = task
+    return check_claim(REGISTRY.get(key), examples=examples, seed=seed, dps=dps, use_pinned=use_pinned,
+                       certificate=bool(cert and cert[0]))
+
+
+def _certificate_folder(folder: str | None) -> None:
+    """Refuse a ``--certificates`` folder that cannot be one before any work (an existing file, no parent)."""
+    from pathlib import Path
+
+    if folder is None:
+        return
+    p = Path(folder)
+    if p.exists() and not p.is_dir():
+        raise DPTheoryError(f"--certificates {folder}: is a file; give a folder (it is created if needed)")
+    if not p.exists() and not p.resolve().parent.is_dir():
+        raise DPTheoryError(f"--certificates {folder}: its parent folder does not exist")
 
 
 #: what to do with a falsified claim whose verdict on record is another: pin the counterexample (docs/adding_a_paper.md)
@@ -536,6 +551,8 @@ def cmd_check(args: argparse.Namespace) -> int:
     else:
         claims = select_claims(args.claim)
     workers, scheduler = cluster_options(args)
+    certs = getattr(args, "certificates", None)
+    _certificate_folder(certs)
     if paper_keys and uses_dask(workers, scheduler):
         raise DPTheoryError("--paper FILE is checked in this process (a worker does not read the file): drop "
                             "--workers/--scheduler")
@@ -545,7 +562,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     done = None
     if uses_dask(workers, scheduler):
         # one task per claim, each seeded by --seed alone: the verdicts do not depend on the workers
-        tasks = [(c.key, args.examples, args.seed, args.dps, not args.fresh) for c in claims]
+        tasks = [(c.key, args.examples, args.seed, args.dps, not args.fresh, certs is not None) for c in claims]
         done = run_tasks(_check_task, tasks, workers=workers, scheduler=scheduler, progress=bool(args.progress),
                          desc="claims")
     outer = None if done is not None else progress_bar(len(claims), "claims", args.progress)
@@ -553,7 +570,8 @@ def cmd_check(args: argparse.Namespace) -> int:
         if done is not None:
             res = done[i]
         else:
-            res = check_claim(c, examples=args.examples, seed=args.seed, dps=args.dps, use_pinned=not args.fresh)
+            res = check_claim(c, examples=args.examples, seed=args.seed, dps=args.dps, use_pinned=not args.fresh,
+                              certificate=certs is not None)
         results.append(res)
         # a verdict other than the one on record is a surprise; with --fresh, a search that merely does
         # not reach a pinned finding is a miss (reported), not a change
@@ -567,6 +585,12 @@ def cmd_check(args: argparse.Namespace) -> int:
             outer.set_postfix_str(f"{c.key.split('.')[-1]}: {res.verdict}")
     if outer is not None:
         outer.close()
+    if certs is not None:
+        from dptheory.verify.certificates import write_certificates
+
+        written = write_certificates(certs, [r.certificate for r in results if r.certificate is not None])
+        print(f"{plural(len(written), 'certificate')} written to {certs} (`dptheory recheck {certs}` re-verifies "
+              "them)", file=sys.stderr)
     if args.json:
         print_json([r.to_dict() for r in results])
     else:
@@ -585,6 +609,33 @@ def cmd_check(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     return 3 if surprises else 0
+
+
+#: exit status of `recheck` when a certificate is refused (README, "Errors, exit status and output files")
+REFUSED_EXIT = 4
+
+
+def cmd_recheck(args: argparse.Namespace) -> int:
+    """``recheck DIR``: the independent checker (:mod:`dptheory.recheck`) on every certificate of DIR."""
+    from pathlib import Path
+
+    from dptheory.cli.output import table
+    from dptheory.recheck import recheck
+
+    folder = Path(args.folder)
+    if not folder.is_dir():
+        raise DPTheoryError(f"recheck {args.folder}: not a folder (give the folder of `check --certificates DIR`)")
+    if not any(folder.glob("*.json")):
+        raise DPTheoryError(f"recheck {args.folder}: no certificate (*.json) in it; write some with "
+                            f"`dptheory check --certificates {args.folder}`")
+    rows = recheck(folder)
+    if args.json:
+        print_json(rows)
+    else:
+        table(rows, ["file", "claim", "verdict", "result", "seconds", "reason"])
+        counts = {r: sum(row["result"] == r for row in rows) for r in dict.fromkeys(x["result"] for x in rows)}
+        print(f"\n{plural(len(rows), 'certificate')}: " + ", ".join(f"{n} {r}" for r, n in counts.items()))
+    return REFUSED_EXIT if any(r["result"] == "REFUSED" for r in rows) else 0
 
 
 # ----------------------------------------------------------------------------- figure

@@ -29,6 +29,12 @@ geometric midpoint for log-scaled parameters. Integers inside floors, sums' limi
 treated as intervals. The budget counts boxes examined; when it runs out the result lists the boxes
 still undecided, and the claim is not certified.
 
+**Recording** (certificates, :mod:`dptheory.verify.certificates`): given ``record``, :func:`certify_region` calls
+it once with the root boxes (``{"kind": "roots", ...}``) and once per leaf as it is decided: ``"holds"`` (the
+box and the margin's decided enclosure on it), ``"outside"`` (a condition certainly fails on the box) and
+the parts that narrowing by a condition ``p <= g(others)`` cut off (``"outside"``, with the end of ``p``'s
+range that is open). The leaves partition the roots; nothing else changes.
+
 **nan never decides.** A margin, gradient or condition that comes back as a nan ball (python-flint's answer
 where it has no enclosure: ``log`` or a division on a ball reaching 0) or as a ball of infinite radius bounds
 nothing: the box is split (or, at the finest split, left undecided), never certified, dropped or taken as a
@@ -58,7 +64,10 @@ from dptheory.verify.margin import Margin, as_arb, margin_of, substituted
 from dptheory.verify.points import BOX_PREC, claim_conditions, counterexample_record, decide_point, in_region
 from dptheory.verify.sides import arb_kernel, rel_holds_on_ball
 
-__all__ = ["BoxOutcome", "certify_region", "region_text"]
+__all__ = ["BoxOutcome", "Recorder", "certify_region", "region_text"]
+
+#: receives the branch and bound's decisions, one dict per event (see "Recording" in the module docstring)
+Recorder = Callable[[dict[str, Any]], None]
 
 
 # ============================================================================ conditions on balls
@@ -442,6 +451,7 @@ def certify_region(
     max_seconds: float | None = None,
     dps: int = 50,
     progress: Callable[[int, int], None] | None = None,
+    record: Recorder | None = None,
 ) -> BoxOutcome:
     """Branch and bound of the claim's margin over its certify box (see the module docstring).
 
@@ -451,6 +461,7 @@ def certify_region(
         max_seconds: optional wall-clock cap (the verdict may then depend on the machine's load).
         dps: digits of the confirmation of a counterexample.
         progress: called as ``progress(boxes, max_boxes)``.
+        record: called with each decision (see "Recording" in the module docstring).
     """
 
     t0 = time.perf_counter()
@@ -466,6 +477,9 @@ def certify_region(
     require_flint()  # the boxes are balls: without python-flint, one line naming it (MissingBackend)
     budget = int(max_boxes if max_boxes is not None else box.max_boxes)
     roots, log = _roots(claim, box, m)
+    if record is not None:
+        ints = sorted(k for k, (lo, _hi) in roots[0].iv.items() if isinstance(lo, int)) if roots else []
+        record({"kind": "roots", "boxes": [_box_record(r) for r in roots], "integers": ints})
     conds = _compile_conditions(claim)
     box_names = set(roots[0].iv) if roots else set()
     active = [c for c in conds if c.names <= box_names]
@@ -488,7 +502,7 @@ def certify_region(
         if ni is not None:
             split(b, ni)
             continue
-        status = _box_status(b, active)
+        status = _box_status(b, active, record)
         if status == "out":
             out.outside += 1
             continue
@@ -499,6 +513,8 @@ def certify_region(
         ok, bad = _signs(m, ev)
         if ok:
             out.certified += 1
+            if record is not None:
+                record({"kind": "holds", "box": _box_record(b), "margin": (ev.lo, ev.hi), "prec": b.prec})
             if worst is None or ev.lo < worst[0]:
                 worst = (ev.lo, b)
             continue
@@ -631,9 +647,36 @@ def _float_key(x: Any) -> float:
     return v if math.isfinite(v) else 0.0
 
 
-def _narrow(b: _B, conds: Sequence[_Cond]) -> bool:
+def _box_record(b: _B) -> dict[str, tuple[str, str]]:
+    """A box's ranges as exact strings (ints, ``p/q``), as a certificate states them."""
+    return {k: (str(lo), str(hi)) for k, (lo, hi) in b.iv.items()}
+
+
+def _record_cut(b: _B, p: str, lo: Any, hi: Any, record: Recorder | None) -> None:
+    """Record the part of ``b`` that narrowing ``p`` to ``[lo, hi]`` cuts off (an empty new range: all of it;
+    a continuous cut part is open where it meets the kept range)."""
+    if record is None:
+        return
+    a, z = b.iv[p]
+    if lo > hi:  # empty: the whole box fails the condition
+        record({"kind": "outside", "box": _box_record(b)})
+        return
+    for part, open_end in (((a, lo - 1), None) if isinstance(a, int) else ((a, lo), "hi"),
+                           ((hi + 1, z), None) if isinstance(a, int) else ((hi, z), "lo")):
+        if part[0] > part[1] or (part[0] == part[1] and open_end is not None):
+            continue
+        iv = dict(b.iv)
+        iv[p] = part
+        rec: dict[str, Any] = {"kind": "outside", "box": _box_record(_B(iv, b.prec))}
+        if open_end is not None:
+            rec["open"] = {p: open_end}
+        record(rec)
+
+
+def _narrow(b: _B, conds: Sequence[_Cond], record: Recorder | None = None) -> bool:
     """Narrow the box's ranges by the conditions of the form ``p <= g(others)`` (``g`` evaluated on the
-    box's balls); False when a range becomes empty (the box is outside the region)."""
+    box's balls); False when a range becomes empty (the box is outside the region). ``record`` receives the
+    parts cut off (see "Recording" in the module docstring)."""
     import flint
 
     from dptheory.core.compile import Undecided
@@ -673,6 +716,8 @@ def _narrow(b: _B, conds: Sequence[_Cond]) -> bool:
             else:
                 t = _arb_to_fraction(g.lower(), up=False)
                 lo = max(lo, t)
+        if (lo, hi) != b.iv[p]:
+            _record_cut(b, p, lo, hi, record)
         if lo > hi:
             return False
         b.iv[p] = (lo, hi)
@@ -714,20 +759,21 @@ def _split_choice(b: _B, ev: _Eval, varying: Sequence[str], log: set[str]) -> st
     return max(cands, key=lambda p: _width(*b.iv[p], p in log))
 
 
-def _box_status(b: _B, conds: Sequence[_Cond]) -> str:
-    """ "in" (every condition certainly holds on the box), "out" (one certainly fails) or "edge"."""
+def _box_status(b: _B, conds: Sequence[_Cond], record: Recorder | None = None) -> str:
+    """ "in" (every condition certainly holds on the box), "out" (one certainly fails) or "edge"; ``record``
+    receives the parts that narrowing cuts off."""
     import flint
 
     from dptheory.core.compile import Undecided
 
-    if not _narrow(b, conds):
-        return "out"
+    if not _narrow(b, conds, record):
+        return "out"  # recorded by _narrow
     status = "in"
     balls: dict[str, Any] | None = None
     for c in conds:
         rel = c.cond.relation
         if rel is sp.false:
-            return "out"
+            return _out(b, record)
         res: bool | None = None
         if c.compiled is not None:
             try:
@@ -742,10 +788,17 @@ def _box_status(b: _B, conds: Sequence[_Cond]) -> str:
             st = c.cond.evaluate(vals).status
             res = True if st is Status.HOLDS else False if st is Status.VIOLATED else None
         if res is False:
-            return "out"
+            return _out(b, record)
         if res is None:
             status = "edge"
     return status
+
+
+def _out(b: _B, record: Recorder | None) -> str:
+    """ "out", recording the box as outside the region."""
+    if record is not None:
+        record({"kind": "outside", "box": _box_record(b)})
+    return "out"
 
 
 def _rat(x: Any) -> sp.Rational:

@@ -136,6 +136,7 @@ def check_claim(
     progress: Callable[[int, int], None] | None = None,
     max_boxes: int | None = None,
     max_seconds: float | None = None,
+    certificate: bool = False,
 ) -> ClaimResult:
     """Decide a claim (see the module docstring for the order of methods and the verdicts).
 
@@ -149,7 +150,31 @@ def check_claim(
         progress: called as ``progress(done, total)``.
         max_boxes: budget of the branch and bound (default: the claim's box's ``max_boxes``).
         max_seconds: optional wall-clock cap of the branch and bound.
+        certificate: also build the certificate of a certified, exhaustive or falsified verdict
+            (``ClaimResult.certificate``; :mod:`dptheory.verify.certificates`): the boxes or points as they are
+            decided, for the independent checker (:mod:`dptheory.recheck`).
     """
+    events: list[dict[str, Any]] | None = [] if certificate else None
+    res = _decide(claim, examples, seed, dps, use_pinned, progress, max_boxes, max_seconds, events)
+    if events is not None:
+        from dptheory.verify.certificates import certificate_of
+
+        res.certificate = certificate_of(claim, res, events)
+    return res
+
+
+def _decide(
+    claim: Claim,
+    examples: int,
+    seed: int,
+    dps: int,
+    use_pinned: bool,
+    progress: Callable[[int, int], None] | None,
+    max_boxes: int | None,
+    max_seconds: float | None,
+    events: list[dict[str, Any]] | None,
+) -> ClaimResult:
+    """:func:`check_claim` (``events`` receives the decisions a certificate states)."""
     t0 = time.perf_counter()
     dps = max(dps, 50)
     notes: list[str] = []
@@ -203,12 +228,12 @@ def check_claim(
     # 3. finite region
     pts = finite_points(claim)
     if pts is not None:
-        return _exhaustive(claim, pts, dps, notes, done, progress)
+        return _exhaustive(claim, pts, dps, notes, done, progress, events)
 
     # 4. branch and bound on the certify box
     undecided: list[dict[str, str]] = []
     if claim.region.certify is not None:
-        bb = _branch_and_bound(claim, max_boxes, max_seconds, dps, notes, done, progress)
+        bb = _branch_and_bound(claim, max_boxes, max_seconds, dps, notes, done, progress, events)
         if isinstance(bb, ClaimResult):
             return bb
         undecided = bb
@@ -228,12 +253,14 @@ def _branch_and_bound(
     notes: list[str],
     done: Callable[..., ClaimResult],
     progress: Callable[[int, int], None] | None,
+    events: list[dict[str, Any]] | None = None,
 ) -> ClaimResult | list[dict[str, str]]:
     """Step 4 of the module docstring: the verdict (certified, or falsified at a point of the box), else the
     boxes left undecided (the search then decides; the notes say why)."""
     from dptheory.verify.certify import certify_region
 
-    out = certify_region(claim, max_boxes=max_boxes, max_seconds=max_seconds, dps=dps, progress=progress)
+    out = certify_region(claim, max_boxes=max_boxes, max_seconds=max_seconds, dps=dps, progress=progress,
+                         record=None if events is None else events.append)
     closest = None
     if out.min_margin is not None:
         closest = {
@@ -270,11 +297,15 @@ def _exhaustive(
     notes: list[str],
     done: Callable[..., ClaimResult],
     progress: Callable[[int, int], None] | None,
+    events: list[dict[str, Any]] | None = None,
 ) -> ClaimResult:
     """Every point of a finite region: decided on balls when the claim's margin has a ball evaluation
-    (exhaustive), else screened in float64 with mpmath near the boundary (not rigorous)."""
+    (exhaustive), else screened in float64 with mpmath near the boundary (not rigorous). ``events`` receives
+    each point decided on balls and each point outside the region."""
     region = claim.region.describe()
     valid = [pt for pt in pts if in_region(claim, pt)]
+    if events is not None:
+        events.extend({"kind": "outside", "point": pt} for pt in pts if pt not in valid)
     if not valid:
         notes.append("no point of the finite region satisfies the conditions")
         return done(Verdict.NOT_FALSIFIED, "exhaustive evaluation (no valid point)", region=region)
@@ -301,7 +332,7 @@ def _exhaustive(
             if progress is not None:
                 progress(i + 1, len(valid))
             exact = {k: parse_value(v, key=claim.key, name=k) for k, v in pt.items()}
-            ok, bad, d, _prec, _why = margin_sign(
+            ok, bad, d, prec, _why = margin_sign(
                 m, exact, (64, 256, 1024), catch=(DPTheoryError, ZeroDivisionError, ValueError)
             )
             if bad and (res := falsified_at(i, pt, " on arb balls")) is not None:
@@ -309,6 +340,8 @@ def _exhaustive(
             if not ok:
                 unsettled.append(pt)
                 continue
+            if events is not None:
+                events.append({"kind": "holds", "point": pt, "margin": (d.lower(), d.upper()), "prec": prec})
             if d is not None and (worst is None or d.lower() < worst[0]):
                 worst = (d.lower(), pt)
         closest = _closest_from(claim, worst[1], dps) if worst is not None else None

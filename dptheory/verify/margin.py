@@ -51,6 +51,7 @@ __all__ = [
     "mp_margin",
     "rel_slack",
     "substituted",
+    "symbolic_sides",
 ]
 
 #: relative tolerance of an "==" claim in float64 screens (the same as the checker's at 50 digits)
@@ -305,6 +306,16 @@ def margin_of(claim: Claim) -> Margin:
     return m
 
 
+def symbolic_sides(claim: Claim) -> tuple[sp.Expr, sp.Expr] | None:
+    """The claim's two sides as sympy expressions, one symbol per name (:func:`_canonical`), as the symbolic
+    margin is built from them; None when a side has no expression (a kernel, a custom side)."""
+    le, re_ = claim.lhs.expression(), claim.rhs.expression()
+    if le is None or re_ is None:
+        return None
+    (le, re_), _chosen = _canonical([le, re_])
+    return le, re_
+
+
 def _build_margin(claim: Claim) -> Margin:
     from dptheory.core.compile import CompileError, compile_expr, expand_shorthands
 
@@ -320,11 +331,11 @@ def _build_margin(claim: Claim) -> Margin:
             False,
             why_not="an equality is decided by a proof, not by interval arithmetic",
         )
-    le, re_ = claim.lhs.expression(), claim.rhs.expression()
-    if claim.factor is None and le is not None and re_ is not None and not (le.has(sp.oo) or re_.has(sp.oo)):
-        (le, re_), chosen = _canonical([le, re_])
+    sides = symbolic_sides(claim)
+    if claim.factor is None and sides is not None and not (sides[0].has(sp.oo) or sides[1].has(sp.oo)):
+        le, re_ = sides
         d = re_ - le if claim.relation in (Relation.LT, Relation.LE) else le - re_
-        d = substituted(claim, d, chosen)
+        d = substituted(claim, d)
         try:
             d = expand_shorthands(d)
             reduced, factors = _split_positive(d)

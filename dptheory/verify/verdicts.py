@@ -42,6 +42,9 @@ class ClaimResult:
         proof: for a proved claim, what was proved.
         statement: ``lhs REL rhs`` in words (the claim's labels).
         ours: whether the claim is ours (not a paper's).
+        certificate: when asked for (``check_claim(certificate=True)``), the certificate of a certified,
+            exhaustive or falsified verdict (:mod:`dptheory.verify.certificates`), else None; not in
+            :meth:`to_dict`.
     """
 
     claim: str
@@ -58,6 +61,7 @@ class ClaimResult:
     proof: str = ""
     statement: str = ""
     ours: bool = False
+    certificate: dict[str, Any] | None = field(default=None, repr=False, compare=False)
 
     # ------------------------------------------------------------------ comparisons with the record
     @property
