@@ -10,6 +10,7 @@ directly.
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -46,6 +47,23 @@ def test_every_step_is_proved(name: str) -> None:
     assert len(steps) >= 9
     for st in steps:
         assert st.verdict is SymbolicVerdict.PROVED, st.detail
+
+
+def _note_steps(name: str) -> set[str]:
+    """The step numbers the derivation note gives the claim: its section's numbered items and the common step 1."""
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[1] / CG.NOTE).read_text()
+    section = text.split(f"\n## {name}:", 1)[1].split("\n## ", 1)[0]
+    return {"1"} | set(re.findall(r"^(\d+)\. ", section, flags=re.M))
+
+
+@pytest.mark.parametrize("name", KEYS)
+def test_the_code_checks_every_step_of_the_note(name: str) -> None:
+    """Each numbered step of the derivation note is checked by the code (and the code checks no unnumbered one):
+    a step dropped from the proof, or a note that no longer matches it, is noticed."""
+    labels = {st.detail[1:].split(")", 1)[0] for st in CG._registered_steps(name) if st.detail.startswith("(")}
+    assert labels == _note_steps(name)
 
 
 @pytest.mark.parametrize("name", KEYS)
@@ -116,6 +134,16 @@ def test_a_changed_step_size_condition_is_noticed() -> None:
     assert _not_proved(CG._x_in_unit_interval(weak, TH.C_LAM_BETA)) == ["1"]
     assert _not_proved(CG._x_in_unit_interval(TH.C_ETA, Condition(TH.lam <= 2 * TH.beta, "lambda <= 2 beta"))) == ["1"]
     assert not _not_proved(CG._x_in_unit_interval(TH.C_ETA_GD, TH.C_LAM_BETA))
+
+
+def test_the_proofs_use_only_conditions_the_theorems_carry() -> None:
+    """The hypotheses a proof reads (step size, lambda <= beta, n/b >= 2, j0 <= N - 1) must be conditions of the
+    theorems it compares: Thm 2.1 has no n/b >= 2, the (b/n) G K approximation no step-size condition."""
+    c1a = _claim("C1a")
+    assert CG._assumes(c1a.lhs, TH.C_ETA, TH.C_LAM_BETA, TH.C_N2, TH.C_J0).verdict is SymbolicVerdict.PROVED
+    assert CG._assumes(c1a.rhs, TH.C_N2).verdict is SymbolicVerdict.UNDECIDED
+    assert CG._assumes(_thm("composition_approx"), TH.C_ETA).verdict is SymbolicVerdict.UNDECIDED
+    assert CG._assumes(_claim("C8"), TH.C_ETA).verdict is SymbolicVerdict.UNDECIDED  # D.6, D.7: eta < 1/beta
 
 
 def test_a_changed_lemma_is_noticed() -> None:
