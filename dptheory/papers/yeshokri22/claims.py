@@ -21,7 +21,7 @@ import mpmath
 import sympy as sp
 
 from dptheory.core import paperfile
-from dptheory.core.claims import Box, Claim, Finding, Quantity, Region, Relation, Verdict, combine, formula
+from dptheory.core.claims import Claim, Finding, Quantity, Region, Relation, Verdict, combine, formula
 from dptheory.core.conditions import Condition
 from dptheory.core.registry import REGISTRY
 from dptheory.core.symbolic import SymbolicResult, SymbolicVerdict, prove_finite_limit, prove_zero
@@ -216,6 +216,7 @@ from dptheory.papers.yeshokri22.claims_c5 import (  # noqa: E402  (after T: clai
     DIVIDES,
     c5h_symbolic,
 )
+from dptheory.papers.yeshokri22.claims_general import c9d_symbolic  # noqa: E402  (registers nothing)
 
 for suffix, lhs, rhs, region, what, ces, finding in [
     (
@@ -502,17 +503,18 @@ _add(
         title="eps0^N < (b/n) G when b divides n",
         citation=C("Section 4.1"),
         statement="eps0^{floor(n/b)} < (b/n) alpha eta S_g^2/(4 sigma^2 b^2)",
-        reading="as C9c, on the paper's main-text region where b divides n; certified for every alpha, S_g, sigma "
-        "(both sides are G = alpha eta S_g^2/(4 sigma^2 b^2) times a function of eta, lambda, n, b), lambda = 1, "
-        "beta = 4, eta in [0.005, 0.1], n = 2..100, b = 1..4 (the Figure setting is n = 50, b = 2, eta = 0.02).",
+        reading="as C9c, on the paper's main-text region where b divides n (N = n/b), at every valid point of Thm "
+        "4.2 and every real alpha > 1; proved: with n = b N and r = (1 + t)^(-2), (b/n) G - eps0^N = G psi/(N omega), "
+        "psi = r^(-N) - 1 - N (1/r - 1) > 0 and omega = r^(-N) - 1 > 0 for N >= 2 "
+        "(docs/derivations/yeshokri22_general_regions.md).",
         lhs=EPS0_N_FORMULA,
         rhs=Quantity(label="(b/n) G", theorem="yeshokri22.composition_approx", set={"K": sp.Integer(1)}),
         relation=Relation.LT,
-        verdict=Verdict.CERTIFIED,
-        region=Region(constraints=(DIVIDES,), fixed={"lam": 1, "beta": 4},
-                      certify=Box(intervals={"eta": ("0.005", "0.1")}, integers={"n": (2, 100), "b": (1, 4)},
-                                  free={"alpha": 10, "S_g": 4, "sigma": 2}, max_boxes=10000),
-                      description="valid points of Thm 4.2 with b | n"),
+        verdict=Verdict.PROVED,
+        region=Region(constraints=(DIVIDES,),
+                      description="every valid point of Thm 4.2 (eta < 2/(lambda + beta), lambda <= beta, n/b >= 2) "
+                      "with b | n, every real alpha > 1"),
+        symbolic=c9d_symbolic,
     )
 )
 
