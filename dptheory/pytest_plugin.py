@@ -190,7 +190,11 @@ class DPTheoryFile(pytest.File):
     its items are ``my26.toml::<key>::<obligation>`` and can be run again by that id."""
 
     def collect(self) -> Iterator[pytest.Collector]:
-        yield from _keys(self, str(self.path), bool(self.config.getoption("dptheory_fresh")))
+        try:
+            keys = list(_keys(self, str(self.path), bool(self.config.getoption("dptheory_fresh"))))
+        except pytest.UsageError as exc:  # the file's one-line message, without the plugin's frames
+            raise self.CollectError(str(exc)) from None
+        yield from keys
 
 
 _COLLECTED = pytest.StashKey[set[Path]]()

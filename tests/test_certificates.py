@@ -87,7 +87,8 @@ def test_real_claims_are_re_verified(tmp_path, capsys):
     c8 = dataclasses.replace(
         REGISTRY.get("yeshokri22.C8"), key="yeshokri22.C8_box", symbolic=None, verdict=Verdict.CERTIFIED,
         region=Region(fixed={"lam": 1, "beta": 4, "S_g": 4, "n": 50, "sigma": 2},
-                      certify=Box(intervals={"alpha": (2, 32), "eta": ("0.01", "0.04")}, integers={"K": (1, 200)}, max_boxes=6000)))
+                      certify=Box(intervals={"alpha": (2, 32), "eta": ("0.01", "0.04")}, integers={"K": (1, 200)},
+                                  max_boxes=6000)))
     keys = ["yeshokri22.C8_box", "dwork15.C22", "yeshokri22.C9c"]
     certs = [check_claim(c8, certificate=True, examples=5).certificate] + [
         check_claim(REGISTRY.get(k), certificate=True, examples=5).certificate for k in keys[1:]]

@@ -3,6 +3,8 @@ what each default is, and the one-line refusals of the short forms (``citation =
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from dptheory.catalog import load_paper_file
@@ -191,3 +193,63 @@ def test_domain_admits_is_the_domain_conditions_at_a_point() -> None:
     for domain, points in cases.items():
         for x, ok in points:
             assert domain.admits(x) is ok, (domain, x)
+
+
+def test_a_parameter_name_formulas_cannot_use_is_refused_with_the_fix() -> None:
+    """``lambda`` is a Python keyword: formulas could never name it (new-user run: accepted, then refused on the
+    first formula with 'lambda' among the accepted names)."""
+    for name in ("lambda", "log", "2x", "λ"):
+        text = SHORT.replace('name = "S_g"', f'name = "{name}"').replace("S_g", "S")
+        with pytest.raises(DPTheoryError) as err:
+            paperfile.parse(text, source="toy27.toml")
+        shown = str(err.value)
+        assert f"field 'name' is {name!r}; accepted: a name formulas can use" in shown, shown
+        assert "write lambda as name = \"lam\", latex = '\\lambda'" in shown and shown.startswith("toy27.toml:"), shown
+
+
+def test_latex_reads_e_as_eulers_number_and_names_a_misspelled_command(toy) -> None:
+    toy(SHORT.replace('bound = "alpha*S_g**2/(n - t + 1)"', "bound_latex = '\\alpha S_g^{2} e^{-t/n}'"))
+    thm = REGISTRY.get("toy27.thm1")
+    import sympy as sp
+
+    assert thm.bound == thm.notation.sym("alpha") * thm.notation.sym("S_g") ** 2 * sp.exp(
+        -thm.notation.sym("t") / thm.notation.sym("n"))
+    for bad, message in (("\\farc{\\alpha}{n}", "\\farc is not a LaTeX command this reader knows nor a declared name "
+                          "(did you mean \\frac?)"),
+                         ("\\alpha \\sigam", "\\sigam is not a LaTeX command this reader knows nor a declared name "
+                          "(did you mean \\sigma?)"),
+                         ("\\alpha k", "the symbol 'k' is not declared")):
+        text = SHORT.replace('bound = "alpha*S_g**2/(n - t + 1)"', f"bound_latex = '{bad}'")
+        with pytest.raises(DPTheoryError) as err:
+            paperfile.parse(text, source="toy27.toml").theorems()
+        shown = str(err.value)
+        assert message in shown, shown
+        line = int(shown.partition(": ")[0].removeprefix("toy27.toml:"))
+        assert text.splitlines()[line - 1].startswith("bound_latex = "), shown  # the field's line, not the header
+
+
+def test_a_misspelled_name_in_sympy_text_suggests_the_declared_one() -> None:
+    text = SHORT.replace('bound = "alpha*S_g**2/(n - t + 1)"', 'bound = "alpha*s_g**2/(N - t + 1)"')
+    with pytest.raises(DPTheoryError, match=r"the name 's_g' is not declared \(did you mean S_g\?\)"):
+        paperfile.parse(text, source="toy27.toml").theorems()
+
+
+def test_a_known_value_may_be_a_formula_of_numbers_with_exact_decimals(toy) -> None:
+    """A value computed by hand is written as the hand computation (evaluated at 60 digits; 0.5 is exactly 1/2):
+    the theorem agrees to 1e-30 (a 16-digit decimal would not)."""
+    from dptheory.core.known_values import disagreement
+
+    text = SHORT.replace('params = { alpha = 2, S_g = 1, n = 4, t = 1 }\nvalue = "0.5"',
+                         'params = { alpha = 3, S_g = "0.1", n = 7, t = 1 }\nvalue = "3*0.1**2/7"')
+    toy(text)
+    (row,) = paperfile.parse(text, source="toy27.toml").known_value_rows
+    assert row["value"].startswith("0.0042857142857142857142857142857142857142857142857142857142857")
+    assert disagreement(row, REGISTRY.get("toy27.thm1")) is None
+    short = {**row, "value": "0.004285714285714286"}  # the float64 digits: 1e-16 off, refused with the fix
+    shown = disagreement(short, REGISTRY.get("toy27.thm1"))
+    assert shown is not None and "relative error" in shown and "give the value to 31 significant digits, or exactly " \
+        "as a formula of numbers" in shown, shown
+    for value, message in (("x + 1", "'x + 1' is neither a number nor a formula of numbers"),
+                           ("log(-1)", "accepted: a number, or a formula of numbers with a finite real value")):
+        with pytest.raises(DPTheoryError, match=re.escape(message)):
+            paperfile.parse(text.replace('"3*0.1**2/7"', f'"{value}"'), source="toy27.toml")

@@ -129,7 +129,7 @@ def test_a_formula_that_is_not_arithmetic_in_the_declared_names_is_refused_and_r
     ],
 )
 def test_a_latex_formula_outside_the_declared_names_is_refused(latex: str, message: str) -> None:
-    with pytest.raises(DPTheoryError, match="field 'bound': " + message):
+    with pytest.raises(DPTheoryError, match="field 'bound_latex': " + message):
         _toy(GOOD.replace("bound_latex = '\\frac{T \\alpha}{2 \\sigma^{2}}'", f"bound_latex = '{latex}'")).theorems()
 
 

@@ -181,6 +181,12 @@ class ParameterOutOfRange(InvalidParameter, NumericalFailure):
     the theorem's key and the value as the user wrote it (also a :class:`NumericalFailure`, as it was)."""
 
 
+class EmptyRegion(DPTheoryError, ValueError):
+    """A claim whose region holds no point where the compared theorems' conditions (and the region's constraints)
+    hold: every box of its certification box, or every point of its finite set, is outside. A claim about no point
+    would be certified (or found exhaustive) vacuously; it is refused instead, naming a condition that fails."""
+
+
 class RegimeNotSupported(DPTheoryError):
     """A request the theorem cannot serve (e.g. an asymptotic bound where an upper bound is required)."""
 

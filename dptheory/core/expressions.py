@@ -4,7 +4,8 @@ A bound, a condition or a definition in ``paper.toml`` is a string. It becomes a
 executing anything the file could choose:
 
 * **sympy text** (``"C*E*n*zeta**2/sigma**2*log(E/beta)"``): first read by Python's own parser
-  (:func:`ast.parse`, which builds a tree and runs nothing); every node must be arithmetic (``+ - * / **``,
+  (:func:`ast.parse`, which builds a tree and runs nothing; a decimal such as ``0.1`` is the exact rational
+  1/10); every node must be arithmetic (``+ - * / **``,
   unary minus), one comparison (``< <= > >=``; an equation is ``Eq(a, b)``), a number, a declared name (a
   parameter of the notation table, a definition of the file), or a call of an allowed function
   (:data:`FUNCTIONS`) by name with positional arguments. Attribute access, subscripts, keywords, strings,
@@ -77,7 +78,7 @@ def _check_node(node: ast.AST, names: Mapping[str, Any], top: bool) -> None:
         children = []
     elif isinstance(node, ast.Name):
         if node.id not in names and node.id not in CONSTANTS:
-            what = f"the name {node.id!r} is not declared"
+            what = f"the name {node.id!r} is not declared{_did_you_mean(node.id, names)}"
         children = []
     elif isinstance(node, ast.Call):
         if not isinstance(node.func, ast.Name) or not (node.func.id in FUNCTIONS or _declared_function(
@@ -108,7 +109,7 @@ def parse_text(text: str, names: Mapping[str, Any]) -> sp.Basic:
     Raises:
         ExpressionError: ``text`` is not Python syntax, or uses anything outside the allow-list (module docstring).
     """
-    from sympy.parsing.sympy_parser import parse_expr, standard_transformations
+    from sympy.parsing.sympy_parser import parse_expr, rationalize, standard_transformations
 
     if not isinstance(text, str) or not text.strip():
         raise ExpressionError(f"an empty formula; accepted: {_accepted(names)}")
@@ -120,8 +121,9 @@ def parse_text(text: str, names: Mapping[str, Any]) -> sp.Basic:
     _check_node(tree.body, names, True)
     local = {**CONSTANTS, **FUNCTIONS, **names}
     try:
+        # decimals are exact (0.1 is 1/10, as a parameter's value is), never binary floats
         return parse_expr(text.strip(), local_dict=local, global_dict=dict(_PARSER_GLOBALS),
-                          transformations=standard_transformations)
+                          transformations=(*standard_transformations, rationalize))
     except (TypeError, ValueError, SyntaxError, sp.SympifyError) as exc:
         raise ExpressionError(f"sympy cannot build it: {exc}".splitlines()[0]) from None
 
@@ -149,6 +151,38 @@ def _refuse_letter_runs(text: str, names: Mapping[str, Any], latex_names: Mappin
                               f"names: {', '.join(names) or 'none'}")
 
 
+#: the LaTeX commands parse_latex reads besides the Greek letters (what a misspelled command is compared with)
+LATEX_COMMANDS = ("frac", "dfrac", "tfrac", "sqrt", "log", "ln", "exp", "max", "min", "binom", "sum", "prod", "int",
+                  "cdot", "times", "left", "right", "le", "leq", "ge", "geq", "lt", "gt", "infty", "lfloor", "rfloor",
+                  "lceil", "rceil", "mathrm", "operatorname", "alpha", "beta", "gamma", "delta", "epsilon",
+                  "varepsilon", "zeta", "eta", "theta", "iota", "kappa", "lambda", "mu", "nu", "xi", "pi", "rho",
+                  "sigma", "tau", "upsilon", "phi", "varphi", "chi", "psi", "omega", "Gamma", "Delta", "Theta",
+                  "Lambda", "Xi", "Pi", "Sigma", "Phi", "Psi", "Omega")
+
+
+def _undeclared_latex(text: str, symbol: str, names: Mapping[str, Any], latex_names: Mapping[str, str]) -> str:
+    """Why a symbol of a LaTeX formula is refused: a command this reader does not know (``\\farc``: did you mean
+    ``\\frac``?) or a name that is not declared (with the closest declared one)."""
+    import difflib
+
+    declared = f"accepted: the names {', '.join(names) or 'none'} (or their LaTeX)"
+    if re.search(rf"\\{re.escape(symbol)}(?![A-Za-z])", text):
+        known = [*LATEX_COMMANDS, *(t.strip().lstrip("\\") for t in latex_names.values() if t.strip().startswith("\\"))]
+        close = difflib.get_close_matches(symbol, known, n=1)
+        hint = f" (did you mean \\{close[0]}?)" if close else ""
+        return f"\\{symbol} is not a LaTeX command this reader knows nor a declared name{hint}; {declared}"
+    return f"the symbol {symbol!r} is not declared{_did_you_mean(symbol, names)}; {declared}"
+
+
+def _did_you_mean(name: str, names: Mapping[str, Any]) -> str:
+    """`` (did you mean K?)`` for the declared name closest to ``name`` (a case slip first), or nothing."""
+    import difflib
+
+    by_lower = {n.lower(): n for n in names}
+    close = difflib.get_close_matches(name.lower(), list(by_lower), n=1)
+    return f" (did you mean {by_lower[close[0]]}?)" if close else ""
+
+
 def parse_latex(text: str, names: Mapping[str, Any], latex_names: Mapping[str, str] | None = None) -> sp.Basic:
     """The sympy object that the LaTeX ``text`` states; its symbols must be ``names`` (matched by name, or by the
     LaTeX of ``latex_names``: name -> LaTeX, e.g. ``{"alpha": "\\alpha"}``) and its functions allowed ones.
@@ -172,9 +206,11 @@ def parse_latex(text: str, names: Mapping[str, Any], latex_names: Mapping[str, s
     mapping: dict[sp.Basic, sp.Basic] = {}
     for sym in sorted(raw.free_symbols, key=lambda s: s.name):
         name = sym.name if sym.name in names else by_latex.get(sym.name.lstrip("\\"))
+        if name is None and sym.name == "e":  # e^{x} as papers write it: Euler's number, unless a name is e
+            mapping[sym] = sp.E
+            continue
         if name is None or name not in names:
-            raise ExpressionError(f"the symbol {sym.name!r} is not declared; accepted: the names "
-                                  f"{', '.join(names) or 'none'} (or their LaTeX)")
+            raise ExpressionError(_undeclared_latex(text, sym.name, names, latex_names or {}))
         mapping[sym] = names[name]
     allowed = {f for f in FUNCTIONS.values() if isinstance(f, type)} | {sp.Pow, sp.Mul, sp.Add}
     for fn in raw.atoms(sp.Function):

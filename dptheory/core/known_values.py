@@ -111,5 +111,8 @@ def disagreement(row: Mapping[str, str], theorem: Any) -> str | None:
         if err <= tol * abs(want) or (want == 0 and err == 0):
             return None
         rel = mpmath.nstr(err / abs(want), 3) if want else mpmath.nstr(err, 3)
+        digits = int(mpmath.ceil(-mpmath.log10(tol) - mpmath.mpf(10) ** -9)) + 1
         return (f"{row['where']}: {label} at {params} = {mpmath.nstr(got, dps)}, independent value "
-                f"({row['method']}: {row['source']}) {row['value']}, relative error {rel} > {row['rel_tol']}")
+                f"({row['method']}: {row['source']}) {row['value']}, relative error {rel} > {row['rel_tol']} (a "
+                f"{row['method']} is compared to {row['rel_tol']}: give the value to {digits} significant digits, or "
+                "exactly as a formula of numbers in a paper file)")

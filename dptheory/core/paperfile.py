@@ -273,12 +273,26 @@ def _notation(source: str, key: str, body: Any) -> NotationTable:
         lo, hi = bounds
         if lo > hi:
             raise bad(source, where, "range", bounds, "lo <= hi")
+        if not _usable_name(row["name"]):
+            raise bad(source, where, "name", row["name"], "a name formulas can use: letters, digits and _, starting "
+                      "with a letter, not a Python keyword nor a function of formulas (write lambda as name = \"lam\", "
+                      "latex = '\\lambda')")
         if any(r[0] == row["name"] for r in rows):
             raise error(source, where, "name", f"field 'name' repeats {row['name']!r}; accepted: distinct names")
         latex = row["latex"] if "latex" in row else _latex_of(row["name"])
         rows.append((row["name"], latex, row["meaning"], domain, (lo, hi, row.get("log", default_log(lo, hi))),
                      row.get("unit", "")))
     return NotationTable.build(key, rows)
+
+
+def _usable_name(name: str) -> bool:
+    """Whether a parameter name can be written in a formula (:mod:`dptheory.core.expressions` reads formulas with
+    Python's parser: ``lambda`` is a keyword there, ``log`` a function)."""
+    import keyword
+
+    from dptheory.core.expressions import FUNCTIONS
+
+    return name.isidentifier() and name.isascii() and not keyword.iskeyword(name) and name not in FUNCTIONS
 
 
 def _latex_of(name: str) -> str:

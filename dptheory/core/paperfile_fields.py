@@ -166,7 +166,8 @@ KNOWN_VALUE_FIELDS: Spec = {
     "theorem": ((str,), "a theorem key", True),
     "term": ((str,), "the name of one of the theorem's terms", False),
     "params": ((dict,), "a table parameter = an integer or a decimal string (exact inputs)", True),
-    "value": ((str, int, float), "the independent value: a decimal string (or inf)", True),
+    "value": ((str, int, float), "the independent value: a decimal string (or inf), or a formula of numbers "
+              "(\"0.08*(1 - exp(-1))\", evaluated at 60 digits)", True),
     "rel_tol": ((float,), "a relative tolerance > 0 (default and loosest: 1e-30 for a transcription, 1e-20 for a "
                 "second derivation or brute force, 1e-9 for a peer)", False),
     "method": ((str,), "one of transcription, second-derivation, brute-force, peer (default: transcription)", False),

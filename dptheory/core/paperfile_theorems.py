@@ -193,7 +193,8 @@ def build_theorem(pf: TheoremFile, table: Mapping[str, Any]) -> Theorem:
         "slow_fractional": tuple(table.get("slow_fractional", ())),
     }
     if "bound" in table or "bound_latex" in table:
-        fields["bound"] = formula("bound", table["bound"] if "bound" in table else {"latex": table["bound_latex"]})
+        fields["bound"] = (formula("bound", table["bound"]) if "bound" in table else
+                           formula("bound_latex", {"latex": table["bound_latex"]}))
     if "params" not in table:  # the notation's parameters the formulas use, in the notation's order
         used = set().union(*(e.free_symbols for e in (fields.get("bound"), *relations, *fields["statement"],
                                                       *fields["definitions"]) if e is not None))
@@ -277,6 +278,32 @@ def check_conditions(source: str, where: str, written: list[str], relations: lis
                         "hold together at some point of the domains")
 
 
+def _known_number(source: str, where: str, value: Any) -> Any:
+    """A known value as a number: a decimal string, ``inf``, a TOML number, or a formula of numbers in sympy text
+    (``"0.08*(1 - exp(-1))"``, ``"2*2/(16*1000)"``: read by :mod:`dptheory.core.expressions`, no names) evaluated
+    at 60 significant digits."""
+    if not isinstance(value, str) or value == "inf":
+        return value
+    try:
+        float(value)
+        return value
+    except ValueError:
+        pass
+    import sympy as sp
+
+    from dptheory.core.expressions import ExpressionError, parse_text
+
+    try:
+        expr = parse_text(value, {})
+    except ExpressionError as exc:
+        raise error(source, where, "value", f"field 'value': {value!r} is neither a number nor a formula of numbers "
+                    f"({exc})") from None
+    number = sp.N(expr, 60)
+    if not (isinstance(number, sp.Float) and number.is_finite):
+        raise bad(source, where, "value", value, "a number, or a formula of numbers with a finite real value")
+    return str(number)
+
+
 def known_value_row(source: str, i: int, table: Any) -> dict[str, str]:
     """One ``[[known_value]]`` table as a known-value row (the CSV's columns), checked as data."""
     import json
@@ -286,7 +313,7 @@ def known_value_row(source: str, i: int, table: Any) -> dict[str, str]:
     key = table.get("theorem") if isinstance(table, dict) else None
     where = f"[[known_value]] number {i + 1}" + (f" ({key})" if isinstance(key, str) else "")
     check_fields(source, where, table, KNOWN_VALUE_FIELDS)
-    value, method = table["value"], table.get("method", "transcription")
+    value, method = _known_number(source, where, table["value"]), table.get("method", "transcription")
     rel_tol = table.get("rel_tol", MAX_TOL.get(method, MAX_TOL["transcription"]))
     row = {"key": table["theorem"], "term": table.get("term", ""), "params": json.dumps(table["params"]),
            "value": value if isinstance(value, str) else repr(value), "rel_tol": repr(rel_tol),

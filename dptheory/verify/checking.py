@@ -22,17 +22,19 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Mapping
+from fractions import Fraction
 from typing import Any
 
 import mpmath
 
 from dptheory.core.claims import Claim, Relation, Verdict
-from dptheory.core.errors import DPTheoryError
+from dptheory.core.errors import DPTheoryError, EmptyRegion
 from dptheory.core.notation import format_rational, parse_value
 from dptheory.core.words import plural
 from dptheory.verify.margin import float_margin, margin_of, mp_margin
 from dptheory.verify.points import (
     PointOutcome,
+    claim_conditions,
     counterexample_record,
     decide_point,
     evaluate_point,
@@ -271,6 +273,9 @@ def _branch_and_bound(
         }
     method = f"branch and bound with arb balls: {plural(out.certified, 'box')} certified" + (
         f", {out.outside} outside the region" if out.outside else "")
+    if out.status == "certified" and not out.certified:  # every box outside: a claim about no point
+        raise empty_region(claim, f"its box examined in {plural(out.outside, 'part')}, every one outside",
+                           _box_centre(claim))
     if out.status == "certified":
         return done(Verdict.CERTIFIED, method, region=out.region, examples_tried=out.boxes, closest_margin=closest)
     if out.status == "falsified":
@@ -307,8 +312,7 @@ def _exhaustive(
     if events is not None:
         events.extend({"kind": "outside", "point": pt} for pt in pts if pt not in valid)
     if not valid:
-        notes.append("no point of the finite region satisfies the conditions")
-        return done(Verdict.NOT_FALSIFIED, "exhaustive evaluation (no valid point)", region=region)
+        raise empty_region(claim, f"its {plural(len(pts), 'point')}, every one outside", pts[0] if pts else None)
 
     def falsified_at(i: int, pt: dict[str, Any], how: str) -> ClaimResult | None:
         """*falsified* at the ``i``-th valid point when the exact decision there confirms the claim fails
@@ -383,6 +387,37 @@ def _exhaustive(
 
 #: margin evaluations of the point check that runs after a symbolic proof (see :func:`_spot_check`)
 SPOT_CHECK_BUDGET = 24
+
+
+def empty_region(claim: Claim, what: str, point: Mapping[str, Any] | None) -> EmptyRegion:
+    """The refusal of a claim whose region holds no point where its conditions hold, naming the conditions that
+    fail at ``point`` (a point of the region's box or set, exact)."""
+    failing: list[str] = []
+    if point is not None:
+        exact = {k: parse_value(v, key=claim.key, name=k) for k, v in point.items()}
+        for c in claim_conditions(claim, domain=True):
+            if {s.name for s in c.symbols} <= set(exact):
+                if c.evaluate({s: exact[s.name] for s in c.symbols}).status.value == "violated":
+                    failing.append(c.render())
+    shown = ", ".join(f"{k} = {v}" for k, v in _render_point(point or {}).items())
+    at = f"; at {shown}: {' and '.join(failing)} fails" if failing else ""
+    return EmptyRegion(f"{claim.key}: no point of its region satisfies the conditions of the theorems it compares "
+                       f"({what}{at}); accepted: a region that meets them (a claim about no point would hold "
+                       f"vacuously): {claim.region.describe()}")
+
+
+def _box_centre(claim: Claim) -> dict[str, Any] | None:
+    """The centre of the claim's certification box with its fixed values (exact), or None (its free parameters are
+    left out: the sides set them)."""
+    box = claim.region.certify
+    if box is None:
+        return None
+    pt: dict[str, Any] = dict(claim.region.fixed)
+    for name, (lo, hi) in box.intervals.items():
+        pt[name] = str((Fraction(str(lo)) + Fraction(str(hi))) / 2)
+    for name, (ilo, ihi) in box.integers.items():
+        pt[name] = (ilo + ihi) // 2
+    return pt
 
 
 def _run_symbolic(claim: Claim) -> Any:
