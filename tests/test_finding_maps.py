@@ -35,22 +35,6 @@ PENDING: set[str] = {
     "pacbayes.C1",
     "shi26.F_lemma39_sensitivity",
     "shi26.F_thm3_privacy",
-    # Ye & Shokri 2022: mapped one by one on branch wt-map
-    "yeshokri22.C1b",
-    "yeshokri22.C2c",
-    "yeshokri22.C3c",
-    "yeshokri22.C3d",
-    "yeshokri22.C5a",
-    "yeshokri22.C5b",
-    "yeshokri22.C5c",
-    "yeshokri22.C5d",
-    "yeshokri22.C5g",
-    "yeshokri22.C6",
-    "yeshokri22.C7",
-    "yeshokri22.C7_epsdelta_pld",
-    "yeshokri22.C7_epsdelta_rdp",
-    "yeshokri22.C9b",
-    "yeshokri22.C9c",
 }
 
 X = sp.Symbol("x", positive=True)

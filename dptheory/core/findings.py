@@ -108,12 +108,14 @@ class Mapped(Protocol):
 
 
 def companions(claim: Mapped) -> list[Any]:
-    """The registered companions of ``claim`` (claims whose ``companion_of`` is its key), in key order. They are
-    registered by the claim's own paper package, so they are present once the claim is."""
+    """The companions of ``claim`` (claims whose ``companion_of`` is its key), in key order: those registered, and
+    those the committed index lists (a companion may be registered by another module of the claim's paper package
+    than the claim itself; :meth:`~dptheory.core.registry.Registry.get` imports that one module)."""
     from dptheory.core.registry import REGISTRY
 
-    return sorted((c for c in REGISTRY.registered() if getattr(c, "companion_of", None) == claim.key),
-                  key=lambda c: c.key)
+    keys = {c.key for c in REGISTRY.registered() if getattr(c, "companion_of", None) == claim.key}
+    keys |= {row["key"] for row in REGISTRY.index().get("items", []) if row.get("companion_of") == claim.key}
+    return [REGISTRY.get(k) for k in sorted(keys)]
 
 
 def point_text(point: Mapping[str, Any]) -> str:

@@ -39,6 +39,24 @@ def prove_zero(expr: sp.Expr, what: str) -> SymbolicResult:
     return SymbolicResult(SymbolicVerdict.UNDECIDED, f"{what}: simplifies to {sp.sstr(simp)}; sign unknown")
 
 
+def prove_sign(expr: sp.Expr, want: str, what: str) -> SymbolicResult:
+    """PROVED when sympy's assumptions decide that ``expr`` is ``want`` ("positive", "negative" or "nonnegative"),
+    else UNDECIDED (rewrite it into a sign-decidable form first: see the module docstring)."""
+    got = {"positive": expr.is_positive, "negative": expr.is_negative, "nonnegative": expr.is_nonnegative}[want]
+    if got is True:
+        return SymbolicResult(SymbolicVerdict.PROVED, f"{what}: {sp.sstr(expr)} is {want}")
+    return SymbolicResult(SymbolicVerdict.UNDECIDED, f"{what}: sign of {sp.sstr(expr)} not decided ({want} wanted)")
+
+
+def prove_all(steps: list[SymbolicResult], what: str, note: str) -> SymbolicResult:
+    """PROVED when every step is, saying ``what`` was proved, where its derivation is (``note``) and how many
+    sympy-checked steps it took; else UNDECIDED naming the first step not proved."""
+    bad = [st.detail for st in steps if st.verdict is not SymbolicVerdict.PROVED]
+    if bad:
+        return SymbolicResult(SymbolicVerdict.UNDECIDED, f"{what}: step not proved: {bad[0]}")
+    return SymbolicResult(SymbolicVerdict.PROVED, f"{what} ({note}; {len(steps)} sympy-checked steps)")
+
+
 def prove_finite_limit(expr: sp.Expr, var: sp.Symbol, what: str) -> SymbolicResult:
     """PROVED if ``limit(expr, var, oo)`` is finite (sympy's limit under the symbols' assumptions)."""
     try:
