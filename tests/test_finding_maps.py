@@ -75,8 +75,9 @@ def test_check_decides_the_edges_and_names_the_companion(registered: tuple[Claim
     edge = res.map["edges"][0]
     assert edge["fails"]["decision"]["holds"] is False and edge["fails"]["decision"]["certified"]
     assert edge["holds"]["decision"]["holds"] is True and edge["holds"]["decision"]["certified"]
-    assert res.map["companions"] == [{"key": "toy26.C1_holds", "title": companion.title,
-                                      "region": "x in {1/4, 1/2, 3/4}", "verdict": "exhaustive"}]
+    shown = "x in {1/4, 1/2, 3/4}"
+    assert res.map["companions"] == [{"key": "toy26.C1_holds", "title": companion.title, "region": shown,
+                                      "description": shown, "verdict": "exhaustive"}]
     text = "\n".join(res.sentences())
     assert "Fails on: x >= 1." in text
     assert "Edge (x from 11/10 to 9/10): fails at x = 11/10 (certified); holds at x = 9/10 (certified)." in text

@@ -107,9 +107,29 @@ def test_every_falsified_claim_of_the_paper_has_a_companion() -> None:
 @pytest.mark.parametrize("key", [k for k in COMPANIONS if REGISTRY.get(k).expected is Verdict.PROVED])
 def test_proved_companions_say_where_the_derivation_is(key: str) -> None:
     c = REGISTRY.get(key)
-    res = c.symbolic()
+    res = c.symbolic(c)
     assert res.verdict is SymbolicVerdict.PROVED, res.detail
     assert M.NOTE in res.detail and M.NOTE in c.reading
+
+
+def test_a_proof_does_not_prove_a_widened_region_or_another_relation() -> None:
+    """Mutations: C5a_holds without N >= 4 (it fails at N = 3), C9b_holds without its epoch threshold, C5a_holds with
+    <= for <: the proofs say they do not apply (and the checker's verdict is then not 'proved')."""
+    import dataclasses
+
+    from dptheory.core.claims import Region, Relation
+    from dptheory.verify.checking import check_claim
+
+    c = REGISTRY.get("yeshokri22.C5a_holds")
+    wider = dataclasses.replace(c, region=Region(constraints=c.region.constraints[:2], ranges=c.region.ranges))
+    res = wider.symbolic(wider)
+    assert res.verdict is SymbolicVerdict.UNDECIDED and "does not state n/b >= 4" in res.detail, res.detail
+    assert check_claim(wider, examples=20).verdict is not Verdict.PROVED
+    other = dataclasses.replace(c, relation=Relation.LE)
+    assert "does not compare the sides" in other.symbolic(other).detail
+    c9b = REGISTRY.get("yeshokri22.C9b_holds")
+    anywhere = dataclasses.replace(c9b, region=Region())
+    assert anywhere.symbolic(anywhere).verdict is SymbolicVerdict.UNDECIDED
 
 
 EDGES = [(c.key, i, role) for c in REGISTRY.claims() if c.key.startswith("yeshokri22.") and c.failing is not None
@@ -184,3 +204,15 @@ def test_c5g_and_c6_scans_give_the_numbers_the_maps_quote() -> None:
     assert f"[{lo:.2f}, {hi:.2f}]" in REGISTRY.get("yeshokri22.C6").failing.fails_on
     worst = min(margin["by_N"].items(), key=lambda kv: kv[1]["margin"])
     assert worst[0] == 9 and f"{worst[1]['margin']:.2f}" == "0.01"
+
+
+def test_the_papers_doc_names_every_finding_and_companion() -> None:
+    """docs/yeshokri22.md, 'Where the findings fail and where they hold': a row per finding, every companion named."""
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "yeshokri22.md").read_text()
+    section = doc.split("## Where the findings fail and where they hold", 1)[1].split("\n## ", 1)[0]
+    for key in COMPANIONS:
+        assert f"`{key}`" in section, key
+        base = REGISTRY.get(key).companion_of.removeprefix("yeshokri22.")
+        assert re.search(rf"^\| [^|]*\b{re.escape(base)}\b", section, flags=re.M), base

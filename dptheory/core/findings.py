@@ -140,7 +140,8 @@ def map_record(claim: Mapped, decided: Sequence[Mapping[str, Any]] | None = None
     For a falsified claim with a :class:`FindingMap`: ``fails_on``, ``evidence``, ``everywhere``, ``edges`` (per
     edge: ``across`` and, per role ``fails``/``holds``, the point and, when a check decided it, its decision:
     ``holds``, ``certified``, ``evidence``, as ``decided`` gives them in the order of :func:`edge_roles`) and
-    ``companions`` (key, title, region, verdict on record). For a companion: ``companion_of`` only.
+    ``companions`` (key, title, region as covered, its description in words, verdict on record). For a companion:
+    ``companion_of`` only.
     """
     if claim.failing is None:
         return {"companion_of": claim.companion_of} if claim.companion_of else None
@@ -156,7 +157,8 @@ def map_record(claim: Mapped, decided: Sequence[Mapping[str, Any]] | None = None
         "evidence": fmap.evidence,
         "everywhere": fmap.everywhere,
         "edges": edges,
-        "companions": [{"key": c.key, "title": c.title, "region": c.region.describe(), "verdict": c.expected.value}
+        "companions": [{"key": c.key, "title": c.title, "region": c.region.describe(),
+                        "description": c.region.description or c.region.describe(), "verdict": c.expected.value}
                        for c in companions(claim)],
     }
 

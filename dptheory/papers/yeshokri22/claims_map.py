@@ -26,6 +26,7 @@ from dptheory.core.findings import Edge, FindingMap
 from dptheory.core.symbolic import SymbolicResult, SymbolicVerdict, prove_all, prove_sign, prove_zero
 from dptheory.papers.yeshokri22.claims_c5 import C5_RANGES, DIVIDES, c5_second_term_steps, c5_sgm_steps
 from dptheory.papers.yeshokri22.theorems import (
+    FIGURE_SETTING,
     FIRST_TERM_EXPR,
     FIRST_TERM_LIMIT_EXPR,
     THM4_3_LIMIT_CONDITION,
@@ -52,6 +53,11 @@ EPSDELTA_PLD_K = [90, 100, 150, 200]
 """C7 against the PLD composition in (epsilon, delta): from K = 90 (K = 89 is bracketed), then every 50th epoch."""
 
 # ----------------------------------------------------------------------------- the maps (where each claim fails)
+def _fig(**at: int) -> dict[str, Any]:
+    """A point of the Figure 1-2 setting (theorems.FIGURE_SETTING) with ``at`` added (alpha, K)."""
+    return {**FIGURE_SETTING, **at}
+
+
 _C5_BASE = {"alpha": 999, "S_g": "0.01", "sigma": "0.1", "b": 4, "lam": 2, "beta": 5}
 _C5CD_BASE = {"alpha": 1000, "S_g": "0.01", "sigma": "0.1", "b": 995, "lam": 10, "beta": 10, "eta": "0.091"}
 _C5_EDGES = (
@@ -66,8 +72,7 @@ _C5CD_EDGES = (
     Edge(fails={**_C5CD_BASE, "n": 2985, "K": 3}, holds={**_C5CD_BASE, "n": 2985, "K": 4},
          across="K from 3 to 4 at N = 3: past 1/(lambda eta) + 2 epochs"),
 )
-_C5_FAILS = ("N = n/b = {N}, lambda eta above about {x}, and only at the {k} epoch count(s) the threshold {thr} allows"
-             "{extra}")
+_C5_FAILS = "N = n/b = {N}, lambda eta above about {x}, and only at the {k} the threshold {thr} allows{extra}"
 _C5_EVIDENCE = ("the float64 scan SCANS['{key}'] (N = 2..8, lambda eta from 0.001 to 0.999, alpha from 1.5 to 1000, G "
                 "from 1e-4 to 1e3, K from the first epoch count the threshold allows to 10 times it) finds violations "
                 "at N = {N} only; the scan SCANS['{key}_edge'] (N = 2, 3, lambda eta from 0.05 to 0.999, K up to 11 "
@@ -77,12 +82,12 @@ _C5_EVIDENCE = ("the float64 scan SCANS['{key}'] (N = 2..8, lambda eta from 0.00
 
 def _c5_map(key: str, N: str, x: str, k: str, *, first: bool, extra: str = "") -> FindingMap:
     """C5a-C5d's map: ``N`` the batch counts where the scans find violations, ``x`` the smallest violating lambda eta
-    of the edge scan, ``k`` how many epoch counts past the threshold fail ("first" or "first two"), ``first`` for the
-    first-term claims."""
+    of the edge scan, ``k`` the epoch counts past the threshold that fail ("first epoch count" or "first two epoch
+    counts"), ``first`` for the first-term claims."""
     thr = "1/(lambda eta)" if first else "1/(lambda eta) + n/b"
     return FindingMap(
         fails_on=_C5_FAILS.format(N=N, x=x, k=k, thr=thr, extra=extra),
-        evidence=_C5_EVIDENCE.format(key=key, N=N, x=x, k1="no" if k == "first" else "at most one",
+        evidence=_C5_EVIDENCE.format(key=key, N=N, x=x, k1="no" if k == "first epoch count" else "at most one",
                                      companions=f"yeshokri22.{key}_holds, yeshokri22.{key}_holds_later"),
         edges=_C5CD_EDGES if first else _C5_EDGES,
     )
@@ -95,19 +100,15 @@ MAPS: dict[str, FindingMap] = {
         "above 50 and growing",
         evidence="every point of the claim's finite region decided (exhaustive evaluation of the region, 400 points); "
         "the ratio is the same for alpha = 10 and 15 (both bounds are proportional to alpha)",
-        edges=(Edge(fails={"lam": 1, "beta": 4, "S_g": 4, "n": 50, "eta": "0.02", "sigma": 2, "b": 2, "alpha": 10,
-                           "K": 1},
-                    holds={"lam": 1, "beta": 4, "S_g": 4, "n": 50, "eta": "0.02", "sigma": 2, "b": 2, "alpha": 10,
-                           "K": 2}, across="K from 1 to 2"),
-               Edge(fails={"lam": 1, "beta": 4, "S_g": 4, "n": 50, "eta": "0.02", "sigma": 2, "b": 2, "alpha": 10,
-                           "K": 4},
-                    holds={"lam": 1, "beta": 4, "S_g": 4, "n": 50, "eta": "0.02", "sigma": 2, "b": 2, "alpha": 10,
-                           "K": 3}, across="K from 4 to 3")),
+        edges=(Edge(fails=_fig(alpha=10, K=1),
+                    holds=_fig(alpha=10, K=2), across="K from 1 to 2"),
+               Edge(fails=_fig(alpha=10, K=4),
+                    holds=_fig(alpha=10, K=3), across="K from 4 to 3")),
     ),
-    "C5a": _c5_map("C5a", "2 and 3", "0.25", "first", first=False),
-    "C5b": _c5_map("C5b", "2 and 3", "0.2", "first two", first=False),
-    "C5c": _c5_map("C5c", "3", "0.25", "first two", first=True),
-    "C5d": _c5_map("C5d", "2 and 3", "0.25", "first two", first=True,
+    "C5a": _c5_map("C5a", "2 and 3", "0.25", "first epoch count", first=False),
+    "C5b": _c5_map("C5b", "2 and 3", "0.2", "first two epoch counts", first=False),
+    "C5c": _c5_map("C5c", "3", "0.25", "first two epoch counts", first=True),
+    "C5d": _c5_map("C5d", "2 and 3", "0.25", "first two epoch counts", first=True,
                    extra="; at N = 2 only as a tie at K = 2 (lambda eta >= 1/2), where the first term and (b/n) G K "
                    "both equal G"),
     "C5g": FindingMap(
@@ -139,10 +140,8 @@ MAPS: dict[str, FindingMap] = {
         "log(1/r) <= log(eps0^h/eps0^N): the first few epochs (K = 1, 2 at the Figure setting)",
         evidence="the increment term1(K+1) - term1(K) is eps0^h r^((K-1)(N-h)) (derivation note, part B), so the "
         "claim fails exactly for K below a threshold, at every valid point",
-        edges=(Edge(fails={"lam": 1, "beta": 4, "S_g": 4, "n": 50, "eta": "0.02", "sigma": 2, "b": 2, "alpha": 10,
-                           "K": 2},
-                    holds={"lam": 1, "beta": 4, "S_g": 4, "n": 50, "eta": "0.02", "sigma": 2, "b": 2, "alpha": 10,
-                           "K": 3}, across="K from 2 to 3 at the Figure setting"),),
+        edges=(Edge(fails=_fig(alpha=10, K=2),
+                    holds=_fig(alpha=10, K=3), across="K from 2 to 3 at the Figure setting"),),
     ),
     "C9c": FindingMap(
         fails_on="b not dividing n, exactly where (n/b) r^(N-1) > sum_{s<N} r^s (small lambda eta: at n = 5, b = 2 "
@@ -163,8 +162,8 @@ MAPS: dict[str, FindingMap] = {
         evidence="every K = 50..200 evaluated (yeshokri22.epsdelta.crossover_epochs, tests/test_epsdelta.py): Thm "
         "4.3's epsilon is constant from K = 50 on and RDP composition first exceeds it at K = 76; K = 75 fails by "
         "7e-5 relative (confirmed at 50 digits, not certified), K = 74 is certified",
-        edges=(Edge(fails={"lam": 1, "beta": 4, "S_g": 4, "n": 50, "eta": "0.02", "sigma": 2, "b": 2, "K": 74},
-                    holds={"lam": 1, "beta": 4, "S_g": 4, "n": 50, "eta": "0.02", "sigma": 2, "b": 2, "K": 76},
+        edges=(Edge(fails=_fig(K=74),
+                    holds=_fig(K=76),
                     across="K from 74 to 76 (K = 75 fails by 7e-5 relative, not certified)"),),
     ),
     "C7_epsdelta_pld": FindingMap(
@@ -172,8 +171,8 @@ MAPS: dict[str, FindingMap] = {
         "Figure 2 setting); K = 89 is bracketed",
         evidence="every K = 50..200 evaluated against dp-accounting's PLD bracket (docs/privacy_baselines_pld.md): at "
         "or above its upper end up to K = 88, bracketed at K = 89, below its lower end from K = 90 on",
-        edges=(Edge(fails={"lam": 1, "beta": 4, "S_g": 4, "n": 50, "eta": "0.02", "sigma": 2, "b": 2, "K": 88},
-                    holds={"lam": 1, "beta": 4, "S_g": 4, "n": 50, "eta": "0.02", "sigma": 2, "b": 2, "K": 90},
+        edges=(Edge(fails=_fig(K=88),
+                    holds=_fig(K=90),
                     across="K from 88 to 90 (K = 89 is bracketed by the PLD)"),),
     ),
 }
@@ -351,24 +350,55 @@ def _steps(part: str) -> tuple[SymbolicResult, ...]:
                   "sgm": c5_sgm_steps}[part]())
 
 
-def _c5_proof(*, full: bool, exact: bool, later: bool) -> Callable[[], SymbolicResult]:
+def _proves(claim: Claim, required: tuple[Condition, ...]) -> str:
+    """Why a proof written for a companion does not prove ``claim`` ('' when it does): the claim must keep the sides,
+    relation and factor of the finding it narrows (the proof's steps are about those) and its region must state every
+    hypothesis the proof uses (``required``), so that a changed side or a widened region is not reported proved."""
+    from dptheory.core.registry import REGISTRY
+
+    if claim.companion_of is None:
+        return f"{claim.key} is not a companion"
+    base = REGISTRY.get(claim.companion_of)
+    if (claim.lhs, claim.rhs, claim.relation, claim.factor) != (base.lhs, base.rhs, base.relation, base.factor):
+        return f"{claim.key} does not compare the sides of {base.key} with its relation"
+    stated = {sp.srepr(c.relation) for c in claim.region.constraints}
+    missing = [c.render() for c in required if sp.srepr(c.relation) not in stated]
+    return f"{claim.key}'s region does not state {', '.join(missing)}" if missing else ""
+
+
+def _proof_of(what: str, steps: Callable[[], list[SymbolicResult]],
+              required: tuple[Condition, ...]) -> Callable[[Claim], SymbolicResult]:
+    """A companion's proof: ``steps`` when the claim is the one they prove (:func:`_proves`), else UNDECIDED."""
+
+    def proof(claim: Claim) -> SymbolicResult:
+        why = _proves(claim, required)
+        if why:
+            return SymbolicResult(SymbolicVerdict.UNDECIDED, f"{what}: the proof does not apply: {why}")
+        return prove_all(steps(), what, NOTE)
+
+    return proof
+
+
+def _c5_proof(*, full: bool, exact: bool, later: bool) -> Callable[[Claim], SymbolicResult]:
     """The proof of a C5 companion: ``full`` (Thm 4.2, else its first term), ``exact`` (against the exact composition,
     else (b/n) G K), ``later`` (two epochs after the threshold, every N; else N >= 4 at the threshold)."""
 
-    def proof() -> SymbolicResult:
+    def steps() -> list[SymbolicResult]:
         after = 1 / _x + (n / b if full else 0)
-        steps = list(_steps("limit") + _steps("small n"))
+        out = list(_steps("limit") + _steps("small n"))
         if full:
-            steps += list(_steps("second"))
-        steps.append(threshold_step(after, 2 if later else 0))
+            out += list(_steps("second"))
+        out.append(threshold_step(after, 2 if later else 0))
         if exact:
-            steps += list(_steps("sgm"))
-        what = ("Thm 4.2" if full else "its first term") + " < " + ("exact composition" if exact else "(b/n) G K")
-        where = ("every N >= 2 with b | n, K >= 1/(lambda eta)" + (" + n/b" if full else "") + " + 2" if later else
-                 "N >= 4 with b | n, K >= 1/(lambda eta)" + (" + n/b" if full else ""))
-        return prove_all(steps, f"{what} at {where}", NOTE)
+            out += list(_steps("sgm"))
+        return out
 
-    return proof
+    what = ("Thm 4.2" if full else "its first term") + " < " + ("exact composition" if exact else "(b/n) G K")
+    where = ("every N >= 2 with b | n, K >= 1/(lambda eta)" + (" + n/b" if full else "") + " + 2" if later else
+             "N >= 4 with b | n, K >= 1/(lambda eta)" + (" + n/b" if full else ""))
+    after = {(True, False): C_AFTER, (True, True): C_AFTER_2, (False, False): C_T1_AFTER,
+             (False, True): C_T1_AFTER_2}[(full, later)]
+    return _proof_of(f"{what} at {where}", steps, (after, DIVIDES) if later else (after, DIVIDES, C_N4))
 
 
 # ----------------------------------------------------------------------------- proofs, part B: C9b, C9c
@@ -396,9 +426,6 @@ def c9b_steps(first: sp.Expr | None = None) -> list[SymbolicResult]:
     ]
 
 
-def c9b_holds_symbolic() -> SymbolicResult:
-    return prove_all(c9b_steps(), "term1(K+1) - term1(K) < eps0^N for K >= 2 + 1/(lambda eta), every valid point",
-                     NOTE)
 
 
 def c9c_steps() -> list[SymbolicResult]:
@@ -423,8 +450,6 @@ def c9c_steps() -> list[SymbolicResult]:
     ]
 
 
-def c9c_holds_symbolic() -> SymbolicResult:
-    return prove_all(c9c_steps(), "eps0^N < (b/n) G at every valid point of Thm 4.2 with b | n", NOTE)
 
 
 # ----------------------------------------------------------------------------- proofs, part C: C2c
@@ -458,8 +483,6 @@ def _finite(expr: sp.Expr, what: str) -> SymbolicResult:
     return SymbolicResult(SymbolicVerdict.UNDECIDED, f"{what}: {sp.sstr(expr)} not shown finite")
 
 
-def c2c_holds_symbolic() -> SymbolicResult:
-    return prove_all(c2c_steps(), "lim_K Thm 4.3 is finite where (alpha-1) G < log(n/b)", NOTE)
 
 
 # ----------------------------------------------------------------------------- the companions
@@ -506,13 +529,11 @@ def _c5_companions(get: Callable[[str], Claim]) -> list[Claim]:
 
 def companions(get: Callable[[str], Claim]) -> list[Claim]:
     """The companions declared here, built from the registered findings (``get``: key -> claim)."""
-    from dptheory.papers.yeshokri22.theorems import FIGURE_SETTING
-
-    fig = dict(FIGURE_SETTING)
     out = _c5_companions(get)
     out.append(get("yeshokri22.C1b").companion(
         "yeshokri22.C1b_holds", "C1b holds at K = 2 and 3 only (Figure 1)",
-        Region(fixed=fig, choices={"alpha": [10, 15], "K": [2, 3]}, description="Figure 1 setting, K = 2, 3"),
+        Region(fixed=dict(FIGURE_SETTING), choices={"alpha": [10, 15], "K": [2, 3]},
+               description="Figure 1 setting, K = 2, 3"),
         verdict=Verdict.EXHAUSTIVE,
         reading=_OURS + "the ratio Thm 2.1 / Thm 3.3 (first batch) is within a factor 2 of floor(n/b) = 25 at K = 2 "
         "and 3 (44.2, 45.9), and nowhere else on K = 1..200.",
@@ -520,7 +541,9 @@ def companions(get: Callable[[str], Claim]) -> list[Claim]:
     out.append(get("yeshokri22.C2c").companion(
         "yeshokri22.C2c_holds", "Thm 4.3 converges where (alpha-1) G < log(n/b)",
         Region(constraints=(THM4_3_LIMIT_CONDITION,), description="valid points with (alpha-1) G < log(n/b)"),
-        verdict=Verdict.PROVED, symbolic=c2c_holds_symbolic,
+        verdict=Verdict.PROVED,
+        symbolic=_proof_of("lim_K Thm 4.3 is finite where (alpha-1) G < log(n/b)", c2c_steps,
+                           (THM4_3_LIMIT_CONDITION,)),
         reading=_OURS + "lim_K Thm 4.3 = log((1-q)/(1 - q e^c))/((1-r)(alpha-1)), q = b/n, c = (alpha-1) G "
         f"(docs/derivations/thm4_3_recurrence.md), is finite where q e^c < 1 ({NOTE}, part C).",
     ))
@@ -549,14 +572,17 @@ def companions(get: Callable[[str], Claim]) -> list[Claim]:
     out.append(get("yeshokri22.C9b").companion(
         "yeshokri22.C9b_holds", "The first term grows by less than eps0^N per epoch after 2 + 1/(lambda eta) epochs",
         Region(constraints=(C_C9B,), description="valid points with K >= 2 + 1/(lambda eta)"),
-        verdict=Verdict.PROVED, symbolic=c9b_holds_symbolic,
+        verdict=Verdict.PROVED,
+        symbolic=_proof_of("term1(K+1) - term1(K) < eps0^N for K >= 2 + 1/(lambda eta), every valid point",
+                           c9b_steps, (C_C9B,)),
         reading=_OURS + "term1(K+1) - term1(K) = eps0^h r^((K-1)(N-h)) < eps0^N once r^(K-2) < 1/3, which "
         f"K >= 2 + 1/(lambda eta) gives ({NOTE}, part B).",
     ))
     out.append(get("yeshokri22.C9c").companion(
         "yeshokri22.C9c_holds", "eps0^N < (b/n) G when b divides n, at every valid point",
         Region(constraints=(DIVIDES,), description="valid points of Thm 4.2 with b | n"),
-        verdict=Verdict.PROVED, symbolic=c9c_holds_symbolic,
+        verdict=Verdict.PROVED,
+        symbolic=_proof_of("eps0^N < (b/n) G at every valid point of Thm 4.2 with b | n", c9c_steps, (DIVIDES,)),
         reading=_OURS + "eps0^N = G r^(N-1)/P_N < G/N = (b/n) G since P_N = sum_{s<N} r^s > N r^(N-1) "
         f"({NOTE}, part B); yeshokri22.C9d certifies the same sentence on a box.",
     ))
