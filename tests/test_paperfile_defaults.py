@@ -253,3 +253,67 @@ def test_a_known_value_may_be_a_formula_of_numbers_with_exact_decimals(toy) -> N
                            ("log(-1)", "accepted: a number, or a formula of numbers with a finite real value")):
         with pytest.raises(DPTheoryError, match=re.escape(message)):
             paperfile.parse(text.replace('"3*0.1**2/7"', f'"{value}"'), source="toy27.toml")
+
+
+LIMIT = """
+[paper.toy30]
+authors = "A. Toy"
+year = 2030
+title = "Toy"
+
+[[notation.toy30.param]]
+name = "alpha"
+meaning = "Renyi order"
+domain = "positive"
+[[notation.toy30.param]]
+name = "lam"
+latex = '\\lambda'
+meaning = "strong convexity"
+domain = "positive"
+[[notation.toy30.param]]
+name = "eta"
+meaning = "step size"
+domain = "positive"
+[[notation.toy30.param]]
+name = "K"
+meaning = "epochs"
+domain = "positive integer"
+
+[[theorem]]
+key = "toy30.thm1"
+title = "a bound that converges in K"
+citation = "Theorem 1"
+conditions = [{ when = "alpha > 1", reason = "an order above 1" }]
+bound = "alpha/lam*(1 - exp(-lam*eta*K/2))"
+limits = { K = "alpha/lam" }
+
+[[claim]]
+key = "toy30.C1"
+citation = "Section 1"
+statement = "the bound stays below its limit"
+lhs = { theorem = "toy30.thm1", label = "Theorem 1" }
+rhs = { theorem = "toy30.thm1", label = "its limit", limit = "K" }
+relation = "<"
+where = { alpha = [2, 8], lam = ["0.1", "1"], eta = ["0.01", "0.1"], K = [1, 1000] }
+verdict = "certified"
+"""
+
+
+def test_a_theorem_states_its_limit_and_a_claim_compares_the_bound_with_it(tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "toy30.toml").write_text(LIMIT, encoding="utf-8")
+    keys = load_paper_file("toy30.toml").keys
+    try:
+        thm = REGISTRY.get("toy30.thm1")
+        assert thm.limits["K"].expr == thm.notation.sym("alpha") / thm.notation.sym("lam")
+        from dptheory.verify.checking import check_claim
+
+        assert check_claim(REGISTRY.get("toy30.C1")).verdict is Verdict.CERTIFIED
+    finally:
+        REGISTRY.withdraw(keys)
+    for old, new, message in (('limits = { K = "alpha/lam" }', 'limits = { T = "alpha/lam" }',
+                               "field 'limits' is {'T': 'alpha/lam'}; accepted: a table parameter (of the notation)"),
+                              ('limits = { K = "alpha/lam" }', 'limits = { K = "alpha/mu" }',
+                               "field 'limits: K': the name 'mu' is not declared")):
+        with pytest.raises(DPTheoryError, match=re.escape(message)):
+            paperfile.parse(LIMIT.replace(old, new), source="toy30.toml").theorems()

@@ -324,9 +324,13 @@ class TheoremSide(Quantity):
     @cached_property
     def _expression(self) -> sp.Expr | None:
         t = self.thm()
-        if self.limit is not None:
-            return None
-        base = t.terms[self.term].expr if self.term is not None else t.bound
+        if self.limit is not None:  # the limit's closed form where it is finite everywhere and is its statement
+            lim = t.limits[self.limit]
+            if lim.exists_when is not None or lim.override or lim.expr is None:
+                return None
+            base = lim.expr
+        else:
+            base = t.terms[self.term].expr if self.term is not None else t.bound
         if base is None:
             return None
         if self.set:
@@ -337,8 +341,8 @@ class TheoremSide(Quantity):
         t = self.thm()
         if self.limit is not None:
             lim = t.limits[self.limit]
-            if lim.exists_when is None:
-                return f"{self.label}: the limit of {t.key} has no ball evaluator"
+            if lim.exists_when is None and (lim.expr is None or lim.override):
+                return f"{self.label}: the limit of {t.key} has no ball evaluator (no closed form it is compiled from)"
             return None
         if t.kernels(self.term).arb is None:
             return f"{self.label}: {t.key} has no closed-form statement and no arb override"

@@ -146,6 +146,8 @@ THEOREM_FIELDS: Spec = {
     "monotone": ((dict,), "a table parameter = one of " + ", ".join(repr(m.value) for m in Monotone), False),
     "kernels": ((dict,), "a table { mp, np, arb, reason }: functions of the package (module.name) and why", False),
     "terms": ((dict,), "a table name = { description, expr, mp, np }", False),
+    "limits": ((dict,), "a table parameter = the formula of the bound's limit as it tends to infinity (as the paper "
+               "states it; a claim's side reads it with limit = \"K\")", False),
     "np_flagged": ((bool,), "true or false", False),
     "slow_fractional": ((list,), "an array of parameter names", False),
     "infinite_when": ((str,), "a string", False),

@@ -123,6 +123,9 @@ def check_theorem(source: str, i: int, table: Any, papers: Mapping[str, Paper],
         check_fields(source, f"{where}: kernels", table["kernels"], KERNEL_FIELDS)
     for name, term in table.get("terms", {}).items():
         check_fields(source, f"{where}: terms: {name}", term, TERM_FIELDS)
+    for name, limit in table.get("limits", {}).items():
+        if name not in notation or not isinstance(limit, str):
+            raise bad(source, where, "limits", {name: limit}, "a table parameter (of the notation) = a formula")
 
 
 def formula_names(pf: TheoremFile, notation: str) -> dict[str, Any]:
@@ -160,7 +163,7 @@ def build_theorem(pf: TheoremFile, table: Mapping[str, Any]) -> Theorem:
     """Build one validated ``[[theorem]]`` table: formulas parsed in the notation's names, kernels resolved."""
     from dptheory.core.conditions import Condition
     from dptheory.core.expressions import ExpressionError
-    from dptheory.core.theorem import Term, Theorem
+    from dptheory.core.theorem import Limit, Term, Theorem
 
     where = f"[[theorem]] {table['key']}"
     notation = pf.notation(table["notation"])
@@ -218,6 +221,13 @@ def build_theorem(pf: TheoremFile, table: Mapping[str, Any]) -> Theorem:
                    function(f"terms: {name}: np", t["np"]) if "np" in t else None,
                    formula(f"terms: {name}: expr", t["expr"]) if "expr" in t else None)
         for name, t in table.get("terms", {}).items()}
+    fields["limits"] = {name: Limit(name, expr=formula(f"limits: {name}", text),
+                                    derivation=f"the limit as the paper states it ({pf.source})")
+                        for name, text in table.get("limits", {}).items()}
+    for name in fields["limits"]:
+        if name not in fields["params"]:
+            raise bad(pf.source, where, "limits", {name: table["limits"][name]},
+                      f"a parameter of the theorem: {', '.join(fields['params'])}")
     plain = ("key", "title", "quantity", "np_flagged", "infinite_when", "reading", "notes")
     try:
         return Theorem(notation=notation, **{k: table[k] for k in plain if k in table}, **fields)

@@ -245,10 +245,16 @@ def _limit_ball(q: TheoremSide, t: Any, args: Mapping[str, Any]) -> Any:
     holds, the limit's closed form (``Limit.expr``, compiled) on the balls; else no ball."""
     import flint
 
-    lim = t.limits[q.limit]
-    if lim.exists_when is None:
-        raise NoBallEvaluator(q.ball_reason() or q.label)
     from dptheory.core.compile import compile_expr
+
+    lim = t.limits[q.limit]
+    if lim.exists_when is None:  # always finite: its closed form, unless a hand-written kernel overrides it
+        if lim.expr is None or lim.override:
+            raise NoBallEvaluator(q.ball_reason() or q.label)
+        e = lim.expr
+        f = compile_expr(e, {s.name: s for s in e.free_symbols},
+                         integers=frozenset(s.name for s in e.free_symbols if s.is_integer))
+        return f.arb({k: args[k] for k in f.params})
 
     rel = lim.exists_when.relation
     g = compile_expr(
@@ -375,7 +381,11 @@ def _enclose_side_raw(q: Quantity, exact: Mapping[str, sp.Rational], dps: int) -
                 subs = {s: pt[s.name] for s in lim.exists_when.symbols}
                 if lim.exists_when.evaluate(subs).status is Status.VIOLATED:
                     return flint.arb.pos_inf(), ""
-            return None, f"the limit of {t.key} as {q.limit} -> oo has no rigorous evaluator"
+            try:  # the closed form on exact balls (where it is the limit's statement)
+                with flint.ctx.workprec(max(64, int(dps * 3.33) + 32)):
+                    return _limit_ball(q, t, {k: ball_of(v) for k, v in pt.items()}), ""
+            except (NoBallEvaluator, DPTheoryError, ZeroDivisionError, ValueError):
+                return None, f"the limit of {t.key} as {q.limit} -> oo has no rigorous evaluator"
         try:
             bv = t.evaluate(pt, dps=dps, term=q.term, certify=True)
         except DPTheoryError as exc:
