@@ -31,6 +31,7 @@ from dptheory.papers.yeshokri22.theorems import (
     FIRST_TERM_EXPR,
     FIRST_TERM_LIMIT_EXPR,
     LME_EXPR,
+    NOTATION,
     PAPER,
     THM4_3_LIMIT_CONDITION,
     Eps0,
@@ -51,6 +52,7 @@ from dptheory.papers.yeshokri22.theorems import (
     n,
     sigma,
 )
+from dptheory.papers.yeshokri22.theorems import Lc as NOTATION_L  # the feature clipping norm L of Sec. 5
 from dptheory.verify.sides import side_at_pin
 
 NOTE = "docs/derivations/yeshokri22_stated_claims.md"
@@ -208,10 +210,6 @@ def increment_steps(c: int) -> list[SymbolicResult]:
 _ALL = "all valid points"
 
 
-def _finding(text: str, values: Callable[[Claim], dict[str, Any]]) -> Finding:
-    return Finding(text, values)
-
-
 _register(
     Claim(
         key="yeshokri22.C12a",
@@ -342,9 +340,6 @@ _register(
     )
 )
 
-__all__ = ["C12A_STEPS", "side_at_pin"]
-C12A_STEPS = c12a_steps
-_ = (LME_EXPR, Condition, j0, side_at_pin, _finding)  # used by the claims below (added in later commits)
 
 
 
@@ -360,7 +355,8 @@ FOOTNOTE4_CORRECTED = eps0(sp.Integer(1)) + sp.log(
 """Footnote 4 with the factor 1/(alpha - 1) of Eq. 5 restored (our reading; an exact identity, C16b)."""
 _TERM2 = T("thm4_2", "Thm 4.2 term 2", term="term2")
 _FOOTNOTE4 = ("When alpha - 1 and eps0^{n/b-j0}(alpha) are large, the second term in Equation 5 might overflow. In the "
-              "experiments, we compute this log-sum-exp term with the shifted approximation eps0^1 + log Avg_{0 <= j0 < "
+              "experiments, we compute this log-sum-exp term with the shifted approximation eps0^1 + log "
+              "Avg_{0 <= j0 < "
               "n/b} e^{(alpha-1)(eps0^{n/b-j0}(alpha) - eps0^1(alpha))}.")
 
 
@@ -401,10 +397,11 @@ _register(
         relation=Relation.GE,
         region=Region(description=_ALL),
         counterexamples=({**_FIG2, "alpha": 10, "K": 1},),
-        finding=_finding(
+        finding=Finding(
             "The printed form lacks the factor 1/(alpha - 1) on the logarithm: at the Figure 2 setting, alpha = "
             "{alpha}, it is {lhs:.5f} (negative) while the second term of Eq. 5 is {rhs:.5f}. With M = Avg exp(-(alpha "
-            "- 1)(eps0^1 - eps0^(N-j0))) <= 1 the printed form is eps0^1 + log M, below the second term eps0^1 + log(M)/"
+            "- 1)(eps0^1 - eps0^(N-j0))) <= 1 the printed form is eps0^1 + log M, below the second term eps0^1 + "
+            "log(M)/"
             "(alpha - 1) for every alpha > 2 (so not an upper bound), above it for alpha < 2, equal at alpha = 2. With "
             "the factor restored it is an exact identity (C16b).",
             c16_finding_values,
@@ -419,7 +416,8 @@ _register(
         citation=C("Section 4.1, footnote 4 (Figure 2)", note="corrected by us"),
         statement="eps0^1 + (1/(alpha - 1)) log Avg_{0 <= j0 < n/b} e^{(alpha-1)(eps0^{n/b-j0} - eps0^1)} equals the "
         "second term of Equation 5.",
-        reading="our correction of footnote 4 (C16): the shift is exact once the factor 1/(alpha - 1) of Eq. 5 is kept.",
+        reading="our correction of footnote 4 (C16): the shift is exact once the factor 1/(alpha - 1) of Eq. 5 is "
+        "kept.",
         lhs=formula("footnote 4 corrected", FOOTNOTE4_CORRECTED, parts=_valid("thm4_2")),
         rhs=_TERM2,
         relation=Relation.EQ,
@@ -460,8 +458,9 @@ _register(
         relation=Relation.LE,
         region=Region(constraints=(DIVIDES,), description="all valid points of Thm 4.2 with b | n, every K"),
         counterexamples=(_N2,),
-        finding=_finding(
-            "False for small n/b: with N = n/b = {N} and lambda eta = {x:frac} the first term at K = {K} is {lhs:g} G > "
+        finding=Finding(
+            "False for small n/b: with N = n/b = {N} and lambda eta = {x:frac} the first term at K = {K} is {lhs:g} G "
+            "> "
             "G/((n/b) lambda eta) = {rhs:g} G. At n/b = 2 (h = 1) the first term tends to G/(1 - r) = G/(2 lambda eta "
             "- (lambda eta)^2) > G/(2 lambda eta) for every lambda eta, so Eq. 146 fails once K is large enough at "
             "every point with n = 2b. The step that breaks is Eq. 145, Bernoulli's inequality reversed ((1 - x)^a >= "
@@ -500,7 +499,7 @@ _register(
         relation=Relation.GE,
         region=Region(description="all valid points of Thm D.6"),
         counterexamples=(_D7,),
-        finding=_finding(
+        finding=Finding(
             "Eq. 130 writes 1 - e^(-lambda eta K) where the geometric sum gives 1 - e^(-lambda eta K/2): at K = {K}, "
             "eta lambda = {x:frac}, the sum is {lhs:.6f} and the printed quotient {rhs:.6f} (1 + e^(-eta lambda/2)). "
             "The printed quotient is larger than the sum for every K, so Eq. 129 <= Eq. 130 still holds; the error "
@@ -525,7 +524,7 @@ _register(
         relation=Relation.LE,
         region=Region(description="all valid points of Thm D.7"),
         counterexamples=(_D7,),
-        finding=_finding(
+        finding=Finding(
             "Eq. 132's left side is 1 + e^(-lambda eta K/2) times Thm D.7 (Eq. 127 has 1 - e^(-lambda eta K/2)): at "
             "K = {K}, eta lambda = {x:frac}, {lhs:.6f} against {rhs:.6f}. As printed the chain Eq. 128-132 does not "
             "show Thm D.6 < Thm D.7; with lambda eta K/2 in Eq. 130-132 every step holds and it does (C8 certifies "
@@ -573,5 +572,297 @@ _register(
         region=Region(description=_ALL),
         symbolic=_proved_by(c19_steps, "term1 - term1 r^(N-h) = term1 (1 - r^(N-h)) >= 0 (term1 = eps0^h (1 - "
                             "rho^(K-1))/(1 - rho) >= 0, 0 < rho = r^(N-h) < 1)"),
+    )
+)
+
+
+# ============================================================================ C15: Prop 5.2 (clipped gradients)
+# One record with features x = 0 (||x|| <= L for every L; x-bar = (0, ..., 0, 1), so only the c = 3 per-class biases
+# move the loss) and label y = class 1, at the biases THETA_STAR, in the direction V: Eq. 8's loss there is
+# -log softmax(theta)_1, its gradient p - e_1 (norm about 1.34), clipped to S_g/2 by Algorithm 2 (Prop 5.2's g_0).
+_TH = sp.symbols("theta_1:4", real=True)
+_tt = sp.Symbol("tau", real=True)
+LOGISTIC_LOSS_X0 = -sp.log(sp.exp(_TH[0]) / sum(sp.exp(x) for x in _TH))
+"""Eq. 8 for c = 3 classes at x = 0 and y = e_1, as a function of the three biases (the weights do not enter)."""
+THETA_STAR = (sp.Integer(0), sp.Integer(8), sp.Integer(6))
+V_DIR = (sp.Integer(3), sp.Integer(-2), sp.Integer(-1))
+DELTA_STEP = sp.Rational(1, 10)
+_GRAD = [sp.diff(LOGISTIC_LOSS_X0, x) for x in _TH]
+
+
+def _at(expr: sp.Expr, tau: sp.Expr) -> sp.Expr:
+    """``expr`` at theta = THETA_STAR + tau V_DIR."""
+    return expr.xreplace({x: s + tau * v for x, s, v in zip(_TH, THETA_STAR, V_DIR, strict=True)})
+
+
+def _grad_norm(tau: sp.Expr) -> sp.Expr:
+    return sp.sqrt(sum(_at(gk, tau) ** 2 for gk in _GRAD))
+
+
+def clipped_g(tau: sp.Expr) -> list[sp.Expr]:
+    """Prop 5.2's g = g_0 + lambda theta at THETA_STAR + tau V_DIR, clipping active (||grad l_0|| > S_g/2)."""
+    norm = _grad_norm(tau)
+    return [(S_g / 2) * _at(gk, tau) / norm + lam * (s + tau * v)
+            for gk, s, v in zip(_GRAD, THETA_STAR, V_DIR, strict=True)]
+
+
+_V2 = sum(v**2 for v in V_DIR)
+RAYLEIGH = sp.diff(sum(v * gk for v, gk in zip(V_DIR, clipped_g(_tt), strict=True)), _tt).subs(_tt, 0) / _V2
+"""v^T (grad_theta g) v/|v|^2 at THETA_STAR along V_DIR: d/dtau of v . g(theta + tau v) at 0, exactly (sympy)."""
+_T_MAP = [x - eta * gk for x, gk in zip((s + _tt * v for s, v in zip(THETA_STAR, V_DIR, strict=True)),
+                                          clipped_g(_tt), strict=True)]
+STEP_RATIO = sp.sqrt(sum((a.subs(_tt, DELTA_STEP) - a.subs(_tt, 0)) ** 2 for a in _T_MAP)) / (DELTA_STEP * sp.sqrt(_V2))
+"""||f(theta') - f(theta)||/||theta' - theta|| for f(theta) = theta - eta g(theta) (one record: the batch average of b
+copies of it), theta = THETA_STAR, theta' = THETA_STAR + DELTA_STEP V_DIR."""
+CLIPPED = Condition(S_g / 2 < sp.Min(_grad_norm(sp.Integer(0)), _grad_norm(DELTA_STEP)),
+                    "clipping active at theta and theta' (S_g/2 below ||grad l_0||, about 1.34 there)")
+_C15_PIN = {"lam": "1/100", "S_g": 2}
+_PROP52 = ("lambda I_{(d+1)c} <= grad_theta g(theta; x, y) <= (beta + lambda) I_{(d+1)c} for any theta, theta' in "
+           "R^{(d+1)c} and beta = (L^2 + 1)/2 (Proposition 5.2, Eq. 11; proof: Eq. 180-183)")
+_CONFIG = ("c = 3 classes, one record with x = 0 and y = class 1, biases theta = (0, 8, 6) (the weights do not enter "
+           "at x = 0), direction v = (3, -2, -1)")
+
+
+def c15_finding_values(c: Claim) -> dict[str, Any]:
+    p = Finding.pin(c)
+    return {**{k: p[k] for k in p}, "lhs": side_at_pin(c, "lhs"), "rhs": side_at_pin(c, "rhs")}
+
+
+_register(
+    Claim(
+        key="yeshokri22.C15a",
+        title="Prop 5.2, Eq. 11: lambda I <= grad g for the clipped regularised gradient",
+        citation=C("Proposition 5.2, Eq. 11 (proof in Sec. F.4, Eq. 180-183)"),
+        statement=_PROP52,
+        reading="'lambda I <= grad g' for the non-symmetric Jacobian read in its quadratic form, v^T (grad g) v >= "
+        "lambda |v|^2 for every v (what strong monotonicity, and the contraction Lemma D.3 needs, use); claimed at "
+        f"every theta, x, y, lambda, S_g where g is differentiable. Both sides at {_CONFIG}; the region is the "
+        "lambda, S_g for which clipping is active there.",
+        lhs=formula("v^T (grad g) v/|v|^2 at the configuration", RAYLEIGH),
+        rhs=formula("lambda", lam),
+        notation=NOTATION,
+        relation=Relation.GE,
+        region=Region(constraints=(CLIPPED,),
+                      description=f"every lambda > 0, S_g > 0 with clipping active, at {_CONFIG}"),
+        counterexamples=(_C15_PIN,),
+        finding=Finding(
+            "Eq. 11's lower half fails: at the configuration (lambda = {lam:frac}, S_g = {S_g}) v^T (grad g) v/|v|^2 "
+            "= {lhs:.6f} < lambda = {rhs:.6f}, and it fails for every lambda (the clipped part contributes (S_g/2) "
+            "times a negative number, about -0.006). The proof's step Eq. 182 multiplies 0 <= M <= I and 0 <= "
+            "Hessian <= beta I into 0 <= (S_g/(2 ||grad l_0||)) M Hessian <= beta I, but a product of two positive "
+            "semidefinite matrices is not symmetric and its quadratic form can be negative. With c = 2 classes the "
+            "clipped Jacobian is 0 (the Hessian is rank one along the gradient); from c = 3 on it can be indefinite.",
+            c15_finding_values,
+        ),
+    )
+)
+
+_register(
+    Claim(
+        key="yeshokri22.C15c",
+        title="Cor. 5.3: one step of Algorithm 2 is (1 - eta lambda)-Lipschitz in theta (Lemma D.3's contraction)",
+        citation=C("Corollary 5.3, proof sketch; Lemma D.3, proof"),
+        statement="The proof is by applying Theorem 4.2 with gradient sensitivity S_g, smoothness constant (L^2+1)/2 "
+        "+ lambda, strong convexity constant lambda (derived by Proposition 5.2) ... [Lemma D.3, proof:] By lambda-"
+        "strong convexity and beta-smoothness ... and by eta < 2/(lambda+beta), we prove that the mini-batch gradient "
+        "mapping f(theta) is 1 - eta lambda-Lipschitz.",
+        reading="for Algorithm 2's clipped regularised gradient g (Prop 5.2), f(theta) = theta - eta (1/b) sum_i "
+        "g(theta; x_i, y_i) satisfies ||f(theta') - f(theta)|| <= (1 - eta lambda) ||theta' - theta|| whenever eta < "
+        f"2/((L^2+1)/2 + 2 lambda) (Cor. 5.3's step size). Both sides at a batch of copies of the record of "
+        f"{_CONFIG}, theta' = theta + v/10; the region is the eta, lambda, S_g, L allowed there with clipping active "
+        "at both points.",
+        lhs=formula("||f(theta') - f(theta)||/||theta' - theta|| at the configuration", STEP_RATIO),
+        rhs=formula("1 - eta lambda", 1 - eta * lam),
+        notation=NOTATION,
+        relation=Relation.LE,
+        region=Region(constraints=(CLIPPED, Condition(eta < 2 / ((NOTATION_L**2 + 1) / 2 + 2 * lam),
+                                                          "Cor. 5.3's step size, eta < 2/((L^2+1)/2 + 2 lambda)")),
+                      description=f"Cor. 5.3's step sizes with clipping active, at {_CONFIG}"),
+        counterexamples=({"eta": "1/100", "lam": "1/100", "S_g": 2, "L": 1},),
+        finding=Finding(
+            "The contraction fails: at eta = {eta:frac}, lambda = {lam:frac}, S_g = {S_g} (L = {L}) the step moves the "
+            "two points apart by {lhs:.8f} times their distance, more than 1 - eta lambda = {rhs:.8f} (C15a's negative "
+            "direction; for small eta the excess is about eta (S_g/2) 0.006/||grad l_0||). Lemma D.3's LSI constants "
+            "and Lemma 3.2's post-processing factor use the (1 - eta lambda)-Lipschitz map, so Cor. 5.3 is not "
+            "justified by Prop 5.2 as proved; whether its bound still holds with another constant is open here.",
+            c15_finding_values,
+        ),
+    )
+)
+
+
+# ============================================================================ C14: Prop 5.1 and Sec. 5.1's sensitivity
+_j, _k, _l, _y, _ii = sp.symbols("j k l y i", integer=True, positive=True)
+_c0 = sp.Symbol("c0", integer=True, nonnegative=True)
+_d = sp.Symbol("d", integer=True, positive=True)
+_NCLS = _k + _l + _y + _c0  # c classes: any number at least the class indices k, l, y that appear
+_z, _pp, _a, _x = (sp.IndexedBase(s) for s in ("z", "p", "a", "x"))
+_Z = sp.Sum(sp.exp(_z[_j]), (_j, 1, _NCLS))
+LOSS_EQ8 = -_z[_y] + sp.log(_Z)
+"""Eq. 8 with label y (one-hot) in the logits z_j = x-bar . theta_j: -log(e^(z_y)/sum_j e^(z_j))."""
+_P = sp.exp(_z[_k]) / _Z  # p_k, the softmax
+
+
+def c14_lipschitz_steps() -> list[SymbolicResult]:
+    """Prop 5.1 (Eq. 9): ||grad_theta l_0|| <= sqrt(2) ||x-bar|| <= sqrt(2 (L^2 + 1)) (part 8 of the derivation
+    note)."""
+    from sympy.simplify.simplify import factor_sum
+
+    grad = sp.diff(LOSS_EQ8, _z[_k]).doit()
+    kron = factor_sum(sp.Sum(factor_sum(sp.Sum(_a[_j] ** 2 * _x[_ii] ** 2, (_ii, 1, _d))), (_j, 1, _NCLS)))
+    norm2 = sp.Sum((_pp[_j] - sp.KroneckerDelta(_j, _y)) ** 2, (_j, 1, _NCLS)).expand().doit()
+    u, w = sp.Symbol("u", positive=True), sp.Symbol("w", nonnegative=True)  # p_k = u/(u + w)
+    sum_p = factor_sum(sp.Sum(sp.exp(_z[_j]) / _Z, (_j, 1, _NCLS)))
+    Lsym = NOTATION_L
+    return [
+        prove_zero(grad - (_P - sp.KroneckerDelta(_k, _y)), "(1) d l_0/d z_k - (p_k - [k = y]): the gradient in "
+                   "theta_k is (p_k - y_k) x-bar (z_k = x-bar . theta_k)"),
+        prove_zero(kron - sp.Sum(_a[_j] ** 2, (_j, 1, _NCLS)) * sp.Sum(_x[_ii] ** 2, (_ii, 1, _d)),
+                   "(2) ||a (x) x-bar||^2 - ||a||^2 ||x-bar||^2"),
+        prove_zero(norm2 - (sp.Sum(_pp[_j] ** 2, (_j, 1, _NCLS)) - 2 * _pp[_y] + 1),
+                   "(3) ||p - e_y||^2 - (sum_j p_j^2 - 2 p_y + 1)"),
+        prove_sign(sp.factor(u / (u + w) - (u / (u + w)) ** 2), "nonnegative",
+                   "(4) p_k - p_k^2 at p_k = u/(u + w), u = e^(z_k), w = the other terms: sum_j p_j^2 <= sum_j p_j"),
+        prove_zero(sum_p - 1, "(5) sum_j p_j - 1: so ||p - e_y||^2 <= 2 - 2 p_y <= 2"),
+        prove_zero(sp.Sum(sp.KroneckerDelta(_j, _l) ** 2, (_j, 1, _NCLS)).doit() - 2 * 0 + 1 - 2,
+                   "(6) sum_j p_j^2 - 2 p_y + 1 - 2 at p = e_l, l != y (p_y = 0): the supremum 2 is approached as "
+                   "p -> e_l"),
+        prove_zero(sp.sqrt(2) * sp.sqrt(Lsym**2 + 1) - REGISTRY.get("yeshokri22.prop5_1_lipschitz").bound,
+                   "(7) sqrt(2) sqrt(||x||^2 + 1) at ||x|| = L - Eq. 9's constant (||x-bar||^2 = ||x||^2 + 1)"),
+    ]
+
+
+def c14_smoothness_steps() -> list[SymbolicResult]:
+    """Prop 5.1 (Eq. 10): the Hessian is (diag p - p p^T) (x) x-bar x-bar^T, and v^T (diag p - p p^T) v <= 1/2 for
+    |v| = 1 (a variance of v's coordinates under p, at most (max - min)^2/4 <= 1/2), equality at p = (1/2, 1/2, 0, ..)
+    (part 8 of the derivation note)."""
+    hess = sp.diff(sp.diff(LOSS_EQ8, _z[_k]), _z[_l]).doit()
+    m, c0, S1, M, mn = sp.symbols("m c_0 S_1 M m_n", real=True)
+    s_, w_ = sp.Symbol("s", nonnegative=True), sp.Symbol("w", nonnegative=True)
+    var_p = S1 - m**2  # sum_j p_j v_j^2 - (sum_j p_j v_j)^2 with m = sum_j p_j v_j
+    around = S1 - 2 * c0 * m + c0**2  # sum_j p_j (v_j - c0)^2 expanded, with sum_j p_j = 1
+    at_v = mn + s_ / (s_ + w_ + 1) * (M - mn)  # a value between the smallest and the largest coordinate
+    half = sp.Rational(1, 2)
+    T2 = sp.Matrix([[half - half**2, -half * half], [-half * half, half - half**2]])
+    v2 = sp.Matrix([1, -1]) / sp.sqrt(2)
+    Lsym = NOTATION_L
+    return [
+        prove_zero(sp.simplify(hess - (_P * sp.KroneckerDelta(_k, _l) - _P * sp.exp(_z[_l]) / _Z)),
+                   "(1) d^2 l_0/(d z_k d z_l) - (p_k [k = l] - p_k p_l): the Hessian is (diag p - p p^T) (x) x-bar "
+                   "x-bar^T"),
+        prove_zero(around - var_p - (m - c0) ** 2, "(2) sum_j p_j (v_j - c)^2 - v^T (diag p - p p^T) v - (m - c)^2: "
+                   "the variance is at most the mean square about any c"),
+        prove_sign(sp.factor((at_v - (M + mn) / 2) ** 2 - ((M - mn) / 2) ** 2), "nonpositive",
+                   "(3) (v - (M + m)/2)^2 - ((M - m)/2)^2 for m <= v <= M: at c = (M + m)/2 the mean square is "
+                   "<= (M - m)^2/4"),
+        prove_sign(sp.factor((M**2 + mn**2) / 2 - ((M - mn) / 2) ** 2), "nonnegative",
+                   "(4) (M^2 + m^2)/2 - (M - m)^2/4 = (M + m)^2/4: with M^2 + m^2 <= |v|^2 = 1, the variance is <= "
+                   "1/2"),
+        prove_zero((v2.T * T2 * v2)[0, 0] - half, "(5) v^T (diag p - p p^T) v at p = (1/2, 1/2), v = (1, -1)/sqrt 2: "
+                   "1/2 is attained"),
+        prove_zero(half * (Lsym**2 + 1) - REGISTRY.get("yeshokri22.prop5_1_smoothness").bound,
+                   "(6) (1/2) ||x-bar||^2 at ||x|| = L - Eq. 10's constant (the eigenvalues of x-bar x-bar^T are "
+                   "||x-bar||^2 and 0)"),
+    ]
+
+
+_register(
+    Claim(
+        key="yeshokri22.C14b",
+        title="Prop 5.1, Eq. 9: the logistic loss with ||x|| <= L is sqrt(2 (L^2 + 1))-Lipschitz",
+        citation=C("Proposition 5.1, Eq. 9"),
+        statement="If the data feature vector x has bounded l2 norm, such that ||x||_2 <= L, then the unregularized "
+        "logistic regression loss function l_0(theta; x, y) Equation 8 is convex, L-Lipschitz and beta-smooth with "
+        "regard to parameters theta, for L = sqrt(2 (L^2 + 1)) [Eq. 9]",
+        reading="sup over theta, y and ||x|| <= L of ||grad_theta l_0|| is at most Eq. 9's constant, for every number "
+        "of classes c and features d; the supremum, sqrt(2) sqrt(L^2 + 1), is derived from Eq. 8 (gradient (p - y) (x) "
+        "x-bar, ||p - e_y||^2 <= 2 - 2 p_y) and equals it (approached as p -> e_y', y' != y).",
+        lhs=formula("sup ||grad l_0|| (derived from Eq. 8)", sp.sqrt(2) * sp.sqrt(NOTATION_L**2 + 1)),
+        rhs=T("prop5_1_lipschitz", "Prop 5.1 Lipschitz constant (Eq. 9)"),
+        relation=Relation.LE,
+        verdict=Verdict.PROVED,
+        region=Region(description="every L > 0, every number of classes and features"),
+        symbolic=_proved_by(c14_lipschitz_steps, "||grad l_0|| = ||p - e_y|| ||x-bar|| <= sqrt(2 - 2 p_y) sqrt(L^2 + "
+                            "1) "
+                            "<= sqrt(2 (L^2 + 1))"),
+    )
+)
+
+_register(
+    Claim(
+        key="yeshokri22.C14c",
+        title="Prop 5.1, Eq. 10: the logistic loss with ||x|| <= L is (L^2 + 1)/2-smooth",
+        citation=C("Proposition 5.1, Eq. 10 (proof in Sec. F.3, Eq. 172-178)"),
+        statement="... the unregularized logistic regression loss function l_0(theta; x, y) Equation 8 is convex, "
+        "L-Lipschitz and beta-smooth with regard to parameters theta, for ... beta = (L^2 + 1)/2 [Eq. 10]",
+        reading="the largest eigenvalue of the Hessian of Eq. 8 over theta, y and ||x|| <= L is at most Eq. 10's "
+        "constant, for every c and d; derived: (diag p - p p^T) (x) x-bar x-bar^T with v^T (diag p - p p^T) v <= 1/2 "
+        "(attained at p = (1/2, 1/2, 0, ...)), so the supremum is (L^2 + 1)/2, equal to Eq. 10.",
+        lhs=formula("sup lambda_max(Hessian of l_0) (derived from Eq. 8)", (NOTATION_L**2 + 1) / 2),
+        rhs=T("prop5_1_smoothness", "Prop 5.1 smoothness constant (Eq. 10)"),
+        relation=Relation.LE,
+        verdict=Verdict.PROVED,
+        region=Region(description="every L > 0, every number of classes and features"),
+        symbolic=_proved_by(c14_smoothness_steps, "Hessian (diag p - p p^T) (x) x-bar x-bar^T, lambda_max(diag p - p "
+                            "p^T) <= 1/2 (a variance, at most (max - min)^2/4), ||x-bar||^2 <= L^2 + 1"),
+    )
+)
+
+_register(
+    Claim(
+        key="yeshokri22.C14a",
+        title="Sec. 5.1: feature clipping bounds the gradient sensitivity by 2 sqrt(2 (L^2 + 1))",
+        citation=C("Section 5.1, 'Per-example Clipping on Unregularized Gradient'"),
+        statement="Although feature clipping already bounds the gradient sensitivity by 2 sqrt(2 (L^2 + 1)) (by "
+        "Proposition 5.1), this bound grows with the feature clipping norm L.",
+        reading="S_g = sup ||grad l(theta; x, y) - grad l(theta; x', y')|| (the regulariser cancels) <= 2 x Prop 5.1's "
+        "Lipschitz constant = 2 sqrt(2 (L^2 + 1)) (triangle inequality; C14b proves the Lipschitz constant).",
+        lhs=combine("2 x Prop 5.1's Lipschitz constant", "*", constant("2", 2),
+                    T("prop5_1_lipschitz", "Prop 5.1 Lipschitz constant")),
+        rhs=formula("2 sqrt(2 (L^2 + 1))", 2 * sp.sqrt(2 * (NOTATION_L**2 + 1))),
+        relation=Relation.LE,
+        verdict=Verdict.PROVED,
+        region=Region(description="every L > 0"),
+        symbolic=_proved_by(lambda: [*c14_lipschitz_steps(), prove_zero(
+            2 * REGISTRY.get("yeshokri22.prop5_1_lipschitz").bound - 2 * sp.sqrt(2 * (NOTATION_L**2 + 1)),
+            "(8) 2 x Eq. 9's constant - 2 sqrt(2 (L^2 + 1))")],
+            "||grad l(x) - grad l(x')|| <= ||grad l_0(x)|| + ||grad l_0(x')|| <= 2 sqrt(2 (L^2 + 1))"),
+    )
+)
+
+
+def c15b_steps() -> list[SymbolicResult]:
+    """Prop 5.2's sensitivity: g(x) - g(x') = g_0(x) - g_0(x') and ||g_0|| = ||grad|| min(1, (S_g/2)/||grad||) <=
+    S_g/2 in both cases, so ||g(x) - g(x')|| <= S_g (triangle inequality)."""
+    th, gx, gy = sp.symbols("theta g_x g_y", real=True)
+    u, w = sp.Symbol("u", positive=True), sp.Symbol("w", positive=True)
+    return [
+        prove_zero((gx + lam * th) - (gy + lam * th) - (gx - gy), "(1) g(x) - g(x') - (g_0(x) - g_0(x')): lambda "
+                   "theta cancels"),
+        prove_sign(sp.factor(S_g / 2 - (S_g / 2) / (1 + w)), "positive",
+                   "(2) S_g/2 - ||grad|| where ||grad|| = (S_g/2)/(1+w) "
+                   "< S_g/2 (no clipping)"),
+        prove_zero(u * ((S_g / 2) / u) - S_g / 2, "(3) ||grad|| (S_g/2)/||grad|| - S_g/2 (clipping)"),
+        prove_zero(2 * (S_g / 2) - S_g, "(4) S_g/2 + S_g/2 - S_g"),
+    ]
+
+
+_register(
+    Claim(
+        key="yeshokri22.C15b",
+        title="Prop 5.2: the clipped regularised gradient has l2-sensitivity S_g",
+        citation=C("Proposition 5.2"),
+        statement="If g(theta; x, y) = g_0(theta; x, y) + lambda theta, and if the data vector x has bounded l2 norm, "
+        "such that ||x||_2 <= L, then g(theta; x, y) has finite l2-sensitivity S_g, is continuous, and is almost "
+        "everywhere differentiable with [Eq. 11]",
+        reading="sup over theta and two records of ||g(theta; x, y) - g(theta; x', y')|| <= S_g (what the "
+        "sensitivity means in Algorithm 1): each clipped g_0 has norm at most S_g/2 and lambda theta cancels.",
+        lhs=formula("sup ||g(x) - g(x')|| <= ||g_0(x)|| + ||g_0(x')|| <= 2 (S_g/2)", 2 * (S_g / 2)),
+        rhs=formula("S_g", S_g),
+        notation=NOTATION,
+        relation=Relation.LE,
+        verdict=Verdict.PROVED,
+        region=Region(description="every S_g > 0, lambda > 0, L > 0"),
+        symbolic=_proved_by(c15b_steps, "g(x) - g(x') = g_0(x) - g_0(x'), ||g_0|| <= S_g/2"),
     )
 )

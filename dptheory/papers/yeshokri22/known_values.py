@@ -367,7 +367,8 @@ def lemma_rows() -> list[Row]:
     # Lemma 3.2, record off the batch: Gaussian laws N(m, s^2) vs N(m + D, s^2) satisfy LSI with c = 1/s^2; through
     # f(theta) = L theta plus N(0, 2 eta sigma^2) they become N(L m, L^2 s^2 + 2 eta sigma^2) vs the same shifted by
     # L D: the exact divergence after the step. eps_prev is R_{alpha'} before it, alpha' as Eq. 2 defines it.
-    for alpha, c, eta, sigma, Lf, D in [(6, 2, "0.25", 1, "0.5", 1), (3, 1, "0.5", 1, 1, 1), (11, 4, "0.5", 1, 1, "0.5")]:
+    points = [(6, 2, "0.25", 1, "0.5", 1), (3, 1, "0.5", 1, 1, 1), (11, 4, "0.5", 1, 1, "0.5")]
+    for alpha, c, eta, sigma, Lf, D in points:
         a, cc, e, sg, lf, d = (F(v) for v in (alpha, c, eta, sigma, Lf, D))
         shrink = 1 + cc * 2 * e * sg**2 / lf**2
         alpha_prev = (a - 1) / shrink + 1
@@ -389,11 +390,11 @@ def lemma_rows() -> list[Row]:
     # Lemma D.1 on a Gaussian location pair mu = N(D, s^2), nu = N(0, s^2): c = 1/s^2, R_alpha = alpha D^2/(2 s^2),
     # dR_alpha = D^2/(2 s^2); the value is I_alpha/E_alpha by quadrature (the lemma holds with equality there)
     for alpha, var, D in [("2.5", "0.5", 1), (3, 1, 1), ("1.5", 2, "0.5")]:
-        a, v2, d = F(alpha), F(var), F(D)
-        R, dR = _gauss_rdp(a, d, v2), _gauss_rdp(1, d, v2)
+        order, v2, d = F(alpha), F(var), F(D)
+        R, dR = _gauss_rdp(order, d, v2), _gauss_rdp(1, d, v2)
         p = {"alpha": alpha, "c_lsi": kv.fmt(1 / v2), "R_alpha": kv.fmt(R), "dR_alpha": kv.fmt(dR)}
         assert (F(p["c_lsi"]), F(p["R_alpha"]), F(p["dR_alpha"])) == (1 / v2, R, dR)
-        add(fam, "yeshokri22.lemmaD_1", p, _lsi_info_ratio_quad(a, d, v2), "brute-force",
+        add(fam, "yeshokri22.lemmaD_1", p, _lsi_info_ratio_quad(order, d, v2), "brute-force",
             f"{YS}, Lemma D.1 (Eq. 17) on a Gaussian location pair: I_alpha/E_alpha by mpmath.quad of both "
             "integrals (equality case)", rel_tol="1e-30")
     # Lemma D.2 by the recursion of its proof, 1/c_k^j = 1/c_k^{j-1} + 2 eta sigma^2 (Eq. 72), from 1/c_0^0 = 0

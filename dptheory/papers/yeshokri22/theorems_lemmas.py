@@ -40,7 +40,6 @@ from dptheory.papers.yeshokri22.theorems import (
     G_sym,
     N_sym,
     al,
-    beta,
     eta,
     j0,
     j_,
@@ -92,8 +91,8 @@ LEMMA3_2_OUT = _add(
     bound=al / LEMMA3_2_ORDER * eps_prev / LEMMA3_2_SHRINK,
     quantity=_NEXT + " (record off the batch)",
     monotone={"eps_prev": Monotone.INCREASING, "c_lsi": Monotone.DECREASING},
-    reading="Eq. 2, first case, multiplied by alpha: R_alpha(next) <= (alpha/alpha') eps_prev/(1 + c 2 eta sigma^2/L^2); "
-    "the paper's L (Lipschitz constant of f) is L_f here.",
+    reading="Eq. 2, first case, multiplied by alpha: R_alpha(next) <= (alpha/alpha') eps_prev/(1 + c 2 eta sigma^2/"
+    "L^2); the paper's L (Lipschitz constant of f) is L_f here.",
     notes="Tight for Gaussian laws: theta ~ N(m, s^2 I) vs N(m', s^2 I) (c = 1/s^2) through f(theta) = L theta "
     "gives exactly the bound (known values).",
 )
