@@ -389,10 +389,10 @@ def lemma_rows() -> list[Row]:
             "alpha (eta S_g/b)^2/(2 * 2 eta sigma^2)")
     # Lemma D.1 on a Gaussian location pair mu = N(D, s^2), nu = N(0, s^2): c = 1/s^2, R_alpha = alpha D^2/(2 s^2),
     # dR_alpha = D^2/(2 s^2); the value is I_alpha/E_alpha by quadrature (the lemma holds with equality there)
-    for alpha, var, D in [("2.5", "0.5", 1), (3, 1, 1), ("1.5", 2, "0.5")]:
-        order, v2, d = F(alpha), F(var), F(D)
+    for alpha_text, var, D in [("2.5", "0.5", 1), (3, 1, 1), ("1.5", 2, "0.5")]:
+        order, v2, d = F(alpha_text), F(var), F(D)
         R, dR = _gauss_rdp(order, d, v2), _gauss_rdp(1, d, v2)
-        p = {"alpha": alpha, "c_lsi": kv.fmt(1 / v2), "R_alpha": kv.fmt(R), "dR_alpha": kv.fmt(dR)}
+        p = {"alpha": alpha_text, "c_lsi": kv.fmt(1 / v2), "R_alpha": kv.fmt(R), "dR_alpha": kv.fmt(dR)}
         assert (F(p["c_lsi"]), F(p["R_alpha"]), F(p["dR_alpha"])) == (1 / v2, R, dR)
         add(fam, "yeshokri22.lemmaD_1", p, _lsi_info_ratio_quad(order, d, v2), "brute-force",
             f"{YS}, Lemma D.1 (Eq. 17) on a Gaussian location pair: I_alpha/E_alpha by mpmath.quad of both "
