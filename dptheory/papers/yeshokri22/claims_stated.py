@@ -106,16 +106,16 @@ RHO_43 = _q43 * sp.exp(_c43) + (1 - _q43 * sp.exp(_c43)) * (1 - eta * lam) ** 2
 """q e^c + (1 - q e^c) r: the slope of Thm 4.3's log-recurrence at its fixed point, its rate per step."""
 
 
-def c12a_steps() -> list[SymbolicResult]:
+def c12a_steps(rate: sp.Expr = RHO_42) -> list[SymbolicResult]:
     """lim_K Thm 4.2 - Thm 4.2 = lim_K term1 - term1 = (first term's limit) r^((N-h)(K-1)), and 0 < r^(N-h) < 1."""
     thm = REGISTRY.get("yeshokri22.thm4_2")
-    gap = thm.limits["K"].expr - thm.bound - FIRST_TERM_LIMIT_EXPR * RHO_42 ** (K - 1)
+    gap = thm.limits["K"].expr - thm.bound - FIRST_TERM_LIMIT_EXPR * rate ** (K - 1)
     return [
         prove_zero(_in_t(gap), "(1) lim_K Thm 4.2 - Thm 4.2 - eps0^h/(1 - r^(N-h)) r^((N-h)(K-1)), "
                    "1 - eta lam = 1/(1+t), N - h = m"),
         prove_zero(thm.limits["K"].expr - thm.bound - (FIRST_TERM_LIMIT_EXPR - thm.terms["term1"].expr),
                    "(1a) (lim_K Thm 4.2 - Thm 4.2) - (lim_K term1 - term1): the second term cancels"),
-        prove_sign(sp.expand_log(sp.log(_in_t(RHO_42)), force=True), "negative",
+        prove_sign(sp.expand_log(sp.log(_in_t(rate)), force=True), "negative",
                    "(2) log r^(N-h) = -2 m log(1+t), so 0 < r^(N-h) < 1"),
     ]
 
@@ -125,7 +125,7 @@ def _exp_of(expr: sp.Expr, arg: sp.Expr, to: sp.Expr) -> sp.Expr:
     return expr.replace(lambda e: isinstance(e, sp.exp) and sp.simplify(e.args[0] - arg) == 0, lambda e: to)
 
 
-def c12b_steps() -> list[SymbolicResult]:
+def c12b_steps(limit: sp.Expr = THM43_LIMIT_EXPR) -> list[SymbolicResult]:
     """Thm 4.3's log-recurrence L -> f(L) = log(q e^c e^L + (1-q) e^(r L)) (the statement's Eq. 149 with S = e^L):
     increasing, convex, fixed point L* = (alpha - 1) lim_K Thm 4.3 >= 0, slope rho = q e^c + (1 - q e^c) r < 1 there
     (part 2 of the derivation note)."""
@@ -157,7 +157,7 @@ def c12b_steps() -> list[SymbolicResult]:
                    "e^(L*)/P"),
         prove_zero((sp.exp(fA).xreplace(fix) - E).xreplace(at_fix), "(7) exp f(L*) - exp L* with e^(L*) = E, "
                    "e^(r L*) = E/P, a = 1/(1+v) < 1: L* is the fixed point"),
-        prove_zero(ours(THM43_LIMIT_EXPR * (al - 1)) - Lstar.xreplace({a: q * sp.exp(cc), B: 1 - q}),
+        prove_zero(ours(limit * (al - 1)) - Lstar.xreplace({a: q * sp.exp(cc), B: 1 - q}),
                    "(8) (alpha - 1) lim_K Thm 4.3 - L* (the registered limit is L*/(alpha - 1))"),
         prove_zero((w.xreplace(fix) - a).xreplace(at_fix), "(9) w(L*) - a: the slope at the fixed point is rho = "
                    "a + (1 - a) r"),
@@ -682,7 +682,8 @@ _register(
         finding=Finding(
             "The contraction fails: at eta = {eta:frac}, lambda = {lam:frac}, S_g = {S_g} (L = {L}) the step moves the "
             "two points apart by {lhs:.8f} times their distance, more than 1 - eta lambda = {rhs:.8f} (C15a's negative "
-            "direction; for small eta the excess is about eta (S_g/2) 0.006/||grad l_0||). Lemma D.3's LSI constants "
+            "direction; for small eta the excess over 1 - eta lambda is about 0.006 eta S_g/2). Lemma D.3's LSI "
+            "constants "
             "and Lemma 3.2's post-processing factor use the (1 - eta lambda)-Lipschitz map, so Cor. 5.3 is not "
             "justified by Prop 5.2 as proved; whether its bound still holds with another constant is open here.",
             c15_finding_values,
@@ -703,7 +704,7 @@ LOSS_EQ8 = -_z[_y] + sp.log(_Z)
 _P = sp.exp(_z[_k]) / _Z  # p_k, the softmax
 
 
-def c14_lipschitz_steps() -> list[SymbolicResult]:
+def c14_lipschitz_steps(bound: sp.Expr | None = None) -> list[SymbolicResult]:
     """Prop 5.1 (Eq. 9): ||grad_theta l_0|| <= sqrt(2) ||x-bar|| <= sqrt(2 (L^2 + 1)) (part 8 of the derivation
     note)."""
     from sympy.simplify.simplify import factor_sum
@@ -727,12 +728,13 @@ def c14_lipschitz_steps() -> list[SymbolicResult]:
         prove_zero(sp.Sum(sp.KroneckerDelta(_j, _l) ** 2, (_j, 1, _NCLS)).doit() - 2 * 0 + 1 - 2,
                    "(6) sum_j p_j^2 - 2 p_y + 1 - 2 at p = e_l, l != y (p_y = 0): the supremum 2 is approached as "
                    "p -> e_l"),
-        prove_zero(sp.sqrt(2) * sp.sqrt(Lsym**2 + 1) - REGISTRY.get("yeshokri22.prop5_1_lipschitz").bound,
+        prove_zero(sp.sqrt(2) * sp.sqrt(Lsym**2 + 1) - (REGISTRY.get("yeshokri22.prop5_1_lipschitz").bound
+                                                        if bound is None else bound),
                    "(7) sqrt(2) sqrt(||x||^2 + 1) at ||x|| = L - Eq. 9's constant (||x-bar||^2 = ||x||^2 + 1)"),
     ]
 
 
-def c14_smoothness_steps() -> list[SymbolicResult]:
+def c14_smoothness_steps(bound: sp.Expr | None = None) -> list[SymbolicResult]:
     """Prop 5.1 (Eq. 10): the Hessian is (diag p - p p^T) (x) x-bar x-bar^T, and v^T (diag p - p p^T) v <= 1/2 for
     |v| = 1 (a variance of v's coordinates under p, at most (max - min)^2/4 <= 1/2), equality at p = (1/2, 1/2, 0, ..)
     (part 8 of the derivation note)."""
@@ -760,7 +762,8 @@ def c14_smoothness_steps() -> list[SymbolicResult]:
                    "1/2"),
         prove_zero((v2.T * T2 * v2)[0, 0] - half, "(5) v^T (diag p - p p^T) v at p = (1/2, 1/2), v = (1, -1)/sqrt 2: "
                    "1/2 is attained"),
-        prove_zero(half * (Lsym**2 + 1) - REGISTRY.get("yeshokri22.prop5_1_smoothness").bound,
+        prove_zero(half * (Lsym**2 + 1) - (REGISTRY.get("yeshokri22.prop5_1_smoothness").bound
+                                           if bound is None else bound),
                    "(6) (1/2) ||x-bar||^2 at ||x|| = L - Eq. 10's constant (the eigenvalues of x-bar x-bar^T are "
                    "||x-bar||^2 and 0)"),
     ]
