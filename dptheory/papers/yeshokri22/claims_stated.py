@@ -25,7 +25,6 @@ from dptheory.core.claims import Claim, Finding, Quantity, Region, Relation, Ver
 from dptheory.core.conditions import Condition
 from dptheory.core.registry import REGISTRY
 from dptheory.core.symbolic import SymbolicResult, all_proved, prove_sign, prove_zero
-from dptheory.papers.yeshokri22.claims import FELDMAN18_THM23
 from dptheory.papers.yeshokri22.claims_c5 import DIVIDES, c5_sgm_steps
 from dptheory.papers.yeshokri22.theorems import (
     FIRST_TERM_EXPR,
@@ -307,8 +306,9 @@ _register(
 # ============================================================================ C10b: Feldman et al. 2018, multi-pass
 #: Feldman et al. 2018's multi-pass bound for the record at position t of n (b = 1), after K passes, in Algorithm 1's
 #: notation: 2 alpha L^2/sigma_F^2 ((K - 1)/n + 1/(n - t + 1)), t = j0 + 1; its per-step constant 2 alpha L^2/sigma_F^2
-#: is FELDMAN18_THM23's one-pass bound times (n - j0) (L = S_g/2, eta sigma_F = sqrt(2 eta sigma^2), as in C10)
-FELDMAN18_MULTI = FELDMAN18_THM23.expr * (n - j0) * ((K - 1) / n + 1 / (n - j0))
+#: is C10's one-pass bound (claims.FELDMAN18_THM23, the right side of the registered claim; read through the registry:
+#: the claims module imports this one) times (n - j0) (L = S_g/2, eta sigma_F = sqrt(2 eta sigma^2))
+FELDMAN18_MULTI = REGISTRY.get("yeshokri22.C10").rhs.expression() * (n - j0) * ((K - 1) / n + 1 / (n - j0))
 
 
 def _c10b_symbolic() -> SymbolicResult:
@@ -327,8 +327,8 @@ _register(
         reading="Thm D.4 at b = 1, K = n equals 2 alpha L^2/sigma_F^2 ((K - 1)/n + 1/(n - t + 1)) at K = n, t = j0 + "
         "1, L = S_g/2, eta sigma_F = sqrt(2 eta sigma^2) (as C10). We do not have the text of Feldman et al. 2018's "
         "Theorem 35: this multi-pass form is the one TensorFlow Privacy's logistic-regression tutorial "
-        "(tutorials/mnist_lr_tutorial.py) computes for fixed-order multi-epoch training, citing arXiv 1808.06651 "
-        "('Theorem 34' there). The verdict says that Thm D.4 equals that form (at every K, so at K = n), not what "
+        "(mnist_lr_tutorial in the tensorflow/privacy repository) computes for fixed-order multi-epoch training, "
+        "citing arXiv 1808.06651 ('Theorem 34' there). The verdict says that Thm D.4 equals that form (at every K, so at K = n), not what "
         "Theorem 35 says.",
         lhs=T("thmD_4", "Thm D.4 (b = 1, K = n)", set={"K": n}),
         rhs=formula("Feldman et al. 2018, multi-pass, K = n", FELDMAN18_MULTI.subs(K, n),

@@ -722,5 +722,3 @@ for _key, _params, _requires, _note in (
      "the paper's composition baseline: z_SGM = sqrt(2 eta sigma^2)/(eta S_g/b) = z/2 (replace-one, S_g = 2C)"),
 ):
     REGISTRY.add_run_map(RunMap(f"yeshokri22.{_key}", _params, _requires, "replace-one", _note))
-
-from dptheory.papers.yeshokri22 import theorems_lemmas as _theorems_lemmas  # noqa: E402, F401  (Lemma 3.2, D.1, D.2, Thm D.5)

@@ -10,7 +10,8 @@
 * Thm D.5 (Eq. 111): Balle et al. 2019 (Thm 5) translated to Algorithm 1, one epoch, record in batch j0 (the
   Figure 1 baselines ``balle_first``/``balle_last`` are its j0 = 0 value composed over the epochs).
 
-Registered by :mod:`dptheory.papers.yeshokri22.theorems` (its last line imports this module). Reading decisions:
+Registered by :mod:`dptheory.papers.yeshokri22.claims` (its last lines import this module: it imports
+:mod:`dptheory.papers.yeshokri22.theorems`, which therefore cannot import it back). Reading decisions:
 ``docs/yeshokri22.md``; the lemmas' parameters (``c_lsi``, ``L_f``, ``eps_prev``, ``R_alpha``, ``dR_alpha``) are rows
 of the paper's notation table (``paper.toml``); the paper's ``L`` of Lemma 3.2 is ``L_f`` here (``L`` is the
 feature clipping norm of Sec. 5).
