@@ -246,8 +246,10 @@ _register(
                     parts=_valid("thm4_3")),
         relation=Relation.LE,
         verdict=Verdict.PROVED,
-        region=Region(constraints=(THM4_3_LIMIT_CONDITION,),
-                      description="valid points of Thm 4.3 where its K-limit is finite"),
+        region=Region(constraints=(THM4_3_LIMIT_CONDITION,), ranges={"K": (1, 4, False), "n": (2, 40, True)},
+                      description="valid points of Thm 4.3 where its K-limit is finite (the proof covers all; the point "
+                      "check after it draws K <= 4, n <= 40, where the gap to the limit is not below the working "
+                      "precision)"),
         symbolic=_proved_by(c12b_steps, "the log-recurrence f is increasing and convex with fixed point L* = (alpha-1) "
                             "lim and slope rho < 1 there, so L* - L_T <= rho (L* - L_(T-1)) <= rho^T L*"),
     )
@@ -422,7 +424,9 @@ _register(
         rhs=_TERM2,
         relation=Relation.EQ,
         verdict=Verdict.PROVED,
-        region=Region(description=_ALL),
+        region=Region(ranges={"n": (2, 400, True)},
+                      description="all valid points (the proof covers all; the point check after it draws n <= 400, "
+                      "the sum having floor(n/b) terms)"),
         symbolic=_proved_by(c16b_steps, "eps0^1 + (1/(alpha-1)) log Avg exp((alpha-1)(eps0^(N-j0) - eps0^1)) is the "
                             "second term of Eq. 5"),
         tags=("ours",),
@@ -563,13 +567,14 @@ _register(
         "<= eps0^{floor(n/(2b))}(alpha~)/alpha~ (1 - (1-eta lambda)^{2 (K-1)(n/b - floor(n/(2b)))})/(1 - "
         "(1-eta lambda)^{2 (n/b - floor(n/(2b)))})]",
         reading="Eq. 106 at k = K - 2 (the first term times r^(N-h), Eq. 101-104) is at most Thm 3.3's first term "
-        "(Eq. 107-108) at every valid point and every K >= 1: the step is valid; it is strict for K >= 2, the "
+        "(Eq. 107-108) at every valid point and every K >= 2 (at K = 1 both are 0): the step is valid; it is strict, the "
         "theorem's first term being r^-(N-h) times what the proof gives (1.69 at the Figure setting).",
         lhs=formula("Eq. 106 at k = K - 2 (term1 r^(N-h))", EQ106_AT_K, parts=_valid("thm3_3")),
         rhs=T("thm3_3", "Thm 3.3 term 1 (Eq. 107-108)", term="term1"),
         relation=Relation.LE,
         verdict=Verdict.PROVED,
-        region=Region(description=_ALL),
+        region=Region(constraints=(Condition(K >= 2, "K >= 2 (Eq. 107: 'for K >= 2')"),),
+                      description="all valid points with K >= 2"),
         symbolic=_proved_by(c19_steps, "term1 - term1 r^(N-h) = term1 (1 - r^(N-h)) >= 0 (term1 = eps0^h (1 - "
                             "rho^(K-1))/(1 - rho) >= 0, 0 < rho = r^(N-h) < 1)"),
     )
@@ -778,11 +783,12 @@ _register(
         "logistic regression loss function l_0(theta; x, y) Equation 8 is convex, L-Lipschitz and beta-smooth with "
         "regard to parameters theta, for L = sqrt(2 (L^2 + 1)) [Eq. 9]",
         reading="sup over theta, y and ||x|| <= L of ||grad_theta l_0|| is at most Eq. 9's constant, for every number "
-        "of classes c and features d; the supremum, sqrt(2) sqrt(L^2 + 1), is derived from Eq. 8 (gradient (p - y) (x) "
-        "x-bar, ||p - e_y||^2 <= 2 - 2 p_y) and equals it (approached as p -> e_y', y' != y).",
+        "of classes c and features d. Checked as an equality, which is stronger: the supremum, sqrt(2) sqrt(L^2 + 1), "
+        "is derived from Eq. 8 (gradient (p - y) (x) x-bar, ||p - e_y||^2 <= 2 - 2 p_y, approached as p -> e_y', "
+        "y' != y) and equals Eq. 9's constant, which is therefore the smallest Lipschitz constant.",
         lhs=formula("sup ||grad l_0|| (derived from Eq. 8)", sp.sqrt(2) * sp.sqrt(NOTATION_L**2 + 1)),
         rhs=T("prop5_1_lipschitz", "Prop 5.1 Lipschitz constant (Eq. 9)"),
-        relation=Relation.LE,
+        relation=Relation.EQ,
         verdict=Verdict.PROVED,
         region=Region(description="every L > 0, every number of classes and features"),
         symbolic=_proved_by(c14_lipschitz_steps, "||grad l_0|| = ||p - e_y|| ||x-bar|| <= sqrt(2 - 2 p_y) sqrt(L^2 + "
@@ -800,10 +806,11 @@ _register(
         "L-Lipschitz and beta-smooth with regard to parameters theta, for ... beta = (L^2 + 1)/2 [Eq. 10]",
         reading="the largest eigenvalue of the Hessian of Eq. 8 over theta, y and ||x|| <= L is at most Eq. 10's "
         "constant, for every c and d; derived: (diag p - p p^T) (x) x-bar x-bar^T with v^T (diag p - p p^T) v <= 1/2 "
-        "(attained at p = (1/2, 1/2, 0, ...)), so the supremum is (L^2 + 1)/2, equal to Eq. 10.",
+        "(attained at p = (1/2, 1/2, 0, ...)), so the supremum is (L^2 + 1)/2: checked as an equality with Eq. 10 "
+        "(stronger than the paper's 'beta-smooth': the constant is the smallest).",
         lhs=formula("sup lambda_max(Hessian of l_0) (derived from Eq. 8)", (NOTATION_L**2 + 1) / 2),
         rhs=T("prop5_1_smoothness", "Prop 5.1 smoothness constant (Eq. 10)"),
-        relation=Relation.LE,
+        relation=Relation.EQ,
         verdict=Verdict.PROVED,
         region=Region(description="every L > 0, every number of classes and features"),
         symbolic=_proved_by(c14_smoothness_steps, "Hessian (diag p - p p^T) (x) x-bar x-bar^T, lambda_max(diag p - p "
@@ -819,11 +826,12 @@ _register(
         statement="Although feature clipping already bounds the gradient sensitivity by 2 sqrt(2 (L^2 + 1)) (by "
         "Proposition 5.1), this bound grows with the feature clipping norm L.",
         reading="S_g = sup ||grad l(theta; x, y) - grad l(theta; x', y')|| (the regulariser cancels) <= 2 x Prop 5.1's "
-        "Lipschitz constant = 2 sqrt(2 (L^2 + 1)) (triangle inequality; C14b proves the Lipschitz constant).",
+        "Lipschitz constant (triangle inequality; C14b proves the Lipschitz constant), which is 2 sqrt(2 (L^2 + 1)): "
+        "checked as that equality, with the proof of the inequality.",
         lhs=combine("2 x Prop 5.1's Lipschitz constant", "*", constant("2", 2),
                     T("prop5_1_lipschitz", "Prop 5.1 Lipschitz constant")),
         rhs=formula("2 sqrt(2 (L^2 + 1))", 2 * sp.sqrt(2 * (NOTATION_L**2 + 1))),
-        relation=Relation.LE,
+        relation=Relation.EQ,
         verdict=Verdict.PROVED,
         region=Region(description="every L > 0"),
         symbolic=_proved_by(lambda: [*c14_lipschitz_steps(), prove_zero(
@@ -859,11 +867,12 @@ _register(
         "such that ||x||_2 <= L, then g(theta; x, y) has finite l2-sensitivity S_g, is continuous, and is almost "
         "everywhere differentiable with [Eq. 11]",
         reading="sup over theta and two records of ||g(theta; x, y) - g(theta; x', y')|| <= S_g (what the "
-        "sensitivity means in Algorithm 1): each clipped g_0 has norm at most S_g/2 and lambda theta cancels.",
+        "sensitivity means in Algorithm 1): each clipped g_0 has norm at most S_g/2 and lambda theta cancels; checked "
+        "as the equality of that bound, 2 (S_g/2), with S_g, with the proof of the inequality.",
         lhs=formula("sup ||g(x) - g(x')|| <= ||g_0(x)|| + ||g_0(x')|| <= 2 (S_g/2)", 2 * (S_g / 2)),
         rhs=formula("S_g", S_g),
         notation=NOTATION,
-        relation=Relation.LE,
+        relation=Relation.EQ,
         verdict=Verdict.PROVED,
         region=Region(description="every S_g > 0, lambda > 0, L > 0"),
         symbolic=_proved_by(c15b_steps, "g(x) - g(x') = g_0(x) - g_0(x'), ||g_0|| <= S_g/2"),
