@@ -247,7 +247,8 @@ _register(
         relation=Relation.LE,
         verdict=Verdict.PROVED,
         region=Region(constraints=(THM4_3_LIMIT_CONDITION,), ranges={"K": (1, 4, False), "n": (2, 40, True)},
-                      description="valid points of Thm 4.3 where its K-limit is finite (the proof covers all; the point "
+                      description="valid points of Thm 4.3 where its K-limit is finite (the proof covers all; the "
+                      "point "
                       "check after it draws K <= 4, n <= 40, where the gap to the limit is not below the working "
                       "precision)"),
         symbolic=_proved_by(c12b_steps, "the log-recurrence f is increasing and convex with fixed point L* = (alpha-1) "
@@ -330,7 +331,8 @@ _register(
         "1, L = S_g/2, eta sigma_F = sqrt(2 eta sigma^2) (as C10). We do not have the text of Feldman et al. 2018's "
         "Theorem 35: this multi-pass form is the one TensorFlow Privacy's logistic-regression tutorial "
         "(mnist_lr_tutorial in the tensorflow/privacy repository) computes for fixed-order multi-epoch training, "
-        "citing arXiv 1808.06651 ('Theorem 34' there). The verdict says that Thm D.4 equals that form (at every K, so at K = n), not what "
+        "citing arXiv 1808.06651 ('Theorem 34' there). The verdict says that Thm D.4 equals that form (at every K, "
+        "so at K = n), not what "
         "Theorem 35 says.",
         lhs=T("thmD_4", "Thm D.4 (b = 1, K = n)", set={"K": n}),
         rhs=formula("Feldman et al. 2018, multi-pass, K = n", FELDMAN18_MULTI.subs(K, n),
@@ -567,7 +569,8 @@ _register(
         "<= eps0^{floor(n/(2b))}(alpha~)/alpha~ (1 - (1-eta lambda)^{2 (K-1)(n/b - floor(n/(2b)))})/(1 - "
         "(1-eta lambda)^{2 (n/b - floor(n/(2b)))})]",
         reading="Eq. 106 at k = K - 2 (the first term times r^(N-h), Eq. 101-104) is at most Thm 3.3's first term "
-        "(Eq. 107-108) at every valid point and every K >= 2 (at K = 1 both are 0): the step is valid; it is strict, the "
+        "(Eq. 107-108) at every valid point and every K >= 2 (at K = 1 both are 0): the step is valid; it is strict, "
+        "the "
         "theorem's first term being r^-(N-h) times what the proof gives (1.69 at the Figure setting).",
         lhs=formula("Eq. 106 at k = K - 2 (term1 r^(N-h))", EQ106_AT_K, parts=_valid("thm3_3")),
         rhs=T("thm3_3", "Thm 3.3 term 1 (Eq. 107-108)", term="term1"),

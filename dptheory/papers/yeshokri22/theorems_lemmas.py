@@ -32,12 +32,14 @@ from dptheory.papers.yeshokri22.theorems import (
     C_ALPHA,
     C_ETA_BALLE,
     C_ETA_CONVEX,
+    C_J,
     C_J0,
     C_LAM_BETA,
     C_N1,
     C_N2,
     NOTATION,
     PAPER,
+    THETA0_POINT_MASS,
     G_sym,
     N_sym,
     al,
@@ -45,6 +47,7 @@ from dptheory.papers.yeshokri22.theorems import (
     j0,
     j_,
     k_,
+    lsi_sequence,
     sigma,
 )
 
@@ -141,26 +144,16 @@ LEMMAD_1 = _add(
 )
 
 # ----------------------------------------------------------------------------- Lemma D.2
-_STEPS = k_ * N_sym + j_
-
 LEMMAD_2 = _add(
     "lemmaD_2",
     "LSI constant of the iterates of Algorithm 1 (convex smooth loss)",
     "Lemma D.2",
     71,
     ("eta", "beta", "sigma", "n", "b", "k", "j"),
-    conditions=(C_ETA_CONVEX, C_N1, Condition(j_ <= N_sym - 1, "j indexes an iteration: 0 <= j <= N - 1")),
-    assumptions=("loss convex and beta-smooth (f is 1-Lipschitz)", "theta_0^0 a point mass (c_0^0 = +infinity)"),
-    bound=sp.Piecewise((sp.oo, sp.Eq(_STEPS, 0)), (1 / (2 * eta * sigma**2 * _STEPS), True)),
-    direction=Direction.LOWER,
-    unit=Unit.DIMENSIONLESS,
-    quantity="log-Sobolev constant c_k^j of the law of theta_k^j (the best constant is at least this; "
-    "units 1/theta^2)",
-    monotone={"k": Monotone.NONINCREASING},
-    notes="+infinity at k = j = 0 is the true value (a point mass satisfies LSI with every constant).",
+    conditions=(C_ETA_CONVEX, C_N1, C_J),
+    assumptions=("loss convex and beta-smooth (f is 1-Lipschitz)", THETA0_POINT_MASS),
+    **lsi_sequence(k_ * N_sym + j_),
     reading="n/b read as N = floor(n/b) (footnote 3).",
-    infinite_when="k = j = 0 (theta_0^0 is a point mass)",
-    sample={"k": (0, 20, False)},
 )
 
 # ----------------------------------------------------------------------------- Thm D.5 (Balle et al. 2019, Thm 5)
