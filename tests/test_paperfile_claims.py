@@ -105,7 +105,8 @@ def test_the_papers_claims_come_from_their_paper_files_registered_by_their_claim
                           ("maxinfo", ["dwork15.C21", "dwork15.C21_as_extracted", "dwork15.C22", "maxinfo.C1"]),
                           ("shi26", ["shi26.F_lemma39_sensitivity"]),
                           ("yeshokri22", [f"yeshokri22.{c}" for c in ("C1a", "C2a", "C2b", "C2c", "C3a", "C3b", "C3c",
-                                                                       "C3d", "C4", "C6b", "C7", "C8", "C9a")])]:
+                                                                       "C3d", "C4", "C6b", "C7", "C8", "C9a",
+                                                                       "C11a", "C11b")])]:
         pf = paperfile.load(f"dptheory.papers.{package}.claims", "paper.toml")
         assert [t["key"] for t in pf.claim_tables] == keys
         for key in keys:
