@@ -108,7 +108,7 @@ def test_the_papers_claims_come_from_their_paper_files_registered_by_their_claim
                                                                        "C3d", "C4", "C6b", "C7", "C8", "C9a",
                                                                        # companions: where the findings hold
                                                                        "C3c_holds", "C3d_holds", "C7_holds",
-                                                                       "C7_holds_alpha20")])]:
+                                                                       "C7_holds_alpha20", "C11a", "C11b")])]:
         pf = paperfile.load(f"dptheory.papers.{package}.claims", "paper.toml")
         assert [t["key"] for t in pf.claim_tables] == keys
         for key in keys:

@@ -38,7 +38,9 @@ POINTS = [
 
 
 def _only(t, p):
-    return {k: v for k, v in {**p, "L": 2, "sigma_mul": 3, "k": 2, "j": 1}.items() if k in t.params}
+    extra = {"L": 2, "sigma_mul": 3, "k": 2, "j": 1, "c_lsi": 2, "L_f": "0.5", "eps_prev": "0.3", "R_alpha": "1.5",
+             "dR_alpha": "0.5"}  # the parameters of Cor 5.3, Lemma D.2/D.3, Lemma 3.2 and D.1
+    return {k: v for k, v in {**p, **extra}.items() if k in t.params}
 
 
 def _statement_value(t, p, dps=60):

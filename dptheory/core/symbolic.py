@@ -10,6 +10,7 @@ An UNDECIDED verdict falls back to the numeric checks; reports say which route e
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -40,21 +41,26 @@ def prove_zero(expr: sp.Expr, what: str) -> SymbolicResult:
 
 
 def prove_sign(expr: sp.Expr, want: str, what: str) -> SymbolicResult:
-    """PROVED when sympy's assumptions decide that ``expr`` is ``want`` ("positive", "negative" or
-    "nonnegative"), as written: rewrite it into a sign-decidable form first (the module's docstring)."""
-    got = {"positive": expr.is_positive, "negative": expr.is_negative, "nonnegative": expr.is_nonnegative}[want]
+    """PROVED when sympy's assumptions decide that ``expr`` is ``want`` (positive, negative, nonnegative or
+    nonpositive); UNDECIDED otherwise (``None`` from sympy is never taken for True)."""
+    got = {
+        "positive": expr.is_positive,
+        "negative": expr.is_negative,
+        "nonnegative": expr.is_nonnegative,
+        "nonpositive": expr.is_nonpositive,
+    }[want]
     if got is True:
         return SymbolicResult(SymbolicVerdict.PROVED, f"{what}: {sp.sstr(expr)} is {want}")
     return SymbolicResult(SymbolicVerdict.UNDECIDED, f"{what}: sign of {sp.sstr(expr)} not decided ({want} wanted)")
 
 
-def all_proved(steps: list[SymbolicResult], what: str, note: str) -> SymbolicResult:
-    """PROVED when every step of a proof is (``what`` and the derivation ``note`` that numbers the steps are
-    quoted), else UNDECIDED naming the first step that is not."""
+def all_proved(steps: Sequence[SymbolicResult], what: str, source: str) -> SymbolicResult:
+    """PROVED when every step of a derivation is (the proof of ``what``, written out in ``source``, a docs path);
+    otherwise UNDECIDED naming the first step that is not."""
     bad = [st.detail for st in steps if st.verdict is not SymbolicVerdict.PROVED]
     if bad:
         return SymbolicResult(SymbolicVerdict.UNDECIDED, f"{what}: step not proved: {bad[0]}")
-    return SymbolicResult(SymbolicVerdict.PROVED, f"{what} ({note}; {len(steps)} sympy-checked steps)")
+    return SymbolicResult(SymbolicVerdict.PROVED, f"{what} ({source}; {len(steps)} sympy-checked steps)")
 
 
 def prove_finite_limit(expr: sp.Expr, var: sp.Symbol, what: str) -> SymbolicResult:

@@ -547,6 +547,8 @@ _add_data()
 
 __all__ = ["NOTATION"]
 from dptheory.papers.yeshokri22 import claims_epsdelta as _claims_epsdelta  # noqa: E402, F401  (our (epsilon, delta) restatements of C5, C7)
+from dptheory.papers.yeshokri22 import claims_stated as _claims_stated  # noqa: E402, F401  (round 21: C10b, C12-C19)
+from dptheory.papers.yeshokri22 import theorems_lemmas as _theorems_lemmas  # noqa: E402, F401  (Lemma 3.2, D.1, D.2, Thm D.5)
 from dptheory.papers.yeshokri22.claims_map import register_companions  # noqa: E402
 
 register_companions(_add, {c.key: c for c in REGISTRY.registered() if c.key.startswith("yeshokri22.")})

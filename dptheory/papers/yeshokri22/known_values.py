@@ -331,7 +331,104 @@ def generate() -> list[Row]:
             "second-derivation",
             f"{YS}, Prop 5.1 re-derived by hand: lambda_max(diag p - p p^T) <= 1/2 times ||(x, 1)||^2 <= L^2 + 1",
         )
+    fam += lemma_rows()
     return fam
+
+
+def _gauss_rdp(alpha: mpmath.mpf, shift: mpmath.mpf, var: mpmath.mpf) -> mpmath.mpf:
+    """R_alpha(N(m, var) || N(m + shift, var)) = alpha shift^2/(2 var), one coordinate (Mironov 2017, Prop. 7)."""
+    return alpha * shift**2 / (2 * var)
+
+
+def _lsi_info_ratio_quad(alpha: mpmath.mpf, shift: mpmath.mpf, var: mpmath.mpf) -> mpmath.mpf:
+    """I_alpha(mu || nu)/E_alpha(mu || nu) for mu = N(shift, var), nu = N(0, var) in one dimension, both integrals of
+    Lemma D.1's definitions (E_alpha = E_nu[(mu/nu)^alpha], I_alpha = E_nu[(mu/nu)^alpha |d/dx log(mu/nu)|^2]) by
+    mpmath.quad."""
+    s = mpmath.sqrt(var)
+
+    def nu(x: mpmath.mpf) -> mpmath.mpf:
+        return mpmath.npdf(x, 0, s)
+
+    def ratio(x: mpmath.mpf) -> mpmath.mpf:
+        return mpmath.npdf(x, shift, s) / nu(x)
+
+    def dlog(x: mpmath.mpf) -> mpmath.mpf:
+        return mpmath.diff(lambda t: mpmath.log(mpmath.npdf(t, shift, s)) - mpmath.log(nu(t)), x)
+
+    pts = [-mpmath.inf, -20 * s, alpha * shift, 20 * s + alpha * shift, mpmath.inf]
+    E = mpmath.quad(lambda x: ratio(x) ** alpha * nu(x), pts)
+    integral = mpmath.quad(lambda x: ratio(x) ** alpha * dlog(x) ** 2 * nu(x), pts)
+    return integral / E
+
+
+def lemma_rows() -> list[Row]:
+    """Lemma 3.2 (both cases), Lemma D.1, Lemma D.2 and Thm D.5 at every batch position."""
+    fam: list[Row] = []
+    # Lemma 3.2, record off the batch: Gaussian laws N(m, s^2) vs N(m + D, s^2) satisfy LSI with c = 1/s^2; through
+    # f(theta) = L theta plus N(0, 2 eta sigma^2) they become N(L m, L^2 s^2 + 2 eta sigma^2) vs the same shifted by
+    # L D: the exact divergence after the step. eps_prev is R_{alpha'} before it, alpha' as Eq. 2 defines it.
+    points = [(6, 2, "0.25", 1, "0.5", 1), (3, 1, "0.5", 1, 1, 1), (11, 4, "0.5", 1, 1, "0.5")]
+    for alpha, c, eta, sigma, Lf, D in points:
+        a, cc, e, sg, lf, d = (F(v) for v in (alpha, c, eta, sigma, Lf, D))
+        shrink = 1 + cc * 2 * e * sg**2 / lf**2
+        alpha_prev = (a - 1) / shrink + 1
+        eps_prev = _gauss_rdp(alpha_prev, d, 1 / cc)
+        p = {"alpha": alpha, "eta": eta, "sigma": sigma, "c_lsi": c, "L_f": Lf, "eps_prev": kv.fmt(eps_prev)}
+        assert F(p["eps_prev"]) == eps_prev, "choose points where eps_prev is an exact decimal"
+        add(fam, "yeshokri22.lemma3_2_out", p, _gauss_rdp(a, lf * d, lf**2 / cc + 2 * e * sg**2), "second-derivation",
+            f"{YS}, Lemma 3.2 (Eq. 2, record off the batch) on Gaussian laws: the exact Renyi divergence after "
+            "theta -> L theta + N(0, 2 eta sigma^2) (the lemma is tight there)")
+    # Lemma 3.2, record in the batch (Eq. 69-70): composition with the Gaussian mechanism of sensitivity eta S_g/b and
+    # variance 2 eta sigma^2, written as that mechanism's RDP
+    for base, eps in [(FIG, "0.3"), (OTHER, 0), (SMALL, "1.25")]:
+        p = {k: base[k] for k in ("alpha", "eta", "S_g", "sigma", "b")} | {"eps_prev": eps}
+        a = _ys(p)
+        v = F(eps) + _gauss_rdp(a["alpha"], a["eta"] * a["S_g"] / a["b"], 2 * a["eta"] * a["sigma"] ** 2)
+        add(fam, "yeshokri22.lemma3_2_in", p, v, "second-derivation",
+            f"{YS}, Lemma 3.2 (Eq. 2, record in the batch; Eq. 69-70): eps_prev plus the Gaussian mechanism's RDP "
+            "alpha (eta S_g/b)^2/(2 * 2 eta sigma^2)")
+    # Lemma D.1 on a Gaussian location pair mu = N(D, s^2), nu = N(0, s^2): c = 1/s^2, R_alpha = alpha D^2/(2 s^2),
+    # dR_alpha = D^2/(2 s^2); the value is I_alpha/E_alpha by quadrature (the lemma holds with equality there)
+    for alpha_text, var, D in [("2.5", "0.5", 1), (3, 1, 1), ("1.5", 2, "0.5")]:
+        order, v2, d = F(alpha_text), F(var), F(D)
+        R, dR = _gauss_rdp(order, d, v2), _gauss_rdp(1, d, v2)
+        p = {"alpha": alpha_text, "c_lsi": kv.fmt(1 / v2), "R_alpha": kv.fmt(R), "dR_alpha": kv.fmt(dR)}
+        assert (F(p["c_lsi"]), F(p["R_alpha"]), F(p["dR_alpha"])) == (1 / v2, R, dR)
+        add(fam, "yeshokri22.lemmaD_1", p, _lsi_info_ratio_quad(order, d, v2), "brute-force",
+            f"{YS}, Lemma D.1 (Eq. 17) on a Gaussian location pair: I_alpha/E_alpha by mpmath.quad of both "
+            "integrals (equality case)", rel_tol="1e-30")
+    # Lemma D.2 by the recursion of its proof, 1/c_k^j = 1/c_k^{j-1} + 2 eta sigma^2 (Eq. 72), from 1/c_0^0 = 0
+    TLD2 = ("eta", "beta", "sigma", "n", "b", "k", "j")
+    for p in [only2(TLD2, {**FIG, "k": 3, "j": 5}), only2(TLD2, {**OTHER, "k": 0, "j": 1}),
+              only2(TLD2, {**SMALL, "k": 2, "j": 0})]:
+        a = _ys(p)
+        inv = mpmath.mpf(0)
+        for _ in range(a["k"] * (a["n"] // a["b"]) + a["j"]):
+            inv += 2 * a["eta"] * a["sigma"] ** 2
+        add(fam, "yeshokri22.lemmaD_2", p, 1 / inv, "brute-force",
+            f"{YS}, Lemma D.2 (Eq. 71) by its recursion Eq. 72: 2 eta sigma^2 added once per iteration")
+    # Thm D.5 (Eq. 111) re-typed with the replacements of Sec. D.6, at first, middle, second-to-last and last batches
+    TD5 = ("alpha", "eta", "lam", "beta", "S_g", "sigma", "n", "b", "j0")
+    for base, j0 in [(FIG, 0), (FIG, 11), (FIG, 23), (FIG, 24), (OTHER, 3), (SMALL, 1)]:
+        p = only2(TD5, {**base, "j0": j0})
+        a = _ys(p)
+        N = a["n"] // a["b"]
+        Lb = a["eta"] * a["S_g"] / 2 / a["b"]  # L -> eta S_g/2, then L -> L/b
+        s2 = 2 * a["eta"] * a["sigma"] ** 2  # sigma^2 -> 2 eta sigma^2
+        contraction = 1 - 2 * a["eta"] * a["beta"] * a["lam"] / (a["beta"] + a["lam"])
+        if j0 == N - 1:
+            v = a["alpha"] * 2 * Lb**2 / s2
+        else:
+            v = a["alpha"] * 2 * Lb**2 / ((N - j0 - 1) * s2) * contraction ** (mpmath.mpf(N - j0) / 2)
+        add(fam, "yeshokri22.thmD_5", p, v, "transcription",
+            f"{YS}, Theorem D.5 (Eq. 111; Balle et al. 2019 Thm 5) re-typed with L -> eta S_g/2, L -> L/b, n -> n/b, "
+            "sigma^2 -> 2 eta sigma^2 (Sec. D.6)")
+    return fam
+
+
+def only2(keys: tuple, p: dict) -> dict:
+    """``p`` restricted to ``keys``, in ``p``'s order."""
+    return {k: v for k, v in p.items() if k in keys}
 
 
 if __name__ == "__main__":

@@ -635,25 +635,34 @@ COMPOSITION_APPROX = _theorem(
 # ----------------------------------------------------------------------------- Lemma D.3, Prop 5.1
 
 
+C_J = Condition(j_ <= N_sym - 1, "j indexes an iteration: 0 <= j <= N - 1")
+THETA0_POINT_MASS = "theta_0^0 a point mass (c_0^0 = +infinity)"
+
+
+def lsi_sequence(steps_sum: sp.Expr) -> dict[str, Any]:
+    """Bound, direction, unit and sampling of an LSI constant sequence of Algorithm 1's iterates (Lemma D.2 and D.3):
+    c_k^j = 1/(2 eta sigma^2 ``steps_sum``) over the k N + j steps so far, +infinity at k = j = 0 (a point mass)."""
+    return dict(
+        bound=sp.Piecewise((sp.oo, sp.Eq(k_ * N_sym + j_, 0)), (1 / (2 * eta * sigma**2 * steps_sum), True)),
+        direction=Direction.LOWER,
+        unit=Unit.DIMENSIONLESS,
+        quantity="log-Sobolev constant c_k^j of the law of theta_k^j (the best constant is at least this; "
+        "units 1/theta^2)",
+        monotone={"k": Monotone.NONINCREASING},
+        notes="+infinity at k = j = 0 is the true value (a point mass satisfies LSI with every constant).",
+        infinite_when="k = j = 0 (theta_0^0 is a point mass)",
+        sample={"k": (0, 20, False)},
+    )
+
+
 LEMMAD_3 = _theorem(
     "lemmaD_3",
     "LSI constant of the iterates of Algorithm 1 (strongly convex smooth loss)",
     _cite("Lemma D.3", eq=76),
     ("eta", "lam", "beta", "sigma", "n", "b", "k", "j"),
-    conditions=(C_ETA, C_LAM_BETA, C_N1, Condition(j_ <= N_sym - 1, "j indexes an iteration: 0 <= j <= N - 1")),
-    assumptions=(_SC_LOSS, "theta_0^0 a point mass (c_0^0 = +infinity)"),
-    bound=sp.Piecewise(
-        (sp.oo, sp.Eq(k_ * N_sym + j_, 0)),
-        (1 / (2 * eta * sigma**2 * sp.Sum((1 - eta * lam) ** (2 * _s), (_s, 0, k_ * N_sym + j_ - 1))), True),
-    ),
-    direction=Direction.LOWER,
-    unit=Unit.DIMENSIONLESS,
-    quantity="log-Sobolev constant c_k^j of the law of theta_k^j (the best constant is at least this; "
-    "units 1/theta^2)",
-    monotone={"k": Monotone.NONINCREASING},
-    notes="+infinity at k = j = 0 is the true value (a point mass satisfies LSI with every constant).",
-    infinite_when="k = j = 0 (theta_0^0 is a point mass)",
-    sample={"k": (0, 20, False)},
+    conditions=(C_ETA, C_LAM_BETA, C_N1, C_J),
+    assumptions=(_SC_LOSS, THETA0_POINT_MASS),
+    **lsi_sequence(sp.Sum((1 - eta * lam) ** (2 * _s), (_s, 0, k_ * N_sym + j_ - 1))),
 )
 
 
