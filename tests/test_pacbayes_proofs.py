@@ -1,6 +1,7 @@
-"""The proofs of pacbayes.C3 (xi(n) <= 2 sqrt(n) for every n) and pacbayes.C4 (Pinsker): they prove the
-registered claims, and a changed claim or a changed theorem is not proved by them (the proof functions read
-the registry; here the registry answers with mutated copies).
+"""The proofs of pacbayes.C2 (the recalled McAllester bound is above Maurer + Pinsker), pacbayes.C3 (xi(n) <= 2
+sqrt(n) for every n) and pacbayes.C4 (Pinsker): they prove the registered claims, and a changed claim or a changed
+theorem is not proved by them (the proof functions read the registry; here the registry answers with mutated
+copies).
 
 Independent checks of the derivation (docs/derivations/pacbayes_c3_c4.md): the analytic bound
 xi(n) < 2 + sqrt(pi n/2) against xi(n) computed by the package's float64 Q series (n <= 20000) and by the
@@ -26,13 +27,14 @@ from dptheory.numerics import kl as K
 from dptheory.papers.pacbayes import claims as C
 from dptheory.papers.pacbayes import theorems as P
 
+PROOFS = {"C2": C._mcallester_proof, "C3": C._xi_le_2sqrt_proof, "C4": C._pinsker_proof}
 
-def test_both_claims_are_proved() -> None:
-    for fn in (C._xi_le_2sqrt_proof, C._pinsker_proof):
+
+def test_the_claims_are_proved() -> None:
+    for which, fn in PROOFS.items():
         res = fn()
         assert res.verdict is SymbolicVerdict.PROVED, res.detail
-    assert REGISTRY.get("pacbayes.C3").symbolic is C._xi_le_2sqrt_proof
-    assert REGISTRY.get("pacbayes.C4").symbolic is C._pinsker_proof
+        assert REGISTRY.get(f"pacbayes.{which}").symbolic is fn
 
 
 def _with(monkeypatch: pytest.MonkeyPatch, key: str, obj: Any) -> None:
@@ -52,6 +54,18 @@ def _term(t: Any, expr: sp.Expr) -> Any:
 n, KLs, delta, emp = P.n, P.KLs, P.delta, P.emp
 MUTATIONS: list[tuple[str, Callable[[], Any], Callable[[], Any]]] = [
     # (claim proof, key, mutated object)
+    ("C2", lambda: "pacbayes.C2",
+     lambda: dataclasses.replace(REGISTRY.get("pacbayes.C2"), relation=Relation.LE)),
+    ("C2", lambda: "mcallester99",  # ln n + 0 instead of ln n + 2: false at n = 1, KL + ln(1/delta) < ln 2
+     lambda: dataclasses.replace(REGISTRY.get("mcallester99"),
+                                 bound=emp + sp.sqrt((KLs + sp.log(1 / delta) + sp.log(n)) / (2 * n - 1)))),
+    ("C2", lambda: "mcallester99",  # 2n + 1 instead of 2n - 1: false for large KL
+     lambda: dataclasses.replace(REGISTRY.get("mcallester99"),
+                                 bound=emp + sp.sqrt((KLs + sp.log(1 / delta) + sp.log(n) + 2) / (2 * n + 1)))),
+    ("C2", lambda: "pacbayes.pinsker_derived",  # sqrt(B/1.9): no longer Maurer + Pinsker
+     lambda: dataclasses.replace(REGISTRY.get("pacbayes.pinsker_derived"),
+                                 bound=emp + sp.sqrt((KLs + sp.log(2 * sp.sqrt(n) / delta))
+                                                     / (sp.Rational(19, 10) * n)))),
     ("C3", lambda: "pacbayes.C3",
      lambda: dataclasses.replace(REGISTRY.get("pacbayes.C3"), relation=Relation.GT)),
     ("C3", lambda: "maurer04.kl_2sqrtn",  # 1.9 sqrt(n): fails at n = 1 (xi(1) = 2)
@@ -76,8 +90,7 @@ def test_a_mutated_claim_or_theorem_is_not_proved(monkeypatch: pytest.MonkeyPatc
                                                   key: Callable[[], str], mutated: Callable[[], Any]) -> None:
     obj = mutated()
     _with(monkeypatch, key(), obj)
-    fn = C._xi_le_2sqrt_proof if which == "C3" else C._pinsker_proof
-    res = fn()
+    res = PROOFS[which]()
     assert res.verdict is SymbolicVerdict.UNDECIDED, res.detail
 
 
@@ -104,7 +117,7 @@ def test_pinsker_inequality_on_a_grid() -> None:
     assert np.all(kl - 2 * (p - q) ** 2 >= -1e-15)
 
 
-@pytest.mark.parametrize(("key", "fn"), [("pacbayes.C3", C._xi_le_2sqrt_proof), ("pacbayes.C4", C._pinsker_proof)])
+@pytest.mark.parametrize(("key", "fn"), [(f"pacbayes.{k}", fn) for k, fn in PROOFS.items()])
 def test_a_proof_given_a_mutated_copy_does_not_prove_it(key: str, fn: Callable[..., Any]) -> None:
     """The copies the mutation contract builds (relation flipped, a side scaled by 1.01) are not proved when the
     proof is handed the copy."""
@@ -112,7 +125,7 @@ def test_a_proof_given_a_mutated_copy_does_not_prove_it(key: str, fn: Callable[.
 
     cl = REGISTRY.get(key)
     assert fn(cl).verdict is SymbolicVerdict.PROVED
-    flipped = dataclasses.replace(cl, relation=Relation.GT)
+    flipped = dataclasses.replace(cl, relation=Relation.LE if cl.relation is Relation.GT else Relation.GT)
     scaled = dataclasses.replace(cl, lhs=combine("x 1.01", "*", cl.lhs, constant("101/100", "101/100")))
     for mut in (flipped, scaled):
         assert fn(mut).verdict is SymbolicVerdict.UNDECIDED

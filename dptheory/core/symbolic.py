@@ -78,3 +78,58 @@ def symbolic_limit(thm: Any, param: str) -> tuple[SymbolicResult, sp.Expr | None
         value = value.subs(old, new)
     verdict = SymbolicVerdict.PROVED if not value.has(sp.oo, sp.zoo) else SymbolicVerdict.DISPROVED
     return SymbolicResult(verdict, f"limit as {param} -> oo: {sp.sstr(value)}"), value
+
+
+def prove_sign(expr: sp.Expr, want: str, what: str) -> SymbolicResult:
+    """PROVED when sympy's assumptions decide that ``expr`` is ``want`` (positive, negative, nonnegative or
+    nonpositive); UNDECIDED otherwise (``None`` from sympy is never taken as True)."""
+    got = {"positive": expr.is_positive, "negative": expr.is_negative, "nonnegative": expr.is_nonnegative,
+           "nonpositive": expr.is_nonpositive}[want]
+    if got is True:
+        return SymbolicResult(SymbolicVerdict.PROVED, f"{what}: {sp.sstr(expr)} is {want}")
+    return SymbolicResult(SymbolicVerdict.UNDECIDED, f"{what}: sign of {sp.sstr(expr)} not decided ({want} wanted)")
+
+
+def certify_positive_constant(expr: sp.Expr, what: str, *, prec: int = 128) -> SymbolicResult:
+    """PROVED when the constant ``expr`` (no free symbols) is enclosed by an arb ball (the statement compiler,
+    :func:`dptheory.core.compile.compiled.compile_expr`) whose lower end is positive; the detail states that
+    lower end rounded down."""
+    from decimal import ROUND_FLOOR, Decimal
+
+    import flint
+
+    from dptheory.core.compile.compiled import compile_expr
+
+    if expr.free_symbols:
+        return SymbolicResult(SymbolicVerdict.UNDECIDED, f"{what}: {sp.sstr(expr)} is not a constant")
+    with flint.ctx.workprec(prec):
+        ball = compile_expr(expr, {}).arb({})
+        lower = float(ball.lower())
+    if ball > 0:
+        exact = Decimal(lower)  # the float's exact value, at most the ball's lower end
+        shown = exact.quantize(Decimal(1).scaleb(exact.adjusted() - 3), rounding=ROUND_FLOOR)  # 4 digits, down
+        return SymbolicResult(SymbolicVerdict.PROVED, f"{what}: >= {shown} (arb)")
+    return SymbolicResult(SymbolicVerdict.UNDECIDED, f"{what}: the arb enclosure {ball} is not positive")
+
+
+def all_proved(steps: list[SymbolicResult], what: str) -> SymbolicResult:
+    """PROVED with ``what`` when every step is PROVED, else UNDECIDED naming the first step that is not."""
+    bad = [st.detail for st in steps if st.verdict is not SymbolicVerdict.PROVED]
+    if bad:
+        return SymbolicResult(SymbolicVerdict.UNDECIDED, f"{what}: step not proved: {bad[0]}")
+    return SymbolicResult(SymbolicVerdict.PROVED, f"{what} ({len(steps)} checked steps)")
+
+
+def claim_states(claim: Any, lhs: str, rhs: str, relation: Any, lhs_term: str | None = None,
+                 rhs_term: str | None = None) -> str | None:
+    """None when ``claim`` (a :class:`~dptheory.core.claims.Claim`) still compares the theorem ``lhs`` (its term
+    ``lhs_term``, no value set) with ``rhs`` by ``relation`` and no factor, else why not: a proof that reads the
+    registry checks this first, so that it does not prove a changed claim."""
+    from dptheory.core.claims import TheoremSide
+
+    ref = [(q.theorem, q.term, dict(q.set)) if isinstance(q, TheoremSide) else (None, None, {}) for q in claim.sides()]
+    got = (ref[0][0], ref[0][1], ref[1][0], ref[1][1], claim.relation, ref[0][2], ref[1][2])
+    want: tuple[Any, ...] = (lhs, lhs_term, rhs, rhs_term, relation, {}, {})
+    if got == want and claim.factor is None:
+        return None
+    return f"{claim.key} no longer states {lhs} {relation.value} {rhs}"

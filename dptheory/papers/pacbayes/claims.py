@@ -23,11 +23,11 @@ import mpmath
 import sympy as sp
 
 from dptheory.core import paperfile
-from dptheory.core.claims import Claim, Quantity, Region, Relation, TheoremSide, Verdict, theorem_side
+from dptheory.core.claims import Claim, Quantity, Region, Relation, Verdict, theorem_side
 from dptheory.core.conditions import Condition
 from dptheory.core.notation import rational_to_mpf
 from dptheory.core.registry import REGISTRY
-from dptheory.core.symbolic import SymbolicResult, SymbolicVerdict, prove_zero
+from dptheory.core.symbolic import SymbolicResult, SymbolicVerdict, claim_states, prove_sign, prove_zero
 from dptheory.papers.pacbayes import theorems as P
 from dptheory.verify.sides import side_at_pin
 
@@ -89,15 +89,6 @@ def _undecided(what: str) -> SymbolicResult:
     return SymbolicResult(SymbolicVerdict.UNDECIDED, what)
 
 
-def _claim_is(cl: Claim, lhs: str, rhs: str, rel: Relation, lhs_term: str | None, rhs_term: str | None) -> str | None:
-    """None when the claim still compares these two sides with this relation, else why not."""
-    key = cl.key
-    ref = [(q.theorem, q.term, dict(q.set)) if isinstance(q, TheoremSide) else (None, None, {}) for q in cl.sides()]
-    got = (ref[0][0], ref[0][1], ref[1][0], ref[1][1], cl.relation, ref[0][2], ref[1][2])
-    want: tuple[Any, ...] = (lhs, lhs_term, rhs, rhs_term, rel, {}, {})
-    return None if got == want and cl.factor is None else f"{key} no longer states {lhs} {rel.value} {rhs}"
-
-
 def _xi_canonical(nn: sp.Symbol) -> sp.Sum:
     """Maurer's xi(n) = sum_{j=0}^{n} C(n, j) (j/n)^j (1 - j/n)^(n-j), written here independently of theorems.py."""
     j = sp.Symbol("j", integer=True, nonnegative=True)
@@ -116,7 +107,7 @@ def _xi_le_2sqrt_proof(claim: Claim | None = None) -> SymbolicResult:
     """
     import flint
 
-    why = _claim_is(claim or REGISTRY.get("pacbayes.C3"), "maurer04.kl", "maurer04.kl_2sqrtn", Relation.LE,
+    why = claim_states(claim or REGISTRY.get("pacbayes.C3"), "maurer04.kl", "maurer04.kl_2sqrtn", Relation.LE,
                     "rhs", "rhs")
     if why:
         return _undecided(why)
@@ -202,7 +193,7 @@ def _pinsker_proof(claim: Claim | None = None) -> SymbolicResult:
     3. kl(q||.) is increasing on [q, 1) (its derivative (p - q)/(p (1 - p)) >= 0, sympy), so the inverse
        p* (where kl(q||p*) = B, or p* = 1 when q = 1) satisfies 2 (p* - q)^2 <= B.
     """
-    why = _claim_is(claim or REGISTRY.get("pacbayes.C4"), "maurer04.kl_2sqrtn", "pacbayes.pinsker_derived",
+    why = claim_states(claim or REGISTRY.get("pacbayes.C4"), "maurer04.kl_2sqrtn", "pacbayes.pinsker_derived",
                     Relation.LE, None, None)
     if why:
         return _undecided(why)
@@ -249,6 +240,57 @@ def _pinsker_proof(claim: Claim | None = None) -> SymbolicResult:
         "(KL + ln(2 sqrt(n)/delta))/n > 0 (sympy: the Pinsker bound is emp + sqrt(B/2)); Pinsker's binary inequality "
         "kl(q||q+d) >= 2 d^2 (sympy: f(0) = 0, f'(d) = d (1-2p)^2/(p(1-p)) >= 0 on 0 <= q <= p < 1) and kl(q||.) "
         "increasing on [q, 1) give kl^-1_+(q, B) <= q + sqrt(B/2) (q = 1: the inverse is 1); "
+        "docs/derivations/pacbayes_c3_c4.md",
+    )
+
+
+def _mcallester_proof(claim: Claim | None = None) -> SymbolicResult:
+    """pacbayes.C2 at every valid point (docs/derivations/pacbayes_c3_c4.md, section C2): with n = 1 + w (w >= 0),
+    delta = 1/(1 + u) (u > 0), KL >= 0 (the whole valid region; emp_risk cancels):
+
+    1. the registered bounds are emp + sqrt(X) (mcallester99) and emp + sqrt(Y) (pacbayes.pinsker_derived, with
+       maurer04.kl_2sqrtn's budget: Y = B/2), X and Y their squared excesses over emp, both roots nonnegative;
+    2. X - Y = (2n P1 + P2)/(2n (2n - 1)) with P1 = ln(n)/2 + 2 - ln 2 and P2 = KL + ln(1/delta) + ln 2 + ln(n)/2
+       (sympy identity);
+    3. P1 > 0, P2 > 0 and 2n (2n - 1) > 0 (signs), so X > Y = P2/(2n) > 0 and sqrt(X) > sqrt(Y).
+    """
+    why = claim_states(claim or REGISTRY.get("pacbayes.C2"), "mcallester99", "pacbayes.pinsker_derived", Relation.GT,
+                    None, None)
+    if why:
+        return _undecided(why)
+    mc, pin, kl2 = (REGISTRY.get(k) for k in ("mcallester99", "pacbayes.pinsker_derived", "maurer04.kl_2sqrtn"))
+    B = kl2.terms["rhs"].expr
+    if mc.bound is None or pin.bound is None or B is None:
+        return _undecided("a bound or the budget has no sympy expression")
+    if sp.simplify(pin.bound - (P.emp + sp.sqrt(B / 2))) != 0:
+        return _undecided("step 1: pacbayes.pinsker_derived is not emp + sqrt(B/2) with maurer04.kl_2sqrtn's budget B")
+    u, w = sp.Symbol("u", positive=True), sp.Symbol("w", nonnegative=True)
+    region = {P.delta: 1 / (1 + u), P.n: 1 + w}  # n >= 1, 0 < delta < 1
+    n_ = 1 + w
+    excess = [sp.expand_log((b - P.emp).subs(region), force=True) for b in (mc.bound, pin.bound)]
+    if any(e.has(P.emp) or e.is_nonnegative is not True for e in excess):
+        return _undecided("step 1: a bound minus emp_risk is not a nonnegative expression free of emp_risk")
+    X, Y = (e**2 for e in excess)
+    P1 = sp.log(n_) / 2 + 2 - sp.log(2)
+    P2 = P.KLs + sp.log(1 + u) + sp.log(2) + sp.log(n_) / 2
+    step2 = prove_zero(sp.expand_log(X - Y - (2 * n_ * P1 + P2) / (2 * n_ * (2 * n_ - 1)), force=True),
+                       "step 2: X - Y - (2n P1 + P2)/(2n (2n - 1))")
+    if step2.verdict is not SymbolicVerdict.PROVED:
+        return _undecided(step2.detail)
+    p1_rest = sp.simplify(P1 - sp.log(n_) / 2)  # the constant 2 - ln 2
+    signs = [prove_sign(sp.log(n_), "nonnegative", "step 3: ln n"), prove_sign(p1_rest, "positive", "step 3: 2 - ln 2"),
+             prove_sign(P2, "positive", "step 3: P2"),
+             prove_sign(2 * n_ * (2 * n_ - 1), "positive", "step 3: 2n (2n - 1)")]
+    bad = [st.detail for st in signs if st.verdict is not SymbolicVerdict.PROVED]
+    if bad:
+        return _undecided(bad[0])
+    return SymbolicResult(
+        SymbolicVerdict.PROVED,
+        "the recalled McAllester bound (mcallester99) > pacbayes.pinsker_derived at every valid point (every emp_risk "
+        "in [0, 1], KL >= 0, n >= 1, delta in (0, 1)): both are emp_risk + a square root (sympy; the Pinsker form "
+        "with maurer04.kl_2sqrtn's budget), and the radicands differ by (2n P1 + P2)/(2n (2n - 1)) with P1 = "
+        "ln(n)/2 + 2 - ln 2 > 0 and P2 = KL + ln(2 sqrt(n)/delta) > 0 (sympy identity and signs, with n = 1 + w, "
+        "delta = 1/(1 + u)); "
         "docs/derivations/pacbayes_c3_c4.md",
     )
 
