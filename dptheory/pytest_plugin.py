@@ -15,8 +15,9 @@ repository, ``pytest --dptheory my26.toml`` (a paper file, docs/adding_a_paper.m
   ``<key>::known value`` for a theorem that has none (skipped, with the reason, for an installed paper whose package
   ships no known values at all);
 * one item per claim, ``<target>::<key>::verdict``: :func:`dptheory.verify.checking.check_claim` must reach the
-  verdict on record; otherwise the item fails with the paper's sentence, the verdict reached and the
-  counterexample. ``--dptheory-fresh`` ignores pinned counterexamples (a falsified claim must be found again).
+  verdict on record (and a falsified claim's map its edge points as it says: :mod:`dptheory.core.findings`);
+  otherwise the item fails with the paper's sentence, the verdict reached and the counterexample.
+  ``--dptheory-fresh`` ignores pinned counterexamples (a falsified claim must be found again).
 
 The shipped suite runs the same items for the shipped papers (``checks/test_plugin_items.py``, which collects them
 with :func:`items_of`). Without ``--dptheory`` the plugin adds its two options and nothing else (it imports no part
@@ -103,6 +104,9 @@ class Obligation:
             lines = claim_result_lines(result, claim.title, len(claim.key))
             raise DPTheoryFailure(f"{claim.key}: expected {claim.verdict.value}, got {result.verdict.value}\n"
                                   f"  the paper: {claim.statement}\n" + "\n".join(lines))
+        if not result.agrees:  # the verdict is on record; an edge point of the claim's map is not as it says
+            lines = claim_result_lines(result, claim.title, len(claim.key))
+            raise DPTheoryFailure(f"{claim.key}: {result.disagreement()}\n" + "\n".join(lines))
         return result
 
 

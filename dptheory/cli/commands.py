@@ -129,11 +129,13 @@ def cmd_show(args: argparse.Namespace) -> int:
             print(f"  defined in: {where}")
         return 0
     if args.json:
+        from dptheory.core.findings import map_record
+
         print_json({"key": obj.key, "kind": "claim", "title": obj.title, "source": obj.citation.short(),
                     "statement": obj.statement, "reading": obj.reading, "checks": obj.describe(),
                     "region": obj.region.description, "finding": obj.finding_text,
                     "counterexamples": [{k: str(v) for k, v in pt.items()} for pt in obj.counterexamples],
-                    "defined_in": where})
+                    "map": map_record(obj), "defined_in": where})
         return 0
     print(describe.claim_text(obj))
     print(f"  defined in: {where}")

@@ -30,6 +30,7 @@ import sympy as sp
 from dptheory.core.citation import Citation
 from dptheory.core.conditions import Condition
 from dptheory.core.errors import DPTheoryError
+from dptheory.core.findings import FindingMap
 from dptheory.core.registry import REGISTRY
 from dptheory.core.theorem import Theorem
 
@@ -663,6 +664,10 @@ class Claim:
         notation: the paper's notation table, for parameters read only by custom quantities.
         verdict: the verdict on record (what ``dptheory check`` must reach with the default budget);
             ``falsified`` whenever counterexamples are pinned, and required otherwise.
+        failing: for a falsified claim, where it fails (:class:`~dptheory.core.findings.FindingMap`: the failing
+            part found by a search, with points at its edge decided at every check).
+        companion_of: the key of the falsified claim whose holding part this claim states (a *companion*: the
+            same sides and relation on a narrower region; ours: :mod:`dptheory.core.findings`).
     """
 
     KIND: ClassVar[str] = "claim"
@@ -683,6 +688,8 @@ class Claim:
     tags: tuple[str, ...] = ()
     notation: Any = None
     verdict: Verdict | None = None
+    failing: FindingMap | None = None
+    companion_of: str | None = None
 
     def __post_init__(self) -> None:
         if self.key in RETIRED_CLAIMS:
@@ -693,6 +700,16 @@ class Claim:
             if not self.counterexamples:
                 raise ValueError(f"{self.key}: record the verdict the claim is expected to reach (verdict=...)")
             object.__setattr__(self, "verdict", Verdict.FALSIFIED)
+        if self.failing is not None and self.verdict is not Verdict.FALSIFIED:
+            raise ValueError(f"{self.key}: a map of where the claim fails (failing) is for a falsified claim; the "
+                             f"verdict on record is {self.verdict}")
+        if self.companion_of is not None:
+            if self.companion_of == self.key or not self.companion_of:
+                raise ValueError(f"{self.key}: companion_of names the falsified claim this one narrows, not "
+                                 f"{self.companion_of!r}")
+            if self.verdict is Verdict.FALSIFIED:
+                raise ValueError(f"{self.key}: a companion states where {self.companion_of} holds; it cannot be on "
+                                 "record as falsified (narrow its region)")
         # (a registered claim on record as falsified has pins: checks/test_claims.py; a mutated copy, as the
         # mutation contract makes, may drop them)
 
@@ -709,9 +726,9 @@ class Claim:
 
     @property
     def ours(self) -> bool:
-        """Whether the statement is ours (a derived theorem, one of our notes, or our restatement of a paper's
-        claim, tagged "ours"), not a paper's."""
-        return self.citation.paper.authors == "dptheory" or "ours" in self.tags
+        """Whether the statement is ours (a derived theorem, one of our notes, our restatement of a paper's claim,
+        tagged "ours", or a companion: where a paper's falsified claim holds), not a paper's."""
+        return self.citation.paper.authors == "dptheory" or "ours" in self.tags or self.companion_of is not None
 
     @property
     def source_label(self) -> str:

@@ -274,6 +274,12 @@ def claim_text(c: Any) -> str:
             lines.append("    " + ", ".join(f"{k}={v}" for k, v in pt.items()))
     if c.finding_text:
         lines.append("  finding: " + c.finding_text)
+    from dptheory.core.findings import map_record, map_sentences
+
+    sentences = map_sentences(map_record(c))
+    if sentences and c.failing is not None:
+        lines.append("  map (its edge points are decided by `dptheory check`):")
+    lines += [("    " if c.failing is not None else "  ") + s for s in sentences]
     return "\n".join(lines)
 
 

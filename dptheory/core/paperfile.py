@@ -47,6 +47,10 @@ them)::
     counterexamples = [{ alpha = 2, z = "0.5" }]          # pinned points (then the verdict is falsified)
     finding = { text = "... {lhs:.3f} at z = {z} ...", pins = [{ lhs = "lhs", z = "z" }] }
     tags = ["finding"]
+    # a falsified claim: where it fails, with points across the edge of the failing part (dptheory.core.findings)
+    failing = { fails_on = "z < 1", evidence = "...", edges = [{ fails = { z = "0.9" }, holds = { z = 1 } }] }
+    # a claim stating where another (falsified) claim holds: same sides and relation, a narrower region
+    companion_of = "toy26.C0"
 
 A side's ``set`` gives derived parameters: an integer, or the dotted name ``module.NAME`` of a sympy expression in
 the paper's package. A region's ``choices`` for a parameter is an array, or the dotted name of a list of values in the
@@ -94,6 +98,8 @@ from dptheory.core.paperfile_fields import (
     CITATION_FIELDS,
     CLAIM_FIELDS,
     CONSTANT_SIDE_FIELDS,
+    EDGE_FIELDS,
+    FAILING_FIELDS,
     FINDING_FIELDS,
     PAPER_FIELDS,
     PARAM_FIELDS,
@@ -322,6 +328,33 @@ def _check_claim(source: str, i: int, table: Any, papers: Mapping[str, Paper], e
         raise bad(source, where, "tags", table["tags"], CLAIM_FIELDS["tags"][1])
     if isinstance(table.get("finding"), dict):
         _check_finding(source, f"{where}: finding", table["finding"], pins)
+    if "failing" in table:
+        if not pins:
+            raise error(source, where, "failing", "field 'failing' maps where a falsified claim fails; accepted: "
+                        "with counterexamples pinned (verdict 'falsified')")
+        _check_failing(source, f"{where}: failing", table["failing"])
+    if "companion_of" in table and (pins or table["companion_of"] in ("", table["key"])):
+        raise bad(source, where, "companion_of", table["companion_of"], "the key of another claim, the falsified "
+                  "one this claim narrows (a companion has no counterexamples pinned)")
+
+
+def _check_failing(source: str, where: str, failing: dict[str, Any]) -> None:
+    check_fields(source, where, failing, FAILING_FIELDS)
+    everywhere = failing.get("everywhere", False)
+    if not failing["edges"]:
+        raise bad(source, where, "edges", failing["edges"], "at least one table { fails, holds, across }")
+    for j, edge in enumerate(failing["edges"]):
+        ewhere = f"{where}: edge {j + 1}"
+        if not isinstance(edge, dict):
+            raise bad(source, where, "edges", edge, FAILING_FIELDS["edges"][1])
+        check_fields(source, ewhere, edge, EDGE_FIELDS)
+        for role in ("fails", "holds"):
+            pt = edge.get(role, {})
+            if not all(isinstance(v, str) or (isinstance(v, int) and not isinstance(v, bool)) for v in pt.values()):
+                raise bad(source, ewhere, role, pt, "a table parameter = an integer or a string (an exact number)")
+        if everywhere == ("holds" in edge):
+            raise bad(source, ewhere, "holds", edge.get("holds"), "no holding point when everywhere = true, and "
+                      "one (the point just outside the failing part) otherwise")
 
 
 def _check_side(source: str, where: str, side: dict[str, Any]) -> None:
@@ -427,11 +460,23 @@ def _claim(pf: PaperFile, table: Mapping[str, Any], side_at_pin: Callable[[Claim
             else None, symbolic=symbolic,
             counterexamples=tuple(dict(p) for p in table.get("counterexamples", [])), finding=finding,
             tags=tuple(table.get("tags", [])), verdict=Verdict(table["verdict"]) if "verdict" in table else None,
+            failing=_failing(table["failing"]) if "failing" in table else None,
+            companion_of=table.get("companion_of"),
         )
     except PaperFileError:
         raise
     except ValueError as exc:
         raise error(pf.source, where, None, str(exc)) from None
+
+
+def _failing(table: Mapping[str, Any]) -> Any:
+    """A validated ``failing`` table as a :class:`~dptheory.core.findings.FindingMap`."""
+    from dptheory.core.findings import Edge, FindingMap
+
+    edges = tuple(Edge(fails=dict(e["fails"]), holds=dict(e["holds"]) if "holds" in e else None,
+                       across=e.get("across", "")) for e in table["edges"])
+    return FindingMap(fails_on=table["fails_on"], evidence=table["evidence"], edges=edges,
+                      everywhere=table.get("everywhere", False))
 
 
 def _pin_reader(pins: list[dict[str, str]], side_at_pin: Callable[[Claim, str, int], Any]

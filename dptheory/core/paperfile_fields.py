@@ -2,7 +2,8 @@
 
 Each table of a paper file (``docs/adding_a_paper.md``, sections 2 and 3) has its :data:`Spec` here: ``PAPER_FIELDS``
 and ``PARAM_FIELDS`` (papers, notation tables); ``CLAIM_FIELDS`` and its parts (``CITATION_FIELDS``, the sides,
-``REGION_FIELDS``, ``BOX_FIELDS``, ``FINDING_FIELDS``); ``THEOREM_FIELDS`` and its parts (``CONDITION_FIELDS``,
+``REGION_FIELDS``, ``BOX_FIELDS``, ``FINDING_FIELDS``, ``FAILING_FIELDS`` and ``EDGE_FIELDS``);
+``THEOREM_FIELDS`` and its parts (``CONDITION_FIELDS``,
 ``KERNEL_FIELDS``, ``TERM_FIELDS``), ``SYMBOL_FIELDS``, ``KNOWN_VALUE_FIELDS``. :mod:`dptheory.core.paperfile`
 (papers, notation tables, claims) and :mod:`dptheory.core.paperfile_theorems` (theorems, symbols, definitions, known
 values) check their tables with :func:`check_fields` and :func:`bad`, so that every message of a paper file has one
@@ -67,6 +68,8 @@ CLAIM_FIELDS: Spec = {
     "counterexamples": ((list,), "an array of tables (parameter = value)", False),
     "finding": ((str, dict), "a string, or a table { text, pins } or { text, values }", False),
     "tags": ((list,), "an array of strings", False),
+    "failing": ((dict,), "a table { fails_on, evidence, edges, everywhere } (where a falsified claim fails)", False),
+    "companion_of": ((str,), "the key of the falsified claim whose holding part this claim states", False),
 }
 CITATION_FIELDS: Spec = {
     "paper": ((str,), "the key of a [paper.<key>] of this file", True),
@@ -103,6 +106,19 @@ BOX_FIELDS: Spec = {
     "free": ((dict,), "a table parameter = value", False),
     "max_boxes": ((int,), "an integer", False),
 }
+FAILING_FIELDS: Spec = {
+    "fails_on": ((str,), "a string (the failing part: parameter ranges in words)", True),
+    "evidence": ((str,), "a string (how the failing part was found: the search or grid, its counts)", True),
+    "edges": ((list,), "an array of tables { fails, holds, across }", True),
+    "everywhere": ((bool,), "true or false (the claim fails at every point of its region)", False),
+}
+"""A falsified claim's ``failing = { ... }``: where it fails (:class:`~dptheory.core.findings.FindingMap`)."""
+EDGE_FIELDS: Spec = {
+    "fails": ((dict,), "a table parameter = value (a point where the claim fails)", True),
+    "holds": ((dict,), "a table parameter = value (a point just outside the failing part where it holds)", False),
+    "across": ((str,), "a string (what changes between the two points)", False),
+}
+"""One edge of a failing part (:class:`~dptheory.core.findings.Edge`)."""
 FINDING_FIELDS: Spec = {
     "text": ((str,), "a string (a template: {field:spec})", True),
     "pins": ((list,), "an array with, per pin, a table field = 'lhs', 'rhs' or a pinned parameter", False),

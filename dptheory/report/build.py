@@ -425,6 +425,48 @@ def _summary_section(thms: list[Theorem], claims: list[Claim], results: list[Any
     return "\n".join(lines) + "\n"
 
 
+def findings_map_table(claims: list[Claim], results: list[Any], cfg: ReportConfig) -> list[str]:
+    """The map of the report's findings (:mod:`dptheory.core.findings`), one row per falsified claim: where it
+    fails (with the check's decisions of the edge points), where it holds (its companions' regions) and the
+    companions' verdicts (this report's, else the verdict on record). No rows: no lines."""
+    from dptheory.core.findings import holding_part
+
+    verdicts = {r.claim: verdict_word(r) for r in results}
+    rows = []
+    for c, res in zip(claims, results, strict=True):
+        rec = res.map
+        if verdict_word(res) != "falsified" or not rec or "fails_on" not in rec:
+            continue
+        label = c.key if cfg.include else c.key.split(".", 1)[1]
+        edges = [e[role].get("decision") for e in rec["edges"] for role in ("fails", "holds") if role in e]
+        sure = "certified" if edges and all(d and d.get("certified") for d in edges) else "not all certified"
+        fails = ("everywhere: " if rec["everywhere"] else "") + rec["fails_on"] + f" (edge points {sure})"
+        comps = rec["companions"]
+        holds = holding_part(rec) if rec["everywhere"] or not comps else "; ".join(
+            f"{x['key'] if cfg.include else x['key'].split('.', 1)[1]}: {x['region']}" for x in comps)
+        verdict = "; ".join(verdicts.get(x["key"], x["verdict"]) for x in comps) or "--"
+        rows.append(rf"\texttt{{{escape(label)}}} & {text_tex(fails)} & {text_tex(holds)} & {escape(verdict)} \\")
+    if not rows:
+        return []
+    return [
+        r"\noindent\textbf{Where the findings fail and where they hold.} A finding's failing part is the region a "
+        "search found it failing on, with a point just inside and one just outside, decided on arb balls by this "
+        "check; its holding part is a companion claim (ours: the same sides and relation on a narrower region) "
+        "with its own verdict.",
+        "",
+        r"{\footnotesize",
+        r"\begin{longtable}{@{}lp{5.2cm}p{6.2cm}l@{}}",
+        r"\hline",
+        r"finding & failing part & holding part & verdict \\",
+        r"\hline",
+        *rows,
+        r"\hline",
+        r"\end{longtable}",
+        "}",
+        "",
+    ]
+
+
 def _claims_section(claims: list[Claim], results: list[Any], cfg: ReportConfig) -> str:
     lines = [
         r"\section{Claims}\label{sec:claims}",
@@ -437,6 +479,7 @@ def _claims_section(claims: list[Claim], results: list[Any], cfg: ReportConfig) 
         "our notes) are labelled ``Our claim''.",
         "",
     ]
+    lines += findings_map_table(claims, results, cfg)
     for c, res in zip(claims, results, strict=True):
         lines.append(rf"\subsection*{{\texttt{{{escape(c.key)}}}: {text_tex(c.title)}}}")
         lines.append(rf"\noindent\textbf{{{c.source_label}}} ({escape(c.citation.short())}): ``{escape(c.statement)}''")

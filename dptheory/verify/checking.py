@@ -14,6 +14,10 @@
    *falsified* with a counterexample re-decided exactly, else *not falsified* with the number of points,
    the strategy and the closest approach.
 
+A falsified claim that maps where it fails (``Claim.failing``, :mod:`dptheory.core.findings`) has the points at
+the edge of its failing part decided too, whatever the verdict (:func:`decide_map`); the result carries the map
+with the decisions, and one that is not as the map says is a disagreement with the record.
+
 Verdict words: :class:`dptheory.core.claims.Verdict`; results: :class:`~.verdicts.ClaimResult`.
 """
 
@@ -28,6 +32,7 @@ import mpmath
 
 from dptheory.core.claims import Claim, Relation, Verdict
 from dptheory.core.errors import DPTheoryError
+from dptheory.core.findings import edge_roles, map_record
 from dptheory.core.notation import format_rational, parse_value
 from dptheory.core.words import plural
 from dptheory.verify.margin import float_margin, margin_of, mp_margin
@@ -42,7 +47,7 @@ from dptheory.verify.points import (
 from dptheory.verify.sides import side_np, side_np_batch
 from dptheory.verify.verdicts import ClaimResult
 
-__all__ = ["ClaimResult", "PointOutcome", "Verdict", "check_claim", "evaluate_point", "finite_points"]
+__all__ = ["ClaimResult", "PointOutcome", "Verdict", "check_claim", "decide_map", "evaluate_point", "finite_points"]
 
 
 def _render_point(point: Mapping[str, Any]) -> dict[str, str]:
@@ -151,7 +156,45 @@ def check_claim(
         max_seconds: optional wall-clock cap of the branch and bound.
     """
     t0 = time.perf_counter()
-    dps = max(dps, 50)
+    res = _check(claim, examples, seed, max(dps, 50), use_pinned, progress, max_boxes, max_seconds)
+    res.map = decide_map(claim, dps=max(dps, 50))
+    res.duration_s = time.perf_counter() - t0
+    return res
+
+
+def decide_map(claim: Claim, *, dps: int = 50) -> dict[str, Any] | None:
+    """The claim's map record (:func:`dptheory.core.findings.map_record`) with every edge point decided exactly
+    (:func:`dptheory.verify.points.decide_point`: on arb balls where both sides have ball evaluators, else two
+    agreeing mpmath evaluations, said in the evidence); ``None`` for a claim without a map or companion link."""
+    if claim.failing is None:
+        return map_record(claim)
+    decided = []
+    for _i, _role, pt in edge_roles(claim.failing):
+        if not in_region(claim, pt):
+            decided.append({"holds": None, "certified": False, "evidence": "outside the claim's region"})
+            continue
+        try:
+            dec = decide_point(claim, pt, dps=dps)
+        except DPTheoryError as exc:
+            decided.append({"holds": None, "certified": False, "evidence": f"not decided: {exc}"})
+            continue
+        decided.append({"holds": dec.holds, "certified": dec.certified, "evidence": dec.evidence,
+                        "lhs": dec.lhs["value"], "rhs": dec.rhs["value"]})
+    return map_record(claim, decided)
+
+
+def _check(
+    claim: Claim,
+    examples: int,
+    seed: int,
+    dps: int,
+    use_pinned: bool,
+    progress: Callable[[int, int], None] | None,
+    max_boxes: int | None,
+    max_seconds: float | None,
+) -> ClaimResult:
+    """:func:`check_claim` without the map (the steps of the module docstring)."""
+    t0 = time.perf_counter()
     notes: list[str] = []
     base: dict[str, Any] = dict(claim=claim.key, expected=claim.verdict, statement=_statement(claim), ours=claim.ours)
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from dptheory.core.claims import Verdict
+from dptheory.core.findings import map_sentences, stale_edges
 from dptheory.core.words import plural
 
 __all__ = ["ClaimResult", "Verdict"]
@@ -42,6 +43,8 @@ class ClaimResult:
         proof: for a proved claim, what was proved.
         statement: ``lhs REL rhs`` in words (the claim's labels).
         ours: whether the claim is ours (not a paper's).
+        map: where a falsified claim fails and holds (:func:`dptheory.core.findings.map_record`, its edge points
+            decided by this check), or, for a companion, the claim it narrows (``companion_of``).
     """
 
     claim: str
@@ -58,16 +61,21 @@ class ClaimResult:
     proof: str = ""
     statement: str = ""
     ours: bool = False
+    map: dict[str, Any] | None = None
 
     # ------------------------------------------------------------------ comparisons with the record
     @property
     def agrees(self) -> bool:
-        """The verdict is the one on record."""
-        return self.expected is None or self.verdict is self.expected
+        """The verdict is the one on record, and the claim is as its map says at every edge point."""
+        return (self.expected is None or self.verdict is self.expected) and not stale_edges(self.map)
 
     def disagreement(self, *, fresh: bool = False) -> str | None:
         """Why this result differs from the record (None when it agrees, or when, with ``fresh``, a
-        search merely did not reach a finding on record: that is reported as a miss, not a change)."""
+        search merely did not reach a finding on record: that is reported as a miss, not a change): a verdict
+        other than the one on record, or an edge point of the claim's map that is not as the map says."""
+        stale = stale_edges(self.map)
+        if stale:
+            return f"the map on record is stale: the claim is not as the map says at {'; '.join(stale)}"
         if self.agrees or self.expected is None:
             return None
         if fresh and self.expected is Verdict.FALSIFIED and self.verdict is Verdict.NOT_FALSIFIED:
@@ -123,7 +131,7 @@ class ClaimResult:
                 out.append(f"Closest approach: relative margin {_g(cm.get('margin'))} at {where}{flip}.")
         if self.undecided:
             out.append(f"{len(self.undecided)} boxes left undecided, e.g. {_box(self.undecided[0])}.")
-        return out
+        return out + map_sentences(self.map)
 
     def _repr_html_(self) -> str:
         colour = {
@@ -156,6 +164,7 @@ class ClaimResult:
             "undecided": self.undecided,
             "notes": self.notes,
             "ours": self.ours,
+            "map": self.map,
             "duration_s": round(self.duration_s, 3),
         }
 
