@@ -86,3 +86,18 @@ def test_route_below_the_bound_on_a_grid_and_above_it_below_x_star() -> None:
         for xv in (7.0, 7.5, 7.79):  # below x* = 7.8019...: the route is above exp(-3x/4)
             route, bound = _route_and_bound(xv, "1", 1)
             assert route > bound, xv
+
+
+def test_c21_as_extracted_fails_exactly_for_n_at_least_2() -> None:
+    """dwork15.C21_as_extracted's map: with y = tau^2/c^2 the route at k = y minus the bound is
+    exp(-y/n) (exp(y (n - 1)/n) - 1): positive for every n >= 2, 0 at n = 1 (its companion, proved)."""
+    y, w = sp.Symbol("y", positive=True), sp.Symbol("w", nonnegative=True)
+    route, cor = REGISTRY.get("dwork15.cor21_route").bound, REGISTRY.get("dwork15.cor21").bound
+    diff = (route.subs(MC.k, MC.K_EXTRACTED) - cor).subs(tau, c * sp.sqrt(y))
+    assert sp.simplify(diff - sp.exp(-y / n) * (sp.exp(y * (n - 1) / n) - 1)) == 0
+    at_n = sp.expand(y * (n - 1) / n).subs(n, 2 + w)
+    assert sp.factor(at_n).is_positive  # so exp(...) - 1 > 0 for n >= 2
+    assert MC._c21_extracted_at_1().verdict is SymbolicVerdict.PROVED
+    moved = dataclasses.replace(REGISTRY.get("dwork15.C21_as_extracted_holds"), region=dataclasses.replace(
+        REGISTRY.get("dwork15.C21_as_extracted_holds").region, fixed={"n": 2}))
+    assert MC._c21_extracted_at_1(moved).verdict is SymbolicVerdict.UNDECIDED

@@ -29,12 +29,6 @@ from dptheory.verify.checking import check_claim
 #: falsified claims whose map is not written yet, each removed when its map lands (the helper mapping the findings
 #: of these papers owns them); a finding added anywhere else without a map fails test_every_finding_is_mapped
 PENDING: set[str] = {
-    "dwork15.C21_as_extracted",
-    "maxinfo.C1",
-    "maxinfo.route_superlinear",
-    "pacbayes.C1",
-    "shi26.F_lemma39_sensitivity",
-    "shi26.F_thm3_privacy",
     # Ye & Shokri 2022: mapped one by one on branch wt-map
     "yeshokri22.C1b",
     "yeshokri22.C2c",

@@ -129,3 +129,53 @@ def test_a_proof_given_a_mutated_copy_does_not_prove_it(key: str, fn: Callable[.
     scaled = dataclasses.replace(cl, lhs=combine("x 1.01", "*", cl.lhs, constant("101/100", "101/100")))
     for mut in (flipped, scaled):
         assert fn(mut).verdict is SymbolicVerdict.UNDECIDED
+
+
+# ----------------------------------------------------------------------------- where pacbayes.C1 holds
+@pytest.mark.parametrize("where", ["below", "above"])
+def test_the_companions_of_c1_are_proved_and_a_widened_region_is_not(where: str) -> None:
+    """pacbayes.C1_holds_below/above are proved; their region widened into the band (where C1 fails), their
+    relation flipped, or DR18's budget changed (2 max -> max) is not proved."""
+    from dptheory.core.claims import Region
+    from dptheory.core.conditions import Condition
+
+    cl = REGISTRY.get(f"pacbayes.C1_holds_{where}")
+    fn = C._c1_below if where == "below" else C._c1_above
+    assert fn().verdict is SymbolicVerdict.PROVED and cl.companion_of == "pacbayes.C1"
+    m, eps, dl = C.mD, C.epsD, C.deltaD
+    wide = {"below": sp.LessThan(m * eps**2, sp.log(1 / dl)), "above": sp.GreaterThan(m * eps**2, sp.log(3 / dl))}
+    widened = dataclasses.replace(cl, region=Region(constraints=(Condition(wide[where], "wider"),)))
+    flipped = dataclasses.replace(cl, relation=Relation.GE)
+    for mut in (widened, flipped):
+        assert fn(mut).verdict is SymbolicVerdict.UNDECIDED
+
+
+def test_a_changed_dr18_budget_stops_the_companions(monkeypatch: pytest.MonkeyPatch) -> None:
+    t = REGISTRY.get("dr18.dp_prior")
+    m, eps, dl = C.mD, C.epsD, C.deltaD
+    half = (C.KLD + sp.log(2 * sp.sqrt(m)) + sp.Max(sp.log(3 / dl), m * eps**2)) / m
+    _with(monkeypatch, "dr18.dp_prior", dataclasses.replace(t, terms={"rhs": dataclasses.replace(t.terms["rhs"],
+                                                                                                  expr=half)}))
+    assert C._c1_below().verdict is SymbolicVerdict.UNDECIDED and C._c1_above().verdict is SymbolicVerdict.UNDECIDED
+
+
+def test_c1_band_against_an_independent_evaluation() -> None:
+    """The band's ends quoted by pacbayes.C1's map (m = 100, delta = 1e-9: eps from 0.41810573 to 0.50107787),
+    with both budgets written out here (xi(100) as a rational sum) and the companions' bounds on either side."""
+    import mpmath
+
+    with mpmath.workdps(40):
+        m, dl = 100, mpmath.mpf("1e-9")
+        xi = mpmath.fsum(mpmath.binomial(m, j) * (mpmath.mpf(j) / m) ** j * (1 - mpmath.mpf(j) / m) ** (m - j)
+                         for j in range(m + 1))
+
+        def gap(e: mpmath.mpf) -> mpmath.mpf:  # DR18 - variant (KL = 0)
+            dr18 = (mpmath.log(2 * mpmath.sqrt(m)) + 2 * max(mpmath.log(3 / dl), m * e**2)) / m
+            var = mpmath.log(2 * xi / dl) / m + e**2 / 2 + e * mpmath.sqrt(mpmath.log(4 / dl) / (2 * m))
+            return dr18 - var
+
+        lo = mpmath.findroot(gap, (mpmath.mpf("0.40"), mpmath.mpf("0.43")), solver="bisect")
+        hi = mpmath.findroot(gap, (mpmath.mpf("0.48"), mpmath.mpf("0.52")), solver="bisect")
+        assert mpmath.nstr(lo, 8) == "0.41810573" and mpmath.nstr(hi, 8) == "0.50107787"
+        below, above = mpmath.sqrt(0.75 * mpmath.log(1 / dl) / m), mpmath.sqrt(1.25 * mpmath.log(3 / dl) / m)
+        assert below < lo < hi < above and gap(below) > 0 and gap(above) > 0

@@ -121,15 +121,37 @@ def all_proved(steps: list[SymbolicResult], what: str) -> SymbolicResult:
 
 
 def claim_states(claim: Any, lhs: str, rhs: str, relation: Any, lhs_term: str | None = None,
-                 rhs_term: str | None = None) -> str | None:
+                 rhs_term: str | None = None, lhs_set: Any = None) -> str | None:
     """None when ``claim`` (a :class:`~dptheory.core.claims.Claim`) still compares the theorem ``lhs`` (its term
-    ``lhs_term``, no value set) with ``rhs`` by ``relation`` and no factor, else why not: a proof that reads the
-    registry checks this first, so that it does not prove a changed claim."""
-    from dptheory.core.claims import TheoremSide
-
-    ref = [(q.theorem, q.term, dict(q.set)) if isinstance(q, TheoremSide) else (None, None, {}) for q in claim.sides()]
+    ``lhs_term``, the values ``lhs_set`` set, none by default) with ``rhs`` (no value set) by ``relation`` and no
+    factor, else why not: a proof that reads the registry checks this first, so that it does not prove a changed
+    claim."""
+    # a theorem side is the one side class with a ``theorem`` (core.claims imports this module: no import back)
+    ref = [(q.theorem, q.term, dict(q.set)) if getattr(q, "theorem", None) else (None, None, {}) for q in claim.sides()]
     got = (ref[0][0], ref[0][1], ref[1][0], ref[1][1], claim.relation, ref[0][2], ref[1][2])
-    want: tuple[Any, ...] = (lhs, lhs_term, rhs, rhs_term, relation, {}, {})
+    want: tuple[Any, ...] = (lhs, lhs_term, rhs, rhs_term, relation, dict(lhs_set or {}), {})
     if got == want and claim.factor is None:
         return None
     return f"{claim.key} no longer states {lhs} {relation.value} {rhs}"
+
+
+def prove_positive_polynomial(expr: sp.Expr, var: sp.Symbol, what: str) -> SymbolicResult:
+    """PROVED when ``expr`` is a polynomial in the positive symbol ``var`` whose coefficients are constants, the
+    constant term positive and every other coefficient positive or zero (each sign enclosed by arb:
+    :func:`certify_positive_constant`), so that ``expr > 0`` for every ``var > 0``."""
+    try:
+        poly = sp.Poly(sp.expand(expr), var)
+    except sp.PolynomialError:
+        return SymbolicResult(SymbolicVerdict.UNDECIDED, f"{what}: not a polynomial in {var}")
+    coeffs = poly.all_coeffs()[::-1]  # constant term first
+    if var.is_positive is not True or any(c.free_symbols for c in coeffs):
+        return SymbolicResult(SymbolicVerdict.UNDECIDED, f"{what}: coefficients not constant or {var} not positive")
+    shown = []
+    for k, c in enumerate(coeffs):
+        if k > 0 and sp.simplify(c) == 0:
+            continue
+        res = certify_positive_constant(c, f"coefficient of {var}^{k}")
+        if res.verdict is not SymbolicVerdict.PROVED:
+            return SymbolicResult(SymbolicVerdict.UNDECIDED, f"{what}: {res.detail}")
+        shown.append(res.detail)
+    return SymbolicResult(SymbolicVerdict.PROVED, f"{what}: a polynomial in {var} > 0 with " + "; ".join(shown))

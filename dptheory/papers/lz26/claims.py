@@ -32,6 +32,7 @@ from dptheory.core.claims import (
     theorem_side,
 )
 from dptheory.core.conditions import Condition
+from dptheory.core.findings import Edge, FindingMap
 from dptheory.core.notation import rational_to_mpf
 from dptheory.core.registry import REGISTRY
 from dptheory.core.symbolic import (
@@ -185,6 +186,41 @@ ROUTE_SUPERLINEAR = _route_claim(
     lambda c: {"n": c.counterexamples[0]["n"], "n2": 2 * c.counterexamples[0]["n"],
                "sigma": c.counterexamples[0]["sigma"], "beta": c.counterexamples[0]["beta"],
                "route": side_at_pin(c, "rhs") / 2}),
+    failing=FindingMap(
+        fails_on="x = n E zeta^2/sigma^2 below a threshold x*(sigma/zeta, beta) between 0.019 and 0.056 on the scan "
+        "(x* = 0.042458 at sigma = 1000 zeta, beta = 1e-6, E = 1; 0.0315 at sigma = 100 zeta, beta = 0.1): route(2n) "
+        "<= 2 route(n) for x < x*, route(2n) > 2 route(n) from x* on",
+        evidence="float64 scan of n on a grid of ratio 10^(1/40) from 100 to 10^6 at E in {1, 10}, sigma in {20, 100, "
+        "300, 1000} zeta, beta in {0.1, 1e-3, 1e-6} (C = C_beta = 1; points where Rogers et al.'s eps <= 1/2 fails "
+        "skipped): at each setting the claim switches once, from failing to holding, at x* in [0.0188, 0.0557]; "
+        "the two edges solved by bisection on n and decided on arb balls (docs/derivations/maxinfo_route.md, "
+        "section 3)",
+        edges=(Edge(fails={"n": 42457, "E": 1, "zeta": 1, "sigma": 1000, "beta": "0.000001", "C": 1, "C_beta": 1},
+                    holds={"n": 42458, "E": 1, "zeta": 1, "sigma": 1000, "beta": "0.000001", "C": 1, "C_beta": 1},
+                    across="n from 42457 to 42458 at sigma = 1000, beta = 1e-6 (x from 0.042457 to 0.042458)"),
+               Edge(fails={"n": 314, "E": 1, "zeta": 1, "sigma": 100, "beta": "0.1", "C": 1, "C_beta": 1},
+                    holds={"n": 315, "E": 1, "zeta": 1, "sigma": 100, "beta": "0.1", "C": 1, "C_beta": 1},
+                    across="n from 314 to 315 at sigma = 100, beta = 0.1 (x from 0.0314 to 0.0315)")),
+    ),
+)
+
+ROUTE_SUPERLINEAR_HOLDS = _route_claim(
+    key="maxinfo.route_superlinear_holds",
+    title="The (eps, delta)-DP route grows faster than linearly in n once n E zeta^2/sigma^2 >= 0.06 (on a grid)",
+    locator_tail=", where it holds",
+    reading="route(2n) > 2 route(n) (C = C_beta = 1) at every point of a grid with x = n E zeta^2/sigma^2 >= 0.06, "
+    "above every threshold x* of maxinfo.route_superlinear's scan (at most 0.0557). Exhaustive on the grid, not "
+    "certified on the continuum: the route is a root of Rogers et al.'s slack equation in eps, and a branch and bound "
+    "over (n, sigma, beta) does not fit the budget (docs/derivations/maxinfo_arb.md, section 4).",
+    verdict=Verdict.EXHAUSTIVE,
+    region=Region(fixed={"C": 1, "C_beta": 1, "zeta": 1, "E": 1},
+                  choices={"n": [600, 6000, 60000, 600000], "sigma": [100, 300, 1000],
+                           "beta": ["0.1", "0.001", "0.000001"]},
+                  constraints=(Condition(nR * ER * zetaR**2 / sigmaR**2 >= sp.Rational(6, 100),
+                                         "n E zeta^2/sigma^2 >= 0.06"),),
+                  description="a grid with x = n E zeta^2/sigma^2 >= 0.06: n in {600, 6000, 6e4, 6e5}, sigma in "
+                  "{100, 300, 1000}, beta in {0.1, 1e-3, 1e-6}, E = 1, C = C_beta = 1"),
+    companion_of="maxinfo.route_superlinear",
 )
 
 ROUTE_SUPERLINEAR_B = _route_claim(
@@ -357,5 +393,5 @@ CALIBRATION = REGISTRY.add(Claim(
                   f"({CALIBRATION_NOTE}); searches draw Delta, sigma, delta from the notation's ranges"),
 ))
 
-__all__ = ["CALIBRATION", "EXACT_DELTA_FORMULA", "ROUTE_SUPERLINEAR", "ROUTE_SUPERLINEAR_B", "calibration_steps",
-           "exact_delta_mp"]
+__all__ = ["CALIBRATION", "EXACT_DELTA_FORMULA", "ROUTE_SUPERLINEAR", "ROUTE_SUPERLINEAR_B", "ROUTE_SUPERLINEAR_HOLDS",
+           "calibration_steps", "exact_delta_mp"]

@@ -46,6 +46,23 @@ def _c21_symbolic() -> Any:
     return prove_zero(route - M.COR21.bound, "Cor 21 route at k = tau^2/(c^2 n) minus Cor 21")
 
 
+def _c21_extracted_at_1(claim: Claim | None = None) -> SymbolicResult:
+    """dwork15.C21_as_extracted_holds: at n = 1 the route at k = tau^2/c^2 equals Cor 21's bound (so <= holds, with
+    equality), for every tau, c > 0 and beta in (0, 1). (For n >= 2 the route exceeds it: the route minus the bound
+    is exp(-y/n) (exp(y (n - 1)/n) - 1) > 0 with y = tau^2/c^2; tests/test_c22_proof.py checks that identity.)"""
+    cl = claim or REGISTRY.get("dwork15.C21_as_extracted_holds")
+    why = claim_states(cl, "dwork15.cor21_route", "dwork15.cor21", Relation.LE, lhs_set={"k": K_EXTRACTED})
+    if why:
+        return SymbolicResult(SymbolicVerdict.UNDECIDED, why)
+    if dict(cl.region.fixed) != {"n": 1} or cl.region.choices:
+        return SymbolicResult(SymbolicVerdict.UNDECIDED, f"{cl.key}'s region is no longer n = 1")
+    route, cor = REGISTRY.get("dwork15.cor21_route").bound, REGISTRY.get("dwork15.cor21").bound
+    if route is None or cor is None:
+        return SymbolicResult(SymbolicVerdict.UNDECIDED, "a side has no closed form")
+    return prove_zero((route.subs(k, K_EXTRACTED) - cor).subs(n, 1),
+                      "at n = 1, the route at k = tau^2/c^2 minus Cor 21's bound (every tau, c > 0, beta)")
+
+
 C22_NOTE = "docs/max_information.md, Findings (dwork15.C22)"
 _A22_GAP = sp.Rational(3, 4) - 1 / sp.sqrt(2)
 """a = 3/4 - 1/sqrt 2: Cor 22's route is e^(-(3/4 + a) x) + 2 e^(-x), the bound e^(-3x/4)."""
