@@ -5,9 +5,11 @@
   (``maxinfo.thmB_at_most_linear``, ``maxinfo.thmA_at_most_linear``, formerly ``lz26.C1a``/``C1b``), as
   is the contrast with the (eps, delta)-DP route through Rogers et al. (``maxinfo.route_superlinear``
   and ``maxinfo.route_superlinear_regime``, formerly ``lz26.C2``/``C2b``; our note
-  ``docs/derivations/maxinfo_route.md``, section 3). The retired ``lz26.*`` keys are never reused.
+  ``docs/derivations/maxinfo_route.md``, section 3; the finding's map and its companion
+  ``maxinfo.route_superlinear_holds``). The retired ``lz26.*`` keys are never reused.
 * the Gaussian-mechanism calibration quoted in Section 2 (``lz26.C3``): at the calibrated eps the
-  exact delta of the Gaussian mechanism (Balle & Wang 2018, Thm 8) is at most the target delta.
+  exact delta of the Gaussian mechanism (Balle & Wang 2018, Thm 8) is at most the target delta; proved at
+  every valid point (``calibration_steps``, ``docs/derivations/lz26_gaussian_calibration.md``).
 """
 
 from __future__ import annotations
