@@ -309,6 +309,8 @@ def describe_row(obj: Any) -> dict[str, Any]:
     else:
         row["direction"] = ""
         row["verdict"] = "falsified (finding)" if getattr(obj, "counterexamples", ()) else ""
+        if getattr(obj, "companion_of", None):
+            row["companion_of"] = obj.companion_of  # found from its finding without importing every paper
     return row
 
 

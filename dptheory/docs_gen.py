@@ -79,7 +79,7 @@ def findings_markdown() -> str:
             continue
         fails = ("everywhere on the claim's region: " if rec["everywhere"] else "") + rec["fails_on"]
         holds = holding_part(rec) if rec["everywhere"] else "; ".join(
-            f"`{x['key']}`: {x['region']} ({x['verdict']})" for x in rec["companions"]) or "no companion yet"
+            f"`{x['key']}`: {x['description']} ({x['verdict']})" for x in rec["companions"]) or "no companion yet"
         lines.append(f"| `{c.key}` | {_md(fails)} | {_md(holds)} |")
     return "\n".join(lines)
 

@@ -26,26 +26,9 @@ from dptheory.core.findings import Edge, FindingMap, companions, map_record
 from dptheory.core.registry import REGISTRY
 from dptheory.verify.checking import check_claim
 
-#: falsified claims whose map is not written yet, each removed when its map lands (the helper mapping the findings
-#: of these papers owns them); a finding added anywhere else without a map fails test_every_finding_is_mapped
-PENDING: set[str] = {
-    # Ye & Shokri 2022: mapped one by one on branch wt-map
-    "yeshokri22.C1b",
-    "yeshokri22.C2c",
-    "yeshokri22.C3c",
-    "yeshokri22.C3d",
-    "yeshokri22.C5a",
-    "yeshokri22.C5b",
-    "yeshokri22.C5c",
-    "yeshokri22.C5d",
-    "yeshokri22.C5g",
-    "yeshokri22.C6",
-    "yeshokri22.C7",
-    "yeshokri22.C7_epsdelta_pld",
-    "yeshokri22.C7_epsdelta_rdp",
-    "yeshokri22.C9b",
-    "yeshokri22.C9c",
-}
+#: falsified claims whose map is not written yet, each removed when its map lands (none left: every finding is
+#: mapped); a finding added anywhere without a map fails test_every_finding_is_mapped
+PENDING: set[str] = set()
 
 X = sp.Symbol("x", positive=True)
 TOY = Paper(key="toy26", authors="A. Toy", year=2026, title="Toy")
@@ -85,8 +68,9 @@ def test_check_decides_the_edges_and_names_the_companion(registered: tuple[Claim
     edge = res.map["edges"][0]
     assert edge["fails"]["decision"]["holds"] is False and edge["fails"]["decision"]["certified"]
     assert edge["holds"]["decision"]["holds"] is True and edge["holds"]["decision"]["certified"]
-    assert res.map["companions"] == [{"key": "toy26.C1_holds", "title": companion.title,
-                                      "region": "x in {1/4, 1/2, 3/4}", "verdict": "exhaustive"}]
+    shown = "x in {1/4, 1/2, 3/4}"
+    assert res.map["companions"] == [{"key": "toy26.C1_holds", "title": companion.title, "region": shown,
+                                      "description": shown, "verdict": "exhaustive"}]
     text = "\n".join(res.sentences())
     assert "Fails on: x >= 1." in text
     assert "Edge (x from 11/10 to 9/10): fails at x = 11/10 (certified); holds at x = 9/10 (certified)." in text

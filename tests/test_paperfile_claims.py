@@ -106,7 +106,10 @@ def test_the_papers_claims_come_from_their_paper_files_registered_by_their_claim
                                        "dwork15.C22", "maxinfo.C1", "maxinfo.C1_holds"]),
                           ("shi26", ["shi26.F_lemma39_sensitivity"]),
                           ("yeshokri22", [f"yeshokri22.{c}" for c in ("C1a", "C2a", "C2b", "C2c", "C3a", "C3b", "C3c",
-                                                                       "C3d", "C4", "C6b", "C7", "C8", "C9a")])]:
+                                                                       "C3d", "C4", "C6b", "C7", "C8", "C9a",
+                                                                       # companions: where the findings hold
+                                                                       "C3c_holds", "C3d_holds", "C7_holds",
+                                                                       "C7_holds_alpha20")])]:
         pf = paperfile.load(f"dptheory.papers.{package}.claims", "paper.toml")
         assert [t["key"] for t in pf.claim_tables] == keys
         for key in keys:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar, Concatenate, ParamSpec
@@ -712,6 +712,21 @@ class Claim:
                                  "record as falsified (narrow its region)")
         # (a registered claim on record as falsified has pins: checks/test_claims.py; a mutated copy, as the
         # mutation contract makes, may drop them)
+
+    def companion(
+        self,
+        key: str,
+        title: str,
+        region: Region,
+        *,
+        verdict: Verdict,
+        reading: str,
+        symbolic: Callable[..., Any] | None = None,
+    ) -> Claim:
+        """A companion of this falsified claim (:mod:`dptheory.core.findings`): the same statement, sides, relation
+        and factor on the narrower ``region`` where it holds, ours, with its own verdict on record (and proof)."""
+        return replace(self, key=key, title=title, reading=reading, region=region, verdict=verdict,
+                       symbolic=symbolic, counterexamples=(), finding="", failing=None, companion_of=self.key)
 
     @cached_property
     def finding_text(self) -> str:

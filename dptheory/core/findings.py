@@ -108,12 +108,14 @@ class Mapped(Protocol):
 
 
 def companions(claim: Mapped) -> list[Any]:
-    """The registered companions of ``claim`` (claims whose ``companion_of`` is its key), in key order. They are
-    registered by the claim's own paper package, so they are present once the claim is."""
+    """The companions of ``claim`` (claims whose ``companion_of`` is its key), in key order: those registered, and
+    those the committed index lists (a companion may be registered by another module of the claim's paper package
+    than the claim itself; :meth:`~dptheory.core.registry.Registry.get` imports that one module)."""
     from dptheory.core.registry import REGISTRY
 
-    return sorted((c for c in REGISTRY.registered() if getattr(c, "companion_of", None) == claim.key),
-                  key=lambda c: c.key)
+    keys = {c.key for c in REGISTRY.registered() if getattr(c, "companion_of", None) == claim.key}
+    keys |= {row["key"] for row in REGISTRY.index().get("items", []) if row.get("companion_of") == claim.key}
+    return [REGISTRY.get(k) for k in sorted(keys)]
 
 
 def point_text(point: Mapping[str, Any]) -> str:
@@ -138,7 +140,8 @@ def map_record(claim: Mapped, decided: Sequence[Mapping[str, Any]] | None = None
     For a falsified claim with a :class:`FindingMap`: ``fails_on``, ``evidence``, ``everywhere``, ``edges`` (per
     edge: ``across`` and, per role ``fails``/``holds``, the point and, when a check decided it, its decision:
     ``holds``, ``certified``, ``evidence``, as ``decided`` gives them in the order of :func:`edge_roles`) and
-    ``companions`` (key, title, region, verdict on record). For a companion: ``companion_of`` only.
+    ``companions`` (key, title, region as covered, its description in words, verdict on record). For a companion:
+    ``companion_of`` only.
     """
     if claim.failing is None:
         return {"companion_of": claim.companion_of} if claim.companion_of else None
@@ -154,7 +157,8 @@ def map_record(claim: Mapped, decided: Sequence[Mapping[str, Any]] | None = None
         "evidence": fmap.evidence,
         "everywhere": fmap.everywhere,
         "edges": edges,
-        "companions": [{"key": c.key, "title": c.title, "region": c.region.describe(), "verdict": c.expected.value}
+        "companions": [{"key": c.key, "title": c.title, "region": c.region.describe(),
+                        "description": c.region.description or c.region.describe(), "verdict": c.expected.value}
                        for c in companions(claim)],
     }
 

@@ -39,6 +39,26 @@ def prove_zero(expr: sp.Expr, what: str) -> SymbolicResult:
     return SymbolicResult(SymbolicVerdict.UNDECIDED, f"{what}: simplifies to {sp.sstr(simp)}; sign unknown")
 
 
+def prove_sign(expr: sp.Expr, want: str, what: str) -> SymbolicResult:
+    """PROVED when sympy's assumptions decide that ``expr`` is ``want`` ("positive", "negative", "nonnegative" or
+    "nonpositive"), else UNDECIDED (rewrite it into a sign-decidable form first: see the module docstring)."""
+    got = {"positive": expr.is_positive, "negative": expr.is_negative, "nonnegative": expr.is_nonnegative,
+           "nonpositive": expr.is_nonpositive}[want]
+    if got is True:
+        return SymbolicResult(SymbolicVerdict.PROVED, f"{what}: {sp.sstr(expr)} is {want}")
+    return SymbolicResult(SymbolicVerdict.UNDECIDED, f"{what}: sign of {sp.sstr(expr)} not decided ({want} wanted)")
+
+
+def prove_all(steps: list[SymbolicResult], what: str, note: str) -> SymbolicResult:
+    """PROVED when every step is, saying ``what`` was proved, where its derivation is (``note``) and how many
+    checked steps it took (sympy identities and signs, or arb enclosures of constants:
+    :func:`certify_positive_constant`); else UNDECIDED naming the first step not proved."""
+    bad = [st.detail for st in steps if st.verdict is not SymbolicVerdict.PROVED]
+    if bad:
+        return SymbolicResult(SymbolicVerdict.UNDECIDED, f"{what}: step not proved: {bad[0]}")
+    return SymbolicResult(SymbolicVerdict.PROVED, f"{what} ({note}; {len(steps)} checked steps)")
+
+
 def prove_finite_limit(expr: sp.Expr, var: sp.Symbol, what: str) -> SymbolicResult:
     """PROVED if ``limit(expr, var, oo)`` is finite (sympy's limit under the symbols' assumptions)."""
     try:
@@ -80,16 +100,6 @@ def symbolic_limit(thm: Any, param: str) -> tuple[SymbolicResult, sp.Expr | None
     return SymbolicResult(verdict, f"limit as {param} -> oo: {sp.sstr(value)}"), value
 
 
-def prove_sign(expr: sp.Expr, want: str, what: str) -> SymbolicResult:
-    """PROVED when sympy's assumptions decide that ``expr`` is ``want`` (positive, negative, nonnegative or
-    nonpositive); UNDECIDED otherwise (``None`` from sympy is never taken as True)."""
-    got = {"positive": expr.is_positive, "negative": expr.is_negative, "nonnegative": expr.is_nonnegative,
-           "nonpositive": expr.is_nonpositive}[want]
-    if got is True:
-        return SymbolicResult(SymbolicVerdict.PROVED, f"{what}: {sp.sstr(expr)} is {want}")
-    return SymbolicResult(SymbolicVerdict.UNDECIDED, f"{what}: sign of {sp.sstr(expr)} not decided ({want} wanted)")
-
-
 def certify_positive_constant(expr: sp.Expr, what: str, *, prec: int = 128) -> SymbolicResult:
     """PROVED when the constant ``expr`` (no free symbols) is enclosed by an arb ball (the statement compiler,
     :func:`dptheory.core.compile.compiled.compile_expr`) whose lower end is positive; the detail states that
@@ -110,14 +120,6 @@ def certify_positive_constant(expr: sp.Expr, what: str, *, prec: int = 128) -> S
         shown = exact.quantize(Decimal(1).scaleb(exact.adjusted() - 3), rounding=ROUND_FLOOR)  # 4 digits, down
         return SymbolicResult(SymbolicVerdict.PROVED, f"{what}: >= {shown} (arb)")
     return SymbolicResult(SymbolicVerdict.UNDECIDED, f"{what}: the arb enclosure {ball} is not positive")
-
-
-def all_proved(steps: list[SymbolicResult], what: str) -> SymbolicResult:
-    """PROVED with ``what`` when every step is PROVED, else UNDECIDED naming the first step that is not."""
-    bad = [st.detail for st in steps if st.verdict is not SymbolicVerdict.PROVED]
-    if bad:
-        return SymbolicResult(SymbolicVerdict.UNDECIDED, f"{what}: step not proved: {bad[0]}")
-    return SymbolicResult(SymbolicVerdict.PROVED, f"{what} ({len(steps)} checked steps)")
 
 
 def claim_states(claim: Any, lhs: str, rhs: str, relation: Any, lhs_term: str | None = None,

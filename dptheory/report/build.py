@@ -443,7 +443,7 @@ def findings_map_table(claims: list[Claim], results: list[Any], cfg: ReportConfi
         fails = ("everywhere: " if rec["everywhere"] else "") + rec["fails_on"] + f" (edge points {sure})"
         comps = rec["companions"]
         holds = holding_part(rec) if rec["everywhere"] or not comps else "; ".join(
-            f"{x['key'] if cfg.include else x['key'].split('.', 1)[1]}: {x['region']}" for x in comps)
+            f"{x['key'] if cfg.include else x['key'].split('.', 1)[1]}: {x['description']}" for x in comps)
         verdict = "; ".join(verdicts.get(x["key"], x["verdict"]) for x in comps) or "--"
         rows.append(rf"\texttt{{{escape(label)}}} & {text_tex(fails)} & {text_tex(holds)} & {escape(verdict)} \\")
     if not rows:

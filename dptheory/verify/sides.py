@@ -8,8 +8,9 @@ entry here, :func:`evaluate` (``functools.singledispatch`` on the variant), for 
 On balls: a formula (and a constant) through its compiled arb kernel; a combination of two parts
 (:func:`dptheory.core.claims.combine`) from its parts' balls; a theorem reference through the theorem's
 compiled statement or its declared ``arb`` override (derived parameters compiled and, when exact integers,
-passed as integers); a limit only where its declared existence condition certainly fails (the limit is then
-+infinity); a custom side through its declared ball evaluator (``arb``, or a ``value_arb`` method, e.g.
+passed as integers); a limit only where its declared existence condition is decided on the balls (+infinity where
+it certainly fails, its closed form ``Limit.expr`` where it certainly holds); a custom side through its declared
+ball evaluator (``arb``, or a ``value_arb`` method, e.g.
 :class:`dptheory.papers.yeshokri22.claims_epsdelta.OrderInfimum`). Every other side raises
 :class:`~dptheory.core.claims.NoBallEvaluator` with the reason (:meth:`~dptheory.core.claims.Quantity.ball_reason`).
 
@@ -240,7 +241,8 @@ def _theorem_ball(q: TheoremSide, balls: Mapping[str, Any]) -> Any:
 
 
 def _limit_ball(q: TheoremSide, t: Any, args: Mapping[str, Any]) -> Any:
-    """+infinity where the limit's declared existence condition certainly fails on the balls; else no ball."""
+    """+infinity where the limit's declared existence condition certainly fails on the balls; where it certainly
+    holds, the limit's closed form (``Limit.expr``, compiled) on the balls; else no ball."""
     import flint
 
     lim = t.limits[q.limit]
@@ -258,6 +260,11 @@ def _limit_ball(q: TheoremSide, t: Any, args: Mapping[str, Any]) -> Any:
     exists = rel_holds_on_ball(rel, d)
     if exists is False:
         return flint.arb("inf")
+    if exists is True and lim.expr is not None:
+        e = lim.expr
+        f = compile_expr(e, {s.name: s for s in e.free_symbols},
+                         integers=frozenset(s.name for s in e.free_symbols if s.is_integer))
+        return f.arb({k: args[k] for k in f.params})
     raise NoBallEvaluator(f"{q.label}: the limit of {t.key} is finite here and has no ball evaluator")
 
 

@@ -40,8 +40,8 @@ from dptheory.core.registry import REGISTRY
 from dptheory.core.symbolic import (
     SymbolicResult,
     SymbolicVerdict,
-    all_proved,
     certify_positive_constant,
+    prove_all,
     prove_sign,
     prove_zero,
 )
@@ -367,12 +367,12 @@ def _calibration_proof(claim: Claim | None = None) -> SymbolicResult:
     """lz26.C3 at every valid point: lhs = F(mu, S) < F(1/S, S) <= Phi(1/(2S) - S) < c e^(-S^2/2) = delta."""
     steps = calibration_steps(claim or REGISTRY.get("lz26.C3"), REGISTRY.get("lz26.gaussian_calibration"))
     constants = "; ".join(st.detail for st in steps if st.detail.endswith("(arb)"))
-    return all_proved(steps, "exact delta at the calibrated eps < delta at every Delta, sigma > 0, delta in (0, 1) "
-                      "with calibrated eps < 1: the profile depends on mu = Delta/sigma and S = sqrt(2 ln(1.25/delta)) "
-                      "only, increases in mu up to mu S = 1 (Mills' ratio), and at eps = 1 it is below 1.25 "
-                      "e^(-S^2/2) = delta (Mills' ratio for S >= 1.1, monotone constants below); the sentence's "
-                      f"sigma >= the calibrated value follows since the profile decreases in eps; {constants}; "
-                      f"{CALIBRATION_NOTE}")
+    return prove_all(steps, "exact delta at the calibrated eps < delta at every Delta, sigma > 0, delta in (0, 1) "
+                     "with calibrated eps < 1: the profile depends on mu = Delta/sigma and S = sqrt(2 ln(1.25/delta)) "
+                     "only, increases in mu up to mu S = 1 (Mills' ratio), and at eps = 1 it is below 1.25 "
+                     "e^(-S^2/2) = delta (Mills' ratio for S >= 1.1, monotone constants below); the sentence's "
+                     f"sigma >= the calibrated value follows since the profile decreases in eps; {constants}",
+                     CALIBRATION_NOTE)
 
 
 CALIBRATION = REGISTRY.add(Claim(

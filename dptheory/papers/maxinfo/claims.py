@@ -23,9 +23,9 @@ from dptheory.core.registry import REGISTRY
 from dptheory.core.symbolic import (
     SymbolicResult,
     SymbolicVerdict,
-    all_proved,
     certify_positive_constant,
     claim_states,
+    prove_all,
     prove_sign,
     prove_zero,
 )
@@ -111,16 +111,16 @@ def _c22_symbolic(claim: Claim | None = None) -> SymbolicResult:
     """dwork15.C22 on its continuum: bound - route = bound (1 - g(x)) > 0 for x >= X0 (:func:`c22_steps`); the
     detail adds g(39/5) > 1 (below 7.8 the route does not give the bound: the constant is sharp to 0.1)."""
     steps = c22_steps(claim or REGISTRY.get("dwork15.C22"))
-    res = all_proved(steps, "the route <= exp(-3x/4) at every tau, c > 0, n >= 1 with x = tau^2/(c^2 n) at least "
-                     "Cor 22's constant (dwork15.cor22's condition): both are functions of x, route = exp(-3x/4) g(x) "
-                     "with g(x) = e^(-(3/4 - 1/sqrt 2) x) + 2 e^(-x/4) decreasing (sympy identity and sign), and 1 - g "
-                     "at the constant > 0 (arb)")
+    res = prove_all(steps, "the route <= exp(-3x/4) at every tau, c > 0, n >= 1 with x = tau^2/(c^2 n) at least "
+                    "Cor 22's constant (dwork15.cor22's condition): both are functions of x, route = exp(-3x/4) g(x) "
+                    "with g(x) = e^(-(3/4 - 1/sqrt 2) x) + 2 e^(-x/4) decreasing (sympy identity and sign), and 1 - g "
+                    "at the constant > 0 (arb)", C22_NOTE)
     if res.verdict is not SymbolicVerdict.PROVED:
         return res
     sharp = certify_positive_constant(_route_over_bound(sp.Rational(39, 5)) - 1,
                                       "g(39/5) - 1 (at x = 7.8 the route is above the bound)")
     extra = f"; {sharp.detail}" if sharp.verdict is SymbolicVerdict.PROVED else ""
-    return SymbolicResult(SymbolicVerdict.PROVED, f"{res.detail}: {steps[-1].detail}{extra}; {C22_NOTE}")
+    return SymbolicResult(SymbolicVerdict.PROVED, f"{res.detail}: {steps[-1].detail}{extra}")
 
 
 # dwork15.C21, dwork15.C21_as_extracted, dwork15.C22 and maxinfo.C1: the [[claim]] tables of paper.toml

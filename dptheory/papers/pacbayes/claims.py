@@ -31,8 +31,8 @@ from dptheory.core.registry import REGISTRY
 from dptheory.core.symbolic import (
     SymbolicResult,
     SymbolicVerdict,
-    all_proved,
     claim_states,
+    prove_all,
     prove_positive_polynomial,
     prove_sign,
     prove_zero,
@@ -313,6 +313,7 @@ for _claim in paperfile.load(__name__, "paper.toml").claims(side_at_pin=side_at_
 # pacbayes.C1 fails in a band around m eps^2 = ln(3/delta) (its [claim.failing] map in paper.toml); below and above
 # the band it holds, proved here (docs/derivations/pacbayes_maxinfo.md, "Where the variant is smaller")
 _u, _L = sp.Symbol("u", positive=True), sp.Symbol("L", positive=True)  # u = m eps^2, L = ln(1/delta) > 0
+C1_NOTE = "docs/derivations/pacbayes_maxinfo.md, 'Where the variant is smaller'"
 C1_BELOW = sp.Rational(3, 4) * sp.log(1 / deltaD)
 """pacbayes.C1 holds where m eps^2 <= (3/4) ln(1/delta) (pacbayes.C1_holds_below)."""
 C1_ABOVE = sp.Rational(5, 4) * sp.log(3 / deltaD)
@@ -353,7 +354,7 @@ def c1_gap(claim: Claim) -> tuple[list[SymbolicResult], sp.Expr | None]:
 def _c1_holds_symbolic(claim: Claim, where: str) -> SymbolicResult:
     steps, G = c1_gap(claim)
     if G is None or any(st.verdict is not SymbolicVerdict.PROVED for st in steps):
-        return all_proved(steps, "pacbayes.C1's budgets")
+        return prove_all(steps, "pacbayes.C1's budgets", C1_NOTE)
     bound = claim.region.constraints[0].relation if len(claim.region.constraints) == 1 else None
     want = {"below": sp.LessThan(mD * epsD**2, C1_BELOW), "above": sp.GreaterThan(mD * epsD**2, C1_ABOVE)}[where]
     if bound != want:
@@ -387,10 +388,9 @@ def _c1_holds_symbolic(claim: Claim, where: str) -> SymbolicResult:
                                       "(6) u - 5L/4 - 3/2 ln 2 at u = (5/4)(ln 3 + L) + w, w > 0"),
         ]
         what = "m eps^2 >= (5/4) ln(3/delta)"
-    return all_proved(steps, "the variant's budget (pacbayes.dr18_maxinfo_variant_derived) < dr18.dp_prior's "
-                      f"wherever {what} (every m >= 1, eps > 0, delta in (0, 1), KL): with xi(m) <= 2 sqrt(m), "
-                      "u = m eps^2 and L = ln(1/delta) the difference is G(u, L)/m, positive there (docs/derivations/"
-                      "pacbayes_maxinfo.md, 'Where the variant is smaller')")
+    return prove_all(steps, "the variant's budget (pacbayes.dr18_maxinfo_variant_derived) < dr18.dp_prior's "
+                     f"wherever {what} (every m >= 1, eps > 0, delta in (0, 1), KL): with xi(m) <= 2 sqrt(m), "
+                     "u = m eps^2 and L = ln(1/delta) the difference is G(u, L)/m, positive there", C1_NOTE)
 
 
 def _c1_below(claim: Claim | None = None) -> SymbolicResult:

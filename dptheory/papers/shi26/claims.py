@@ -29,7 +29,7 @@ from dptheory.core.claims import Verdict as ClaimVerdict
 from dptheory.core.conditions import Condition
 from dptheory.core.findings import Edge, FindingMap
 from dptheory.core.registry import REGISTRY
-from dptheory.core.symbolic import SymbolicResult, SymbolicVerdict, all_proved, claim_states, prove_sign, prove_zero
+from dptheory.core.symbolic import SymbolicResult, SymbolicVerdict, claim_states, prove_all, prove_sign, prove_zero
 from dptheory.numerics.binomial import clopper_pearson_lower, wilson
 from dptheory.papers.shi26.theorems import NOTATION, PAPER, d, eta, m, mu, sp_
 from dptheory.verify.sides import side_at_pin
@@ -60,6 +60,9 @@ for _claim in paperfile.load(__name__, "paper.toml").claims(side_at_pin=side_at_
     REGISTRY.add(_claim)
 
 
+SHI26_MAP_NOTE = "docs/derivations/shi26_lemma39.md, section 4"
+
+
 def _lemma39_holds_symbolic(claim: Claim | None = None) -> SymbolicResult:
     """shi26.F_lemma39_sensitivity_holds: where 3 sigma_p^2 d <= ||mu||^2, Lemma 39's curve minus the replace-one
     worst case is T alpha (||mu||^2 - 3 sigma_p^2 d)/(sigma_b^2 n^2 m) >= 0 (sympy, with ||mu||^2 = 3 sigma_p^2 d + v,
@@ -78,8 +81,8 @@ def _lemma39_holds_symbolic(claim: Claim | None = None) -> SymbolicResult:
     steps = [prove_zero(sp.simplify(lemma - worst) - _T * _alpha * (mu**2 - 3 * sp_**2 * d) / (_sb**2 * _n**2 * m),
                         "(1) Lemma 39 - worst case - T alpha (||mu||^2 - 3 sigma_p^2 d)/(sigma_b^2 n^2 m)"),
              prove_sign(gap, "nonnegative", "(2) the difference at ||mu||^2 = 3 sigma_p^2 d + v, v >= 0")]
-    return all_proved(steps, "the replace-one worst-case RDP <= Lemma 39's at every order, T, sigma_b, n, m where "
-                      "3 sigma_p^2 d <= ||mu||^2 (docs/derivations/shi26_lemma39.md, section 3a)")
+    return prove_all(steps, "the replace-one worst-case RDP <= Lemma 39's at every order, T, sigma_b, n, m where "
+                     "3 sigma_p^2 d <= ||mu||^2", SHI26_MAP_NOTE)
 
 
 LEMMA39_HOLDS = Condition(sp.LessThan(3 * sp_**2 * d, mu**2), "3 sigma_p^2 d <= ||mu||^2")
@@ -211,9 +214,9 @@ def _thm3_holds_symbolic(claim: Claim | None = None) -> SymbolicResult:
         prove_zero(((sp.sqrt(t) * Q + sp.sqrt(ell)) ** 2 - ell).subs(t, 1) - Rs,
                    "(6) the lhs at A = Q^2 (t = 1) minus Theorem 3's R"),
     ]
-    return all_proved(steps, "Lemma 39 at Theorem 3's sigma_b, T2 <= Theorem 3 (C4 = 1000) at every valid point with "
-                      "eta <= eta_s = (sqrt(R + L) - sqrt(L))^2 ||mu||^6 n^2/(2 (2||mu||^2 + 3 sigma_p^2 d) m^6 M^2) "
-                      "(and eta <= m/||mu||^2)")
+    return prove_all(steps, "Lemma 39 at Theorem 3's sigma_b, T2 <= Theorem 3 (C4 = 1000) at every valid point with "
+                     "eta <= eta_s = (sqrt(R + L) - sqrt(L))^2 ||mu||^6 n^2/(2 (2||mu||^2 + 3 sigma_p^2 d) m^6 M^2) "
+                     "(and eta <= m/||mu||^2)", SHI26_MAP_NOTE)
 
 
 REGISTRY.add(dataclasses.replace(

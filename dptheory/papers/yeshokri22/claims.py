@@ -25,6 +25,7 @@ from dptheory.core.claims import Box, Claim, Finding, Quantity, Region, Relation
 from dptheory.core.conditions import Condition
 from dptheory.core.registry import REGISTRY
 from dptheory.core.symbolic import SymbolicResult, SymbolicVerdict, prove_finite_limit, prove_zero
+from dptheory.papers.yeshokri22.claims_map import MAPS
 from dptheory.papers.yeshokri22.theorems import (
     C_N2,
     FIGURE_SETTING,
@@ -193,6 +194,7 @@ _add(
                        "r1": side_at_pin(c, "lhs"), "r2": side_at_pin(c, "lhs", K=2),
                        "r200": side_at_pin(c, "lhs", K=200)},
         ),
+        failing=MAPS["C1b"],
     )
 )
 
@@ -288,6 +290,7 @@ for suffix, lhs, rhs, region, what, ces, finding in [
             finding=finding,
             verdict=Verdict.PROVED if suffix in C5_SYMBOLIC else None,
             symbolic=C5_SYMBOLIC.get(suffix),
+            failing=MAPS.get(f"C5{suffix}"),
         )
     )
 
@@ -328,6 +331,7 @@ _add(
                                   "nb": p["n"] / p["b"], "lhs": side_at_pin(c, "lhs"),
                                   "rhs": side_at_pin(c, "rhs")})(Finding.pin(c)),
         ),
+        failing=MAPS["C5g"],
     )
 )
 
@@ -392,6 +396,7 @@ _add(
                                   "lhs": side_at_pin(c, "lhs") / _G_at(p), "rhs": side_at_pin(c, "rhs") / _G_at(p)})(
                 Finding.pin(c)),
         ),
+        failing=MAPS["C6"],
     )
 )
 
@@ -461,6 +466,7 @@ _add(
             "which is the exact supremum of the increments (not strictly smaller than it).",
             lambda c: {"K": Finding.pin(c)["K"]},
         ),
+        failing=MAPS["C9b"],
     )
 )
 
@@ -493,6 +499,7 @@ _add(
             lambda c: (lambda p: {"n": p["n"], "b": p["b"], "N": p["n"] // p["b"], "q": p["b"] / p["n"]})(
                 Finding.pin(c)),
         ),
+        failing=MAPS["C9c"],
     )
 )
 
@@ -538,3 +545,6 @@ _add_data()
 
 __all__ = ["NOTATION"]
 from dptheory.papers.yeshokri22 import claims_epsdelta as _claims_epsdelta  # noqa: E402, F401  (our (epsilon, delta) restatements of C5, C7)
+from dptheory.papers.yeshokri22.claims_map import register_companions  # noqa: E402
+
+register_companions(_add, {c.key: c for c in REGISTRY.registered() if c.key.startswith("yeshokri22.")})

@@ -15,7 +15,7 @@ import sympy as sp
 from dptheory.core.claims import Claim, Finding, Region
 from dptheory.core.conditions import Condition
 from dptheory.core.registry import REGISTRY
-from dptheory.core.symbolic import SymbolicResult, SymbolicVerdict, prove_zero
+from dptheory.core.symbolic import SymbolicResult, prove_all, prove_sign, prove_zero
 from dptheory.papers.yeshokri22.theorems import LME_EXPR, Eps0, G_sym, K, N_sym, al, b, eta, j0, lam, n
 from dptheory.verify.sides import side_at_pin
 
@@ -116,12 +116,7 @@ _F_SGM = (1 - _q + _q * sp.exp(_v)) ** al
 _P_SGM = _q * sp.exp(_v) / (1 - _q + _q * sp.exp(_v))
 
 
-def _sign(expr: sp.Expr, want: str, what: str) -> SymbolicResult:
-    """PROVED when sympy's assumptions decide that ``expr`` is positive / negative / nonnegative."""
-    got = {"positive": expr.is_positive, "negative": expr.is_negative, "nonnegative": expr.is_nonnegative}[want]
-    if got is True:
-        return SymbolicResult(SymbolicVerdict.PROVED, f"{what}: {sp.sstr(expr)} is {want}")
-    return SymbolicResult(SymbolicVerdict.UNDECIDED, f"{what}: sign of {sp.sstr(expr)} not decided ({want} wanted)")
+_sign = prove_sign  # PROVED when sympy's assumptions decide the sign (core.symbolic)
 
 
 def c5_second_term_steps(lme: sp.Expr | None = None, approx: sp.Expr | None = None) -> list[SymbolicResult]:
@@ -220,10 +215,7 @@ def c5_sgm_steps(composition: Any = None, approx: sp.Expr | None = None) -> list
 
 
 def _all_proved(steps: list[SymbolicResult], what: str) -> SymbolicResult:
-    bad = [st.detail for st in steps if st.verdict is not SymbolicVerdict.PROVED]
-    if bad:
-        return SymbolicResult(SymbolicVerdict.UNDECIDED, f"{what}: step not proved: {bad[0]}")
-    return SymbolicResult(SymbolicVerdict.PROVED, f"{what} ({C5_NOTE}; {len(steps)} sympy-checked steps)")
+    return prove_all(steps, what, C5_NOTE)
 
 
 @functools.cache

@@ -39,6 +39,7 @@ import sympy as sp
 from dptheory.core.claims import Claim, Custom, NoBallEvaluator, Quantity, Region, Relation, Verdict
 from dptheory.core.notation import format_rational
 from dptheory.core.registry import REGISTRY
+from dptheory.papers.yeshokri22.claims_map import MAPS
 from dptheory.papers.yeshokri22.theorems import FIGURE_SETTING, NOTATION, PAPER
 
 DELTA = 1e-5
@@ -330,6 +331,7 @@ def _claim(
             # (Thm 4.2, WBK19 in (eps, delta)) leaves the exhaustive pass not rigorous
             verdict=None if ces else Verdict.NOT_FALSIFIED,
             notation=NOTATION,
+            failing=MAPS.get(key.removeprefix("yeshokri22.")),
         )
     )
 
