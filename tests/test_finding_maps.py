@@ -26,16 +26,9 @@ from dptheory.core.findings import Edge, FindingMap, companions, map_record
 from dptheory.core.registry import REGISTRY
 from dptheory.verify.checking import check_claim
 
-#: falsified claims whose map is not written yet, each removed when its map lands (the helper mapping the findings
-#: of these papers owns them); a finding added anywhere else without a map fails test_every_finding_is_mapped
-PENDING: set[str] = {
-    "dwork15.C21_as_extracted",
-    "maxinfo.C1",
-    "maxinfo.route_superlinear",
-    "pacbayes.C1",
-    "shi26.F_lemma39_sensitivity",
-    "shi26.F_thm3_privacy",
-}
+#: falsified claims whose map is not written yet, each removed when its map lands (none left: every finding is
+#: mapped); a finding added anywhere without a map fails test_every_finding_is_mapped
+PENDING: set[str] = set()
 
 X = sp.Symbol("x", positive=True)
 TOY = Paper(key="toy26", authors="A. Toy", year=2026, title="Toy")

@@ -1,6 +1,7 @@
-"""The proofs of pacbayes.C3 (xi(n) <= 2 sqrt(n) for every n) and pacbayes.C4 (Pinsker): they prove the
-registered claims, and a changed claim or a changed theorem is not proved by them (the proof functions read
-the registry; here the registry answers with mutated copies).
+"""The proofs of pacbayes.C2 (the recalled McAllester bound is above Maurer + Pinsker), pacbayes.C3 (xi(n) <= 2
+sqrt(n) for every n) and pacbayes.C4 (Pinsker): they prove the registered claims, and a changed claim or a changed
+theorem is not proved by them (the proof functions read the registry; here the registry answers with mutated
+copies).
 
 Independent checks of the derivation (docs/derivations/pacbayes_c3_c4.md): the analytic bound
 xi(n) < 2 + sqrt(pi n/2) against xi(n) computed by the package's float64 Q series (n <= 20000) and by the
@@ -26,13 +27,14 @@ from dptheory.numerics import kl as K
 from dptheory.papers.pacbayes import claims as C
 from dptheory.papers.pacbayes import theorems as P
 
+PROOFS = {"C2": C._mcallester_proof, "C3": C._xi_le_2sqrt_proof, "C4": C._pinsker_proof}
 
-def test_both_claims_are_proved() -> None:
-    for fn in (C._xi_le_2sqrt_proof, C._pinsker_proof):
+
+def test_the_claims_are_proved() -> None:
+    for which, fn in PROOFS.items():
         res = fn()
         assert res.verdict is SymbolicVerdict.PROVED, res.detail
-    assert REGISTRY.get("pacbayes.C3").symbolic is C._xi_le_2sqrt_proof
-    assert REGISTRY.get("pacbayes.C4").symbolic is C._pinsker_proof
+        assert REGISTRY.get(f"pacbayes.{which}").symbolic is fn
 
 
 def _with(monkeypatch: pytest.MonkeyPatch, key: str, obj: Any) -> None:
@@ -52,6 +54,18 @@ def _term(t: Any, expr: sp.Expr) -> Any:
 n, KLs, delta, emp = P.n, P.KLs, P.delta, P.emp
 MUTATIONS: list[tuple[str, Callable[[], Any], Callable[[], Any]]] = [
     # (claim proof, key, mutated object)
+    ("C2", lambda: "pacbayes.C2",
+     lambda: dataclasses.replace(REGISTRY.get("pacbayes.C2"), relation=Relation.LE)),
+    ("C2", lambda: "mcallester99",  # ln n + 0 instead of ln n + 2: false at n = 1, KL + ln(1/delta) < ln 2
+     lambda: dataclasses.replace(REGISTRY.get("mcallester99"),
+                                 bound=emp + sp.sqrt((KLs + sp.log(1 / delta) + sp.log(n)) / (2 * n - 1)))),
+    ("C2", lambda: "mcallester99",  # 2n + 1 instead of 2n - 1: false for large KL
+     lambda: dataclasses.replace(REGISTRY.get("mcallester99"),
+                                 bound=emp + sp.sqrt((KLs + sp.log(1 / delta) + sp.log(n) + 2) / (2 * n + 1)))),
+    ("C2", lambda: "pacbayes.pinsker_derived",  # sqrt(B/1.9): no longer Maurer + Pinsker
+     lambda: dataclasses.replace(REGISTRY.get("pacbayes.pinsker_derived"),
+                                 bound=emp + sp.sqrt((KLs + sp.log(2 * sp.sqrt(n) / delta))
+                                                     / (sp.Rational(19, 10) * n)))),
     ("C3", lambda: "pacbayes.C3",
      lambda: dataclasses.replace(REGISTRY.get("pacbayes.C3"), relation=Relation.GT)),
     ("C3", lambda: "maurer04.kl_2sqrtn",  # 1.9 sqrt(n): fails at n = 1 (xi(1) = 2)
@@ -76,8 +90,7 @@ def test_a_mutated_claim_or_theorem_is_not_proved(monkeypatch: pytest.MonkeyPatc
                                                   key: Callable[[], str], mutated: Callable[[], Any]) -> None:
     obj = mutated()
     _with(monkeypatch, key(), obj)
-    fn = C._xi_le_2sqrt_proof if which == "C3" else C._pinsker_proof
-    res = fn()
+    res = PROOFS[which]()
     assert res.verdict is SymbolicVerdict.UNDECIDED, res.detail
 
 
@@ -104,7 +117,7 @@ def test_pinsker_inequality_on_a_grid() -> None:
     assert np.all(kl - 2 * (p - q) ** 2 >= -1e-15)
 
 
-@pytest.mark.parametrize(("key", "fn"), [("pacbayes.C3", C._xi_le_2sqrt_proof), ("pacbayes.C4", C._pinsker_proof)])
+@pytest.mark.parametrize(("key", "fn"), [(f"pacbayes.{k}", fn) for k, fn in PROOFS.items()])
 def test_a_proof_given_a_mutated_copy_does_not_prove_it(key: str, fn: Callable[..., Any]) -> None:
     """The copies the mutation contract builds (relation flipped, a side scaled by 1.01) are not proved when the
     proof is handed the copy."""
@@ -112,7 +125,57 @@ def test_a_proof_given_a_mutated_copy_does_not_prove_it(key: str, fn: Callable[.
 
     cl = REGISTRY.get(key)
     assert fn(cl).verdict is SymbolicVerdict.PROVED
-    flipped = dataclasses.replace(cl, relation=Relation.GT)
+    flipped = dataclasses.replace(cl, relation=Relation.LE if cl.relation is Relation.GT else Relation.GT)
     scaled = dataclasses.replace(cl, lhs=combine("x 1.01", "*", cl.lhs, constant("101/100", "101/100")))
     for mut in (flipped, scaled):
         assert fn(mut).verdict is SymbolicVerdict.UNDECIDED
+
+
+# ----------------------------------------------------------------------------- where pacbayes.C1 holds
+@pytest.mark.parametrize("where", ["below", "above"])
+def test_the_companions_of_c1_are_proved_and_a_widened_region_is_not(where: str) -> None:
+    """pacbayes.C1_holds_below/above are proved; their region widened into the band (where C1 fails), their
+    relation flipped, or DR18's budget changed (2 max -> max) is not proved."""
+    from dptheory.core.claims import Region
+    from dptheory.core.conditions import Condition
+
+    cl = REGISTRY.get(f"pacbayes.C1_holds_{where}")
+    fn = C._c1_below if where == "below" else C._c1_above
+    assert fn().verdict is SymbolicVerdict.PROVED and cl.companion_of == "pacbayes.C1"
+    m, eps, dl = C.mD, C.epsD, C.deltaD
+    wide = {"below": sp.LessThan(m * eps**2, sp.log(1 / dl)), "above": sp.GreaterThan(m * eps**2, sp.log(3 / dl))}
+    widened = dataclasses.replace(cl, region=Region(constraints=(Condition(wide[where], "wider"),)))
+    flipped = dataclasses.replace(cl, relation=Relation.GE)
+    for mut in (widened, flipped):
+        assert fn(mut).verdict is SymbolicVerdict.UNDECIDED
+
+
+def test_a_changed_dr18_budget_stops_the_companions(monkeypatch: pytest.MonkeyPatch) -> None:
+    t = REGISTRY.get("dr18.dp_prior")
+    m, eps, dl = C.mD, C.epsD, C.deltaD
+    half = (C.KLD + sp.log(2 * sp.sqrt(m)) + sp.Max(sp.log(3 / dl), m * eps**2)) / m
+    _with(monkeypatch, "dr18.dp_prior", dataclasses.replace(t, terms={"rhs": dataclasses.replace(t.terms["rhs"],
+                                                                                                  expr=half)}))
+    assert C._c1_below().verdict is SymbolicVerdict.UNDECIDED and C._c1_above().verdict is SymbolicVerdict.UNDECIDED
+
+
+def test_c1_band_against_an_independent_evaluation() -> None:
+    """The band's ends quoted by pacbayes.C1's map (m = 100, delta = 1e-9: eps from 0.41810573 to 0.50107787),
+    with both budgets written out here (xi(100) as a rational sum) and the companions' bounds on either side."""
+    import mpmath
+
+    with mpmath.workdps(40):
+        m, dl = 100, mpmath.mpf("1e-9")
+        xi = mpmath.fsum(mpmath.binomial(m, j) * (mpmath.mpf(j) / m) ** j * (1 - mpmath.mpf(j) / m) ** (m - j)
+                         for j in range(m + 1))
+
+        def gap(e: mpmath.mpf) -> mpmath.mpf:  # DR18 - variant (KL = 0)
+            dr18 = (mpmath.log(2 * mpmath.sqrt(m)) + 2 * max(mpmath.log(3 / dl), m * e**2)) / m
+            var = mpmath.log(2 * xi / dl) / m + e**2 / 2 + e * mpmath.sqrt(mpmath.log(4 / dl) / (2 * m))
+            return dr18 - var
+
+        lo = mpmath.findroot(gap, (mpmath.mpf("0.40"), mpmath.mpf("0.43")), solver="bisect")
+        hi = mpmath.findroot(gap, (mpmath.mpf("0.48"), mpmath.mpf("0.52")), solver="bisect")
+        assert mpmath.nstr(lo, 8) == "0.41810573" and mpmath.nstr(hi, 8) == "0.50107787"
+        below, above = mpmath.sqrt(0.75 * mpmath.log(1 / dl) / m), mpmath.sqrt(1.25 * mpmath.log(3 / dl) / m)
+        assert below < lo < hi < above and gap(below) > 0 and gap(above) > 0

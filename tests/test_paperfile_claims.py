@@ -102,7 +102,8 @@ def test_the_papers_claims_come_from_their_paper_files_registered_by_their_claim
     from dptheory.papers.yeshokri22 import claims as YC
 
     for package, keys in [("pacbayes", ["pacbayes.C1", "pacbayes.C2", "pacbayes.C3", "pacbayes.C4"]),
-                          ("maxinfo", ["dwork15.C21", "dwork15.C21_as_extracted", "dwork15.C22", "maxinfo.C1"]),
+                          ("maxinfo", ["dwork15.C21", "dwork15.C21_as_extracted", "dwork15.C21_as_extracted_holds",
+                                       "dwork15.C22", "maxinfo.C1", "maxinfo.C1_holds"]),
                           ("shi26", ["shi26.F_lemma39_sensitivity"]),
                           ("yeshokri22", [f"yeshokri22.{c}" for c in ("C1a", "C2a", "C2b", "C2c", "C3a", "C3b", "C3c",
                                                                        "C3d", "C4", "C6b", "C7", "C8", "C9a",

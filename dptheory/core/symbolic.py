@@ -55,12 +55,13 @@ def prove_sign(expr: sp.Expr, want: str, what: str) -> SymbolicResult:
 
 
 def all_proved(steps: Sequence[SymbolicResult], what: str, source: str) -> SymbolicResult:
-    """PROVED when every step of a derivation is (the proof of ``what``, written out in ``source``, a docs path);
-    otherwise UNDECIDED naming the first step that is not."""
+    """PROVED when every step of a derivation is (the proof of ``what``, written out in ``source``, a docs path),
+    saying how many checked steps it took (sympy identities and signs, or arb enclosures of constants:
+    :func:`certify_positive_constant`); otherwise UNDECIDED naming the first step that is not."""
     bad = [st.detail for st in steps if st.verdict is not SymbolicVerdict.PROVED]
     if bad:
         return SymbolicResult(SymbolicVerdict.UNDECIDED, f"{what}: step not proved: {bad[0]}")
-    return SymbolicResult(SymbolicVerdict.PROVED, f"{what} ({source}; {len(steps)} sympy-checked steps)")
+    return SymbolicResult(SymbolicVerdict.PROVED, f"{what} ({source}; {len(steps)} checked steps)")
 
 
 def prove_finite_limit(expr: sp.Expr, var: sp.Symbol, what: str) -> SymbolicResult:
@@ -102,3 +103,62 @@ def symbolic_limit(thm: Any, param: str) -> tuple[SymbolicResult, sp.Expr | None
         value = value.subs(old, new)
     verdict = SymbolicVerdict.PROVED if not value.has(sp.oo, sp.zoo) else SymbolicVerdict.DISPROVED
     return SymbolicResult(verdict, f"limit as {param} -> oo: {sp.sstr(value)}"), value
+
+
+def certify_positive_constant(expr: sp.Expr, what: str, *, prec: int = 128) -> SymbolicResult:
+    """PROVED when the constant ``expr`` (no free symbols) is enclosed by an arb ball (the statement compiler,
+    :func:`dptheory.core.compile.compiled.compile_expr`) whose lower end is positive; the detail states that
+    lower end rounded down."""
+    from decimal import ROUND_FLOOR, Decimal
+
+    import flint
+
+    from dptheory.core.compile.compiled import compile_expr
+
+    if expr.free_symbols:
+        return SymbolicResult(SymbolicVerdict.UNDECIDED, f"{what}: {sp.sstr(expr)} is not a constant")
+    with flint.ctx.workprec(prec):
+        ball = compile_expr(expr, {}).arb({})
+        lower = float(ball.lower())
+    if ball > 0:
+        exact = Decimal(lower)  # the float's exact value, at most the ball's lower end
+        shown = exact.quantize(Decimal(1).scaleb(exact.adjusted() - 3), rounding=ROUND_FLOOR)  # 4 digits, down
+        return SymbolicResult(SymbolicVerdict.PROVED, f"{what}: >= {shown} (arb)")
+    return SymbolicResult(SymbolicVerdict.UNDECIDED, f"{what}: the arb enclosure {ball} is not positive")
+
+
+def claim_states(claim: Any, lhs: str, rhs: str, relation: Any, lhs_term: str | None = None,
+                 rhs_term: str | None = None, lhs_set: Any = None) -> str | None:
+    """None when ``claim`` (a :class:`~dptheory.core.claims.Claim`) still compares the theorem ``lhs`` (its term
+    ``lhs_term``, the values ``lhs_set`` set, none by default) with ``rhs`` (no value set) by ``relation`` and no
+    factor, else why not: a proof that reads the registry checks this first, so that it does not prove a changed
+    claim."""
+    # a theorem side is the one side class with a ``theorem`` (core.claims imports this module: no import back)
+    ref = [(q.theorem, q.term, dict(q.set)) if getattr(q, "theorem", None) else (None, None, {}) for q in claim.sides()]
+    got = (ref[0][0], ref[0][1], ref[1][0], ref[1][1], claim.relation, ref[0][2], ref[1][2])
+    want: tuple[Any, ...] = (lhs, lhs_term, rhs, rhs_term, relation, dict(lhs_set or {}), {})
+    if got == want and claim.factor is None:
+        return None
+    return f"{claim.key} no longer states {lhs} {relation.value} {rhs}"
+
+
+def prove_positive_polynomial(expr: sp.Expr, var: sp.Symbol, what: str) -> SymbolicResult:
+    """PROVED when ``expr`` is a polynomial in the positive symbol ``var`` whose coefficients are constants, the
+    constant term positive and every other coefficient positive or zero (each sign enclosed by arb:
+    :func:`certify_positive_constant`), so that ``expr > 0`` for every ``var > 0``."""
+    try:
+        poly = sp.Poly(sp.expand(expr), var)
+    except sp.PolynomialError:
+        return SymbolicResult(SymbolicVerdict.UNDECIDED, f"{what}: not a polynomial in {var}")
+    coeffs = poly.all_coeffs()[::-1]  # constant term first
+    if var.is_positive is not True or any(c.free_symbols for c in coeffs):
+        return SymbolicResult(SymbolicVerdict.UNDECIDED, f"{what}: coefficients not constant or {var} not positive")
+    shown = []
+    for k, c in enumerate(coeffs):
+        if k > 0 and sp.simplify(c) == 0:
+            continue
+        res = certify_positive_constant(c, f"coefficient of {var}^{k}")
+        if res.verdict is not SymbolicVerdict.PROVED:
+            return SymbolicResult(SymbolicVerdict.UNDECIDED, f"{what}: {res.detail}")
+        shown.append(res.detail)
+    return SymbolicResult(SymbolicVerdict.PROVED, f"{what}: a polynomial in {var} > 0 with " + "; ".join(shown))

@@ -23,7 +23,7 @@ from scipy.special import erfcx, ndtr
 
 from dptheory.core.errors import NumericalFailure
 
-__all__ = ["gdp_delta_mp", "gdp_delta_np", "gdp_eps_for_delta", "gdp_epsilon_mp"]
+__all__ = ["gdp_delta_expr", "gdp_delta_mp", "gdp_delta_np", "gdp_eps_for_delta", "gdp_epsilon_mp"]
 
 
 def gdp_delta_np(eps: Any, mu: Any) -> np.ndarray:
@@ -43,6 +43,20 @@ def gdp_delta_np(eps: Any, mu: Any) -> np.ndarray:
     bp = np.where(pos, b, 1.0 + mu)
     scaled = 0.5 * np.exp(-ap * ap / 2.0) * (erfcx(ap / r2) - erfcx(bp / r2))
     return np.where(pos, scaled, direct)
+
+
+def gdp_delta_expr(eps: Any, mu: Any) -> Any:
+    """delta(eps) of mu-GDP as a sympy expression, Phi(mu/2 - eps/mu) - e^eps Phi(-mu/2 - eps/mu) with
+    Phi(x) = erfc(-x/sqrt 2)/2 (Balle & Wang 2018, Thm 8): the profile that claims compare and prove
+    statements about (it compiles to arb like any claim side)."""
+    import sympy as sp
+
+    eps, mu = sp.sympify(eps), sp.sympify(mu)
+
+    def Phi(x: Any) -> Any:
+        return sp.erfc(-x / sp.sqrt(2)) / 2
+
+    return Phi(mu / 2 - eps / mu) - sp.exp(eps) * Phi(-mu / 2 - eps / mu)
 
 
 def gdp_delta_mp(eps: Any, mu: Any) -> mpmath.mpf:

@@ -353,11 +353,30 @@ def _by_margin(claim: Claim, exact: Mapping[str, sp.Rational], out: PointOutcome
         why = f"the margin could not be decided on balls ({last})"
     else:
         why = m.why_not
+    tie = _exact_tie(claim, exact)
+    if tie is not None:
+        said = f"'{relation_text(claim)}' {'holds' if tie else 'fails'}"
+        return PointDecision(tie, True, sides[0], sides[1], rel, "exact: the two sides are equal at this point (sympy: "
+                             f"lhs - rhs simplifies to 0), so {said}", out, exact)
     if out.holds is None:
         return PointDecision(None, False, sides[0], sides[1], rel, f"a tie at {dps} digits; {why}", out, exact)
     word = "holds" if out.holds else "fails"
     evidence = f"confirmed at {dps} digits (not certified): '{relation_text(claim)}' {word}; {why}"
     return PointDecision(out.holds, False, sides[0], sides[1], rel, evidence, out, exact)
+
+
+def _exact_tie(claim: Claim, exact: Mapping[str, sp.Rational]) -> bool | None:
+    """Where balls cannot separate the sides, an exact tie: when both sides are sympy expressions and their
+    difference at the exact point simplifies to 0, a non-strict relation (or ``==``) holds and a strict one fails;
+    None otherwise (no expression, a factor claim, or not shown equal)."""
+    a, b = claim.lhs.expression(), claim.rhs.expression()
+    orders = (Relation.LE, Relation.GE, Relation.EQ, Relation.LT, Relation.GT)
+    if a is None or b is None or claim.factor is not None or claim.relation not in orders:
+        return None
+    at = {s: exact[s.name] for s in (a - b).free_symbols if s.name in exact}
+    if sp.simplify((a - b).xreplace(at)) != 0:
+        return None
+    return claim.relation in (Relation.LE, Relation.GE, Relation.EQ)
 
 
 def _by_separation(claim: Claim, exact: Mapping[str, sp.Rational], out: PointOutcome, dps: int) -> PointDecision:

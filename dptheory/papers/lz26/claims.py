@@ -5,9 +5,11 @@
   (``maxinfo.thmB_at_most_linear``, ``maxinfo.thmA_at_most_linear``, formerly ``lz26.C1a``/``C1b``), as
   is the contrast with the (eps, delta)-DP route through Rogers et al. (``maxinfo.route_superlinear``
   and ``maxinfo.route_superlinear_regime``, formerly ``lz26.C2``/``C2b``; our note
-  ``docs/derivations/maxinfo_route.md``, section 3). The retired ``lz26.*`` keys are never reused.
+  ``docs/derivations/maxinfo_route.md``, section 3; the finding's map and its companion
+  ``maxinfo.route_superlinear_holds``). The retired ``lz26.*`` keys are never reused.
 * the Gaussian-mechanism calibration quoted in Section 2 (``lz26.C3``): at the calibrated eps the
-  exact delta of the Gaussian mechanism (Balle & Wang 2018, Thm 8) is at most the target delta.
+  exact delta of the Gaussian mechanism (Balle & Wang 2018, Thm 8) is at most the target delta; proved at
+  every valid point (``calibration_steps``, ``docs/derivations/lz26_gaussian_calibration.md``).
 """
 
 from __future__ import annotations
@@ -19,7 +21,6 @@ import sympy as sp
 
 from dptheory.core import paperfile
 from dptheory.core.claims import (
-    Box,
     Claim,
     Finding,
     Quantity,
@@ -33,12 +34,21 @@ from dptheory.core.claims import (
     theorem_side,
 )
 from dptheory.core.conditions import Condition
+from dptheory.core.findings import Edge, FindingMap
 from dptheory.core.notation import rational_to_mpf
 from dptheory.core.registry import REGISTRY
-from dptheory.core.symbolic import SymbolicResult, SymbolicVerdict
+from dptheory.core.symbolic import (
+    SymbolicResult,
+    SymbolicVerdict,
+    certify_positive_constant,
+    all_proved,
+    prove_sign,
+    prove_zero,
+)
 from dptheory.papers.lz26 import theorems as L
 from dptheory.papers.maxinfo import kernels as mx
 from dptheory.papers.maxinfo import theorems as M
+from dptheory.privacy.gaussian_dp import gdp_delta_expr
 from dptheory.verify.sides import side_at_pin
 
 nO, mO = M.NOTATION_OURS.symbols("n", "m")
@@ -178,6 +188,41 @@ ROUTE_SUPERLINEAR = _route_claim(
     lambda c: {"n": c.counterexamples[0]["n"], "n2": 2 * c.counterexamples[0]["n"],
                "sigma": c.counterexamples[0]["sigma"], "beta": c.counterexamples[0]["beta"],
                "route": side_at_pin(c, "rhs") / 2}),
+    failing=FindingMap(
+        fails_on="x = n E zeta^2/sigma^2 below a threshold x*(sigma/zeta, beta) between 0.019 and 0.056 on the scan "
+        "(x* = 0.042458 at sigma = 1000 zeta, beta = 1e-6, E = 1; 0.0315 at sigma = 100 zeta, beta = 0.1): route(2n) "
+        "<= 2 route(n) for x < x*, route(2n) > 2 route(n) from x* on",
+        evidence="float64 scan of n on a grid of ratio 10^(1/40) from 100 to 10^6 at E in {1, 10}, sigma in {20, 100, "
+        "300, 1000} zeta, beta in {0.1, 1e-3, 1e-6} (C = C_beta = 1; points where Rogers et al.'s eps <= 1/2 fails "
+        "skipped): at each setting the claim switches once, from failing to holding, at x* in [0.0188, 0.0557]; "
+        "the two edges solved by bisection on n and decided on arb balls (docs/derivations/maxinfo_route.md, "
+        "section 3)",
+        edges=(Edge(fails={"n": 42457, "E": 1, "zeta": 1, "sigma": 1000, "beta": "0.000001", "C": 1, "C_beta": 1},
+                    holds={"n": 42458, "E": 1, "zeta": 1, "sigma": 1000, "beta": "0.000001", "C": 1, "C_beta": 1},
+                    across="n from 42457 to 42458 at sigma = 1000, beta = 1e-6 (x from 0.042457 to 0.042458)"),
+               Edge(fails={"n": 314, "E": 1, "zeta": 1, "sigma": 100, "beta": "0.1", "C": 1, "C_beta": 1},
+                    holds={"n": 315, "E": 1, "zeta": 1, "sigma": 100, "beta": "0.1", "C": 1, "C_beta": 1},
+                    across="n from 314 to 315 at sigma = 100, beta = 0.1 (x from 0.0314 to 0.0315)")),
+    ),
+)
+
+ROUTE_SUPERLINEAR_HOLDS = _route_claim(
+    key="maxinfo.route_superlinear_holds",
+    title="The (eps, delta)-DP route grows faster than linearly in n once n E zeta^2/sigma^2 >= 0.06 (on a grid)",
+    locator_tail=", where it holds",
+    reading="route(2n) > 2 route(n) (C = C_beta = 1) at every point of a grid with x = n E zeta^2/sigma^2 >= 0.06, "
+    "above every threshold x* of maxinfo.route_superlinear's scan (at most 0.0557). Exhaustive on the grid, not "
+    "certified on the continuum: the route is a root of Rogers et al.'s slack equation in eps, and a branch and bound "
+    "over (n, sigma, beta) does not fit the budget (docs/derivations/maxinfo_arb.md, section 4).",
+    verdict=Verdict.EXHAUSTIVE,
+    region=Region(fixed={"C": 1, "C_beta": 1, "zeta": 1, "E": 1},
+                  choices={"n": [600, 6000, 60000, 600000], "sigma": [100, 300, 1000],
+                           "beta": ["0.1", "0.001", "0.000001"]},
+                  constraints=(Condition(nR * ER * zetaR**2 / sigmaR**2 >= sp.Rational(6, 100),
+                                         "n E zeta^2/sigma^2 >= 0.06"),),
+                  description="a grid with x = n E zeta^2/sigma^2 >= 0.06: n in {600, 6000, 6e4, 6e5}, sigma in "
+                  "{100, 300, 1000}, beta in {0.1, 1e-3, 1e-6}, E = 1, C = C_beta = 1"),
+    companion_of="maxinfo.route_superlinear",
 )
 
 ROUTE_SUPERLINEAR_B = _route_claim(
@@ -204,21 +249,131 @@ def exact_delta_mp(e: Any, dps: int) -> mpmath.mpf:
 
 
 _DL, _SL, _dL = L.Delta, L.sigma, L.delta
-_S = sp.sqrt(2 * sp.log(sp.Rational(5, 4) / _dL))  # eps sigma/Delta at the calibrated eps
-
-
-def _phi(x: sp.Expr) -> sp.Expr:
-    return sp.erfc(-x / sp.sqrt(2)) / 2
-
 
 EXACT_DELTA_FORMULA = formula(
     "exact delta at the calibrated eps",
-    _phi(_DL / (2 * _SL) - _S) - sp.exp(_DL / _SL * _S) * _phi(-_DL / (2 * _SL) - _S),
+    gdp_delta_expr(L.CALIBRATION.bound, _DL / _SL),
     parts=(theorem_side("lz26.gaussian_calibration"),),
 )
-"""Balle & Wang 2018 (arXiv 1805.06530), Thm 8, at eps = (Delta/sigma) sqrt(2 ln(1.25/delta)): the same
-quantity as exact_delta_mp (which calls the max-information kernel), written as a sympy formula so that
-it compiles to arb; checks/test_maxinfo_claims.py compares the two."""
+"""Balle & Wang 2018 (arXiv 1805.06530), Thm 8, at eps = (Delta/sigma) sqrt(2 ln(1.25/delta)) (the bound of
+lz26.gaussian_calibration) and mu = Delta/sigma: the same quantity as exact_delta_mp (which calls the
+max-information kernel), written as a sympy formula so that it compiles to arb; checks/test_maxinfo_claims.py
+compares the two."""
+
+# ----------------------------------------------------------------------------- the proof of lz26.C3
+# docs/derivations/lz26_gaussian_calibration.md; each step is re-derived from the registered claim and theorem
+# (tests/test_lz26_proofs.py mutates both and checks that the proof then stops, naming the step)
+CALIBRATION_NOTE = "docs/derivations/lz26_gaussian_calibration.md"
+_S1 = sp.Rational(11, 10)  # the split of S = sqrt(2 ln(c/delta)) between the two constant bounds (steps 8, 9)
+
+
+def _Phi(x: sp.Expr) -> sp.Expr:
+    return sp.erfc(-x / sp.sqrt(2)) / 2
+
+
+def _phi(x: sp.Expr) -> sp.Expr:
+    return sp.exp(-x**2 / 2) / sp.sqrt(2 * sp.pi)
+
+
+def calibration_steps(claim: Claim, theorem: Any) -> list[SymbolicResult]:
+    """lz26.C3 at every valid point of the calibration (docs/derivations/lz26_gaussian_calibration.md): the steps,
+    each a sympy identity or sign, a sympy limit, or an arb enclosure of a constant. Stops at the first step that
+    does not go through (the list then ends with an UNDECIDED result)."""
+    done: list[SymbolicResult] = []
+
+    def stop(what: str) -> list[SymbolicResult]:
+        return [*done, SymbolicResult(SymbolicVerdict.UNDECIDED, what)]
+
+    def add(res: SymbolicResult) -> bool:
+        done.append(res)
+        return res.verdict is SymbolicVerdict.PROVED
+
+    lhs, rhs = claim.lhs.expression(), claim.rhs.expression()
+    if claim.relation not in (Relation.LE, Relation.LT) or claim.factor is not None or lhs is None or rhs != _dL:
+        return stop(f"{claim.key} no longer states (an expression) <= delta")
+    mu, S, eps, y = (sp.Symbol(n, positive=True) for n in ("mu", "S", "epsilon", "y"))
+    eps_cal = theorem.bound
+    if eps_cal is None:
+        return stop(f"{theorem.key} has no closed-form calibrated eps")
+    # (1) eps_cal = (Delta/sigma) S(delta), S a function of delta alone, with delta = c e^(-S^2/2), c > 1
+    S_d = sp.simplify(eps_cal * _SL / _DL)
+    c = sp.simplify(_dL * sp.exp(S_d**2 / 2))
+    if S_d.free_symbols != {_dL} or not (c.is_Rational and c > 1):
+        return stop(f"(1) {theorem.key}'s eps is not (Delta/sigma) sqrt(2 ln(c/delta)) with a rational c > 1")
+    done.append(SymbolicResult(SymbolicVerdict.PROVED, f"(1) eps = (Delta/sigma) S with S = {sp.sstr(S_d)}, "
+                               f"delta = {c} exp(-S^2/2)"))
+    profile = gdp_delta_expr(eps, mu)
+    F = profile.subs(eps, mu * S)  # the profile at the calibrated eps = mu S
+    # (0) the profile decreases in eps, so sigma above the calibrated value is covered by the calibrated one
+    if not add(prove_zero(sp.diff(profile, eps) + sp.exp(eps) * _Phi(-mu / 2 - eps / mu),
+                          "(0) d delta(eps)/d eps + e^eps Phi(-mu/2 - eps/mu)")):
+        return done
+    # (2) scaling: the claim's lhs at Delta = mu sigma is F(mu, S(delta)), sigma-free
+    if not add(prove_zero(lhs.subs(_DL, mu * _SL) - F.subs(S, S_d),
+                          "(2) the claim's lhs at Delta = mu sigma minus delta_mu(mu S) (Balle & Wang, Thm 8)")):
+        return done
+    # (3) the valid points: delta < 1 and mu S < 1
+    conds = [cd.relation for cd in theorem.conditions]
+    rest = [r for r in conds if r != sp.StrictLessThan(_dL, 1)]
+    if len(rest) != 1 or len(conds) != 2 or not isinstance(rest[0], sp.StrictLessThan):
+        return stop(f"(3) {theorem.key}'s conditions are no longer delta < 1 and one strict inequality")
+    if not add(prove_zero((rest[0].lhs - rest[0].rhs).subs(_DL, mu * _SL) / _SL**2 - (mu**2 * S_d**2 - 1),
+                          "(3) the eps < 1 condition at Delta = mu sigma, over sigma^2, minus (mu^2 S^2 - 1)")):
+        return done
+    # (4) Phi > 0: Phi' = phi > 0 and Phi(-oo) = 0
+    t = sp.Symbol("t", real=True)
+    if not (add(prove_zero(sp.diff(_Phi(t), t) - _phi(t), "(4) Phi' - phi"))
+            and add(prove_zero(sp.limit(_Phi(t), t, -sp.oo), "(4) lim Phi(t), t -> -oo"))):
+        return done
+    # (5) Mills' ratio: m(y) = phi(y)/y - Phi(-y) has m' = -phi/y^2 < 0 and m(oo) = 0, so Phi(-y) < phi(y)/y
+    m = _phi(y) / y - _Phi(-y)
+    if not (add(prove_zero(sp.diff(m, y) + _phi(y) / y**2, "(5) m'(y) + phi(y)/y^2"))
+            and add(prove_sign(-_phi(y) / y**2, "negative", "(5) m'(y)"))
+            and add(prove_zero(sp.limit(m, y, sp.oo), "(5) lim m(y), y -> oo"))):
+        return done
+    # (6) F increases in mu: dF/dmu = phi(mu/2 - S) - S e^(mu S) Phi(-mu/2 - S) > phi(mu/2 - S)(1 - S/(mu/2 + S))
+    if not (add(prove_zero(sp.diff(F, mu) - (_phi(mu / 2 - S) - S * sp.exp(mu * S) * _Phi(-mu / 2 - S)),
+                           "(6) dF/dmu - (phi(mu/2 - S) - S e^(mu S) Phi(-mu/2 - S))"))
+            and add(prove_zero(sp.exp(mu * S) * _phi(mu / 2 + S) - _phi(mu / 2 - S),
+                               "(6) e^(mu S) phi(mu/2 + S) - phi(mu/2 - S)"))
+            and add(prove_sign(_phi(mu / 2 - S) * sp.simplify(1 - S / (mu / 2 + S)), "positive",
+                               "(6) phi(mu/2 - S) (1 - S/(mu/2 + S)), the lower bound of dF/dmu by (5)"))):
+        return done
+    # (7) at mu = 1/S (eps = 1): F(1/S, S) = Phi(1/(2S) - S) - e Phi(-1/(2S) - S) < Phi(1/(2S) - S) by (4)
+    if not add(prove_zero(F.subs(mu, 1 / S) - _Phi(1 / (2 * S) - S) + sp.E * _Phi(-1 / (2 * S) - S),
+                          "(7) F(1/S, S) - (Phi(1/(2S) - S) - e Phi(-1/(2S) - S))")):
+        return done
+    # (8) S >= S1: x = S - 1/(2S) increases from x(S1) > 0; phi(x) = e^(-S^2/2) e^(1/2 - 1/(8S^2))/sqrt(2 pi)
+    x = S - 1 / (2 * S)
+    x1 = x.subs(S, _S1)
+    if not (add(prove_sign(sp.diff(x, S), "positive", "(8) dx/dS"))
+            and add(prove_sign(x1, "positive", f"(8) x({_S1})"))
+            and add(prove_zero(_phi(x) - sp.exp(-S**2 / 2 + sp.Rational(1, 2) - 1 / (8 * S**2)) / sp.sqrt(2 * sp.pi),
+                               "(8) phi(S - 1/(2S)) - e^(-S^2/2) e^(1/2 - 1/(8 S^2))/sqrt(2 pi)"))
+            and add(certify_positive_constant(c - sp.exp(sp.Rational(1, 2)) / (sp.sqrt(2 * sp.pi) * x1),
+                                              f"(8) c - e^(1/2)/(sqrt(2 pi) x({_S1}))"))):
+        return done
+    # (9) S_min < S <= S1 (S_min = sqrt(2 ln c), delta -> 1): Phi(1/(2S) - S) <= Phi at S_min, c e^(-S^2/2) >= at S1
+    S_min = sp.sqrt(2 * sp.log(c))
+    if not (add(certify_positive_constant(_S1 - S_min, f"(9) {_S1} - S_min, S_min = sqrt(2 ln {c})"))
+            and add(prove_sign(sp.diff(1 / (2 * S) - S, S), "negative", "(9) d/dS (1/(2S) - S)"))
+            and add(certify_positive_constant(c * sp.exp(-_S1**2 / 2) - _Phi(1 / (2 * S_min) - S_min),
+                                              f"(9) c e^(-({_S1})^2/2) - Phi(1/(2 S_min) - S_min)"))):
+        return done
+    return done
+
+
+def _calibration_proof(claim: Claim | None = None) -> SymbolicResult:
+    """lz26.C3 at every valid point: lhs = F(mu, S) < F(1/S, S) <= Phi(1/(2S) - S) < c e^(-S^2/2) = delta."""
+    steps = calibration_steps(claim or REGISTRY.get("lz26.C3"), REGISTRY.get("lz26.gaussian_calibration"))
+    constants = "; ".join(st.detail for st in steps if st.detail.endswith("(arb)"))
+    return all_proved(steps, "exact delta at the calibrated eps < delta at every Delta, sigma > 0, delta in (0, 1) "
+                     "with calibrated eps < 1: the profile depends on mu = Delta/sigma and S = sqrt(2 ln(1.25/delta)) "
+                     "only, increases in mu up to mu S = 1 (Mills' ratio), and at eps = 1 it is below 1.25 "
+                     "e^(-S^2/2) = delta (Mills' ratio for S >= 1.1, monotone constants below); the sentence's "
+                     f"sigma >= the calibrated value follows since the profile decreases in eps; {constants}",
+                     CALIBRATION_NOTE)
+
 
 CALIBRATION = REGISTRY.add(Claim(
     key="lz26.C3",
@@ -228,16 +383,17 @@ CALIBRATION = REGISTRY.add(Claim(
     "sqrt(2 log(1.25/delta)).",
     reading="At eps = (Delta/sigma) sqrt(2 ln(1.25/delta)) < 1, the exact delta(eps) of the Gaussian mechanism with "
     "sensitivity Delta and noise sigma (Balle & Wang 2018: Phi(Delta/(2 sigma) - eps sigma/Delta) - e^eps "
-    "Phi(-Delta/(2 sigma) - eps sigma/Delta)) is at most delta.",
+    "Phi(-Delta/(2 sigma) - eps sigma/Delta)) is at most delta. A larger sigma at the same eps is covered: the "
+    "exact delta decreases in eps, and the calibrated eps of a larger sigma is smaller.",
     lhs=EXACT_DELTA_FORMULA,
     rhs=formula("delta", _dL),
     relation=Relation.LE,
-    verdict=Verdict.CERTIFIED,
-    region=Region(description="valid points of lz26.gaussian_calibration (calibrated eps < 1); certified on "
-                  "Delta in [0.1, 10], sigma in [0.1, 1000], delta in [1e-10, 0.5]",
-                  certify=Box(intervals={"Delta": ("0.1", "10"), "sigma": ("0.1", "1000"),
-                                         "delta": ("0.0000000001", "0.5")},
-                              log=("Delta", "sigma", "delta"), max_boxes=8000)),
+    verdict=Verdict.PROVED,
+    symbolic=_calibration_proof,
+    region=Region(description="every valid point of lz26.gaussian_calibration: Delta > 0, sigma > 0, delta in "
+                  "(0, 1) with calibrated eps < 1 (the paper's eps in (0, 1)); proved "
+                  f"({CALIBRATION_NOTE}); searches draw Delta, sigma, delta from the notation's ranges"),
 ))
 
-__all__ = ["CALIBRATION", "EXACT_DELTA_FORMULA", "ROUTE_SUPERLINEAR", "ROUTE_SUPERLINEAR_B", "exact_delta_mp"]
+__all__ = ["CALIBRATION", "EXACT_DELTA_FORMULA", "ROUTE_SUPERLINEAR", "ROUTE_SUPERLINEAR_B", "ROUTE_SUPERLINEAR_HOLDS",
+           "calibration_steps", "exact_delta_mp"]

@@ -16,6 +16,7 @@ of C3 and C4 they name.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from typing import Any
 
@@ -23,11 +24,19 @@ import mpmath
 import sympy as sp
 
 from dptheory.core import paperfile
-from dptheory.core.claims import Claim, Quantity, Region, Relation, TheoremSide, Verdict, theorem_side
+from dptheory.core.claims import Claim, Quantity, Region, Relation, Verdict, theorem_side
 from dptheory.core.conditions import Condition
 from dptheory.core.notation import rational_to_mpf
 from dptheory.core.registry import REGISTRY
-from dptheory.core.symbolic import SymbolicResult, SymbolicVerdict, prove_zero
+from dptheory.core.symbolic import (
+    SymbolicResult,
+    SymbolicVerdict,
+    claim_states,
+    all_proved,
+    prove_positive_polynomial,
+    prove_sign,
+    prove_zero,
+)
 from dptheory.papers.pacbayes import theorems as P
 from dptheory.verify.sides import side_at_pin
 
@@ -89,15 +98,6 @@ def _undecided(what: str) -> SymbolicResult:
     return SymbolicResult(SymbolicVerdict.UNDECIDED, what)
 
 
-def _claim_is(cl: Claim, lhs: str, rhs: str, rel: Relation, lhs_term: str | None, rhs_term: str | None) -> str | None:
-    """None when the claim still compares these two sides with this relation, else why not."""
-    key = cl.key
-    ref = [(q.theorem, q.term, dict(q.set)) if isinstance(q, TheoremSide) else (None, None, {}) for q in cl.sides()]
-    got = (ref[0][0], ref[0][1], ref[1][0], ref[1][1], cl.relation, ref[0][2], ref[1][2])
-    want: tuple[Any, ...] = (lhs, lhs_term, rhs, rhs_term, rel, {}, {})
-    return None if got == want and cl.factor is None else f"{key} no longer states {lhs} {rel.value} {rhs}"
-
-
 def _xi_canonical(nn: sp.Symbol) -> sp.Sum:
     """Maurer's xi(n) = sum_{j=0}^{n} C(n, j) (j/n)^j (1 - j/n)^(n-j), written here independently of theorems.py."""
     j = sp.Symbol("j", integer=True, nonnegative=True)
@@ -116,7 +116,7 @@ def _xi_le_2sqrt_proof(claim: Claim | None = None) -> SymbolicResult:
     """
     import flint
 
-    why = _claim_is(claim or REGISTRY.get("pacbayes.C3"), "maurer04.kl", "maurer04.kl_2sqrtn", Relation.LE,
+    why = claim_states(claim or REGISTRY.get("pacbayes.C3"), "maurer04.kl", "maurer04.kl_2sqrtn", Relation.LE,
                     "rhs", "rhs")
     if why:
         return _undecided(why)
@@ -202,7 +202,7 @@ def _pinsker_proof(claim: Claim | None = None) -> SymbolicResult:
     3. kl(q||.) is increasing on [q, 1) (its derivative (p - q)/(p (1 - p)) >= 0, sympy), so the inverse
        p* (where kl(q||p*) = B, or p* = 1 when q = 1) satisfies 2 (p* - q)^2 <= B.
     """
-    why = _claim_is(claim or REGISTRY.get("pacbayes.C4"), "maurer04.kl_2sqrtn", "pacbayes.pinsker_derived",
+    why = claim_states(claim or REGISTRY.get("pacbayes.C4"), "maurer04.kl_2sqrtn", "pacbayes.pinsker_derived",
                     Relation.LE, None, None)
     if why:
         return _undecided(why)
@@ -253,8 +253,167 @@ def _pinsker_proof(claim: Claim | None = None) -> SymbolicResult:
     )
 
 
+def _mcallester_proof(claim: Claim | None = None) -> SymbolicResult:
+    """pacbayes.C2 at every valid point (docs/derivations/pacbayes_c3_c4.md, section C2): with n = 1 + w (w >= 0),
+    delta = 1/(1 + u) (u > 0), KL >= 0 (the whole valid region; emp_risk cancels):
+
+    1. the registered bounds are emp + sqrt(X) (mcallester99) and emp + sqrt(Y) (pacbayes.pinsker_derived, with
+       maurer04.kl_2sqrtn's budget: Y = B/2), X and Y their squared excesses over emp, both roots nonnegative;
+    2. X - Y = (2n P1 + P2)/(2n (2n - 1)) with P1 = ln(n)/2 + 2 - ln 2 and P2 = KL + ln(1/delta) + ln 2 + ln(n)/2
+       (sympy identity);
+    3. P1 > 0, P2 > 0 and 2n (2n - 1) > 0 (signs), so X > Y = P2/(2n) > 0 and sqrt(X) > sqrt(Y).
+    """
+    why = claim_states(claim or REGISTRY.get("pacbayes.C2"), "mcallester99", "pacbayes.pinsker_derived", Relation.GT,
+                    None, None)
+    if why:
+        return _undecided(why)
+    mc, pin, kl2 = (REGISTRY.get(k) for k in ("mcallester99", "pacbayes.pinsker_derived", "maurer04.kl_2sqrtn"))
+    B = kl2.terms["rhs"].expr
+    if mc.bound is None or pin.bound is None or B is None:
+        return _undecided("a bound or the budget has no sympy expression")
+    if sp.simplify(pin.bound - (P.emp + sp.sqrt(B / 2))) != 0:
+        return _undecided("step 1: pacbayes.pinsker_derived is not emp + sqrt(B/2) with maurer04.kl_2sqrtn's budget B")
+    u, w = sp.Symbol("u", positive=True), sp.Symbol("w", nonnegative=True)
+    region = {P.delta: 1 / (1 + u), P.n: 1 + w}  # n >= 1, 0 < delta < 1
+    n_ = 1 + w
+    excess = [sp.expand_log((b - P.emp).subs(region), force=True) for b in (mc.bound, pin.bound)]
+    if any(e.has(P.emp) or e.is_nonnegative is not True for e in excess):
+        return _undecided("step 1: a bound minus emp_risk is not a nonnegative expression free of emp_risk")
+    X, Y = (e**2 for e in excess)
+    P1 = sp.log(n_) / 2 + 2 - sp.log(2)
+    P2 = P.KLs + sp.log(1 + u) + sp.log(2) + sp.log(n_) / 2
+    step2 = prove_zero(sp.expand_log(X - Y - (2 * n_ * P1 + P2) / (2 * n_ * (2 * n_ - 1)), force=True),
+                       "step 2: X - Y - (2n P1 + P2)/(2n (2n - 1))")
+    if step2.verdict is not SymbolicVerdict.PROVED:
+        return _undecided(step2.detail)
+    p1_rest = sp.simplify(P1 - sp.log(n_) / 2)  # the constant 2 - ln 2
+    signs = [prove_sign(sp.log(n_), "nonnegative", "step 3: ln n"), prove_sign(p1_rest, "positive", "step 3: 2 - ln 2"),
+             prove_sign(P2, "positive", "step 3: P2"),
+             prove_sign(2 * n_ * (2 * n_ - 1), "positive", "step 3: 2n (2n - 1)")]
+    bad = [st.detail for st in signs if st.verdict is not SymbolicVerdict.PROVED]
+    if bad:
+        return _undecided(bad[0])
+    return SymbolicResult(
+        SymbolicVerdict.PROVED,
+        "the recalled McAllester bound (mcallester99) > pacbayes.pinsker_derived at every valid point (every emp_risk "
+        "in [0, 1], KL >= 0, n >= 1, delta in (0, 1)): both are emp_risk + a square root (sympy; the Pinsker form "
+        "with maurer04.kl_2sqrtn's budget), and the radicands differ by (2n P1 + P2)/(2n (2n - 1)) with P1 = "
+        "ln(n)/2 + 2 - ln 2 > 0 and P2 = KL + ln(2 sqrt(n)/delta) > 0 (sympy identity and signs, with n = 1 + w, "
+        "delta = 1/(1 + u)); "
+        "docs/derivations/pacbayes_c3_c4.md",
+    )
+
+
 # pacbayes.C1 - C4 are data: the [[claim]] tables of paper.toml (C3 and C4 name their proofs above)
 for _claim in paperfile.load(__name__, "paper.toml").claims(side_at_pin=side_at_pin):
     REGISTRY.add(_claim)
+
+
+# ----------------------------------------------------------------------------- where pacbayes.C1 holds
+# pacbayes.C1 fails in a band around m eps^2 = ln(3/delta) (its [claim.failing] map in paper.toml); below and above
+# the band it holds, proved here (docs/derivations/pacbayes_maxinfo.md, "Where the variant is smaller")
+_u, _L = sp.Symbol("u", positive=True), sp.Symbol("L", positive=True)  # u = m eps^2, L = ln(1/delta) > 0
+C1_NOTE = "docs/derivations/pacbayes_maxinfo.md, 'Where the variant is smaller'"
+C1_BELOW = sp.Rational(3, 4) * sp.log(1 / deltaD)
+"""pacbayes.C1 holds where m eps^2 <= (3/4) ln(1/delta) (pacbayes.C1_holds_below)."""
+C1_ABOVE = sp.Rational(5, 4) * sp.log(3 / deltaD)
+"""pacbayes.C1 holds where m eps^2 >= (5/4) ln(3/delta) (pacbayes.C1_holds_above)."""
+
+
+def c1_gap(claim: Claim) -> tuple[list[SymbolicResult], sp.Expr | None]:
+    """The common steps of both companions of pacbayes.C1: m (DR18 budget - variant budget) >= G(u, L) with
+    u = m eps^2, L = ln(1/delta), where G is the difference with xi(m) replaced by 2 sqrt(m) (xi(m) <= 2 sqrt(m):
+    pacbayes.C3's proof) and the Max left in place. Returns the steps and G (None when a step fails)."""
+    why = claim_states(claim, "pacbayes.dr18_maxinfo_variant_derived", "dr18.dp_prior", Relation.LT, "rhs", "rhs")
+    if why:
+        return [_undecided(why)], None
+    variant = REGISTRY.get("pacbayes.dr18_maxinfo_variant_derived").terms["rhs"].expr
+    dr18 = REGISTRY.get("dr18.dp_prior").terms["rhs"].expr
+    if variant is None or dr18 is None:
+        return [_undecided("a budget has no sympy expression")], None
+    sums = list(variant.atoms(sp.Sum))
+    if len(sums) != 1 or not sums[0].dummy_eq(_xi_canonical(mD)):
+        return [_undecided("the variant's budget does not contain Maurer's xi(m) as the proof knows it")], None
+    xi_bound = REGISTRY.get("pacbayes.C3").symbolic
+    lemma = xi_bound() if xi_bound is not None else _undecided("pacbayes.C3 has no proof")
+    X = sp.Symbol("X", positive=True)
+    relaxed = variant.xreplace({sums[0]: 2 * sp.sqrt(mD)})
+    steps = [
+        SymbolicResult(lemma.verdict, f"(1) xi(m) <= 2 sqrt(m) for every m >= 1 (pacbayes.C3): {lemma.verdict.value}"),
+        prove_zero(sp.expand_log(variant.xreplace({sums[0]: X}) - relaxed, force=True)
+                   - (sp.log(X) - sp.log(2 * sp.sqrt(mD))) / mD,
+                   "(2) variant - variant with 2 sqrt(m) for xi(m) - (ln xi(m) - ln(2 sqrt m))/m"),
+    ]
+    on = {epsD: sp.sqrt(_u / mD), deltaD: sp.exp(-_L)}
+    G = (-sp.log(2) - _L + 2 * sp.Max(sp.log(3) + _L, _u) - _u / 2 - sp.sqrt(_u * (sp.log(4) + _L) / 2))
+    steps.append(prove_zero(sp.expand_log(sp.expand(mD * (dr18 - relaxed)).xreplace(on), force=True) - G,
+                            "(3) m (DR18 - relaxed variant) - G(u, L) at eps = sqrt(u/m), delta = e^-L"))
+    return steps, G
+
+
+def _c1_holds_symbolic(claim: Claim, where: str) -> SymbolicResult:
+    steps, G = c1_gap(claim)
+    if G is None or any(st.verdict is not SymbolicVerdict.PROVED for st in steps):
+        return all_proved(steps, "pacbayes.C1's budgets", C1_NOTE)
+    bound = claim.region.constraints[0].relation if len(claim.region.constraints) == 1 else None
+    want = {"below": sp.LessThan(mD * epsD**2, C1_BELOW), "above": sp.GreaterThan(mD * epsD**2, C1_ABOVE)}[where]
+    if bound != want:
+        return _undecided(f"the region is no longer {sp.sstr(want)}")
+    ell3 = sp.log(3) + _L
+    if where == "below":  # u <= 3L/4 < ln 3 + L: the Max is ln 3 + L; G decreases in u; G(3L/4) > 0
+        g = G.subs(sp.Max(ell3, _u), ell3)
+        root = sp.sqrt(3 * _L * (sp.log(4) + _L) / 8)
+        rest = 5 * _L / 8 + 2 * sp.log(3) - sp.log(2)
+        steps += [
+            prove_sign(sp.expand(ell3 - 3 * _L / 4), "positive", "(4) ln 3 + L - 3L/4 (so the Max is ln 3 + L)"),
+            prove_sign(sp.diff(g, _u), "negative", "(5) dG/du below the band"),
+            prove_zero(g.subs(_u, 3 * _L / 4) - (rest - root),
+                       "(6) G(3L/4) - (5L/8 + 2 ln 3 - ln 2 - sqrt(3L(ln 4 + L)/8))"),
+            prove_positive_polynomial(rest, _L, "(6) 5L/8 + 2 ln 3 - ln 2"),
+            prove_positive_polynomial(rest**2 - root**2, _L, "(6) (5L/8 + 2 ln 3 - ln 2)^2 - 3L(ln 4 + L)/8"),
+        ]
+        what = "m eps^2 <= (3/4) ln(1/delta)"
+    else:  # u >= (5/4)(ln 3 + L) >= ln 3 + L: the Max is u; AM-GM on sqrt(u b); then u - 5L/4 - 3/2 ln 2 > 0
+        U, B, _w = sp.Symbol("U", positive=True), sp.Symbol("B", positive=True), sp.Symbol("w", positive=True)
+        b = (sp.log(4) + _L) / 2
+        g = G.subs(sp.Max(ell3, _u), _u)
+        lower = _u - sp.Rational(5, 4) * _L - sp.Rational(3, 2) * sp.log(2)
+        steps += [
+            prove_sign(sp.expand(sp.Rational(5, 4) * ell3 - ell3), "positive",
+                       "(4) (5/4)(ln 3 + L) - (ln 3 + L) (so the Max is u)"),
+            prove_zero(sp.expand(sp.expand_log(g - lower - ((_u + b) / 2 - sp.sqrt(_u * b)), force=True)),
+                       "(5) G - (u - 5L/4 - 3/2 ln 2) - ((u + b)/2 - sqrt(u b)), b = (ln 4 + L)/2"),
+            prove_zero((U**2 + B**2) / 2 - U * B - (U - B) ** 2 / 2, "(5) AM-GM: (U^2 + B^2)/2 - U B - (U - B)^2/2"),
+            prove_positive_polynomial(lower.subs(_u, sp.Rational(5, 4) * ell3 + _w), _w,
+                                      "(6) u - 5L/4 - 3/2 ln 2 at u = (5/4)(ln 3 + L) + w, w > 0"),
+        ]
+        what = "m eps^2 >= (5/4) ln(3/delta)"
+    return all_proved(steps, "the variant's budget (pacbayes.dr18_maxinfo_variant_derived) < dr18.dp_prior's "
+                     f"wherever {what} (every m >= 1, eps > 0, delta in (0, 1), KL): with xi(m) <= 2 sqrt(m), "
+                     "u = m eps^2 and L = ln(1/delta) the difference is G(u, L)/m, positive there", C1_NOTE)
+
+
+def _c1_below(claim: Claim | None = None) -> SymbolicResult:
+    return _c1_holds_symbolic(claim or REGISTRY.get("pacbayes.C1_holds_below"), "below")
+
+
+def _c1_above(claim: Claim | None = None) -> SymbolicResult:
+    return _c1_holds_symbolic(claim or REGISTRY.get("pacbayes.C1_holds_above"), "above")
+
+
+_C1 = REGISTRY.get("pacbayes.C1")
+for _where, _bound, _rel, _proof, _words in (
+        ("below", C1_BELOW, sp.LessThan, _c1_below, "m eps^2 <= (3/4) ln(1/delta)"),
+        ("above", C1_ABOVE, sp.GreaterThan, _c1_above, "m eps^2 >= (5/4) ln(3/delta)")):
+    REGISTRY.add(dataclasses.replace(
+        _C1, key=f"pacbayes.C1_holds_{_where}",
+        title=f"Max-information route beats DR18 for an eps-DP prior where {_words} (kl budget)",
+        reading=f"pacbayes.dr18_maxinfo_variant_derived's kl budget < dr18.dp_prior's at every valid point with "
+        f"{_words}: {_where} the band around m eps^2 = ln(3/delta) where pacbayes.C1 fails.",
+        region=Region(constraints=(Condition(_rel(mD * epsD**2, _bound), _words),),
+                      ranges={"eps": (0.001, 2.0, True), "m": (1, 1_000_000, True)},
+                      description=f"every valid point with {_words}"),
+        verdict=Verdict.PROVED, symbolic=_proof, counterexamples=(), finding="", failing=None,
+        companion_of="pacbayes.C1"))
 
 __all__ = ["DR18_C1"]

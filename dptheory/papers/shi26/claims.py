@@ -13,6 +13,7 @@ Two kinds:
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -24,8 +25,11 @@ import sympy as sp
 
 from dptheory.core import paperfile
 from dptheory.core.claims import Claim, Region, Relation, theorem_side
+from dptheory.core.claims import Verdict as ClaimVerdict
 from dptheory.core.conditions import Condition
+from dptheory.core.findings import Edge, FindingMap
 from dptheory.core.registry import REGISTRY
+from dptheory.core.symbolic import SymbolicResult, SymbolicVerdict, claim_states, all_proved, prove_sign, prove_zero
 from dptheory.numerics.binomial import clopper_pearson_lower, wilson
 from dptheory.papers.shi26.theorems import NOTATION, PAPER, d, eta, m, mu, sp_
 from dptheory.verify.sides import side_at_pin
@@ -54,6 +58,46 @@ def _lemma39_finding_values(claim: Claim) -> dict[str, Any]:
 # shi26.F_lemma39_sensitivity: the [[claim]] table of paper.toml
 for _claim in paperfile.load(__name__, "paper.toml").claims(side_at_pin=side_at_pin):
     REGISTRY.add(_claim)
+
+
+SHI26_MAP_NOTE = "docs/derivations/shi26_lemma39.md, section 4"
+
+
+def _lemma39_holds_symbolic(claim: Claim | None = None) -> SymbolicResult:
+    """shi26.F_lemma39_sensitivity_holds: where 3 sigma_p^2 d <= ||mu||^2, Lemma 39's curve minus the replace-one
+    worst case is T alpha (||mu||^2 - 3 sigma_p^2 d)/(sigma_b^2 n^2 m) >= 0 (sympy, with ||mu||^2 = 3 sigma_p^2 d + v,
+    v >= 0); the same identity says it fails exactly where 3 sigma_p^2 d > ||mu||^2 (the finding's map)."""
+    cl = claim or REGISTRY.get("shi26.F_lemma39_sensitivity_holds")
+    why = claim_states(cl, "shi26.gaussian_rdp_replace", "shi26.lemma39_rdp", Relation.LE)
+    if why:
+        return SymbolicResult(SymbolicVerdict.UNDECIDED, why)
+    if [c.relation for c in cl.region.constraints] != [LEMMA39_HOLDS.relation]:
+        return SymbolicResult(SymbolicVerdict.UNDECIDED, f"{cl.key}'s region is no longer {LEMMA39_HOLDS.gloss}")
+    worst, lemma = REGISTRY.get("shi26.gaussian_rdp_replace").bound, REGISTRY.get("shi26.lemma39_rdp").bound
+    if worst is None or lemma is None:
+        return SymbolicResult(SymbolicVerdict.UNDECIDED, "a side has no closed form")
+    v = sp.Symbol("v", nonnegative=True)
+    gap = sp.factor(sp.simplify((lemma - worst).subs(mu, sp.sqrt(3 * sp_**2 * d + v))))
+    steps = [prove_zero(sp.simplify(lemma - worst) - _T * _alpha * (mu**2 - 3 * sp_**2 * d) / (_sb**2 * _n**2 * m),
+                        "(1) Lemma 39 - worst case - T alpha (||mu||^2 - 3 sigma_p^2 d)/(sigma_b^2 n^2 m)"),
+             prove_sign(gap, "nonnegative", "(2) the difference at ||mu||^2 = 3 sigma_p^2 d + v, v >= 0")]
+    return all_proved(steps, "the replace-one worst-case RDP <= Lemma 39's at every order, T, sigma_b, n, m where "
+                     "3 sigma_p^2 d <= ||mu||^2", SHI26_MAP_NOTE)
+
+
+LEMMA39_HOLDS = Condition(sp.LessThan(3 * sp_**2 * d, mu**2), "3 sigma_p^2 d <= ||mu||^2")
+"""Where Lemma 39's RDP bounds the replace-one worst case (shi26.F_lemma39_sensitivity_holds)."""
+_T, _alpha, _sb, _n, _delta = NOTATION.symbols("T", "alpha", "sigma_b", "n", "delta")
+_L39 = REGISTRY.get("shi26.F_lemma39_sensitivity")
+REGISTRY.add(dataclasses.replace(
+    _L39, key="shi26.F_lemma39_sensitivity_holds",
+    title="Lemma 39's RDP bounds DP-GD's worst-case replace-one RDP where 3 sigma_p^2 d <= ||mu||^2",
+    reading="The exact worst-case RDP of T DP-GD steps for replace-one neighbours (shi26.gaussian_rdp_replace) is at "
+    "most Lemma 39's curve (shi26.lemma39_rdp) at every order wherever the signal dominates the noise patches, 3 "
+    "sigma_p^2 d <= ||mu||^2 (the paper's sigma_p = 0.5, d = 2000, ||mu|| = 1 is not there).",
+    region=Region(constraints=(LEMMA39_HOLDS,), description="every valid point with 3 sigma_p^2 d <= ||mu||^2"),
+    verdict=ClaimVerdict.PROVED, symbolic=_lemma39_holds_symbolic, counterexamples=(), finding="", failing=None,
+    companion_of="shi26.F_lemma39_sensitivity", tags=("privacy",)))
 
 #: Theorem 3's choices (Theta-constants 1): sigma_b = ||mu||^2/(eta m^3 max{||mu||^2, sigma_p^2 d}), T2 =
 #: ceil(m/(eta ||mu||^2)); substituted exactly into Lemma 39 with its order optimised in closed form
@@ -86,7 +130,109 @@ REGISTRY.add(Claim(
     "||mu||^6)): Theorem 3's expression times eta m^3 M/||mu||^2. Condition 2 allows eta up to m/(C ||mu||^2), so "
     "the ratio is unbounded and no constant C4 works; Theorem 3's privacy holds only when eta = O(||mu||^2/(m^3 M)).",
     tags=("finding", "privacy"),
+    failing=FindingMap(
+        fails_on="eta above a threshold eta*(m, ||mu||, sigma_p, d, n, delta): Lemma 39's best epsilon A + 2 sqrt(A L) "
+        "exceeds Theorem 3's R exactly when A > (sqrt(R + L) - sqrt(L))^2 (L = log(2/delta)), and A = ceil(m/(eta "
+        "||mu||^2)) (2||mu||^2 + 3 sigma_p^2 d) eta^2 m^5 M^2/(||mu||^4 n^2) grows with eta (but for the ceiling's "
+        "steps). eta* = 8.1255e-6 at the paper's setting (m = 100, ||mu|| = 1, sigma_p = 0.5, d = 2000, n = 1000, "
+        "delta = 1e-5), where Condition 2 allows eta up to 100; eta* = 1.5252e-4 at m = 1, sigma_p = 0.01, d = 2, "
+        "n = 10^5; 0.32140 at m = 10, ||mu|| = 2, sigma_p = 0.1, d = 100, n = 1000, delta = 0.01; at m = 1, sigma_p = "
+        "0.01, d = 2, n = 1000 it holds for every eta <= m/||mu||^2. eta* lies between the companion's bound and "
+        "about twice it",
+        evidence="the exact equivalence above (Lemma 39's order in closed form, docs/derivations/shi26_lemma39.md); "
+        "eta* by bisection in log eta at 40 digits at the four settings; at each of the first three, 400 values of "
+        "eta from 1.0001 eta* to m/||mu||^2 all fail and 400 from 1e-12 to 0.9999 eta* all hold (mpmath)",
+        edges=(Edge(fails={"m": 100, "mu_norm": 1, "sigma_p": "0.5", "d": 2000, "n": 1000, "delta": "1e-5",
+                           "eta": "0.00000813"},
+                    holds={"m": 100, "mu_norm": 1, "sigma_p": "0.5", "d": 2000, "n": 1000, "delta": "1e-5",
+                           "eta": "0.00000812"},
+                    across="eta from 8.13e-6 to 8.12e-6 at the paper's setting"),
+               Edge(fails={"m": 1, "mu_norm": 1, "sigma_p": "0.01", "d": 2, "n": 100000, "delta": "1e-5",
+                           "eta": "0.0001526"},
+                    holds={"m": 1, "mu_norm": 1, "sigma_p": "0.01", "d": 2, "n": 100000, "delta": "1e-5",
+                           "eta": "0.0001525"},
+                    across="eta from 1.526e-4 to 1.525e-4 at m = 1, n = 10^5 (R far below L)")),
+    ),
 ))
+
+# ----------------------------------------------------------------------------- where shi26.F_thm3_privacy holds
+_Tc, _Mx = sp.Symbol("T", positive=True), sp.Symbol("M", positive=True)  # ceil(m/(eta ||mu||^2)), max{..}
+_THM3 = REGISTRY.get("shi26.F_thm3_privacy")
+
+
+def _eta_sufficient() -> sp.Expr:
+    """(sqrt(R + L) - sqrt(L))^2 ||mu||^6 n^2/(2 (2||mu||^2 + 3 sigma_p^2 d) m^6 M^2): the step size below which
+    shi26.F_thm3_privacy holds (R = its rhs, Theorem 3 at C4 = 1000; L = log(2/delta); M = max{||mu||^2, sigma_p^2
+    d})."""
+    R = _THM3.rhs.expression()
+    assert R is not None  # a closed form
+    L = sp.log(2 / _delta)
+    return ((sp.sqrt(R + L) - sp.sqrt(L)) ** 2 * mu**6 * _n**2
+            / (2 * (2 * mu**2 + 3 * sp_**2 * d) * m**6 * sp.Max(mu**2, sp_**2 * d) ** 2))
+
+
+def _thm3_holds_symbolic(claim: Claim | None = None) -> SymbolicResult:
+    """shi26.F_thm3_privacy_holds: with T = ceil(m/(eta ||mu||^2)) and M = max{..} kept as positive symbols, the lhs
+    is A + 2 sqrt(A L) with A = T (2||mu||^2 + 3 sigma_p^2 d) eta^2 m^5 M^2/(||mu||^4 n^2), increasing in T;
+    ceil(x) < x + 1 <= 2x for x = m/(eta ||mu||^2) >= 1 (eta <= m/||mu||^2); at T = 2x, A = 2 eta (..) m^6 M^2/
+    (||mu||^6 n^2) = t Q^2 with Q = sqrt(R + L) - sqrt(L) and t = eta/eta_s <= 1; and at t = 1 the lhs equals R."""
+    cl = claim or REGISTRY.get("shi26.F_thm3_privacy_holds")
+    if cl.sides() != _THM3.sides() or cl.relation is not Relation.LE or cl.factor is not None:
+        return SymbolicResult(SymbolicVerdict.UNDECIDED, f"{cl.key} no longer states shi26.F_thm3_privacy's relation")
+    want = [c.relation for c in _THM3.region.constraints] + [sp.LessThan(eta, _eta_sufficient())]
+    if [c.relation for c in cl.region.constraints] != want:
+        return SymbolicResult(SymbolicVerdict.UNDECIDED, f"{cl.key}'s region is no longer eta <= eta_s")
+    lhs, R = cl.lhs.expression(), cl.rhs.expression()
+    if lhs is None or R is None:
+        return SymbolicResult(SymbolicVerdict.UNDECIDED, "a side has no closed form")
+    x = m / (eta * mu**2)
+    ell = sp.Symbol("L", positive=True)  # log(2/delta) > log 2 > 0 (delta < 1)
+    keep = {sp.ceiling(x): _Tc, sp.Max(mu**2, sp_**2 * d): _Mx, sp.log(2 / _delta): ell}
+
+    def sym(e: sp.Expr) -> sp.Expr:
+        return e.xreplace(keep)
+
+    A = _Tc * (2 * mu**2 + 3 * sp_**2 * d) * eta**2 * m**5 * _Mx**2 / (mu**4 * _n**2)
+    Rs, eta_s = sym(R), sym(_eta_sufficient())
+    Q, t, xx = sp.sqrt(Rs + ell) - sp.sqrt(ell), sp.Symbol("t", positive=True), sp.Symbol("x", positive=True)
+    Qp = sp.Symbol("Q", positive=True)
+    lhs_T = A + 2 * sp.sqrt(A * ell)
+    A_up = A.subs(_Tc, 2 * x)
+    steps = [
+        prove_zero(sym(lhs) - lhs_T, "(1) the lhs - (A + 2 sqrt(A L)), T = ceil(m/(eta ||mu||^2)), M = max{||mu||^2, "
+                   "sigma_p^2 d}, L = log(2/delta)"),
+        prove_sign(sp.diff(lhs_T, _Tc), "positive", "(2) d lhs/dT"),
+        prove_zero(lhs_T - ((sp.sqrt(A) + sp.sqrt(ell)) ** 2 - ell),
+                   "(2) A + 2 sqrt(A L) - ((sqrt(A) + sqrt(L))^2 - L)"),
+        prove_zero(sp.ceiling(xx).rewrite(sp.frac) - xx - sp.frac(-xx), "(3) ceil(x) - x - frac(-x)"),
+        SymbolicResult(SymbolicVerdict.PROVED if (sp.frac(-xx) < 1) is sp.true
+                       else SymbolicVerdict.UNDECIDED, "(3) frac(-x) < 1 (sympy), so ceil(x) < x + 1 <= 2x for x >= 1"),
+        prove_zero(A_up - eta / eta_s * Q**2, "(4) A at T = 2x - (eta/eta_s) (sqrt(R + L) - sqrt(L))^2"),
+        prove_sign(Rs, "positive", "(5) R, so Q = sqrt(R + L) - sqrt(L) > 0"),
+        prove_sign(sp.diff((sp.sqrt(t) * Qp + sp.sqrt(ell)) ** 2 - ell, t), "positive",
+                   "(5) d/dt of (sqrt(t) Q + sqrt(L))^2 - L (Q > 0), the lhs at A = t Q^2"),
+        prove_zero(((sp.sqrt(t) * Q + sp.sqrt(ell)) ** 2 - ell).subs(t, 1) - Rs,
+                   "(6) the lhs at A = Q^2 (t = 1) minus Theorem 3's R"),
+    ]
+    return all_proved(steps, "Lemma 39 at Theorem 3's sigma_b, T2 <= Theorem 3 (C4 = 1000) at every valid point with "
+                     "eta <= eta_s = (sqrt(R + L) - sqrt(L))^2 ||mu||^6 n^2/(2 (2||mu||^2 + 3 sigma_p^2 d) m^6 M^2) "
+                     "(and eta <= m/||mu||^2)", SHI26_MAP_NOTE)
+
+
+REGISTRY.add(dataclasses.replace(
+    _THM3, key="shi26.F_thm3_privacy_holds",
+    title="Theorem 3's privacy follows from Lemma 39 at Theorem 3's sigma_b and T2 for small enough eta (C4 = 1000)",
+    reading="As shi26.F_thm3_privacy, on the step sizes eta <= eta_s = (sqrt(R + L) - sqrt(L))^2 ||mu||^6 n^2/(2 "
+    "(2||mu||^2 + 3 sigma_p^2 d) m^6 M^2) (R: Theorem 3's expression at C4 = 1000, L = log(2/delta), M = max{||mu||^2, "
+    "sigma_p^2 d}); about C4 log(2/delta) ||mu||^2/(2 (2||mu||^2 + 3 sigma_p^2 d) m^3) when R >> L, i.e. eta = "
+    "O(||mu||^2/(m^3 M)) as the finding says.",
+    region=Region(constraints=(*_THM3.region.constraints, Condition(sp.LessThan(eta, _eta_sufficient()),
+                                                                    "eta <= eta_s (the companion's step sizes)")),
+                  ranges={"eta": (1e-12, 10.0, True)},
+                  description="valid points with eta <= m/||mu||^2 and eta <= eta_s = (sqrt(R + L) - sqrt(L))^2 "
+                  "||mu||^6 n^2/(2 (2||mu||^2 + 3 sigma_p^2 d) m^6 M^2)"),
+    verdict=ClaimVerdict.PROVED, symbolic=_thm3_holds_symbolic, counterexamples=(), finding="", failing=None,
+    companion_of="shi26.F_thm3_privacy", tags=("privacy",)))
 
 
 # ----------------------------------------------------------------------------- trained-model claims
