@@ -40,8 +40,8 @@ from dptheory.core.registry import REGISTRY
 from dptheory.core.symbolic import (
     SymbolicResult,
     SymbolicVerdict,
-    certify_positive_constant,
     all_proved,
+    certify_positive_constant,
     prove_sign,
     prove_zero,
 )

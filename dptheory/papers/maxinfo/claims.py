@@ -23,9 +23,9 @@ from dptheory.core.registry import REGISTRY
 from dptheory.core.symbolic import (
     SymbolicResult,
     SymbolicVerdict,
+    all_proved,
     certify_positive_constant,
     claim_states,
-    all_proved,
     prove_sign,
     prove_zero,
 )

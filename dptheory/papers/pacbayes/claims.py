@@ -31,8 +31,8 @@ from dptheory.core.registry import REGISTRY
 from dptheory.core.symbolic import (
     SymbolicResult,
     SymbolicVerdict,
-    claim_states,
     all_proved,
+    claim_states,
     prove_positive_polynomial,
     prove_sign,
     prove_zero,

@@ -29,7 +29,7 @@ from dptheory.core.claims import Verdict as ClaimVerdict
 from dptheory.core.conditions import Condition
 from dptheory.core.findings import Edge, FindingMap
 from dptheory.core.registry import REGISTRY
-from dptheory.core.symbolic import SymbolicResult, SymbolicVerdict, claim_states, all_proved, prove_sign, prove_zero
+from dptheory.core.symbolic import SymbolicResult, SymbolicVerdict, all_proved, claim_states, prove_sign, prove_zero
 from dptheory.numerics.binomial import clopper_pearson_lower, wilson
 from dptheory.papers.shi26.theorems import NOTATION, PAPER, d, eta, m, mu, sp_
 from dptheory.verify.sides import side_at_pin
