@@ -2,7 +2,7 @@
 
 * a certificate round-trips (JSON, and every srepr expression parses back to the same sympy object);
 * `recheck` re-verifies certificates of real claims: yeshokri22.C8 on the Figure setting box (certified by branch
-  and bound), dwork15.C22 (exhaustive, 22 points), yeshokri22.C9c (falsified at a pinned point);
+  and bound), yeshokri22.C3a (exhaustive), yeshokri22.C9c (falsified at a pinned point);
 * a corrupted certificate is refused: a box removed (coverage gap), a margin end moved across 0, a side's
   expression changed, a counterexample moved to where the claim holds, a point of a finite set removed;
 * a certifier that decides on the midpoint of a ball instead of the whole ball (monkeypatched into verify)
@@ -89,7 +89,7 @@ def test_real_claims_are_re_verified(tmp_path, capsys):
         region=Region(fixed={"lam": 1, "beta": 4, "S_g": 4, "n": 50, "sigma": 2},
                       certify=Box(intervals={"alpha": (2, 32), "eta": ("0.01", "0.04")}, integers={"K": (1, 200)},
                                   max_boxes=6000)))
-    keys = ["yeshokri22.C8_box", "dwork15.C22", "yeshokri22.C9c"]
+    keys = ["yeshokri22.C8_box", "yeshokri22.C3a", "yeshokri22.C9c"]
     certs = [check_claim(c8, certificate=True, examples=5).certificate] + [
         check_claim(REGISTRY.get(k), certificate=True, examples=5).certificate for k in keys[1:]]
     assert [c["verdict"] for c in certs] == ["certified", "exhaustive", "falsified"]
