@@ -38,6 +38,10 @@ FLIP = {Relation.LT: Relation.GE, Relation.LE: Relation.GT, Relation.GT: Relatio
 
 #: claim -> (mutation, reason it cannot be noticed by design)
 EXEMPT: dict[tuple[str, str], str] = {
+    ("yeshokri22.C9b_holds", "scale"): "the first term's increment per epoch, term1(K+1) - term1(K), is r^((N-h)(K-1)) "
+    "times a constant: at the search's closest approach (n = 10000, K = 19) it is about 1e-5857 against term1's 1e-5, "
+    "below the 50 digits the point is evaluated at, so the side is 0 with or without the 1% (the proof is mutated in "
+    "tests/test_yeshokri22_maps.py; the flip is noticed)",
     ("yeshokri22.C3b", "flip"): "both sides are the same number on the whole region (Thm 3.3 and Balle et al. for the "
     "last batch coincide at K = 1, the region's only K): no relation between them can be falsified; the check "
     "cannot fail and is being rewritten (issue 11, item 6)",

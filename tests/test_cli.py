@@ -58,6 +58,10 @@ def test_list_claims_has_the_verdict_on_record(capsys):
 def test_list_glob_and_figures_and_unknown_prefix(capsys):
     code, out, _ = run(capsys, "list", "--all", "yeshokri22.C9*")
     assert code == 0 and {line.split()[0] for line in out.splitlines()[1:]} == {
+        "yeshokri22.C9a", "yeshokri22.C9b", "yeshokri22.C9c", "yeshokri22.C9d", "yeshokri22.C9b_holds",
+        "yeshokri22.C9c_holds"}
+    code, out, _ = run(capsys, "list", "--all", "yeshokri22.C9?")  # one character: the companions left out
+    assert code == 0 and {line.split()[0] for line in out.splitlines()[1:]} == {
         "yeshokri22.C9a", "yeshokri22.C9b", "yeshokri22.C9c", "yeshokri22.C9d"}
     code, out, _ = run(capsys, "list", "--figures")
     assert code == 0 and {f.name for f in dptheory.REGISTRY.figures()} <= {

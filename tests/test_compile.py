@@ -261,10 +261,14 @@ EXPECTED_OVERRIDES: dict[str, str] = {
     # float64 cannot form it to 1e-10 from rounded products; the theorem therefore declares np_flagged:
     # flagged points are recomputed with mpmath (Theorem.evaluate_np handles a (values, unreliable) pair)
     "yeshokri22.balle_first": "[np] float64 cancellation in the Balle factor base near the step-size limit",
+    # Thm D.5 for any batch position (the same factor base, raised to n/(2b) and more)
+    "yeshokri22.thmD_5": "[np] float64 cancellation in the Balle factor base near the step-size limit",
 }
 OVERRIDE_WITNESSES = {
     ("yeshokri22.balle_first", "np"): {"alpha": 1000, "S_g": "0.01", "sigma": "0.1", "b": 1, "n": 2, "K": 1,
                                         "lam": 10, "beta": 10, "eta": "0.09999999001"},
+    ("yeshokri22.thmD_5", "np"): {"alpha": 1000, "S_g": "0.01", "sigma": "0.1", "b": 1, "n": 10, "j0": 3,
+                                   "lam": 10, "beta": 10, "eta": "0.09999999001"},
 }
 
 

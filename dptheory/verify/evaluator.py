@@ -43,7 +43,9 @@ def flip_words(claim: Claim, m: float, lhs: Any, rhs: Any) -> str:
         a, b = float(lhs), float(rhs)
         big, small = (b, a) if side == "lhs" else (a, b)
         if small > 0 and big > 0:
-            factor = f"1 + {big / small - 1:.3g}" if big / small < 1.001 else f"{big / small:.6g}"
+            # near a tie, from the relative margin (computed at the point's precision: big/small - 1 in float64
+            # would print 1 + 0 below 1e-16); m = (big - small)/big, so big/small - 1 = m/(1 - m)
+            factor = f"1 + {m / (1 - m):.3g}" if 0 <= m < 1e-3 else f"{big / small:.6g}"
             return (
                 f"{side} would have to grow by a factor {factor} (relative margin {m:.3g}) "
                 f"for '{claim.relation.value}' to fail"

@@ -134,7 +134,7 @@ class ClaimResult:
                 flip = f" ({cm['flip']})" if cm.get("flip") else ""
                 out.append(f"Closest approach: relative margin {_g(cm.get('margin'))} at {where}{flip}.")
         if self.undecided:
-            out.append(f"{len(self.undecided)} boxes left undecided, e.g. {_box(self.undecided[0])}.")
+            out.append(f"Boxes left undecided include {_box(self.undecided[0])} (the note says how many).")
         return out + map_sentences(self.map)
 
     def _repr_html_(self) -> str:
