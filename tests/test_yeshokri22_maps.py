@@ -278,14 +278,14 @@ def test_the_stated_companions_do_not_prove_a_widened_region() -> None:
         wider = dataclasses.replace(c, region=region)
         res = wider.symbolic(wider)
         assert res.verdict is SymbolicVerdict.UNDECIDED and said in res.detail, res.detail
-    for key, keep in (("yeshokri22.C16_holds", ()), ("yeshokri22.C17_holds", (0,)), ("yeshokri22.C17_holds_n2", (0, 1))):
+    for key, keep in (("yeshokri22.C16_holds", ()), ("yeshokri22.C17_holds", (0,)),
+                      ("yeshokri22.C17_holds_n2", (0, 1))):
         comp = REGISTRY.get(key)
         wider = dataclasses.replace(comp, region=Region(constraints=tuple(comp.region.constraints[i] for i in keep)))
         res = wider.symbolic(wider)
         assert res.verdict is SymbolicVerdict.UNDECIDED and "does not state" in res.detail, (key, res.detail)
-    from dptheory.papers.yeshokri22.claims_stated import FOOTNOTE4_CORRECTED
-
-    assert "(E1)" in _not_proved(MS.c16_holds_steps(printed=FOOTNOTE4_CORRECTED))
+    corrected = REGISTRY.get("yeshokri22.C16b").lhs.expression()
+    assert "(E1)" in _not_proved(MS.c16_holds_steps(printed=corrected))
 
 
 def _softmax_grad(theta: list) -> list:
@@ -309,7 +309,10 @@ def test_the_c15_maps_quote_the_constants_computed_from_the_definitions() -> Non
     with mpmath.workdps(40):
         th, v = [mpmath.mpf(0), mpmath.mpf(8), mpmath.mpf(6)], [3, -2, -1]
         vv = sum(vi**2 for vi in v)
-        at = lambda tau: [t + tau * vi for t, vi in zip(th, v, strict=True)]  # noqa: E731
+
+        def at(tau: mpmath.mpf) -> list:
+            return [t + tau * vi for t, vi in zip(th, v, strict=True)]
+
         kappa = mpmath.diff(lambda tau: mpmath.fsum(vi * gi for vi, gi in zip(v, _clipped(at(tau), mpmath.mpf(1) / 2),
                                                                                strict=True)), 0) / vv
         norms = [mpmath.sqrt(mpmath.fsum(u**2 for u in _softmax_grad(at(tau)))) for tau in (0, mpmath.mpf(1) / 10)]
@@ -362,7 +365,8 @@ def test_c16_printed_minus_second_term_has_the_sign_of_2_minus_alpha() -> None:
                     for a in (mpmath.mpf("1.1"), mpmath.mpf("1.9"), mpmath.mpf("2.1"), mpmath.mpf(10)):
                         terms = [mpmath.exp((a - 1) * (eps[N - j] - eps[1])) for j in range(N)]
                         printed = eps[1] + mpmath.log(mpmath.fsum(terms) / N)
-                        second = mpmath.log(mpmath.fsum(mpmath.exp((a - 1) * eps[N - j]) for j in range(N)) / N) / (a - 1)
+                        second = mpmath.log(mpmath.fsum(mpmath.exp((a - 1) * eps[N - j]) for j in range(N)) / N)
+                        second /= a - 1
                         assert (printed >= second) == (a <= 2), (N, x, G, a)
 
 

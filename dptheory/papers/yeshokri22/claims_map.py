@@ -5,11 +5,14 @@ of ``SCANS`` and the margin-optimising search, with certified points across its 
 companion claim, ours: the same sentence on a narrower region, with its own verdict (:func:`companions`). The
 proofs are the sympy-checked steps of ``docs/derivations/yeshokri22_where_findings_hold.md`` (part A: C5a-C5d
 after the paper's threshold when N >= 4, and two epochs later for every N; part B: C9b, C9c; part C: C2c).
-The claims of ``paper.toml`` (C2c, C3c, C3d, C7) carry their maps as ``[claim.failing]`` tables and their finite
-companions are tables at the end of the file; the companions below need region constraints or a proof.
+The claims of ``paper.toml`` (C2c, C3c, C3d, C7, C11b) carry their maps as ``[claim.failing]`` tables and their
+finite companions are tables at the end of the file; the companions below need region constraints or a proof. The
+maps of the stated claims (C15a, C15c, C16, C17, C18a, C18b) are here too; their companions and the proofs that
+C15a, C15c, C18a, C18b fail everywhere are in :mod:`dptheory.papers.yeshokri22.claims_map_stated` (parts D-G).
 
-This module registers nothing: :mod:`dptheory.papers.yeshokri22.claims` passes ``MAPS`` to the claims it declares
-and calls :func:`register_companions` once every finding is registered.
+This module registers nothing: the claims modules (``claims``, ``claims_epsdelta``, ``claims_stated``) pass ``MAPS``
+to the claims they declare, and :mod:`dptheory.papers.yeshokri22.claims` calls :func:`register_companions` once
+every finding it needs is registered.
 """
 
 from __future__ import annotations
@@ -185,6 +188,8 @@ part (C11b's is a table of paper.toml)."""
 _STATED = "yeshokri22.claims_map_stated"
 _FIG2_K1 = {**FIGURE_SETTING, "K": 1}
 _D7 = {"alpha": 10, "lam": 1, "beta": 4, "S_g": 4, "sigma": 2, "n": 50, "eta": "0.02"}
+_D7_EDGES = (Edge(fails={**_D7, "K": 1}, across="K = 1"),
+             Edge(fails={**_D7, "K": 2000}, across="large K: the relative excess e^(-lambda eta K/2) = 2e-9"))
 _C17 = {"alpha": 2, "S_g": 1, "sigma": 1, "lam": 1, "beta": 1, "b": 1}
 _CLIPPED_ONLY = ("Outside the region (not the configuration's sentence) it holds: where clipping is inactive g = grad "
                  "l_0 + lambda theta has Jacobian Hessian + lambda I >= lambda I (C14c), and with c = 2 classes the "
@@ -217,8 +222,8 @@ MAPS.update({
         everywhere=True,
     ),
     "C16": FindingMap(
-        fails_on="exactly alpha > 2, at every valid point (n/b >= 2): the printed form is eps0^1 + log M and the second "
-        "term eps0^1 + log(M)/(alpha - 1), with log M < 0; at alpha = 2 the two are equal",
+        fails_on="exactly alpha > 2, at every valid point (n/b >= 2): the printed form is eps0^1 + log M and the "
+        "second term eps0^1 + log(M)/(alpha - 1), with log M < 0; at alpha = 2 the two are equal",
         evidence=f"derived ({NOTE}, part E): printed - second term = log(M) (alpha - 2)/(alpha - 1), with M <= 1 "
         "(yeshokri22.C16_holds, proved), and M < 1 when n/b >= 2 since eps0^N < eps0^1 = G",
         edges=(Edge(fails={**_FIG2_K1, "alpha": "201/100"}, holds={**_FIG2_K1, "alpha": "199/100"},
@@ -246,8 +251,7 @@ MAPS.update({
         "too large at K = 1, 2e-9 relative at K = 2000 on the Figure setting)",
         evidence=f"proved ({_STATED}.c18_everywhere_steps; {NOTE}, part G): quotient - sum (1 + u^K) = 0 with u = "
         "e^(-eta lambda/2) in (0, 1) and the sum positive",
-        edges=(Edge(fails={**_D7, "K": 1}, across="K = 1"),
-               Edge(fails={**_D7, "K": 2000}, across="large K: the relative excess e^(-lambda eta K/2) = 2e-9")),
+        edges=_D7_EDGES,
         everywhere=True,
     ),
     "C18b": FindingMap(
@@ -255,8 +259,7 @@ MAPS.update({
         "it as lambda eta K -> 0, 2e-9 relative above it at K = 2000 on the Figure setting)",
         evidence=f"proved ({_STATED}.c18_everywhere_steps; {NOTE}, part G): Eq. 132 - Thm D.7 (1 + u^K) = 0 with u = "
         "e^(-eta lambda/2) in (0, 1) and Thm D.7 positive",
-        edges=(Edge(fails={**_D7, "K": 1}, across="K = 1"),
-               Edge(fails={**_D7, "K": 2000}, across="large K: the relative excess e^(-lambda eta K/2) = 2e-9")),
+        edges=_D7_EDGES,
         everywhere=True,
     ),
 })

@@ -60,7 +60,7 @@ _y = sp.Symbol("y", positive=True)
 _w = sp.Symbol("w", nonnegative=True)
 
 
-def _steps_of(key: str, claim: Claim | None) -> tuple[sp.Expr, sp.Expr]:
+def _sides(key: str, claim: Claim | None) -> tuple[sp.Expr, sp.Expr]:
     """The two sides of ``claim`` (default: the registered ``key``) as sympy expressions."""
     c = REGISTRY.get(key) if claim is None else claim
     return c.lhs.expression(), c.rhs.expression()
@@ -93,8 +93,8 @@ def c11b_steps(point: Mapping[str, Any], k_max: int) -> list[SymbolicResult]:
     used = (thm.free_symbols | value.free_symbols | z_expr.free_symbols) - {K, a_sym}
     vals = {s: sp.Rational(str(point[s.name])) for s in used if s.name in point}
     qq, zz = (b / n).xreplace(vals), z_expr.xreplace(vals)
-    a_closed = sum(sp.binomial(alpha, i) * (1 - qq) ** (alpha - i) * qq**i * sp.exp(sp.Rational(i * i - i) / (2 * zz**2))
-                   for i in range(alpha + 1))
+    a_closed = sum(sp.binomial(alpha, i) * (1 - qq) ** (alpha - i) * qq**i
+                   * sp.exp(sp.Rational(i * i - i) / (2 * zz**2)) for i in range(alpha + 1))
     D = (thm - value.xreplace({a_sym: a_closed})).xreplace(vals)
     return [
         prove_zero(sp.diff(value, K, 2), "(D1) d^2/dK^2 of the composition's T log(A_alpha)/(alpha - 1), T = K "
@@ -141,17 +141,16 @@ C_ALPHA_2 = Condition(al <= 2, "alpha <= 2")
 def c16_holds_steps(printed: sp.Expr | None = None) -> list[SymbolicResult]:
     """Footnote 4 as printed >= Thm 4.2's second term when alpha <= 2: their difference is log(M) (alpha - 2)/(alpha -
     1) with M <= 1 (part E of the derivation note)."""
-    # the claims module imports this one and claims_stated: importing claims_stated here first would run it
-    from dptheory.papers.yeshokri22.claims_stated import FOOTNOTE4_CORRECTED, c16b_steps
-
     printed = REGISTRY.get("yeshokri22.C16").lhs.expression() if printed is None else printed
+    c16b = REGISTRY.get("yeshokri22.C16b")  # footnote 4 corrected, proved equal to the second term
+    corrected, equal = c16b.lhs.expression(), c16b.symbolic()
     (s_sum,) = printed.atoms(sp.Sum)
     S, y = sp.Symbol("S", positive=True), sp.Symbol("y", nonnegative=True)
     a1, a2, P, R = (sp.Symbol(s, positive=True) for s in ("a1", "a2", "P", "R"))
     logM = sp.log(S / N_sym)
     return [
-        *c16b_steps(),
-        prove_zero((printed - FOOTNOTE4_CORRECTED).xreplace({s_sum: S}) - logM * (al - 2) / (al - 1),
+        SymbolicResult(equal.verdict, f"(C16b) the corrected form is the second term: {equal.detail}"),
+        prove_zero((printed - corrected).xreplace({s_sum: S}) - logM * (al - 2) / (al - 1),
                    "(E1) printed - corrected form - log(M) (alpha - 2)/(alpha - 1), M = S/N the average of Eq. 5's "
                    "shifted terms"),
         prove_sign(sp.factor(sp.together(((al - 2) / (al - 1)).subs(al, 1 + 1 / (1 + y)))), "nonpositive",
@@ -238,7 +237,7 @@ def _polynomial(expr: sp.Expr, *gens: sp.Symbol) -> tuple[dict[tuple[int, ...], 
 def c15a_everywhere_steps(claim: Claim | None = None) -> list[SymbolicResult]:
     """C15a's Rayleigh quotient minus lambda is kappa S_g with kappa < 0 (a constant): below lambda for every S_g > 0
     (part G)."""
-    lhs, rhs = _steps_of("yeshokri22.C15a", claim)
+    lhs, rhs = _sides("yeshokri22.C15a", claim)
     coeffs, check = _polynomial(lhs - rhs, lam, S_g)
     kappa = coeffs.get((0, 1), sp.Integer(0))
     return [
@@ -251,7 +250,7 @@ def c15a_everywhere_steps(claim: Claim | None = None) -> list[SymbolicResult]:
 def c15c_everywhere_steps(claim: Claim | None = None) -> list[SymbolicResult]:
     """C15c's step ratio squared is a^2 + C11 a s + C02 s^2 with a = 1 - eta lambda > 0, s = eta S_g/2 and C11, C02 >
     0 (constants), so the ratio exceeds 1 - eta lambda at every point of the region (part G)."""
-    lhs, rhs = _steps_of("yeshokri22.C15c", claim)
+    lhs, rhs = _sides("yeshokri22.C15c", claim)
     a, s = sp.Symbol("a", positive=True), sp.Symbol("s", positive=True)
     coeffs, check = _polynomial((lhs**2).xreplace({lam: (1 - a) / eta, S_g: 2 * s / eta}), a, s)
     shape = set(coeffs) == {(2, 0), (1, 1), (0, 2)} and coeffs[(2, 0)] == 1
@@ -272,7 +271,7 @@ def c15c_everywhere_steps(claim: Claim | None = None) -> list[SymbolicResult]:
 def c18_everywhere_steps(key: str, claim: Claim | None = None) -> list[SymbolicResult]:
     """C18a, C18b: the side that should not be larger is the other times 1 + u^K, u = e^(-eta lambda/2) in (0, 1):
     larger at every valid point (part G)."""
-    lhs, rhs = _steps_of(key, claim)
+    lhs, rhs = _sides(key, claim)
     small, large = (lhs, rhs) if key.endswith("C18a") else (rhs, lhs)  # C18a: sum >= printed; C18b: printed <= D.7
     at = {eta: 2 * sp.log(1 + _y) / lam}
     uK = (1 + _y) ** (-K)
