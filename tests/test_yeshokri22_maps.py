@@ -8,6 +8,7 @@ map says; the numbers the maps quote are what their scans and evaluations give.
 
 from __future__ import annotations
 
+import math
 import re
 
 import mpmath
@@ -98,10 +99,11 @@ def test_c9b_increment_is_below_eps0_n_after_2_plus_1_over_lambda_eta() -> None:
 COMPANIONS = sorted(c.key for c in REGISTRY.claims() if c.companion_of and c.key.startswith("yeshokri22."))
 
 
-def test_every_falsified_claim_of_the_paper_has_a_companion() -> None:
-    falsified = {c.key for c in REGISTRY.claims() if c.key.startswith("yeshokri22.") and c.expected is
-                 Verdict.FALSIFIED}
-    assert {REGISTRY.get(k).companion_of for k in COMPANIONS} == falsified
+def test_every_falsified_claim_of_the_paper_has_a_companion_or_fails_everywhere() -> None:
+    falsified = [c for c in REGISTRY.claims() if c.key.startswith("yeshokri22.") and c.expected is Verdict.FALSIFIED]
+    everywhere = {c.key for c in falsified if c.failing.everywhere}
+    assert everywhere == {"yeshokri22.C15a", "yeshokri22.C15c", "yeshokri22.C18a", "yeshokri22.C18b"}
+    assert {REGISTRY.get(k).companion_of for k in COMPANIONS} == {c.key for c in falsified} - everywhere
 
 
 @pytest.mark.parametrize("key", [k for k in COMPANIONS if REGISTRY.get(k).expected is Verdict.PROVED])
@@ -216,3 +218,171 @@ def test_the_papers_doc_names_every_finding_and_companion() -> None:
         assert f"`{key}`" in section, key
         base = REGISTRY.get(key).companion_of.removeprefix("yeshokri22.")
         assert re.search(rf"^\| [^|]*\b{re.escape(base)}\b", section, flags=re.M), base
+
+
+# ----------------------------------------------------------------------------- the stated findings (claims_map_stated)
+from dptheory.papers.yeshokri22 import claims_map_stated as MS  # noqa: E402
+
+
+@pytest.mark.parametrize("steps", [MS.c15a_everywhere_steps, MS.c15c_everywhere_steps, MS.c15_two_classes_steps,
+                                   lambda: MS.c18_everywhere_steps("yeshokri22.C18a"),
+                                   lambda: MS.c18_everywhere_steps("yeshokri22.C18b"),
+                                   lambda: MS.c17_small_n_steps(2), lambda: MS.c17_small_n_steps(3)],
+                         ids=["C15a", "C15c", "two_classes", "C18a", "C18b", "C17_n2", "C17_n3"])
+def test_every_step_of_the_stated_maps_is_proved(steps) -> None:
+    assert _not_proved(steps()) == []
+
+
+def test_a_fails_everywhere_proof_notices_a_changed_side() -> None:
+    """Mutations: C18a/C18b with e^(-lambda eta K/2) restored in the printed quotient (then the sides are equal: the
+    claim would hold); C15a's quotient with +S_g/100 (the clipped part no longer negative); C15c's right side 1 - eta
+    lambda/2; the two-class step and the N = 2, 3 steps against a doubled Eq. 146."""
+    import dataclasses
+
+    from dptheory.core.claims import formula
+
+    x, K = TH.eta * TH.lam, TH.K
+    c18a, c18b = REGISTRY.get("yeshokri22.C18a"), REGISTRY.get("yeshokri22.C18b")
+    fixed_a = dataclasses.replace(c18a, rhs=formula("corrected", (1 - sp.exp(-x * K / 2)) / (1 - sp.exp(-x / 2))))
+    assert "(G9)" in _not_proved(MS.c18_everywhere_steps("yeshokri22.C18a", fixed_a))
+    corrected = TH.al * TH.S_g**2 / (TH.lam * TH.sigma**2 * TH.n**2) * (1 - sp.exp(-x * K / 2))
+    assert "(G9)" in _not_proved(MS.c18_everywhere_steps("yeshokri22.C18b", dataclasses.replace(
+        c18b, lhs=formula("corrected", corrected))))
+    c15a = REGISTRY.get("yeshokri22.C15a")
+    up = dataclasses.replace(c15a, lhs=formula("shifted", c15a.lhs.expression() + TH.S_g / 100))
+    assert "(G2)" in _not_proved(MS.c15a_everywhere_steps(up))
+    c15c = REGISTRY.get("yeshokri22.C15c")
+    half = dataclasses.replace(c15c, rhs=formula("1 - eta lambda/2", 1 - x / 2))
+    assert "(G4)" in _not_proved(MS.c15c_everywhere_steps(half))
+    eq146 = REGISTRY.get("yeshokri22.C17").rhs.expression()
+    for N in (2, 3):
+        assert f"(F{N}a)" in _not_proved(MS.c17_small_n_steps(N, rhs=2 * eq146))
+    assert "(F1)" in _not_proved(MS.c17_holds_steps(rhs=2 * eq146))
+
+
+def test_the_stated_companions_do_not_prove_a_widened_region() -> None:
+    """Mutations: C11b_holds_alpha10 up to K = 4960 (fails there: the proof's last step is not proved) or with both
+    alphas; C16_holds without alpha <= 2; C17_holds with n/b >= 3; C17_holds_n2 without its K condition; the C16 proof
+    applied to the corrected form (its step E1 then fails)."""
+    import dataclasses
+
+    from dptheory.core.claims import Region
+    from dptheory.core.conditions import Condition
+
+    c = REGISTRY.get("yeshokri22.C11b_holds_alpha10")
+    for region, said in (
+        (dataclasses.replace(c.region, constraints=(Condition(TH.K <= 4960, "K <= 4960"),)), "(D9) D at K = 4960"),
+        (dataclasses.replace(c.region, choices={"alpha": [10, 15]}), "does not fix alpha"),
+        (dataclasses.replace(c.region, constraints=()), "state K <= K_max"),
+    ):
+        wider = dataclasses.replace(c, region=region)
+        res = wider.symbolic(wider)
+        assert res.verdict is SymbolicVerdict.UNDECIDED and said in res.detail, res.detail
+    for key, keep in (("yeshokri22.C16_holds", ()), ("yeshokri22.C17_holds", (0,)),
+                      ("yeshokri22.C17_holds_n2", (0, 1))):
+        comp = REGISTRY.get(key)
+        wider = dataclasses.replace(comp, region=Region(constraints=tuple(comp.region.constraints[i] for i in keep)))
+        res = wider.symbolic(wider)
+        assert res.verdict is SymbolicVerdict.UNDECIDED and "does not state" in res.detail, (key, res.detail)
+    corrected = REGISTRY.get("yeshokri22.C16b").lhs.expression()
+    assert "(E1)" in _not_proved(MS.c16_holds_steps(printed=corrected))
+
+
+def _softmax_grad(theta: list) -> list:
+    """grad l_0 = p - e_1 at x = 0 (only the biases enter), from Eq. 8's definition."""
+    z = [mpmath.exp(t) for t in theta]
+    p = [zi / mpmath.fsum(z) for zi in z]
+    return [p[0] - 1, p[1], p[2]]
+
+
+def _clipped(theta: list, s: mpmath.mpf) -> list:
+    """Prop 5.2's g_0 with clipping active: (S_g/2) u/|u| at S_g = 2 s."""
+    u = _softmax_grad(theta)
+    norm = mpmath.sqrt(mpmath.fsum(ui**2 for ui in u))
+    return [s * ui / norm for ui in u]
+
+
+def test_the_c15_maps_quote_the_constants_computed_from_the_definitions() -> None:
+    """At 40 digits from Eq. 8's softmax (not the sympy sides): the quotient is lambda + kappa S_g with kappa =
+    -0.003017..., the clipping threshold is 1.3311, and the step ratio squared is a^2 + C11 a s + C02 s^2 with C11 =
+    0.0123, C02 = 0.000803 (the numbers C15a's and C15c's maps quote)."""
+    with mpmath.workdps(40):
+        th, v = [mpmath.mpf(0), mpmath.mpf(8), mpmath.mpf(6)], [3, -2, -1]
+        vv = sum(vi**2 for vi in v)
+
+        def at(tau: mpmath.mpf) -> list:
+            return [t + tau * vi for t, vi in zip(th, v, strict=True)]
+
+        kappa = mpmath.diff(lambda tau: mpmath.fsum(vi * gi for vi, gi in zip(v, _clipped(at(tau), mpmath.mpf(1) / 2),
+                                                                               strict=True)), 0) / vv
+        norms = [mpmath.sqrt(mpmath.fsum(u**2 for u in _softmax_grad(at(tau)))) for tau in (0, mpmath.mpf(1) / 10)]
+        d = [vi / mpmath.mpf(10) for vi in v]
+        w = [a - b for a, b in zip(_clipped(at(mpmath.mpf(1) / 10), 1), _clipped(th, 1), strict=True)]
+        dd = mpmath.fsum(di**2 for di in d)
+        c11 = -2 * mpmath.fsum(a * b for a, b in zip(w, d, strict=True)) / dd
+        c02 = mpmath.fsum(a**2 for a in w) / dd
+    kappa, c11, c02, norms = float(kappa), float(c11), float(c02), [float(x) for x in norms]
+    a_map, c_map = REGISTRY.get("yeshokri22.C15a").failing, REGISTRY.get("yeshokri22.C15c").failing
+    assert f"lambda - {-kappa:.4g} S_g" in a_map.fails_on and f"below -{-kappa:.4g}" in a_map.evidence
+    assert f"below {min(norms):.5g}" in a_map.fails_on
+    assert f"a^2 + {c11:.3g} a s + {c02:.3g} s^2" in c_map.fails_on
+    assert f"above {math.floor(c11 * 10**4) / 10**4:g} and {math.floor(c02 * 10**6) / 10**6:g}" in c_map.evidence
+
+
+def _term1_over_G(N: int, x: mpmath.mpf, K: int) -> mpmath.mpf:
+    """Thm 4.2's first term over G from its definition (direct sums): eps0^h sum_{i<K-1} r^(m i)/G."""
+    r, h = (1 - x) ** 2, N // 2
+    eps_h = r ** (h - 1) / mpmath.fsum(r**s for s in range(h))
+    return eps_h * mpmath.fsum(r ** ((N - h) * i) for i in range(K - 1))
+
+
+def test_c17_holds_exactly_where_its_companions_say() -> None:
+    """At 40 digits from the definitions: Eq. 146 (term1 <= G/(N lambda eta)) at N = 2, 3 holds exactly where the
+    companions' conditions hold (grid of lambda eta and K), and at N = 4..12 at every K; the map's 0.1895 is the root
+    of t^3 + t^2 + t = 2, t = 1 - lambda eta."""
+    with mpmath.workdps(40):
+        xs = [mpmath.mpf(i) / 47 for i in range(1, 47)]
+        for N, cond in ((2, lambda x, K: (1 - x) ** (2 * (K - 1)) >= x / 2),
+                        (3, lambda x, K: (1 - x) ** (4 * (K - 1)) >= 1 - (2 - x) * (1 + (1 - x) ** 2) / 3)):
+            for x in xs:
+                for K in range(1, 31):
+                    assert (_term1_over_G(N, x, K) <= 1 / (N * x)) == cond(x, K), (N, x, K)
+        for N in range(4, 13):
+            assert all(_term1_over_G(N, x, 40) <= 1 / (N * x) for x in xs), N
+        t3 = mpmath.findroot(lambda t: t**3 + t**2 + t - 2, 0.8)
+    assert f"lambda eta > {float(1 - t3):.4f}" in REGISTRY.get("yeshokri22.C17").failing.fails_on
+
+
+def test_c16_printed_minus_second_term_has_the_sign_of_2_minus_alpha() -> None:
+    """At 40 digits from the definitions (footnote 4 as printed, Eq. 5's second term): printed >= second term exactly
+    where alpha <= 2, at N = 2, 3, 25 and several lambda eta, G (the map's 'exactly alpha > 2')."""
+    with mpmath.workdps(40):
+        for N in (2, 3, 25):
+            for x in (mpmath.mpf("0.05"), mpmath.mpf("0.5"), mpmath.mpf("0.95")):
+                r = (1 - x) ** 2
+                for G in (mpmath.mpf("0.01"), mpmath.mpf(3)):
+                    eps = {j: G * r ** (j - 1) / mpmath.fsum(r**s for s in range(j)) for j in range(1, N + 1)}
+                    for a in (mpmath.mpf("1.1"), mpmath.mpf("1.9"), mpmath.mpf("2.1"), mpmath.mpf(10)):
+                        terms = [mpmath.exp((a - 1) * (eps[N - j] - eps[1])) for j in range(N)]
+                        printed = eps[1] + mpmath.log(mpmath.fsum(terms) / N)
+                        second = mpmath.log(mpmath.fsum(mpmath.exp((a - 1) * eps[N - j]) for j in range(N)) / N)
+                        second /= a - 1
+                        assert (printed >= second) == (a <= 2), (N, x, G, a)
+
+
+def test_c18_maps_quote_the_relative_excess() -> None:
+    """The printed quotient over the geometric sum, from the sum itself: 1 + e^(-lambda eta K/2) (0.99 at K = 1, 2e-9
+    at K = 2000 on the Figure setting, lambda eta = 0.02), as the maps of C18a and C18b quote."""
+    with mpmath.workdps(30):
+        x = mpmath.mpf("0.02")
+        got = {}
+        for K in (1, 2000):
+            total = mpmath.fsum(mpmath.exp(-x * k / 2) for k in range(K))
+            excess = (1 - mpmath.exp(-x * K)) / (1 - mpmath.exp(-x / 2)) / total - 1
+            assert excess == pytest.approx(mpmath.exp(-x * K / 2), rel=1e-25)
+            got[K] = float(excess)
+    a_map, b_map = REGISTRY.get("yeshokri22.C18a").failing, REGISTRY.get("yeshokri22.C18b").failing
+    assert f"({got[1]:.2f} too large at K = 1" in a_map.fails_on
+    small = f"{got[2000]:.0e}".replace("e-0", "e-")
+    assert f"{small} relative at K = 2000" in a_map.fails_on and f"{small} relative above it at K = 2000" in \
+        b_map.fails_on

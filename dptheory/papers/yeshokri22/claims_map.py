@@ -5,17 +5,20 @@ of ``SCANS`` and the margin-optimising search, with certified points across its 
 companion claim, ours: the same sentence on a narrower region, with its own verdict (:func:`companions`). The
 proofs are the sympy-checked steps of ``docs/derivations/yeshokri22_where_findings_hold.md`` (part A: C5a-C5d
 after the paper's threshold when N >= 4, and two epochs later for every N; part B: C9b, C9c; part C: C2c).
-The claims of ``paper.toml`` (C2c, C3c, C3d, C7) carry their maps as ``[claim.failing]`` tables and their finite
-companions are tables at the end of the file; the companions below need region constraints or a proof.
+The claims of ``paper.toml`` (C2c, C3c, C3d, C7, C11b) carry their maps as ``[claim.failing]`` tables and their
+finite companions are tables at the end of the file; the companions below need region constraints or a proof. The
+maps of the stated claims (C15a, C15c, C16, C17, C18a, C18b) are here too; their companions and the proofs that
+C15a, C15c, C18a, C18b fail everywhere are in :mod:`dptheory.papers.yeshokri22.claims_map_stated` (parts D-G).
 
-This module registers nothing: :mod:`dptheory.papers.yeshokri22.claims` passes ``MAPS`` to the claims it declares
-and calls :func:`register_companions` once every finding is registered.
+This module registers nothing: the claims modules (``claims``, ``claims_epsdelta``, ``claims_stated``) pass ``MAPS``
+to the claims they declare, and :mod:`dptheory.papers.yeshokri22.claims` calls :func:`register_companions` once
+every finding it needs is registered.
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import sympy as sp
@@ -176,7 +179,90 @@ MAPS: dict[str, FindingMap] = {
                     across="K from 88 to 90 (K = 89 is bracketed by the PLD)"),),
     ),
 }
-"""The maps of the findings declared in Python (claims.py, claims_epsdelta.py), by the key's last part."""
+"""The maps of the findings declared in Python (claims.py, claims_epsdelta.py, claims_stated.py), by the key's last
+part (C11b's is a table of paper.toml)."""
+
+# ----------------------------------------------------------------------------- the maps of the stated claims
+# The proofs behind them (the companions' and "fails everywhere") are in claims_map_stated.py; the derivations in NOTE,
+# parts D-G.
+_STATED = "yeshokri22.claims_map_stated"
+_FIG2_K1 = {**FIGURE_SETTING, "K": 1}
+_D7 = {"alpha": 10, "lam": 1, "beta": 4, "S_g": 4, "sigma": 2, "n": 50, "eta": "0.02"}
+_D7_EDGES = (Edge(fails={**_D7, "K": 1}, across="K = 1"),
+             Edge(fails={**_D7, "K": 2000}, across="large K: the relative excess e^(-lambda eta K/2) = 2e-9"))
+_C17 = {"alpha": 2, "S_g": 1, "sigma": 1, "lam": 1, "beta": 1, "b": 1}
+_CLIPPED_ONLY = ("Outside the region (not the configuration's sentence) it holds: where clipping is inactive g = grad "
+                 "l_0 + lambda theta has Jacobian Hessian + lambda I >= lambda I (C14c), and with c = 2 classes the "
+                 "clipped Jacobian vanishes (part G)")
+MAPS.update({
+    "C15a": FindingMap(
+        fails_on="every lambda > 0 and every S_g with clipping active at the configuration (S_g/2 below 1.3311, the "
+        "smaller of the two gradient norms): v^T (grad g) v/|v|^2 = lambda - 0.003017 S_g < lambda. " + _CLIPPED_ONLY,
+        evidence=f"proved ({_STATED}.c15a_everywhere_steps; {NOTE}, part G): the quotient minus lambda is C S_g with a "
+        f"constant C enclosed below -0.003017 on arb balls; the two-class case is {_STATED}.c15_two_classes_steps",
+        edges=(Edge(fails={"lam": "1/100", "S_g": 2}, across="the pin"),
+               Edge(fails={"lam": "1/100", "S_g": "1/1000"}, across="small S_g: the quotient tends to lambda"),
+               Edge(fails={"lam": 1000, "S_g": "2662/1000"}, across="large lambda, S_g at the clipping threshold")),
+        everywhere=True,
+    ),
+    "C15c": FindingMap(
+        fails_on="every eta < 2/((L^2+1)/2 + 2 lambda) and every S_g with clipping active at the configuration: the "
+        "ratio squared is a^2 + 0.0123 a s + 0.000803 s^2 > a^2, a = 1 - eta lambda, s = eta S_g/2. Outside the region "
+        "(not the configuration's sentence) it holds: where clipping is inactive the step is a gradient step on a "
+        "lambda-strongly convex, (beta + lambda)-smooth loss (Lemma D.3's argument), and with c = 2 classes its "
+        "Jacobian is (1 - eta lambda) I on the clipped part (part G)",
+        evidence=f"proved ({_STATED}.c15c_everywhere_steps; {NOTE}, part G): the ratio squared is that polynomial in "
+        "(a, s), its two constants enclosed above 0.0123 and 0.000802 on arb balls, and a > 0 under the step size",
+        edges=(Edge(fails={"eta": "1/100", "lam": "1/100", "S_g": 2, "L": 1}, across="the pin"),
+               Edge(fails={"eta": "1/1000000", "lam": "1/100", "S_g": "1/100", "L": 1},
+                    across="small eta S_g: the ratio tends to 1 - eta lambda"),
+               Edge(fails={"eta": "196/100", "lam": "1/100", "S_g": 2, "L": 1}, across="eta near the step-size bound"),
+               Edge(fails={"eta": "1/100", "lam": "1/100", "S_g": "2662/1000", "L": 1},
+                    across="S_g at the clipping threshold")),
+        everywhere=True,
+    ),
+    "C16": FindingMap(
+        fails_on="exactly alpha > 2, at every valid point (n/b >= 2): the printed form is eps0^1 + log M and the "
+        "second term eps0^1 + log(M)/(alpha - 1), with log M < 0; at alpha = 2 the two are equal",
+        evidence=f"derived ({NOTE}, part E): printed - second term = log(M) (alpha - 2)/(alpha - 1), with M <= 1 "
+        "(yeshokri22.C16_holds, proved), and M < 1 when n/b >= 2 since eps0^N < eps0^1 = G",
+        edges=(Edge(fails={**_FIG2_K1, "alpha": "201/100"}, holds={**_FIG2_K1, "alpha": "199/100"},
+                    across="alpha from 2.01 to 1.99 at the Figure 2 setting, K = 1"),
+               Edge(fails={**_FIG2_K1, "n": 4, "alpha": "201/100"}, holds={**_FIG2_K1, "n": 4, "alpha": "199/100"},
+                    across="alpha from 2.01 to 1.99 at n/b = 2")),
+    ),
+    "C17": FindingMap(
+        fails_on="b | n with n/b = 2 where (1 - lambda eta)^(2(K-1)) < lambda eta/2 (at every lambda eta once K is "
+        "large enough; from K = 2 when lambda eta > 1/2), and n/b = 3 where (1 - lambda eta)^(4(K-1)) < 1 - (2 - "
+        "lambda eta)(1 + (1 - lambda eta)^2)/3 (only for lambda eta > 0.1895, where the right side is positive); "
+        "nowhere with n/b >= 4",
+        evidence=f"derived ({NOTE}, part F): at n/b = 2, 3 Eq. 146 - term1 = G (N rho - c)/(N (1 - r^(N-1))), rho = "
+        "r^((N-1)(K-1)) (yeshokri22.C17_holds_n2, yeshokri22.C17_holds_n3, proved where it is >= 0); at n/b >= 4 "
+        "term1 < L <= G/(N lambda eta) (yeshokri22.C17_holds, proved)",
+        edges=(Edge(fails={**_C17, "n": 3, "eta": "1/2", "K": 2}, holds={**_C17, "n": 4, "eta": "1/2", "K": 2},
+                    across="n/b from 3 to 4 at lambda eta = 1/2, K = 2"),
+               Edge(fails={**_C17, "n": 2, "eta": "1/5", "K": 7}, holds={**_C17, "n": 2, "eta": "1/5", "K": 6},
+                    across="K from 7 to 6 at n/b = 2, lambda eta = 1/5"),
+               Edge(fails={**_C17, "n": 3, "eta": "19/100", "K": 30}, holds={**_C17, "n": 3, "eta": "18/100", "K": 30},
+                    across="lambda eta from 0.19 to 0.18 at n/b = 3, K = 30")),
+    ),
+    "C18a": FindingMap(
+        fails_on="every valid point of Thm D.6: the printed quotient is the sum times 1 + e^(-lambda eta K/2) (0.99 "
+        "too large at K = 1, 2e-9 relative at K = 2000 on the Figure setting)",
+        evidence=f"proved ({_STATED}.c18_everywhere_steps; {NOTE}, part G): quotient - sum (1 + u^K) = 0 with u = "
+        "e^(-eta lambda/2) in (0, 1) and the sum positive",
+        edges=_D7_EDGES,
+        everywhere=True,
+    ),
+    "C18b": FindingMap(
+        fails_on="every valid point of Thm D.7: Eq. 132's left side is Thm D.7 times 1 + e^(-lambda eta K/2) (twice "
+        "it as lambda eta K -> 0, 2e-9 relative above it at K = 2000 on the Figure setting)",
+        evidence=f"proved ({_STATED}.c18_everywhere_steps; {NOTE}, part G): Eq. 132 - Thm D.7 (1 + u^K) = 0 with u = "
+        "e^(-eta lambda/2) in (0, 1) and Thm D.7 positive",
+        edges=_D7_EDGES,
+        everywhere=True,
+    ),
+})
 
 # ----------------------------------------------------------------------------- the scans behind the evidence
 def _lin(lo: float, hi: float, k: int) -> list[float]:
@@ -344,13 +430,13 @@ def threshold_step(after: sp.Expr, extra: int) -> SymbolicResult:
 
 
 @functools.cache
-def _steps(part: str) -> tuple[SymbolicResult, ...]:
+def registered_steps(part: str) -> tuple[SymbolicResult, ...]:
     """The steps on the registered theorems, computed once per process."""
     return tuple({"limit": limit_steps, "small n": small_n_steps, "second": c5_second_term_steps,
                   "sgm": c5_sgm_steps}[part]())
 
 
-def _proves(claim: Claim, required: tuple[Condition, ...]) -> str:
+def proves(claim: Claim, required: tuple[Condition, ...]) -> str:
     """Why a proof written for a companion does not prove ``claim`` ('' when it does): the claim must keep the sides,
     relation and factor of the finding it narrows (the proof's steps are about those) and its region must state every
     hypothesis the proof uses (``required``), so that a changed side or a widened region is not reported proved."""
@@ -366,12 +452,12 @@ def _proves(claim: Claim, required: tuple[Condition, ...]) -> str:
     return f"{claim.key}'s region does not state {', '.join(missing)}" if missing else ""
 
 
-def _proof_of(what: str, steps: Callable[[], list[SymbolicResult]],
-              required: tuple[Condition, ...]) -> Callable[[Claim], SymbolicResult]:
-    """A companion's proof: ``steps`` when the claim is the one they prove (:func:`_proves`), else UNDECIDED."""
+def companion_proof(what: str, steps: Callable[[], Sequence[SymbolicResult]],
+                    required: tuple[Condition, ...]) -> Callable[[Claim], SymbolicResult]:
+    """A companion's proof: ``steps`` when the claim is the one they prove (:func:`proves`), else UNDECIDED."""
 
     def proof(claim: Claim) -> SymbolicResult:
-        why = _proves(claim, required)
+        why = proves(claim, required)
         if why:
             return SymbolicResult(SymbolicVerdict.UNDECIDED, f"{what}: the proof does not apply: {why}")
         return all_proved(steps(), what, NOTE)
@@ -385,12 +471,12 @@ def _c5_proof(*, full: bool, exact: bool, later: bool) -> Callable[[Claim], Symb
 
     def steps() -> list[SymbolicResult]:
         after = 1 / _x + (n / b if full else 0)
-        out = list(_steps("limit") + _steps("small n"))
+        out = list(registered_steps("limit") + registered_steps("small n"))
         if full:
-            out += list(_steps("second"))
+            out += list(registered_steps("second"))
         out.append(threshold_step(after, 2 if later else 0))
         if exact:
-            out += list(_steps("sgm"))
+            out += list(registered_steps("sgm"))
         return out
 
     what = ("Thm 4.2" if full else "its first term") + " < " + ("exact composition" if exact else "(b/n) G K")
@@ -398,7 +484,7 @@ def _c5_proof(*, full: bool, exact: bool, later: bool) -> Callable[[Claim], Symb
              "N >= 4 with b | n, K >= 1/(lambda eta)" + (" + n/b" if full else ""))
     after = {(True, False): C_AFTER, (True, True): C_AFTER_2, (False, False): C_T1_AFTER,
              (False, True): C_T1_AFTER_2}[(full, later)]
-    return _proof_of(f"{what} at {where}", steps, (after, DIVIDES) if later else (after, DIVIDES, C_N4))
+    return companion_proof(f"{what} at {where}", steps, (after, DIVIDES) if later else (after, DIVIDES, C_N4))
 
 
 # ----------------------------------------------------------------------------- proofs, part B: C9b, C9c
@@ -542,8 +628,8 @@ def companions(get: Callable[[str], Claim]) -> list[Claim]:
         "yeshokri22.C2c_holds", "Thm 4.3 converges where (alpha-1) G < log(n/b)",
         Region(constraints=(THM4_3_LIMIT_CONDITION,), description="valid points with (alpha-1) G < log(n/b)"),
         verdict=Verdict.PROVED,
-        symbolic=_proof_of("lim_K Thm 4.3 is finite where (alpha-1) G < log(n/b)", c2c_steps,
-                           (THM4_3_LIMIT_CONDITION,)),
+        symbolic=companion_proof("lim_K Thm 4.3 is finite where (alpha-1) G < log(n/b)", c2c_steps,
+                                 (THM4_3_LIMIT_CONDITION,)),
         reading=_OURS + "lim_K Thm 4.3 = log((1-q)/(1 - q e^c))/((1-r)(alpha-1)), q = b/n, c = (alpha-1) G "
         f"(docs/derivations/thm4_3_recurrence.md), is finite where q e^c < 1 ({NOTE}, part C).",
     ))
@@ -573,8 +659,8 @@ def companions(get: Callable[[str], Claim]) -> list[Claim]:
         "yeshokri22.C9b_holds", "The first term grows by less than eps0^N per epoch after 2 + 1/(lambda eta) epochs",
         Region(constraints=(C_C9B,), description="valid points with K >= 2 + 1/(lambda eta)"),
         verdict=Verdict.PROVED,
-        symbolic=_proof_of("term1(K+1) - term1(K) < eps0^N for K >= 2 + 1/(lambda eta), every valid point",
-                           c9b_steps, (C_C9B,)),
+        symbolic=companion_proof("term1(K+1) - term1(K) < eps0^N for K >= 2 + 1/(lambda eta), every valid point",
+                                 c9b_steps, (C_C9B,)),
         reading=_OURS + "term1(K+1) - term1(K) = eps0^h r^((K-1)(N-h)) < eps0^N once r^(K-2) < 1/3, which "
         f"K >= 2 + 1/(lambda eta) gives ({NOTE}, part B).",
     ))
@@ -582,7 +668,8 @@ def companions(get: Callable[[str], Claim]) -> list[Claim]:
         "yeshokri22.C9c_holds", "eps0^N < (b/n) G when b divides n, at every valid point",
         Region(constraints=(DIVIDES,), description="valid points of Thm 4.2 with b | n"),
         verdict=Verdict.PROVED,
-        symbolic=_proof_of("eps0^N < (b/n) G at every valid point of Thm 4.2 with b | n", c9c_steps, (DIVIDES,)),
+        symbolic=companion_proof("eps0^N < (b/n) G at every valid point of Thm 4.2 with b | n", c9c_steps,
+                                 (DIVIDES,)),
         reading=_OURS + "eps0^N = G r^(N-1)/P_N < G/N = (b/n) G since P_N = sum_{s<N} r^s > N r^(N-1) "
         f"({NOTE}, part B); yeshokri22.C9d certifies the same sentence on a box.",
     ))

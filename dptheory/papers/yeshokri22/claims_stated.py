@@ -26,6 +26,7 @@ from dptheory.core.conditions import Condition
 from dptheory.core.registry import REGISTRY
 from dptheory.core.symbolic import SymbolicResult, all_proved, prove_sign, prove_zero
 from dptheory.papers.yeshokri22.claims_c5 import DIVIDES, c5_sgm_steps
+from dptheory.papers.yeshokri22.claims_map import MAPS
 from dptheory.papers.yeshokri22.theorems import (
     FIRST_TERM_EXPR,
     FIRST_TERM_LIMIT_EXPR,
@@ -410,6 +411,7 @@ _register(
             "the factor restored it is an exact identity (C16b).",
             c16_finding_values,
         ),
+        failing=MAPS["C16"],
     )
 )
 
@@ -474,6 +476,7 @@ _register(
             "0.16 G there, against 2 G).",
             c17_finding_values,
         ),
+        failing=MAPS["C17"],
     )
 )
 
@@ -512,6 +515,7 @@ _register(
             "surfaces in Eq. 132 (C18b).",
             c18_finding_values,
         ),
+        failing=MAPS["C18a"],
     )
 )
 
@@ -537,6 +541,7 @@ _register(
             "Thm D.6 < Thm D.7 on the Figure setting box).",
             c18_finding_values,
         ),
+        failing=MAPS["C18b"],
     )
 )
 
@@ -662,6 +667,7 @@ _register(
             "clipped Jacobian is 0 (the Hessian is rank one along the gradient); from c = 3 on it can be indefinite.",
             c15_finding_values,
         ),
+        failing=MAPS["C15a"],
     )
 )
 
@@ -696,6 +702,7 @@ _register(
             "justified by Prop 5.2 as proved; whether its bound still holds with another constant is open here.",
             c15_finding_values,
         ),
+        failing=MAPS["C15c"],
     )
 )
 
@@ -881,3 +888,10 @@ _register(
         symbolic=_proved_by(c15b_steps, "g(x) - g(x') = g_0(x) - g_0(x'), ||g_0|| <= S_g/2"),
     )
 )
+
+# ============================================================================ the companions of C11b, C16, C17
+# registered here, last: whichever of this module and the claims module is imported first, every finding they narrow
+# is registered by now (claims_map_stated.py, docs/derivations/yeshokri22_where_findings_hold.md, parts D-F)
+from dptheory.papers.yeshokri22.claims_map_stated import register_companions  # noqa: E402
+
+register_companions(_register, {c.key: c for c in REGISTRY.registered() if c.key.startswith("yeshokri22.")})
