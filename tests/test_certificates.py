@@ -217,3 +217,19 @@ def test_recheck_exit_status(tmp_path, gap, capsys):
     assert main(["recheck", str(tmp_path)]) == 4
     assert "REFUSED" in capsys.readouterr().out
     assert main(["recheck", str(tmp_path / "none")]) == 1
+
+
+def test_a_certificate_folder_holds_this_runs_certificates(gap, tmp_path, capsys):
+    """`check --certificates DIR` replaces an earlier run's certificates (recheck must not re-verify a stale one,
+    e.g. of a claim proved since) and refuses a folder holding anything else."""
+    from dptheory.cli import main
+
+    stale = {**gap, "claim": "toy.stale"}
+    write_certificates(tmp_path, [stale])
+    (tmp_path / "notes.txt").write_text("mine")
+    assert main(["check", "--claim", "yeshokri22.C9c", "--certificates", str(tmp_path)]) == 1
+    assert "holds notes.txt, which is not a certificate" in capsys.readouterr().err
+    (tmp_path / "notes.txt").unlink()
+    (tmp_path / "data.json").write_text('{"a": 1}')  # a JSON file that is not a certificate: kept
+    assert main(["check", "--claim", "yeshokri22.C9c", "--certificates", str(tmp_path)]) == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["data.json", "yeshokri22.C9c.json"]

@@ -531,6 +531,11 @@ def _certificate_folder(folder: str | None) -> None:
         raise DPTheoryError(f"--certificates {folder}: is a file; give a folder (it is created if needed)")
     if not p.exists() and not p.resolve().parent.is_dir():
         raise DPTheoryError(f"--certificates {folder}: its parent folder does not exist")
+    other = next((e.name for e in sorted(p.iterdir()) if not (e.is_file() and e.suffix == ".json")), None) \
+        if p.is_dir() else None
+    if other is not None:
+        raise DPTheoryError(f"--certificates {folder}: holds {other}, which is not a certificate; give a new or empty "
+                            "folder, or one of certificates only (this run's replace them)")
 
 
 #: what to do with a falsified claim whose verdict on record is another: pin the counterexample (docs/adding_a_paper.md)
@@ -590,7 +595,8 @@ def cmd_check(args: argparse.Namespace) -> int:
     if certs is not None:
         from dptheory.verify.certificates import write_certificates
 
-        written = write_certificates(certs, [r.certificate for r in results if r.certificate is not None])
+        written = write_certificates(certs, [r.certificate for r in results if r.certificate is not None],
+                                     replace=True)
         print(f"{plural(len(written), 'certificate')} written to {certs} (`dptheory recheck {certs}` re-verifies "
               "them)", file=sys.stderr)
     if args.json:

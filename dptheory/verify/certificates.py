@@ -189,9 +189,12 @@ def file_name(key: str) -> str:
     return f"{key}.json"
 
 
-def write_certificates(folder: str | os.PathLike[str], certificates: Iterable[dict[str, Any]]) -> list[Path]:
+def write_certificates(folder: str | os.PathLike[str], certificates: Iterable[dict[str, Any]], *,
+                       replace: bool = False) -> list[Path]:
     """Write each certificate to ``folder/KEY.json`` (the folder is created), each file whole or not at all:
-    deterministic JSON (sorted keys, two-space indents, exact strings). Returns the paths written."""
+    deterministic JSON (sorted keys, two-space indents, exact strings). With ``replace``, the certificates of an
+    earlier run left in the folder are removed afterwards (a ``.json`` file with a claim, a verdict and versions),
+    so that the folder holds this run's and ``recheck`` never re-verifies a stale one. Returns the paths written."""
     from dptheory.core.io import atomic_write
 
     out = Path(folder)
@@ -203,4 +206,12 @@ def write_certificates(folder: str | os.PathLike[str], certificates: Iterable[di
             json.dump(cert, fh, sort_keys=True, indent=2)
             fh.write("\n")
         written.append(path)
+    if replace:
+        for old in sorted(set(out.glob("*.json")) - set(written)):
+            try:
+                data = json.loads(old.read_text(encoding="utf-8"))
+            except (OSError, ValueError):
+                continue
+            if isinstance(data, dict) and {"claim", "verdict", "versions"} <= set(data):
+                old.unlink()
     return written
