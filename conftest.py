@@ -1,9 +1,19 @@
-"""Shared pytest configuration: the slow marker, mpmath precision hygiene."""
+"""Shared pytest configuration: the slow marker, mpmath precision hygiene, a statement cache of the run's own."""
 
 from __future__ import annotations
 
+import os
+import tempfile
+
 import mpmath
 import pytest
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The statement cache (:mod:`dptheory.core.snapshot`) of a test run is a fresh private folder, shared by the
+    run's workers and subprocesses (they inherit the variable), never the user's own cache."""
+    if not os.environ.get("DPTHEORY_CACHE_DIR"):
+        os.environ["DPTHEORY_CACHE_DIR"] = tempfile.mkdtemp(prefix="dptheory-test-cache-")
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

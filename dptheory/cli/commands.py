@@ -45,10 +45,11 @@ COMPARE_HINT = ("to put several theorems side by side at one parameter set, use 
 
 
 def theorem(key: str) -> Any:
-    """The theorem registered under ``key`` (a claim or an unknown key is a one-line error)."""
+    """The theorem registered under ``key``, for evaluation (read from the statement cache when it can be:
+    :meth:`~dptheory.core.registry.Registry.numeric`); a claim or an unknown key is a one-line error."""
     from dptheory.core.registry import REGISTRY
 
-    obj = REGISTRY.get(key)
+    obj = REGISTRY.numeric(key)
     if getattr(obj, "KIND", "") != "theorem":
         raise DPTheoryError(
             f"{key} is a claim, not a theorem (use `dptheory show {key}` or `dptheory check --claim {key}`)"
@@ -428,10 +429,9 @@ def conversion_preflight(thm: Any, params: dict[str, str]) -> None:
     if "alpha" not in thm.params:
         raise DPTheoryError(f"{thm.key} has no Renyi order alpha; it is not an RDP bound")
     exact = thm.parse({**params, "alpha": 2})
-    alpha = thm.notation.sym("alpha")
     for r in thm.check(exact):
-        if r.status is Status.VIOLATED and alpha not in r.condition.symbols:
-            names = [p for p in thm.params if thm.notation.sym(p) in r.condition.symbols]
+        if r.status is Status.VIOLATED and "alpha" not in r.condition.names:
+            names = [p for p in thm.params if p in r.condition.names]
             raise ConditionViolated(key=thm.key, condition=r.text, gloss=r.condition.gloss, lhs=r.lhs, rhs=r.rhs,
                                     values={n: format_rational(exact[n]) for n in names},
                                     citation=(r.condition.citation or thm.citation).short())

@@ -281,6 +281,24 @@ class Registry:
         except KeyError:
             raise UnknownKey(key, list(dict.fromkeys([*self._items, *self.index_keys()]))) from None
 
+    def numeric(self, key: str) -> Any:
+        """The theorem ``key`` for evaluation (``eval``, ``convert``, ``sweep``, ``compare``, ``crossover``): read
+        from the statement cache (:mod:`dptheory.core.snapshot`, no sympy, its paper not imported) when the index
+        names it as a theorem of a built-in provider and the cache holds a valid entry; otherwise :meth:`get`'s
+        object (whose entry is then written). An object already registered, or registered by a provider outside
+        the index, is always :meth:`get`'s. A claim or an unknown key is :meth:`get`'s answer too."""
+        if not isinstance(key, str) or key in self._items:
+            return self.get(key)
+        self.load_extras()  # providers outside the index register first: a duplicate key is found as by get
+        if key in self._items or self._discovered:
+            return self.get(key)
+        rows = [r for r in self.index().get("items", []) if r.get("key") == key]
+        if len(rows) != 1 or rows[0].get("kind") != "theorem" or not is_builtin(str(rows[0].get("module", ""))):
+            return self.get(key)
+        from dptheory.core.snapshot import numeric_theorem
+
+        return numeric_theorem(key, lambda: self.get(key), reload=numeric if self is REGISTRY else None)
+
     def figure(self, name: str) -> Figure:
         if not isinstance(name, str):
             raise InvalidKey(name, what="figure name", example="<paper>-fig<N>")
@@ -482,3 +500,8 @@ def get(key: str) -> Any:
     failed to import, :class:`DuplicateKey` if two providers register one key.
     """
     return REGISTRY.get(key)
+
+
+def numeric(key: str) -> Any:
+    """:meth:`Registry.numeric` of the global registry (how a worker process reads a theorem sent to it by key)."""
+    return REGISTRY.numeric(key)
