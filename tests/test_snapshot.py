@@ -215,7 +215,7 @@ def test_the_vetting_accepts_every_kernel_the_compiler_writes():
             names = set(getattr(__import__(module, fromlist=[fn]), fn)())
             vet_source(src, names)
             n += 1
-    assert n > 1000
+    assert n > 500  # every backend of every bound, term and condition side written as code
 
 
 def test_the_cache_folder(tmp_path, monkeypatch):

@@ -337,8 +337,9 @@ def optimize_order(
        above the smallest eps found is skipped, as it cannot be the minimum. The result is the one of the
        full scan; orders near 1 (where eps ~ log(1/delta)/(alpha - 1) and RDP kernels are slowest) and far
        above the optimum are not computed;
-    2. a bounded Brent search (``scipy.optimize.minimize_scalar(method="bounded")``) on ``log(alpha - 1)``
-       between the best grid point's two neighbours;
+    2. a bounded Brent search on ``log(alpha - 1)`` between the best grid point's two neighbours
+       (:func:`dptheory.numerics.minimize.fminbound`: SciPy's ``minimize_scalar(method="bounded")`` step for
+       step, without the cost of importing ``scipy.optimize``);
     3. eps at the refined order and at the best grid point, both with ``rdp_mp`` at ``dps`` digits.
        The smaller is kept.
 
@@ -504,9 +505,9 @@ def _optimize_continuous(
         a = min(max(1.0 + math.exp(sv), amin), amax)
         return float(eps_float(np.array([a]))[0])
 
-    from scipy import optimize
+    from dptheory.numerics.minimize import fminbound
 
-    res = optimize.minimize_scalar(objective, bounds=(lo, hi), method="bounded", options={"xatol": 1e-9})
+    res = fminbound(objective, float(lo), float(hi), xatol=1e-9)
     refined = min(max(1.0 + math.exp(float(res.x)), amin), amax)
     candidates = [float(alphas[k])] + ([refined] if refined != float(alphas[k]) else [])
     best_eps = best_r = best_a = None

@@ -2,7 +2,8 @@
 at exact points without sympy.
 
 A condition is compiled by :func:`dptheory.core.compile.conditions.compile_condition` (with sympy); the code it
-produces (sources and names, plain data) is run here: exactly on Fractions when both sides are rational functions
+produces (sources and names, plain data) is run here: a parameter against a rational constant, or an integrality
+condition, needs no code (compared exactly here); else exactly on Fractions when both sides are rational functions
 of the parameters with floors, else in mpmath at :data:`DECIDE_DPS` digits, where sides closer than
 ``10^-TIE_DIGITS`` relative are left undecided (``None``: the caller asks sympy,
 :meth:`dptheory.core.conditions.Condition.evaluate`). :class:`dptheory.core.conditions.CompiledCondition` is the
@@ -11,6 +12,7 @@ condition object built on it.
 
 from __future__ import annotations
 
+import math
 import numbers
 import operator
 import threading
@@ -64,9 +66,11 @@ class ConditionCode:
             relation between two sides (sympy alone decides it).
         names: the parameters it reads, sorted.
         integers: those that are integers (their kernels read Python ints).
-        lhs, rhs: the two sides (``None`` with ``relation == ""``).
-        integrality: the parameter ``x`` of an integrality condition ``x = floor(x)`` (float64 screens decide it
-            per value), else ``None``.
+        lhs, rhs: the two sides as code (``None`` with ``relation == ""`` and for the two forms below, which need
+            no code).
+        integrality: the parameter ``x`` of an integrality condition ``x = floor(x)``, else ``None``.
+        bound: for a condition ``x OP c`` between one parameter and a rational constant (``alpha > 1``, ``q <= 1``,
+            every domain condition), ``c`` as ``"p/q"``, else ``None``.
     """
 
     relation: str
@@ -75,20 +79,27 @@ class ConditionCode:
     lhs: SideCode | None = None
     rhs: SideCode | None = None
     integrality: str | None = None
+    bound: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.relation and self.relation not in RELATIONS:
+            raise ValueError(f"unknown relation {self.relation!r}")
+        if (self.integrality is not None or self.bound is not None) and len(self.names) != 1:
+            raise ValueError("an integrality or bound condition reads one parameter")
+        if self.bound is not None:
+            Fraction(self.bound)  # a rational, or ValueError
 
     def to_dict(self) -> dict[str, Any]:
         side = (lambda s: None if s is None else {"mp": s.mp, "np": s.np, "exact": s.exact, "shown": s.shown})
         return {"relation": self.relation, "names": list(self.names), "integers": list(self.integers),
-                "lhs": side(self.lhs), "rhs": side(self.rhs), "integrality": self.integrality}
+                "lhs": side(self.lhs), "rhs": side(self.rhs), "integrality": self.integrality, "bound": self.bound}
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> ConditionCode:
         side = (lambda s: None if s is None else SideCode(s["mp"], s["np"], s.get("exact"), s.get("shown")))
-        rel = str(d["relation"])
-        if rel and rel not in RELATIONS:
-            raise ValueError(f"unknown relation {rel!r}")
-        return cls(rel, tuple(map(str, d["names"])), tuple(map(str, d["integers"])), side(d["lhs"]), side(d["rhs"]),
-                   None if d.get("integrality") is None else str(d["integrality"]))
+        text = (lambda v: None if v is None else str(v))
+        return cls(str(d["relation"]), tuple(map(str, d["names"])), tuple(map(str, d["integers"])), side(d["lhs"]),
+                   side(d["rhs"]), text(d.get("integrality")), text(d.get("bound")))
 
 
 class CheckKernels:
@@ -119,6 +130,14 @@ def decide(code: ConditionCode, kernels: CheckKernels, values: Mapping[str, numb
            ) -> tuple[bool, str, str] | None:
     """The compiled decision of a condition at exact values of its parameters (by name): whether it holds and the
     text of its two sides; or ``None`` where only sympy can decide (see the module docstring)."""
+    if code.integrality is not None or code.bound is not None:
+        try:
+            v = values[code.names[0]]
+        except KeyError:
+            return None
+        x = Fraction(int(v.numerator), int(v.denominator))
+        c = Fraction(math.floor(x)) if code.bound is None else Fraction(code.bound)
+        return bool(RELATIONS[code.relation](x, c)), format_rational(x), format_rational(c)
     if not code.relation or code.lhs is None or code.rhs is None:
         return None
     try:
@@ -166,6 +185,11 @@ def decide(code: ConditionCode, kernels: CheckKernels, values: Mapping[str, numb
 
 def np_sides(code: ConditionCode, kernels: CheckKernels, arrays: Mapping[str, Any]) -> tuple[Any, Any] | None:
     """The two sides in float64 on arrays (by name; broadcasting), or ``None`` for a condition without sides."""
+    if code.integrality is not None or code.bound is not None:
+        import numpy as np
+
+        x = np.asarray(arrays[code.names[0]], dtype=np.float64)
+        return x, (np.floor(x) if code.bound is None else float(Fraction(code.bound)))
     if not code.relation:
         return None
     f_l, f_r = kernels.get("lhs", "np"), kernels.get("rhs", "np")

@@ -1,12 +1,14 @@
 """Conditions compiled: each side of a relation as generated code
 (a :class:`~dptheory.core.compile.checks.ConditionCode`).
 
-A side is compiled like a bound (:func:`~dptheory.core.compile.compiled.compile_expr`: mpmath and float64 kernels),
-and, when it is a rational function of the parameters with floors (sums, products, integer powers, ``floor``), also
-into code on exact rationals (``fractions.Fraction``), which decides ties exactly and gives the side's exact value
-for messages. The runtime that runs this code is :mod:`dptheory.core.compile.checks` (no sympy); a relation this
-module cannot compile (not one relation, a construct the compiler refuses) gets ``relation=""`` and is decided by
-sympy alone (:meth:`dptheory.core.conditions.Condition.evaluate`).
+A parameter against a rational constant (``alpha > 1``, every domain condition) and an integrality condition
+(``K = floor(K)``) need no code: their code names the parameter and the constant. Any other side is compiled like a
+bound (:func:`~dptheory.core.compile.compiled.compile_expr`: mpmath and float64 kernels), and, when it is a rational
+function of the parameters with floors (sums, products, integer powers, ``floor``), also into code on exact
+rationals (``fractions.Fraction``), which decides ties exactly and gives the side's exact value for messages. The
+runtime that runs this code is :mod:`dptheory.core.compile.checks` (no sympy); a relation this module cannot compile
+(not one relation, a construct the compiler refuses) gets ``relation=""`` and is decided by sympy alone
+(:meth:`dptheory.core.conditions.Condition.evaluate`).
 """
 
 from __future__ import annotations
@@ -100,13 +102,14 @@ def compile_condition(relation: sp.Basic) -> ConditionCode:
     op = _OPS.get(type(rel))
     if op is None:
         return ConditionCode("", names, ints)
-    integrality = None
-    if (op == "==" and rel.lhs.is_Symbol and isinstance(rel.rhs, sp.floor) and rel.rhs.args[0] == rel.lhs):
-        integrality = rel.lhs.name
+    if op == "==" and rel.lhs.is_Symbol and isinstance(rel.rhs, sp.floor) and rel.rhs.args[0] == rel.lhs:
+        return ConditionCode(op, names, ints, integrality=rel.lhs.name)
+    if rel.lhs.is_Symbol and rel.rhs.is_Rational:
+        return ConditionCode(op, names, ints, bound=f"{int(rel.rhs.p)}/{int(rel.rhs.q)}")
     syms = {s.name: s for s in ordered}
     try:
         lhs = _side(rel.lhs, syms, frozenset(ints), names)
         rhs = _side(rel.rhs, syms, frozenset(ints), names)
     except CompileError:
-        return ConditionCode("", names, ints, integrality=integrality)
-    return ConditionCode(op, names, ints, lhs, rhs, integrality)
+        return ConditionCode("", names, ints)
+    return ConditionCode(op, names, ints, lhs, rhs)
