@@ -507,6 +507,23 @@ def _prefixes(keys: Sequence[str]) -> list[str]:
     return sorted({k.split(".")[0] + ".*" for k in keys})
 
 
+#: the note (:func:`dptheory.core.snapshot.read_note`) of how long each claim took, by kind of run: the next run
+#: starts the longest claims first (only the time depends on it)
+CHECK_NOTE = "check-durations"
+
+
+def _note_durations(results: Sequence[Any], fresh: bool) -> None:
+    from dptheory.core.snapshot import read_note, write_note
+
+    timings = read_note(CHECK_NOTE)
+    timings = timings if isinstance(timings, dict) else {}
+    kind = "fresh" if fresh else "pinned"
+    before = timings.get(kind)
+    seconds: dict[str, float] = dict(before) if isinstance(before, dict) else {}
+    seconds.update({r.claim: round(float(r.duration_s), 3) for r in results})
+    write_note(CHECK_NOTE, {**timings, kind: seconds})
+
+
 def _check_task(task: tuple[str, int, int, int, bool]) -> Any:
     """``check_claim`` of one claim by key (a Dask task of ``dptheory check --workers/--scheduler``)."""
     from dptheory.core.registry import REGISTRY
@@ -523,7 +540,7 @@ PIN_HINT = (" (a new finding: pin the counterexample printed above, counterexamp
 
 def cmd_check(args: argparse.Namespace) -> int:
     from dptheory.cli.output import claim_result_lines
-    from dptheory.evaluate.parallel import run_tasks, uses_dask
+    from dptheory.evaluate.parallel import local_processes, run_tasks, uses_dask
     from dptheory.verify.checking import Verdict, check_claim
 
     paper_keys = getattr(args, "paper_keys", [])
@@ -543,11 +560,19 @@ def cmd_check(args: argparse.Namespace) -> int:
     surprises = []
     missed = []
     done = None
-    if uses_dask(workers, scheduler):
+    # by default several claims run on a pool of this machine's CPUs (a paper file's in this process, where it was
+    # read); --workers 1 keeps them in this process
+    processes = local_processes(len(claims)) if workers is None and scheduler is None and not paper_keys else 1
+    if uses_dask(workers, scheduler) or processes > 1:
         # one task per claim, each seeded by --seed alone: the verdicts do not depend on the workers
+        from dptheory.core.snapshot import read_note
+
         tasks = [(c.key, args.examples, args.seed, args.dps, not args.fresh) for c in claims]
+        timings = read_note(CHECK_NOTE) or {}
+        seconds = timings.get("fresh" if args.fresh else "pinned", {}) if isinstance(timings, dict) else {}
+        costs = [float(seconds.get(c.key, 60.0)) if isinstance(seconds, dict) else 0.0 for c in claims]
         done = run_tasks(_check_task, tasks, workers=workers, scheduler=scheduler, progress=bool(args.progress),
-                         desc="claims")
+                         desc="claims", processes=processes, costs=costs if processes > 1 else None)
     outer = None if done is not None else progress_bar(len(claims), "claims", args.progress)
     for i, c in enumerate(claims):
         if done is not None:
@@ -567,6 +592,7 @@ def cmd_check(args: argparse.Namespace) -> int:
             outer.set_postfix_str(f"{c.key.split('.')[-1]}: {res.verdict}")
     if outer is not None:
         outer.close()
+    _note_durations(results, args.fresh)
     if args.json:
         print_json([r.to_dict() for r in results])
     else:

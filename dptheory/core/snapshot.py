@@ -68,7 +68,9 @@ __all__ = [
     "cache_dir",
     "material",
     "package_fingerprint",
+    "read_note",
     "record_of",
+    "write_note",
 ]
 
 #: the record's layout; a change retires every entry
@@ -393,13 +395,14 @@ def _digest(data: Any) -> str:
 class StatementCache:
     """The entries of the statement cache in one folder (``root``; default :func:`cache_dir`)."""
 
-    def __init__(self, root: Path | None = None) -> None:
+    def __init__(self, root: Path | None = None, sub: str = f"statements-v{FORMAT}") -> None:
         self.root = cache_dir() if root is None else root
+        self.sub = sub
 
     def _folder(self, create: bool) -> Path | None:
         if self.root is None:
             return None
-        folder = self.root / f"statements-v{FORMAT}"
+        folder = self.root / self.sub
         try:
             if create:
                 folder.mkdir(parents=True, exist_ok=True, mode=0o700)
@@ -437,11 +440,15 @@ class StatementCache:
 
     def store(self, mat: Mapping[str, Any], record: Mapping[str, Any]) -> Path | None:
         """Write an entry whole (a temporary file in the same folder, renamed into place), or nothing."""
+        return self.write(f"{_digest(mat)}.json",
+                          json.dumps({"material": dict(mat), "record": record, "sha256": _digest(record)}).encode())
+
+    def write(self, name: str, data: bytes) -> Path | None:
+        """Write the file ``name`` of the folder whole (a temporary file renamed into place), or nothing."""
         folder = self._folder(create=True)
         if folder is None:
             return None
-        path = folder / f"{_digest(mat)}.json"
-        data = json.dumps({"material": dict(mat), "record": record, "sha256": _digest(record)}).encode()
+        path = folder / name
         fd, tmp = tempfile.mkstemp(dir=folder, prefix=".tmp-", suffix=".json")
         try:
             with os.fdopen(fd, "wb") as fh:
@@ -454,6 +461,25 @@ class StatementCache:
                 pass
             return None
         return path
+
+
+def read_note(name: str) -> Any:
+    """The JSON data a command noted for its next run in the cache folder (``notes/NAME.json``: plain data, such as
+    how long each claim took, never code), or None."""
+    store = StatementCache(sub="notes")
+    folder = store._folder(create=False)
+    if folder is None:
+        return None
+    try:
+        return json.loads((folder / f"{name}.json").read_bytes())
+    except (OSError, ValueError):
+        return None
+
+
+def write_note(name: str, data: Any) -> None:
+    """Note JSON data for the next run (:func:`read_note`); written whole or not at all, silently skipped when the
+    cache is off or cannot be written."""
+    StatementCache(sub="notes").write(f"{name}.json", json.dumps(data, sort_keys=True).encode())
 
 
 def _private(st: os.stat_result) -> bool:

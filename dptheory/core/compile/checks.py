@@ -12,6 +12,7 @@ condition object built on it.
 
 from __future__ import annotations
 
+import functools
 import math
 import numbers
 import operator
@@ -135,9 +136,13 @@ def decide(code: ConditionCode, kernels: CheckKernels, values: Mapping[str, numb
             v = values[code.names[0]]
         except KeyError:
             return None
-        x = Fraction(int(v.numerator), int(v.denominator))
-        c = Fraction(math.floor(x)) if code.bound is None else Fraction(code.bound)
-        return bool(RELATIONS[code.relation](x, c)), format_rational(x), format_rational(c)
+        x = v if type(v) is Fraction else Fraction(int(v.numerator), int(v.denominator))
+        if code.bound is None:
+            c = Fraction(math.floor(x))
+            c_text = format_rational(c)
+        else:
+            c, c_text = _constant(code.bound)
+        return bool(RELATIONS[code.relation](x, c)), format_rational(x), c_text
     if not code.relation or code.lhs is None or code.rhs is None:
         return None
     try:
@@ -181,6 +186,13 @@ def decide(code: ConditionCode, kernels: CheckKernels, values: Mapping[str, numb
         if scale == 0 or abs(a - b) <= scale * mpmath.mpf(10) ** -TIE_DIGITS:
             return None
         return bool(op(a, b)), text("lhs", code.lhs, a), text("rhs", code.rhs, b)
+
+
+@functools.lru_cache(maxsize=4096)
+def _constant(text: str) -> tuple[Fraction, str]:
+    """A bound condition's constant and its text, read once."""
+    c = Fraction(text)
+    return c, format_rational(c)
 
 
 def np_sides(code: ConditionCode, kernels: CheckKernels, arrays: Mapping[str, Any]) -> tuple[Any, Any] | None:
