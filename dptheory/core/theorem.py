@@ -317,6 +317,17 @@ class Theorem(Evaluable):
         """A named term's expression compiled (cached), or ``None`` when the term has only an mp kernel."""
         return evaluator.compiled_term(self, name)
 
+    # the evaluation methods are Evaluable's (shared with a theorem read from the statement cache); named here too,
+    # where a reader of Theorem looks for them
+    evaluate = Evaluable.evaluate
+    __call__ = Evaluable.evaluate
+    check = Evaluable.check
+    check_np = Evaluable.check_np
+    kernels = Evaluable.kernels
+    value = Evaluable.value
+    kernel_args = Evaluable.kernel_args
+    evaluate_np = Evaluable.evaluate_np
+
     @cached_property
     def overrides(self) -> tuple[str, ...]:
         """The hand-written kernels of this theorem (``mp``, ``np``, ``arb``, ``term1.mp``...)."""

@@ -4,8 +4,8 @@ The order search of every (epsilon, delta) conversion (:func:`dptheory.privacy.c
 best grid order with a bounded Brent search. SciPy's implementation is the reference, but importing
 ``scipy.optimize`` costs about 0.25 s of CPU (it loads ``scipy.linalg`` and ``scipy.sparse``), a third of a whole
 ``dptheory convert``; so :func:`fminbound` is a transcription of SciPy's ``_minimize_scalar_bounded`` (scipy 1.17,
-``scipy/optimize/_optimize.py``; itself after Forsythe, Malcolm & Moler's FMIN, 1977): the same operations on the same
-numbers in the same order, hence the same iterates and result (``tests/test_minimize.py`` compares the two on
+module ``scipy.optimize._optimize``; itself after Forsythe, Malcolm & Moler's FMIN, 1977): the same operations on the
+same numbers in the same order, hence the same iterates and result (``tests/test_minimize.py`` compares the two on
 objectives of every shape the search meets, and the conversions' outputs are unchanged).
 
 SciPy's licence (BSD 3-clause) applies to this transcription: Copyright (c) 2001-2002 Enthought, Inc.
