@@ -79,6 +79,9 @@ EVAL_42 = ("eval", "yeshokri22.thm4_2", "alpha=10", "K=5", "eta=0.02", "lam=1", 
     ("eval", "rdp.subsampled_gaussian", "alpha=2.5", "q=0.04", "z=1", "T=2500"),
     ("convert", "rdp.subsampled_gaussian", "q=0.04", "z=1", "T=2500", "--delta", "1e-5"),
     ("sweep", "rdp.gaussian", "alpha=2..10:5", "z=2", "T=100"),
+    ("compare", "rdp.gaussian", "rdp.subsampled_gaussian", "alpha=10", "z=2", "T=100", "q=0.01"),
+    ("crossover", "rdp.subsampled_gaussian", "rdp.gaussian", "--over", "q", "--from", "0.01", "--to", "1", "alpha=10",
+     "z=2", "T=100"),
 ])
 def test_a_cached_theorem_is_evaluated_without_sympy_or_its_paper(argv, tmp_path):
     """The first run builds the theorem and writes its entry; the second reads it back: no sympy, no paper module

@@ -285,18 +285,24 @@ class Registry:
         """The theorem ``key`` for evaluation (``eval``, ``convert``, ``sweep``, ``compare``, ``crossover``): read
         from the statement cache (:mod:`dptheory.core.snapshot`, no sympy, its paper not imported) when the index
         names it as a theorem of a built-in provider and the cache holds a valid entry; otherwise :meth:`get`'s
-        object (whose entry is then written). An object already registered, or registered by a provider outside
-        the index, is always :meth:`get`'s. A claim or an unknown key is :meth:`get`'s answer too."""
-        if not isinstance(key, str) or key in self._items:
-            return self.get(key)
-        self.load_extras()  # providers outside the index register first: a duplicate key is found as by get
-        if key in self._items or self._discovered:
+        object, whose entry is then written (also when it was registered already, by the module the index names:
+        its paper registers its other theorems with it). An object registered by anything else (a test's
+        replacement, a provider outside the index) is :meth:`get`'s and never written. A claim or an unknown key is
+        :meth:`get`'s answer too."""
+        if not isinstance(key, str):
             return self.get(key)
         rows = [r for r in self.index().get("items", []) if r.get("key") == key]
-        if len(rows) != 1 or rows[0].get("kind") != "theorem" or not is_builtin(str(rows[0].get("module", ""))):
-            return self.get(key)
-        from dptheory.core.snapshot import numeric_theorem
+        module = str(rows[0].get("module", "")) if len(rows) == 1 else ""
+        cacheable = bool(module) and rows[0].get("kind") == "theorem" and is_builtin(module)
+        if key not in self._items:
+            self.load_extras()  # providers outside the index register first: a duplicate key is found as by get
+        from dptheory.core.snapshot import numeric_theorem, remember
 
+        if key in self._items or self._discovered or not cacheable:
+            obj = self.get(key)
+            if cacheable and self._origin.get(key) == module:
+                remember(key, obj)
+            return obj
         return numeric_theorem(key, lambda: self.get(key), reload=numeric if self is REGISTRY else None)
 
     def figure(self, name: str) -> Figure:

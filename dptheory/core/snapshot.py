@@ -70,6 +70,7 @@ __all__ = [
     "package_fingerprint",
     "read_note",
     "record_of",
+    "remember",
     "write_note",
 ]
 
@@ -489,6 +490,19 @@ def _private(st: os.stat_result) -> bool:
     if getuid is None:
         return True
     return bool(st.st_uid == getuid() and not (st.st_mode & 0o022))
+
+
+def remember(key: str, thm: Any, *, cache: StatementCache | None = None) -> None:
+    """Write the entry of a theorem already built (registered by the module the index names for it), if the cache
+    has none valid for it: a paper registers all its theorems at once, so those not asked for are written too."""
+    store = StatementCache() if cache is None else cache
+    if store.root is None or getattr(thm, "KIND", "") != "theorem" or isinstance(thm, CachedTheorem):
+        return
+    mat = material(key)
+    if store.load(mat) is None:
+        rec = record_of(thm)
+        if rec is not None:
+            store.store(mat, rec)
 
 
 def numeric_theorem(key: str, full: Callable[[], Any], *, cache: StatementCache | None = None,
