@@ -1,9 +1,24 @@
-"""Shared pytest configuration: the slow marker, mpmath precision hygiene."""
+"""Shared pytest configuration: the slow marker, mpmath precision hygiene, a statement cache of the run's own."""
 
 from __future__ import annotations
 
+import os
+import tempfile
+
 import mpmath
 import pytest
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The statement cache (:mod:`dptheory.core.snapshot`) of a test run is a fresh private folder, shared by the
+    run's workers and subprocesses (they inherit the variable), never the user's own cache. Where the environment
+    forbids writing bytecode (``PYTHONDONTWRITEBYTECODE``), the run's subprocesses (``python -m dptheory ...``) write
+    it to a private folder instead of compiling the package's source anew each time, as an installed package has it
+    (the repository gets no ``__pycache__``)."""
+    if not os.environ.get("DPTHEORY_CACHE_DIR"):
+        os.environ["DPTHEORY_CACHE_DIR"] = tempfile.mkdtemp(prefix="dptheory-test-cache-")
+    if os.environ.pop("PYTHONDONTWRITEBYTECODE", None) and not os.environ.get("PYTHONPYCACHEPREFIX"):
+        os.environ["PYTHONPYCACHEPREFIX"] = tempfile.mkdtemp(prefix="dptheory-test-pycache-")
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

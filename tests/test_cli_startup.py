@@ -1,5 +1,6 @@
 """Fast start (issue 13, item 1): ``--help``, ``--version`` and ``list`` import no sympy, scipy or numpy, and a
-command imports only the paper it needs (through the registry index, ``dptheory/papers/index.json``).
+command imports only the paper it needs (through the registry index, ``dptheory/papers/index.json``). Issue 22: a
+theorem read back from the statement cache (:mod:`dptheory.core.snapshot`) is evaluated without sympy or its paper.
 
 Each case runs in a fresh interpreter and reads ``sys.modules`` after the command; timing is measured by
 ``bench/bench_startup.py``, not here.
@@ -27,9 +28,16 @@ PROBE = (
 )
 
 
-def modules_after(*argv: str) -> tuple[int, set[str]]:
+def modules_after(*argv: str, cache: Path | None = None) -> tuple[int, set[str]]:
+    """Exit code and heavy modules of a command in a fresh interpreter; without ``cache`` the statement cache is off
+    (the command builds its theorem), else ``cache`` is the cache's folder."""
     env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
     env.pop("DPTHEORY_PATH", None)
+    if cache is None:
+        env["DPTHEORY_NO_CACHE"] = "1"
+    else:
+        env.pop("DPTHEORY_NO_CACHE", None)
+        env["DPTHEORY_CACHE_DIR"] = str(cache)
     proc = subprocess.run([sys.executable, "-c", PROBE, *argv], env=env, cwd=ROOT, capture_output=True, text=True,
                           timeout=300)
     lines = proc.stderr.splitlines()
@@ -60,6 +68,32 @@ def test_eval_loads_only_its_paper():
                     and not m.startswith("dptheory.papers.yeshokri22.") and not m.endswith(".cli"))
     assert not others, others
     assert "scipy" not in mods  # a closed-form theorem needs neither scipy.stats nor scipy.special
+
+
+EVAL_42 = ("eval", "yeshokri22.thm4_2", "alpha=10", "K=5", "eta=0.02", "lam=1", "beta=4", "S_g=4", "sigma=2", "n=50",
+           "b=2")
+
+
+@pytest.mark.parametrize("argv", [
+    EVAL_42,
+    ("eval", "rdp.subsampled_gaussian", "alpha=2.5", "q=0.04", "z=1", "T=2500"),
+    ("convert", "rdp.subsampled_gaussian", "q=0.04", "z=1", "T=2500", "--delta", "1e-5"),
+    ("sweep", "rdp.gaussian", "alpha=2..10:5", "z=2", "T=100"),
+    ("compare", "rdp.gaussian", "rdp.subsampled_gaussian", "alpha=10", "z=2", "T=100", "q=0.01"),
+    ("crossover", "rdp.subsampled_gaussian", "rdp.gaussian", "--over", "q", "--from", "0.01", "--to", "1", "alpha=10",
+     "z=2", "T=100"),
+])
+def test_a_cached_theorem_is_evaluated_without_sympy_or_its_paper(argv, tmp_path):
+    """The first run builds the theorem and writes its entry; the second reads it back: no sympy, no paper module
+    (eval: not even numpy)."""
+    code, first = modules_after(*argv, cache=tmp_path)
+    assert code == 0 and "sympy" in first
+    code, mods = modules_after(*argv, cache=tmp_path)
+    papers = sorted(m for m in mods if m.startswith("dptheory.papers.") and m.count(".") > 2 and not m.endswith(".cli")
+                    and not m.endswith((".kernels",)))
+    assert code == 0 and "sympy" not in mods and not papers, (sorted(m for m in mods if "sympy" in m)[:3], papers)
+    if argv[0] == "eval" and argv[1].startswith("yeshokri22"):
+        assert not {"numpy", "scipy"} & mods
 
 
 def test_a_generic_key_loads_no_paper():

@@ -69,9 +69,9 @@ def test_concurrent_first_use_builds_once(monkeypatch: pytest.MonkeyPatch):
     calls: list[str] = []
     real = C.execute
 
-    def counting(backend: str, src: str):
+    def counting(backend: str, src: str, **kw):
         calls.append(backend)
-        return real(backend, src)
+        return real(backend, src, **kw)
 
     monkeypatch.setattr(C, "execute", counting)
     c = _fresh()

@@ -191,9 +191,49 @@ def test_shi26_sweep_on_dask(scheduler, capsys, tmp_path):
     assert (tmp_path / "a" / "reduced_sweep.csv").read_bytes() == (tmp_path / "b" / "reduced_sweep.csv").read_bytes()
 
 
+def test_tasks_on_a_local_pool_give_the_in_process_results():
+    def tasks():  # fresh generators each time (a run advances them)
+        return list(zip(range(6), task_generators(7, 6), strict=True))
+
+    serial = run_tasks(_draws, tasks())
+    pooled = run_tasks(_draws, tasks(), processes=2, costs=[0, 5, 1, 1, 9, 0])  # out of order, back in order
+    assert all(np.array_equal(a, b) for a, b in zip(serial, pooled, strict=True))
+
+
+def test_a_failing_task_on_a_local_pool_raises_as_in_process():
+    with pytest.raises(DPTheoryError, match="x = 1"):
+        run_tasks(_bad_parameter, [1, 2], processes=2)
+    with pytest.raises(InvalidParameter, match="processes"):
+        run_tasks(_draws, [], processes=0)
+
+
+def test_check_runs_several_claims_on_a_local_pool_by_default(capsys, monkeypatch):
+    """Without --workers, more than one claim runs on a pool of the machine's CPUs (two here), with the verdicts of
+    the in-process run (--workers 1), durations aside."""
+    from dptheory.evaluate import parallel
+
+    pools: list[int] = []
+    real = parallel._on_processes
+
+    def spy(fn, tasks, processes, bar, costs):
+        pools.append(processes)
+        return real(fn, tasks, processes, bar, costs)
+
+    monkeypatch.setattr(parallel, "machine_workers", lambda: (2, "two CPUs (test)"))
+    monkeypatch.setattr(parallel, "_on_processes", spy)
+    argv = ["check", "--claim", "pacbayes.C1", "yeshokri22.C2a", "--examples", "20", "--json", "--no-progress"]
+    assert main(argv) == 0
+    pooled = json.loads(capsys.readouterr().out)
+    assert main([*argv, "--workers", "1"]) == 0
+    serial = json.loads(capsys.readouterr().out)
+    for r in (*serial, *pooled):
+        r.pop("duration_s")
+    assert pools == [2] and pooled == serial and len(serial) == 2
+
+
 def test_check_claims_on_dask(scheduler, capsys):
     argv = ["check", "--claim", "maxinfo.route_superlinear", "lz26.C3", "--examples", "20", "--json", "--no-progress"]
-    assert main(argv) == 0
+    assert main([*argv, "--workers", "1"]) == 0
     serial = json.loads(capsys.readouterr().out)
     assert main([*argv, "--scheduler", scheduler]) == 0
     dask = json.loads(capsys.readouterr().out)

@@ -336,7 +336,8 @@ def _add_check(sub: Any) -> None:
     add_json(s)
     s.add_argument("--fresh", action="store_true", help="ignore pinned counterexamples and search anew")
     s.add_argument("--no-progress", dest="progress", action="store_false", help="no progress bar")
-    add_cluster_options(s, "claims (one task per claim)")
+    add_cluster_options(s, "claims (one task per claim)",
+                        default="several claims run on a pool of one process per CPU, without Dask")
     s.add_argument("--certificates", metavar="DIR",
                    help="also write one certificate per certified, exhaustive or falsified verdict to DIR/KEY.json "
                    "(created if needed), for `dptheory recheck DIR` (docs/certificates.md)")

@@ -45,10 +45,11 @@ COMPARE_HINT = ("to put several theorems side by side at one parameter set, use 
 
 
 def theorem(key: str) -> Any:
-    """The theorem registered under ``key`` (a claim or an unknown key is a one-line error)."""
+    """The theorem registered under ``key``, for evaluation (read from the statement cache when it can be:
+    :meth:`~dptheory.core.registry.Registry.numeric`); a claim or an unknown key is a one-line error."""
     from dptheory.core.registry import REGISTRY
 
-    obj = REGISTRY.get(key)
+    obj = REGISTRY.numeric(key)
     if getattr(obj, "KIND", "") != "theorem":
         raise DPTheoryError(
             f"{key} is a claim, not a theorem (use `dptheory show {key}` or `dptheory check --claim {key}`)"
@@ -430,10 +431,9 @@ def conversion_preflight(thm: Any, params: dict[str, str]) -> None:
     if "alpha" not in thm.params:
         raise DPTheoryError(f"{thm.key} has no Renyi order alpha; it is not an RDP bound")
     exact = thm.parse({**params, "alpha": 2})
-    alpha = thm.notation.sym("alpha")
     for r in thm.check(exact):
-        if r.status is Status.VIOLATED and alpha not in r.condition.symbols:
-            names = [p for p in thm.params if thm.notation.sym(p) in r.condition.symbols]
+        if r.status is Status.VIOLATED and "alpha" not in r.condition.names:
+            names = [p for p in thm.params if p in r.condition.names]
             raise ConditionViolated(key=thm.key, condition=r.text, gloss=r.condition.gloss, lhs=r.lhs, rhs=r.rhs,
                                     values={n: format_rational(exact[n]) for n in names},
                                     citation=(r.condition.citation or thm.citation).short())
@@ -509,9 +509,26 @@ def _prefixes(keys: Sequence[str]) -> list[str]:
     return sorted({k.split(".")[0] + ".*" for k in keys})
 
 
+#: the note (:func:`dptheory.core.snapshot.read_note`) of how long each claim took, by kind of run: the next run
+#: starts the longest claims first (only the time depends on it)
+CHECK_NOTE = "check-durations"
+
+
+def _note_durations(results: Sequence[Any], fresh: bool) -> None:
+    from dptheory.core.snapshot import read_note, write_note
+
+    timings = read_note(CHECK_NOTE)
+    timings = timings if isinstance(timings, dict) else {}
+    kind = "fresh" if fresh else "pinned"
+    before = timings.get(kind)
+    seconds: dict[str, float] = dict(before) if isinstance(before, dict) else {}
+    seconds.update({r.claim: round(float(r.duration_s), 3) for r in results})
+    write_note(CHECK_NOTE, {**timings, kind: seconds})
+
+
 def _check_task(task: tuple[Any, ...]) -> Any:
-    """``check_claim`` of one claim by key (a Dask task of ``dptheory check --workers/--scheduler``): key,
-    examples, seed, dps, use_pinned and, optionally, whether to build the certificate."""
+    """``check_claim`` of one claim by key (a task of ``dptheory check`` on the local pool or Dask): key, examples,
+    seed, dps, use_pinned and, optionally, whether to build the certificate."""
     from dptheory.core.registry import REGISTRY
     from dptheory.verify.checking import check_claim
 
@@ -545,7 +562,7 @@ PIN_HINT = (" (a new finding: pin the counterexample printed above, counterexamp
 
 def cmd_check(args: argparse.Namespace) -> int:
     from dptheory.cli.output import claim_result_lines
-    from dptheory.evaluate.parallel import run_tasks, uses_dask
+    from dptheory.evaluate.parallel import local_processes, run_tasks, uses_dask
     from dptheory.verify.checking import Verdict, check_claim
 
     paper_keys = getattr(args, "paper_keys", [])
@@ -567,11 +584,19 @@ def cmd_check(args: argparse.Namespace) -> int:
     surprises = []
     missed = []
     done = None
-    if uses_dask(workers, scheduler):
+    # by default several claims run on a pool of this machine's CPUs (a paper file's in this process, where it was
+    # read); --workers 1 keeps them in this process
+    processes = local_processes(len(claims)) if workers is None and scheduler is None and not paper_keys else 1
+    if uses_dask(workers, scheduler) or processes > 1:
         # one task per claim, each seeded by --seed alone: the verdicts do not depend on the workers
+        from dptheory.core.snapshot import read_note
+
         tasks = [(c.key, args.examples, args.seed, args.dps, not args.fresh, certs is not None) for c in claims]
+        timings = read_note(CHECK_NOTE) or {}
+        seconds = timings.get("fresh" if args.fresh else "pinned", {}) if isinstance(timings, dict) else {}
+        costs = [float(seconds.get(c.key, 60.0)) if isinstance(seconds, dict) else 0.0 for c in claims]
         done = run_tasks(_check_task, tasks, workers=workers, scheduler=scheduler, progress=bool(args.progress),
-                         desc="claims")
+                         desc="claims", processes=processes, costs=costs if processes > 1 else None)
     outer = None if done is not None else progress_bar(len(claims), "claims", args.progress)
     for i, c in enumerate(claims):
         if done is not None:
@@ -599,6 +624,7 @@ def cmd_check(args: argparse.Namespace) -> int:
                                      replace=True)
         print(f"{plural(len(written), 'certificate')} written to {certs} (`dptheory recheck {certs}` re-verifies "
               "them)", file=sys.stderr)
+    _note_durations(results, args.fresh)
     if args.json:
         print_json([r.to_dict() for r in results])
     else:

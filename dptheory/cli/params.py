@@ -367,15 +367,16 @@ def scheduler_address(text: str) -> str:
     return s
 
 
-def add_cluster_options(parser: argparse.ArgumentParser, what: str = "tasks") -> None:
-    """``--workers N`` (a local Dask cluster) and ``--scheduler ADDRESS`` (an existing one); default in process.
+def add_cluster_options(parser: argparse.ArgumentParser, what: str = "tasks", default: str = "in process") -> None:
+    """``--workers N`` (a local Dask cluster) and ``--scheduler ADDRESS`` (an existing one); ``default`` says what
+    happens without either (in process, unless the command says otherwise).
 
     The results do not depend on either (see :mod:`dptheory.evaluate.parallel`); read them back with
     :func:`cluster_options`.
     """
     parser.add_argument("--workers", type=integer(1, 1024, "Dask worker processes"), default=None, metavar="N",
-                        help=f"run the {what} on a local Dask cluster of N worker processes (default: in process; "
-                        "the numbers are the same)")
+                        help=f"run the {what} on a local Dask cluster of N worker processes (default: {default}; "
+                        "1: in process; the numbers are the same)")
     parser.add_argument("--scheduler", type=scheduler_address, default=None, metavar="ADDRESS",
                         help=f"run the {what} on the existing Dask cluster at ADDRESS (tcp://host:8786)")
 

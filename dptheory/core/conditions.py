@@ -2,10 +2,19 @@
 
 A condition is evaluated three-valued (HOLDS / VIOLATED / UNDECIDED, the semantics of sympy's
 ``_value_check``). Parameter values are exact rationals (see :mod:`.notation`), so for the
-algebraic conditions of the papers (ratios, floors, square roots) the comparison is decided
-exactly by sympy. Where sympy cannot decide (transcendental sides that are numerically very
-close) both sides are compared with mpmath at two precisions; if they still cannot be separated
-the status is UNDECIDED and nothing is assumed.
+algebraic conditions of the papers (ratios, floors, integer powers) the comparison is decided
+exactly. Where a side is transcendental, both sides are compared with mpmath at 60 digits; where they
+cannot be separated there, sympy decides (exactly, else at two precisions); if they still cannot be
+separated the status is UNDECIDED and nothing is assumed.
+
+**Compiled decisions.** A condition is decided by its compiled form
+(:class:`~dptheory.core.compile.checks.ConditionCode`, built once per condition by
+:func:`dptheory.core.compile.compile_condition`): each side as generated code on exact rationals
+(when it is a rational function of the parameters with floors) and in mpmath (60 digits) and float64. That code
+needs no sympy, so a theorem loaded from the statement cache (:mod:`dptheory.core.snapshot`) decides its
+conditions without importing it; sympy is consulted only where the code cannot decide (a near-tie between
+transcendental sides, a side undefined at the point, a condition that is not one relation).
+:class:`CompiledCondition` is that sympy-free face of a condition.
 
 The message of a violation is rendered from the relational itself (plus its gloss), so the check
 and the message cannot drift apart.
@@ -13,17 +22,20 @@ and the message cannot drift apart.
 
 from __future__ import annotations
 
-import operator
-from collections.abc import Mapping
-from dataclasses import dataclass
+import functools
+import numbers
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import mpmath
-import sympy as sp
 
 from dptheory.core.citation import Citation
-from dptheory.core.notation import format_rational
+from dptheory.core.compile.checks import RELATIONS, CheckKernels, ConditionCode, decide, np_sides
+
+if TYPE_CHECKING:
+    import sympy as sp
 
 
 class Status(StrEnum):
@@ -59,8 +71,17 @@ class Condition:
     def symbols(self) -> frozenset[sp.Symbol]:
         return frozenset(self.relation.free_symbols)
 
+    @property
+    def names(self) -> frozenset[str]:
+        """The names of the parameters the condition reads."""
+        return frozenset(s.name for s in self.relation.free_symbols)
+
     def render(self) -> str:
-        return self.text if self.text is not None else sp.sstr(self.relation)
+        if self.text is not None:
+            return self.text
+        import sympy as sp
+
+        return str(sp.sstr(self.relation))
 
     def render_latex(self, symbol_names: Mapping[sp.Symbol, str]) -> str:
         if self.latex is not None:
@@ -69,36 +90,58 @@ class Condition:
 
         return latex(self.relation, symbol_names)
 
-    def evaluate(self, values: Mapping[sp.Symbol, sp.Rational]) -> ConditionResult:
+    @property
+    def code(self) -> ConditionCode:
+        """The compiled decision (built on first use, shared by equal conditions)."""
+        return _compiled(self)[0]
+
+    def compiled(self) -> CompiledCondition:
+        """This condition's sympy-free face (its compiled decision; sympy where that cannot decide)."""
+        code, kernels = _compiled(self)
+        return CompiledCondition(text=self.render(), gloss=self.gloss, kind=self.kind, citation=self.citation,
+                                 latex=self.latex, code=code, symbolic=lambda: self, owner=self, _kernels=kernels)
+
+    def evaluate(self, values: Mapping[sp.Symbol, numbers.Rational]) -> ConditionResult:
         """Decide the condition at a point given as exact values of its symbols.
 
-        Both sides are first evaluated with mpmath at 60 digits; when they differ by more than
-        1e-40 relative that decides it (a few operations at 60 digits cannot be off by that much).
-        Otherwise (ties and near-ties, e.g. ``j0 = floor(n/b) - 1`` or integrality) sympy decides
-        exactly in rational arithmetic. The numeric pass also avoids sympy's exact evaluation of
-        powers such as ``m**(2q/(q-2))`` with rational ``q``, which can take minutes.
+        The compiled decision first (exact for rational sides; mpmath at 60 digits where a side is
+        transcendental and the sides differ by more than 1e-40 relative: a few operations at 60 digits cannot
+        be off by that much). Otherwise (near-ties between transcendental sides, a side undefined at the
+        point) sympy decides exactly in rational arithmetic, else at two precisions. The compiled pass also
+        avoids sympy's exact evaluation of powers such as ``m**(2q/(q-2))`` with rational ``q``, which can
+        take minutes.
         """
-        rel = self.relation
-        fast = _fast_decide(self, values)
+        code, kernels = _compiled(self)
+        fast = decide(code, kernels, {s.name: v for s, v in values.items()})
         if fast is not None:
-            return fast
+            return ConditionResult(self, Status.HOLDS if fast[0] else Status.VIOLATED, fast[1], fast[2])
+        return self.evaluate_symbolic(values)
+
+    def evaluate_symbolic(self, values: Mapping[sp.Symbol, numbers.Rational]) -> ConditionResult:
+        """sympy's decision (see :meth:`evaluate`), where the compiled one leaves off."""
+        import sympy as sp
+
+        from dptheory.core.compile.conditions import value_text
+
+        rel = self.relation
+        vals = {s: sp.Rational(int(v.numerator), int(v.denominator)) for s, v in values.items()}
         if isinstance(rel, sp.Rel):
             # a side undefined at this point (m**(2q/(q - 2)) at q = 2, a Max of it: sympy raises on its NaN) says
             # nothing here: UNDECIDED, and another condition (q > 2) is the one violated
             try:
-                lhs = rel.lhs.xreplace(dict(values))
-                rhs = rel.rhs.xreplace(dict(values))
+                lhs = rel.lhs.xreplace(vals)
+                rhs = rel.rhs.xreplace(vals)
             except (TypeError, ValueError, ZeroDivisionError):
                 return ConditionResult(self, Status.UNDECIDED, "undefined", "undefined")
             if lhs.free_symbols or rhs.free_symbols or lhs.has(sp.nan, sp.zoo) or rhs.has(sp.nan, sp.zoo):
-                return ConditionResult(self, Status.UNDECIDED, _fmt(lhs), _fmt(rhs))
+                return ConditionResult(self, Status.UNDECIDED, value_text(lhs), value_text(rhs))
             decided = rel.func(lhs, rhs)
             if decided is sp.true:
-                return ConditionResult(self, Status.HOLDS, _fmt(lhs), _fmt(rhs))
+                return ConditionResult(self, Status.HOLDS, value_text(lhs), value_text(rhs))
             if decided is sp.false:
-                return ConditionResult(self, Status.VIOLATED, _fmt(lhs), _fmt(rhs))
-            return ConditionResult(self, _numeric_decide(rel.func, lhs, rhs), _fmt(lhs), _fmt(rhs))
-        decided = rel.xreplace(dict(values))
+                return ConditionResult(self, Status.VIOLATED, value_text(lhs), value_text(rhs))
+            return ConditionResult(self, _numeric_decide(rel.func, lhs, rhs), value_text(lhs), value_text(rhs))
+        decided = rel.xreplace(vals)
         if decided is sp.true:
             return ConditionResult(self, Status.HOLDS, "true", "true")
         if decided is sp.false:
@@ -106,67 +149,101 @@ class Condition:
         return ConditionResult(self, Status.UNDECIDED, sp.sstr(decided), "true")
 
 
-_FAST_CACHE: dict[int, tuple[Any, Any, tuple[sp.Symbol, ...]] | None] = {}
-#: the order relations, on the two 60-digit sides; which side is larger is settled before (they differ by more than
-#: 1e-40 relative), so comparing the mpf values directly decides as comparing them rounded to 60 decimal digits would
-_ORDER = {sp.StrictLessThan: operator.lt, sp.LessThan: operator.le, sp.StrictGreaterThan: operator.gt,
-          sp.GreaterThan: operator.ge}
-_FAST_KEEP: list[Condition] = []  # keeps cached conditions alive so their ids stay unique
+@functools.cache
+def _compiled(cond: Condition) -> tuple[ConditionCode, CheckKernels]:
+    """A condition's compiled code and kernels, once per distinct condition (equal conditions share them)."""
+    from dptheory.core.compile.conditions import compile_condition
+
+    code = compile_condition(cond.relation)
+    return code, CheckKernels(code, vet=False)
 
 
-def _fast_decide(cond: Condition, values: Mapping[sp.Symbol, sp.Rational]) -> ConditionResult | None:
-    rel = cond.relation
-    if not isinstance(rel, sp.Rel) or isinstance(rel, (sp.Eq, sp.Ne)):
-        return None
-    key = id(cond)
-    if key in _FAST_CACHE:
-        entry = _FAST_CACHE[key]
-    else:
-        syms = tuple(sorted(rel.free_symbols, key=lambda x: x.name))
-        try:
-            entry = (sp.lambdify(syms, rel.lhs, modules="mpmath"), sp.lambdify(syms, rel.rhs, modules="mpmath"), syms)
-        except Exception:  # pragma: no cover - an expression lambdify cannot print: use the exact path
-            entry = None
-        _FAST_CACHE[key] = entry
-        _FAST_KEEP.append(cond)
-    if entry is None:
-        return None
-    f_lhs, f_rhs, syms = entry
-    if not all(x in values for x in syms):
-        return None
-    with mpmath.workdps(60):
-        args = [mpmath.mpf(int(values[x].p)) / int(values[x].q) for x in syms]
-        try:
-            a = mpmath.mpf(f_lhs(*args))
-            b = mpmath.mpf(f_rhs(*args))
-        except (ZeroDivisionError, ValueError, TypeError, OverflowError):
-            return None
-        if not (mpmath.isfinite(a) and mpmath.isfinite(b)):
-            return None
-        scale = max(abs(a), abs(b))
-        if scale == 0 or abs(a - b) <= scale * mpmath.mpf(10) ** -40:
-            return None
-        order = _ORDER.get(type(rel))
-        holds = bool(order(a, b)) if order is not None else bool(rel.func(sp.Float(str(a), 60), sp.Float(str(b), 60)))
-        la, lb = mpmath.nstr(a, 20), mpmath.nstr(b, 20)
-    exact_l = rel.lhs if not rel.lhs.free_symbols else None
-    exact_r = rel.rhs if not rel.rhs.free_symbols else None
-    lhs_s = _fmt(exact_l) if exact_l is not None else _short(rel.lhs, values, la)
-    rhs_s = _fmt(exact_r) if exact_r is not None else _short(rel.rhs, values, lb)
-    return ConditionResult(cond, Status.HOLDS if holds else Status.VIOLATED, lhs_s, rhs_s)
+@dataclass(frozen=True, eq=False)
+class CompiledCondition:
+    """A condition as the evaluator reads it, without sympy: what it says and its compiled decision.
 
+    Built from a :class:`Condition` (:meth:`Condition.compiled`) or loaded from the statement cache. Where the
+    compiled code cannot decide, ``symbolic()`` gives the sympy :class:`Condition` (for a cached theorem, by
+    loading the theorem: rare, and sympy is imported then).
 
-def _short(expr: sp.Expr, values: Mapping[sp.Symbol, sp.Rational], numeric: str) -> str:
-    """The exact value when the side is a rational function of the parameters (cheap), else 20 digits."""
-    if all(p.exp.is_Integer for p in expr.atoms(sp.Pow)) and not expr.atoms(sp.Function) - expr.atoms(sp.floor):
-        v = expr.xreplace({x: values[x] for x in expr.free_symbols})
-        if isinstance(v, sp.Rational):
-            return _fmt(v)
-    return numeric
+    Attributes:
+        text: the condition as printed (``eta < 2/(beta + lam)``; ``K is an integer``).
+        gloss, kind, citation, latex: as :class:`Condition`'s.
+        code: the compiled decision.
+        symbolic: the sympy condition, on demand.
+        owner: what a result names as its condition (a theorem's own :class:`Condition`, so that results are the
+            same whichever way they were decided); ``None``: this object.
+    """
+
+    text: str
+    gloss: str
+    kind: str
+    citation: Citation | None
+    latex: str | None
+    code: ConditionCode
+    symbolic: Callable[[], Condition] = field(repr=False)
+    owner: Any = field(default=None, repr=False)
+    _kernels: CheckKernels | None = field(default=None, repr=False)
+    vet: bool = field(default=True, repr=False)
+
+    def __post_init__(self) -> None:
+        if self._kernels is None:
+            object.__setattr__(self, "_kernels", CheckKernels(self.code, vet=self.vet))
+
+    @property
+    def names(self) -> frozenset[str]:
+        return frozenset(self.code.names)
+
+    @property
+    def symbols(self) -> frozenset[sp.Symbol]:
+        return self.symbolic().symbols
+
+    @property
+    def integrality(self) -> str | None:
+        return self.code.integrality
+
+    def render(self) -> str:
+        return self.text
+
+    def decide(self, values: Mapping[str, numbers.Rational]) -> ConditionResult:
+        """The status at exact values by name (the compiled decision; sympy where it cannot decide)."""
+        assert self._kernels is not None
+        owner = self if self.owner is None else self.owner
+        fast = decide(self.code, self._kernels, values)
+        if fast is not None:
+            return ConditionResult(owner, Status.HOLDS if fast[0] else Status.VIOLATED, fast[1], fast[2])
+        cond = self.symbolic()
+        res = cond.evaluate_symbolic({cond_sym: values[cond_sym.name] for cond_sym in cond.symbols})
+        return ConditionResult(owner, res.status, res.lhs, res.rhs)
+
+    def np_sides(self, arrays: Mapping[str, Any]) -> tuple[Any, Any] | None:
+        """Both sides in float64 on arrays by name (``None`` for a condition that is not one relation)."""
+        assert self._kernels is not None
+        return np_sides(self.code, self._kernels, arrays)
+
+    def holds_np(self, arrays: Mapping[str, Any]) -> Any:
+        """Whether the condition holds, in float64 (approximate at ties) on arrays by name. A condition that is
+        not one relation is decided point by point."""
+        import numpy as np
+
+        sides = self.np_sides(arrays)
+        if sides is not None:
+            with np.errstate(all="ignore"):
+                return np.asarray(RELATIONS[self.code.relation](*sides), dtype=bool)
+        from fractions import Fraction
+
+        b = np.broadcast_arrays(*(np.asarray(arrays[n], dtype=np.float64) for n in self.code.names))
+        out = np.ones(b[0].shape if b else (), dtype=bool)
+        for idx in np.ndindex(out.shape):
+            pt = {n: Fraction(float(a[idx])) for n, a in zip(self.code.names, b, strict=True)}
+            out[idx] = self.decide(pt).status is not Status.VIOLATED
+        return out
 
 
 def _numeric_decide(func: type, lhs: sp.Expr, rhs: sp.Expr) -> Status:
     """Compare two closed numbers at two precisions; UNDECIDED if they cannot be separated."""
+    import sympy as sp
+
     verdicts = []
     for dps in (60, 120):
         with mpmath.workdps(dps):
@@ -182,31 +259,19 @@ def _numeric_decide(func: type, lhs: sp.Expr, rhs: sp.Expr) -> Status:
     return Status.HOLDS if verdicts[0] else Status.VIOLATED
 
 
-def _fmt(x: sp.Basic) -> str:
-    if isinstance(x, sp.Rational):
-        return format_rational(x)
-    if x.free_symbols:
-        return sp.sstr(x)
-    if x.is_number:
-        try:
-            return mpmath.nstr(mpmath.mpf(sp.N(x, 30)), 20)
-        except (TypeError, ValueError):
-            return sp.sstr(x)
-    return sp.sstr(x)
-
-
 @dataclass(frozen=True, slots=True)
 class ConditionResult:
-    """The status of one condition at one point, with both sides evaluated."""
+    """The status of one condition at one point, with both sides evaluated. ``condition`` is the
+    :class:`Condition` (or, for a theorem loaded from the statement cache, its :class:`CompiledCondition`)."""
 
-    condition: Condition
+    condition: Any
     status: Status
     lhs: str
     rhs: str
 
     @property
     def text(self) -> str:
-        return self.condition.render()
+        return str(self.condition.render())
 
     def to_dict(self) -> dict[str, str]:
         return {
@@ -220,6 +285,8 @@ class ConditionResult:
 
 def integer_condition(symbol: sp.Symbol, latex_name: str, gloss: str | None = None) -> Condition:
     """Condition that a parameter is an integer (rendered as ``K is an integer``)."""
+    import sympy as sp
+
     return Condition(
         sp.Eq(symbol, sp.floor(symbol, evaluate=False), evaluate=False),
         gloss or f"{symbol} must be a whole number",
@@ -227,3 +294,4 @@ def integer_condition(symbol: sp.Symbol, latex_name: str, gloss: str | None = No
         latex=rf"{latex_name} \in \mathbb{{Z}}",
         kind="domain",
     )
+

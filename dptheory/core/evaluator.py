@@ -3,21 +3,27 @@
 on the arb kernel) or the mpmath value checked at two precisions, and the vectorised float64 path.
 
 A theorem is data; this module is what evaluates it. :class:`~dptheory.core.theorem.Theorem`'s methods
-(``parse``, ``check``, ``kernels``, ``evaluate``, ``evaluate_np``, ...) delegate here, one line each.
+(``parse``, ``check``, ``kernels``, ``evaluate``, ``evaluate_np``, ...) are :class:`Evaluable`'s, which calls
+this module's functions, and so are those of a theorem loaded from the statement cache
+(:class:`dptheory.core.snapshot.CachedTheorem`). What this module reads of a theorem is its numeric face, the
+same for both: ``key``, ``params``, ``notation`` (domains), ``citation``, ``domain_checks`` and
+``condition_checks`` (its conditions compiled, :class:`~dptheory.core.conditions.CompiledCondition`),
+``compiled`` and ``compiled_term(name)`` (the statement compiled), the declared overrides (``mp``, ``np``,
+``arb``, the terms'), ``parse``. So this module imports neither sympy nor numpy: evaluating a cached theorem
+loads neither (numpy only for the float64 path).
 """
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 import mpmath
-import numpy as np
-import sympy as sp
-from numpy.typing import NDArray
 
-from dptheory.core.conditions import Condition, ConditionResult, Status
+from dptheory.core.conditions import ConditionResult, Status
 from dptheory.core.errors import (
     ConditionViolated,
     InvalidParameter,
@@ -26,11 +32,15 @@ from dptheory.core.errors import (
     ParameterOutOfRange,
     UnexpectedParameter,
 )
-from dptheory.core.notation import format_rational, parse_value, rational_to_mpf
+from dptheory.core.notation import format_rational, parse_exact, parse_value, rational_to_mpf
 from dptheory.core.validate import shown
 from dptheory.core.values import BoundValue
 
 if TYPE_CHECKING:
+    import numpy as np
+    import sympy as sp
+    from numpy.typing import NDArray
+
     from dptheory.core.compile import ArbKernel, Compiled, Enclosure
 
 __all__ = [
@@ -38,11 +48,13 @@ __all__ = [
     "GUARD_DIGITS",
     "ArbEvaluator",
     "CompiledLimit",
+    "Evaluable",
     "Kernels",
     "check",
     "check_exact",
     "check_np",
     "compiled",
+    "compiled_term",
     "evaluate",
     "evaluate_exact",
     "evaluate_np",
@@ -58,10 +70,10 @@ __all__ = [
 ]
 
 KernelMP = Callable[[Mapping[str, Any]], Any]
-KernelNP = Callable[[Mapping[str, np.ndarray]], Any]
+KernelNP = Callable[[Mapping[str, Any]], Any]
 KernelArb = Callable[[Mapping[str, Any]], Any]
-FloatArray: TypeAlias = NDArray[np.float64]
-BoolArray: TypeAlias = NDArray[np.bool_]
+FloatArray: TypeAlias = "NDArray[np.float64]"
+BoolArray: TypeAlias = "NDArray[np.bool_]"
 
 GUARD_DIGITS = 10
 DEFAULT_DPS = 50
@@ -96,8 +108,9 @@ class CompiledLimit:
         return self.compiled.mp(args)
 
 
-def parse(thm: Theorem, params: Mapping[str, Any]) -> dict[str, sp.Rational]:
-    """:meth:`Theorem.parse` (its docstring says what it does)."""
+def parse(thm: Theorem, params: Mapping[str, Any], *, symbolic: bool = True) -> dict[str, Any]:
+    """:meth:`Theorem.parse` (its docstring says what it does): sympy Rationals, or with ``symbolic=False``
+    Fractions (the same numbers; a cached theorem's, which imports no sympy)."""
     unexpected = sorted(set(params) - set(thm.params))
     if unexpected:
         raise UnexpectedParameter(key=thm.key, unexpected=unexpected, expected=list(thm.params))
@@ -105,39 +118,38 @@ def parse(thm: Theorem, params: Mapping[str, Any]) -> dict[str, sp.Rational]:
     if missing:
         raise MissingParameter(key=thm.key, missing=missing, expected=list(thm.params))
     cite = thm.citation.short()
-    return {p: parse_value(params[p], key=thm.key, name=p, citation=cite) for p in thm.params}
+    one = parse_value if symbolic else parse_exact
+    return {p: one(params[p], key=thm.key, name=p, citation=cite) for p in thm.params}
 
 
 def check(thm: Theorem, params: Mapping[str, Any], *, raise_on_violation: bool = False) -> tuple[ConditionResult, ...]:
     """:meth:`Theorem.check` (its docstring says what it does)."""
-    exact = params if _all_rational(params, thm.params) else parse(thm, params)
+    exact = params if _all_rational(params, thm.params) else thm.parse(params)
     return check_exact(thm, exact, raise_on_violation=raise_on_violation, domain_only=False)
 
 
 def check_exact(
-    thm: Theorem, exact: Mapping[str, sp.Rational], *, raise_on_violation: bool, domain_only: bool
+    thm: Theorem, exact: Mapping[str, numbers.Rational], *, raise_on_violation: bool, domain_only: bool
 ) -> tuple[ConditionResult, ...]:
-    subs = {thm.notation.sym(p): v for p, v in exact.items()}
-    results: list[ConditionResult] = []
-    for cond in thm.domain_conditions:
-        r = cond.evaluate(subs)
-        results.append(r)
+    """The status of the conditions at exact values (domain conditions first, then the theorem's; a violated
+    domain condition always raises, a violated hypothesis with ``raise_on_violation``)."""
+    results = [c.decide(exact) for c in thm.domain_checks]
     domain_bad = [r for r in results if r.status is Status.VIOLATED]
     if domain_bad:
         # the formula is undefined outside the domain: always an error
         raise_violation(thm, domain_bad[0], exact)
     if domain_only:
         return tuple(results)
-    for cond in thm.conditions:
-        r = cond.evaluate(subs)
+    for c in thm.condition_checks:
+        r = c.decide(exact)
         results.append(r)
         if raise_on_violation and r.status is Status.VIOLATED:
             raise_violation(thm, r, exact)
     return tuple(results)
 
 
-def raise_violation(thm: Theorem, r: ConditionResult, exact: Mapping[str, sp.Rational]) -> None:
-    names = [p for p in thm.params if thm.notation.sym(p) in r.condition.symbols]
+def raise_violation(thm: Theorem, r: ConditionResult, exact: Mapping[str, numbers.Rational]) -> None:
+    names = [p for p in thm.params if p in r.condition.names]
     cite = (r.condition.citation or thm.citation).short()
     raise ConditionViolated(
         key=thm.key,
@@ -151,7 +163,7 @@ def raise_violation(thm: Theorem, r: ConditionResult, exact: Mapping[str, sp.Rat
 
 
 def compiled(thm: Theorem) -> Compiled | None:
-    """:meth:`Theorem.compiled` (its docstring says what it does)."""
+    """:meth:`Theorem.compiled` (its docstring says what it does): the statement compiled (cached)."""
     if thm.bound is None:
         return None
     from dptheory.core.compile import compile_theorem
@@ -163,7 +175,7 @@ def kernels(thm: Theorem, term: str | None = None) -> Kernels:
     """:meth:`Theorem.kernels` (its docstring says what it does)."""
     if term is not None:
         return term_kernels(thm, term)
-    c = compiled(thm)
+    c = thm.compiled
     np_k: KernelNP | None = thm.np
     if np_k is None and c is not None:
         np_k = c.np_flagged if thm.np_flagged else c.np
@@ -182,7 +194,7 @@ def kernels(thm: Theorem, term: str | None = None) -> Kernels:
 
 def term_kernels(thm: Theorem, name: str) -> Kernels:
     t = get_term(thm, name)
-    c = _compiled_term(thm, t) if t.expr is not None else None
+    c = thm.compiled_term(name)
     if t.mp is None and c is None:
         raise ValueError(f"{thm.key}: term {name} has neither an expression nor an mp kernel")
     np_k = t.np if t.np is not None else (None if c is None else (c.np_flagged if thm.np_flagged else c.np))
@@ -231,7 +243,7 @@ def evaluate(
     if isinstance(dps, bool) or not isinstance(dps, int) or dps < 1:
         raise InvalidParameter(key=thm.key, name="dps", value=dps, reason="must be a whole number >= 1")
     merged = {**(params or {}), **kwargs}
-    exact = parse(thm, merged)
+    exact = thm.parse(merged)
     conds = check_exact(thm, exact, raise_on_violation=check, domain_only=False)
     try:
         value, enclosure = evaluate_exact(thm, exact, dps=dps, term=term, certify=certify)
@@ -262,7 +274,7 @@ def out_of_range(thm: Theorem, exc: ParameterOutOfRange, written: Mapping[str, A
 
 
 def evaluate_exact(
-    thm: Theorem, exact: Mapping[str, sp.Rational], *, dps: int, term: str | None, certify: bool
+    thm: Theorem, exact: Mapping[str, numbers.Rational], *, dps: int, term: str | None, certify: bool
 ) -> tuple[mpmath.mpf, Enclosure | None]:
     """The value (and its certified enclosure, if any) at a parsed, checked point: :meth:`evaluate`'s work."""
     kern = kernels(thm, term)
@@ -307,20 +319,20 @@ def get_term(thm: Theorem, name: str) -> Term:
         raise KeyError(f"{thm.key} has no term {name!r}; terms: {', '.join(thm.terms) or 'none'}") from None
 
 
-def kernel_args(thm: Theorem, exact: Mapping[str, sp.Rational]) -> dict[str, Any]:
+def kernel_args(thm: Theorem, exact: Mapping[str, numbers.Rational]) -> dict[str, Any]:
     """:meth:`Theorem.kernel_args` (its docstring says what it does)."""
     out: dict[str, Any] = {}
     for p in thm.params:
         v = exact[p]
         if thm.notation[p].domain.is_integer:
-            out[p] = int(v)
+            out[p] = int(v.numerator) // int(v.denominator)
         else:
             out[p] = rational_to_mpf(v)
     return out
 
 
 def run_mp(
-    thm: Theorem, kernel: KernelMP, exact: Mapping[str, sp.Rational], dps: int, *, double_check: bool = False
+    thm: Theorem, kernel: KernelMP, exact: Mapping[str, numbers.Rational], dps: int, *, double_check: bool = False
 ) -> mpmath.mpf:
     """The kernel at ``dps`` + guard digits; with ``double_check``, again with twice the guard
     digits (and more, up to 128x: an ill-conditioned point such as the kl inverse at q ~ 1e-323
@@ -350,14 +362,14 @@ def run_mp(
     )
 
 
-def _input_digits(exact: Mapping[str, sp.Rational]) -> int:
+def _input_digits(exact: Mapping[str, numbers.Rational]) -> int:
     """The most decimal digits of a numerator or denominator among the exact inputs."""
-    bits = max((max(int(sp.Rational(v).p).bit_length(), int(sp.Rational(v).q).bit_length()) for v in exact.values()),
+    bits = max((max(int(v.numerator).bit_length(), int(v.denominator).bit_length()) for v in exact.values()),
                default=0)
     return int(bits * 0.30103) + 1
 
 
-def run_mp_once(thm: Theorem, kernel: KernelMP, exact: Mapping[str, sp.Rational], wdps: int) -> mpmath.mpf:
+def run_mp_once(thm: Theorem, kernel: KernelMP, exact: Mapping[str, numbers.Rational], wdps: int) -> mpmath.mpf:
     with mpmath.workdps(wdps):
         args = kernel_args(thm, exact)
         try:
@@ -386,6 +398,8 @@ def run_mp_once(thm: Theorem, kernel: KernelMP, exact: Mapping[str, sp.Rational]
 
 def evaluate_np(thm: Theorem, params: Mapping[str, Any], *, term: str | None = None) -> FloatArray:
     """:meth:`Theorem.evaluate_np` (its docstring says what it does)."""
+    import numpy as np
+
     kern = kernels(thm, term)
     kernel = kern.np
     if kernel is None:
@@ -427,36 +441,29 @@ def evaluate_np(thm: Theorem, params: Mapping[str, Any], *, term: str | None = N
 
 def check_np(thm: Theorem, params: Mapping[str, Any]) -> BoolArray:
     """:meth:`Theorem.check_np` (its docstring says what it does)."""
+    import numpy as np
+
     arrays = {p: np.asarray(params[p], dtype=np.float64) for p in thm.params}
     b = np.broadcast_arrays(*arrays.values())
+    arrays = dict(zip(arrays, b, strict=True))
     ok = np.ones(b[0].shape, dtype=bool)
-    syms = list(thm.symbols)
-    for cond in thm.all_conditions:
-        f = _np_condition(cond, tuple(syms))
-        with np.errstate(all="ignore"):
-            ok &= np.asarray(f(*b), dtype=bool)
+    for c in (*thm.domain_checks, *thm.condition_checks):
+        ok &= c.holds_np(arrays)
     return ok
 
 
-def _point_text(exact: Mapping[str, sp.Rational]) -> str:
+def _point_text(exact: Mapping[str, numbers.Rational]) -> str:
     """``alpha = 10, q = 0.01`` (exact values as decimals or fractions, never ``mpf('...')`` reprs)."""
     return ", ".join(f"{k} = {format_rational(v)}" for k, v in exact.items())
 
 
 def _all_rational(params: Mapping[str, Any], names: tuple[str, ...]) -> bool:
-    return set(params) == set(names) and all(isinstance(params[p], sp.Rational) for p in names)
+    """Every value already an exact rational (parsed): a Fraction or a sympy Rational."""
+    import sys
 
-
-_NP_COND_CACHE: dict[tuple[Condition, tuple[sp.Symbol, ...]], Callable[..., Any]] = {}
-
-
-def _np_condition(cond: Condition, syms: tuple[sp.Symbol, ...]) -> Callable[..., Any]:
-    key = (cond, syms)
-    f = _NP_COND_CACHE.get(key)
-    if f is None:
-        f = sp.lambdify(syms, cond.relation, modules="numpy")
-        _NP_COND_CACHE[key] = f
-    return f
+    sp = sys.modules.get("sympy")
+    kinds: tuple[type, ...] = (Fraction,) if sp is None else (Fraction, sp.Rational)
+    return set(params) == set(names) and all(isinstance(params[p], kinds) for p in names)
 
 
 @dataclass(frozen=True)
@@ -482,6 +489,12 @@ class Kernels:
 _TERM_CACHE: dict[tuple[str, str], tuple[sp.Expr, Compiled]] = {}
 
 
+def compiled_term(thm: Theorem, name: str) -> Compiled | None:
+    """:meth:`Theorem.compiled_term`: a named term's expression compiled (cached), ``None`` without one."""
+    term = get_term(thm, name)
+    return None if term.expr is None else _compiled_term(thm, term)
+
+
 def _compiled_term(thm: Theorem, term: Term) -> Compiled:
     from dptheory.core.compile import compile_expr
 
@@ -495,7 +508,7 @@ def _compiled_term(thm: Theorem, term: Term) -> Compiled:
     return out
 
 
-def _enclose_digits(evaluator: ArbKernel, exact: Mapping[str, sp.Rational], dps: int) -> Enclosure:
+def _enclose_digits(evaluator: ArbKernel, exact: Mapping[str, numbers.Rational], dps: int) -> Enclosure:
     """A certified enclosure whose ends round to the same ``dps`` significant digits (Ziv's loop:
     ask for a few more digits each time the ends straddle a rounding boundary)."""
     from dptheory.core.compile import enclose
@@ -514,3 +527,56 @@ def _enclose_digits(evaluator: ArbKernel, exact: Mapping[str, sp.Rational], dps:
         last = e
     assert last is not None
     return last  # a value on a rounding boundary to within 10^-(dps+40): the last digit may be off by one
+
+
+class Evaluable:
+    """The evaluation methods of a theorem, each a call of this module's function of the same name with the theorem
+    first: :class:`~dptheory.core.theorem.Theorem` and a theorem read from the statement cache
+    (:class:`dptheory.core.snapshot.CachedTheorem`) share them, so both evaluate by the same code. A subclass
+    provides the numeric face (see the module docstring), ``parse`` included."""
+
+    key: str
+    params: tuple[str, ...]
+
+    def parse(self, params: Mapping[str, Any]) -> dict[str, Any]:  # pragma: no cover - every subclass defines it
+        raise NotImplementedError
+
+    def check(self, params: Mapping[str, Any], *, raise_on_violation: bool = False) -> tuple[ConditionResult, ...]:
+        """Status of every condition at a point (domain conditions first)."""
+        return check(self, params, raise_on_violation=raise_on_violation)
+
+    def check_np(self, params: Mapping[str, Any]) -> BoolArray:
+        """Vectorised float64 check of every condition: True where all hold (approximate at ties)."""
+        return check_np(self, params)
+
+    def kernels(self, term: str | None = None) -> Kernels:
+        """The mpmath, float64 and arb evaluators of the bound (or of a named term): the declared
+        overrides where given, the compiled statement otherwise."""
+        return kernels(self, term)
+
+    #: :func:`dptheory.core.evaluator.evaluate` (the bound at a point to ``dps`` correct digits; its docstring
+    #: says how), this theorem its first argument
+    evaluate = evaluate
+    __call__ = evaluate
+
+    def value(self, params: Mapping[str, Any] | None = None, /, *, dps: int = DEFAULT_DPS, **kw: Any) -> mpmath.mpf:
+        """Shortcut: the mpf value only (conditions are still checked)."""
+        return self.evaluate(params, dps=dps, **kw).value
+
+    def kernel_args(self, exact: Mapping[str, numbers.Rational]) -> dict[str, Any]:
+        """Kernel inputs at the current mpmath precision: int for integer parameters, mpf otherwise."""
+        return kernel_args(self, exact)
+
+    def _run_mp(
+        self, kernel: KernelMP, exact: Mapping[str, numbers.Rational], dps: int, *, double_check: bool = False
+    ) -> mpmath.mpf:
+        """:func:`dptheory.core.evaluator.run_mp` (the mpmath kernel at ``dps`` + guard digits; ``sweep`` uses it)."""
+        return run_mp(self, kernel, exact, dps, double_check=double_check)
+
+    def evaluate_np(self, params: Mapping[str, Any], *, term: str | None = None) -> FloatArray:
+        """Vectorised float64 evaluation (no condition checks; see :mod:`dptheory.evaluate.sweep`).
+
+        Values that overflow float64 come back as ``inf``; :func:`dptheory.evaluate.sweep.sweep`
+        recomputes those points in the log domain with mpmath.
+        """
+        return evaluate_np(self, params, term=term)

@@ -5,8 +5,9 @@ K, j0``) because users read the paper beside the tool. Notation is *scoped per p
 a noise scale in Ye & Shokri and an activation in Shi et al., so every paper has its own
 :class:`NotationTable` and every theorem points at one.
 
-Parameter values enter the package through :func:`parse_value`, which turns them into exact
-rationals (sympy ``Rational``). Conditions are then decided exactly, and the mpmath kernels see the
+Parameter values enter the package through :func:`parse_exact`, which turns them into exact
+rationals (``fractions.Fraction``; :func:`parse_value` gives the same number as a sympy
+``Rational``). Conditions are then decided exactly, and the mpmath kernels see the
 same number at any precision. Python floats are read by their shortest decimal representation
 (``0.02`` means 1/50, not the binary double nearest to it), which is what a user who typed the number
 meant; pass a ``fractions.Fraction`` or an ``mpmath.mpf`` to give an exact binary value instead. A
@@ -15,18 +16,19 @@ meant; pass a ``fractions.Fraction`` or an ``mpmath.mpf`` to give an exact binar
 
 from __future__ import annotations
 
+import functools
 import math
+import numbers
+import sys
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 from enum import StrEnum
 from fractions import Fraction
 from numbers import Integral
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import mpmath
-import numpy as np
-import sympy as sp
 
 from dptheory.core.errors import InvalidParameter
 from dptheory.core.validate import (
@@ -38,6 +40,9 @@ from dptheory.core.validate import (
     rational_size_problem,
     shown,
 )
+
+if TYPE_CHECKING:
+    import sympy as sp
 
 
 class Domain(StrEnum):
@@ -85,7 +90,6 @@ class Param:
         latex: LaTeX in the paper's notation (``\\lambda``).
         meaning: one-line meaning.
         domain: the kind of number.
-        symbol: the sympy Symbol (with the domain's assumptions).
         sample: (low, high, log_scale) range that property tests draw from when no condition
             bounds the parameter more tightly. Not a condition: values outside are still valid.
         unit: unit of the parameter, if any.
@@ -95,9 +99,21 @@ class Param:
     latex: str
     meaning: str
     domain: Domain
-    symbol: sp.Symbol
     sample: tuple[float, float, bool]
     unit: str = ""
+
+    @property
+    def symbol(self) -> sp.Symbol:
+        """The sympy Symbol (with the domain's assumptions), made on first use: a table is built, and a parameter
+        read, without importing sympy (a command that only evaluates never needs it)."""
+        return _symbol(self.name, self.domain)
+
+
+@functools.cache
+def _symbol(name: str, domain: Domain) -> sp.Symbol:
+    import sympy as sp
+
+    return sp.Symbol(name, **domain.assumptions())
 
 
 @dataclass(frozen=True)
@@ -114,8 +130,7 @@ class NotationTable:
         for row in rows:
             name, latex, meaning, domain, sample = row[:5]
             unit = row[5] if len(row) > 5 else ""
-            sym = sp.Symbol(name, **domain.assumptions())
-            params[name] = Param(name, latex, meaning, domain, sym, sample, unit)
+            params[name] = Param(name, latex, meaning, domain, sample, unit)
         return cls(paper_key, params)
 
     def __getitem__(self, name: str) -> Param:
@@ -137,15 +152,16 @@ class NotationTable:
 
 
 
-def parse_value(raw: Any, *, key: str, name: str, citation: str = "") -> sp.Rational:
-    """Turn a user value into an exact sympy Rational, or raise :class:`InvalidParameter`.
+def parse_exact(raw: Any, *, key: str, name: str, citation: str = "") -> Fraction:
+    """Turn a user value into an exact rational (a ``fractions.Fraction``), or raise :class:`InvalidParameter`.
 
     Accepts int, Fraction, ``decimal.Decimal`` (exactly, like the same decimal string), float (read by its
     shortest decimal repr), decimal strings (``"0.02"``, ``"1e-5"``), fractions (``"1/3"``), mpmath mpf (exact
     binary value), numpy scalars and sympy rationals. Rejects bool, NaN, infinities, complex numbers and text,
     and (at once, before any big integer is built) numbers beyond the size limits of
     :mod:`dptheory.core.validate` (the same limits as the command line's). This is the one entry of user
-    values into the package: ``Theorem.evaluate``, ``value``, ``check`` and the CLI all pass through it.
+    values into the package: ``Theorem.evaluate``, ``value``, ``check`` and the CLI all pass through it. It
+    imports neither sympy nor numpy: a sympy or numpy value can only come from a caller that has loaded them.
     """
 
     def bad(reason: str) -> InvalidParameter:
@@ -154,16 +170,18 @@ def parse_value(raw: Any, *, key: str, name: str, citation: str = "") -> sp.Rati
     def sized(problem: str | None) -> None:
         check_size(problem, key=key, name=name, value=raw, citation=citation)
 
-    def rational(num: int, den: int) -> sp.Rational:
+    def rational(num: int, den: int) -> Fraction:
         sized(rational_size_problem(num, den))
-        return sp.Rational(num, den)
+        return Fraction(num, den)
 
     value = raw
-    if isinstance(value, (bool, np.bool_)):
+    np = sys.modules.get("numpy")
+    if isinstance(value, bool) or (np is not None and isinstance(value, np.bool_)):
         raise bad("a boolean is not a number")
-    if isinstance(value, np.generic):
+    if np is not None and isinstance(value, np.generic):
         value = value.item()
-    if isinstance(value, sp.Basic):
+    sp = sys.modules.get("sympy")
+    if sp is not None and isinstance(value, sp.Basic):
         if value.is_Rational:
             return rational(int(value.p), int(value.q))
         if value.is_Float:
@@ -182,14 +200,13 @@ def parse_value(raw: Any, *, key: str, name: str, citation: str = "") -> sp.Rati
         if value.is_infinite():
             raise bad("infinity is not allowed here")
         sized(decimal_size_problem(value))
-        f = Fraction(value)  # exact: a Decimal is a finite decimal fraction
-        return rational(f.numerator, f.denominator)
+        return Fraction(value)  # exact: a Decimal is a finite decimal fraction
     if isinstance(value, float):
         if math.isnan(value):
             raise bad("NaN is not a number")
         if math.isinf(value):
             raise bad("infinity is not allowed here")
-        return sp.Rational(repr(value))
+        return Fraction(repr(value))
     if isinstance(value, mpmath.mpf):
         if mpmath.isnan(value):
             raise bad("NaN is not a number")
@@ -197,7 +214,7 @@ def parse_value(raw: Any, *, key: str, name: str, citation: str = "") -> sp.Rati
             raise bad("infinity is not allowed here")
         man, exp = value.man_exp
         sized(binary_size_problem(int(man), int(exp)))
-        return sp.Integer(man) * sp.Integer(2) ** exp
+        return Fraction(int(man)) * Fraction(2) ** int(exp)
     if isinstance(value, str):
         s = value.strip()
         try:
@@ -207,19 +224,42 @@ def parse_value(raw: Any, *, key: str, name: str, citation: str = "") -> sp.Rati
             raise  # pragma: no cover  (sized raises)
         except ValueError as exc:
             raise bad(str(exc)) from None
-        return sp.Rational(f.numerator, f.denominator)
+        return Fraction(f.numerator, f.denominator)
     if isinstance(value, complex):
         raise bad("complex numbers are not allowed")
     raise bad(f"unsupported type {type(value).__name__} (pass an int, a Fraction, a Decimal, a float, a decimal "
               "or fraction string, or an mpmath mpf)")
 
 
-def rational_to_mpf(x: sp.Rational) -> mpmath.mpf:
-    """An exact rational at the current mpmath precision (one rounding)."""
-    p, q = int(x.p), int(x.q)
+def parse_value(raw: Any, *, key: str, name: str, citation: str = "") -> sp.Rational:
+    """:func:`parse_exact`'s number as a sympy ``Rational`` (for the symbolic side: conditions decided by sympy,
+    substitutions into a statement)."""
+    import sympy as sp
+
+    f = parse_exact(raw, key=key, name=name, citation=citation)
+    return sp.Rational(f.numerator, f.denominator)
+
+
+def _parts(x: numbers.Rational) -> tuple[int, int]:
+    """Numerator and denominator of an exact rational (a Fraction, an int or a sympy Rational)."""
+    return int(x.numerator), int(x.denominator)
+
+
+def rational_to_mpf(x: numbers.Rational) -> mpmath.mpf:
+    """An exact rational (Fraction, int or sympy Rational) at the current mpmath precision (one rounding)."""
+    p, q = _parts(x)
     if q == 1:
         return mpmath.mpf(p)
     return mpmath.mpf(p) / q
+
+
+def rational_to_float(x: numbers.Rational) -> float:
+    """The float64 nearest an exact rational; ``inf`` (with its sign) beyond float64's range, as sympy's ``float``
+    gives (``float`` of a huge Fraction raises instead)."""
+    try:
+        return float(x)
+    except OverflowError:
+        return math.inf if int(x.numerator) > 0 else -math.inf
 
 
 #: integers longer than this many decimal digits are rendered in scientific notation (exact digits would
@@ -227,32 +267,34 @@ def rational_to_mpf(x: sp.Rational) -> mpmath.mpf:
 MAX_EXACT_DIGITS = 4000
 
 
-def format_rational(x: sp.Rational) -> str:
-    """A short, exact-if-possible decimal rendering of a rational for messages and JSON.
+def format_rational(x: numbers.Rational) -> str:
+    """A short, exact-if-possible decimal rendering of a rational (Fraction, int or sympy Rational) for messages
+    and JSON.
 
     Numbers whose numerator or denominator has more than ``MAX_EXACT_DIGITS`` digits are rendered to
     30 significant digits (``~1.23...e+5000``, marked with ``~``: not exact)."""
-    if max(abs(int(x.p)), int(x.q)).bit_length() > MAX_EXACT_DIGITS * 3.32:
+    p, q = _parts(x)
+    if max(abs(p), q).bit_length() > MAX_EXACT_DIGITS * 3.32:
         with mpmath.workdps(40):
-            v = mpmath.mpf(int(x.p)) / int(x.q)
+            v = mpmath.mpf(p) / q
             return "~" + mpmath.nstr(v, 30)
-    if x.q == 1:
-        return str(int(x.p))
-    # terminating decimal?
-    q = int(x.q)
-    twos = fives = 0
-    while q % 2 == 0:
-        q //= 2
-        twos += 1
-    while q % 5 == 0:
-        q //= 5
-        fives += 1
     if q == 1:
+        return str(p)
+    # terminating decimal?
+    den = q
+    twos = fives = 0
+    while den % 2 == 0:
+        den //= 2
+        twos += 1
+    while den % 5 == 0:
+        den //= 5
+        fives += 1
+    if den == 1:
         digits = max(twos, fives)
         if digits <= 60:
-            scaled = int(x.p) * 10**digits // int(x.q)  # exact: x.q divides 10**digits
+            scaled = p * 10**digits // q  # exact: q divides 10**digits
             sign = "-" if scaled < 0 else ""
             text = str(abs(scaled)).rjust(digits + 1, "0")
             whole, frac = text[:-digits], text[-digits:]
             return f"{sign}{whole}.{frac}".rstrip("0").rstrip(".")
-    return f"{int(x.p)}/{int(x.q)}"
+    return f"{p}/{q}"

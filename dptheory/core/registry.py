@@ -281,6 +281,30 @@ class Registry:
         except KeyError:
             raise UnknownKey(key, list(dict.fromkeys([*self._items, *self.index_keys()]))) from None
 
+    def numeric(self, key: str) -> Any:
+        """The theorem ``key`` for evaluation (``eval``, ``convert``, ``sweep``, ``compare``, ``crossover``): read
+        from the statement cache (:mod:`dptheory.core.snapshot`, no sympy, its paper not imported) when the index
+        names it as a theorem of a built-in provider and the cache holds a valid entry; otherwise :meth:`get`'s
+        object, whose entry is then written (also when it was registered already, by the module the index names:
+        its paper registers its other theorems with it). An object registered by anything else (a test's
+        replacement, a provider outside the index) is :meth:`get`'s and never written. A claim or an unknown key is
+        :meth:`get`'s answer too."""
+        if not isinstance(key, str):
+            return self.get(key)
+        rows = [r for r in self.index().get("items", []) if r.get("key") == key]
+        module = str(rows[0].get("module", "")) if len(rows) == 1 else ""
+        cacheable = bool(module) and rows[0].get("kind") == "theorem" and is_builtin(module)
+        if key not in self._items:
+            self.load_extras()  # providers outside the index register first: a duplicate key is found as by get
+        from dptheory.core.snapshot import numeric_theorem, remember
+
+        if key in self._items or self._discovered or not cacheable:
+            obj = self.get(key)
+            if cacheable and self._origin.get(key) == module:
+                remember(key, obj)
+            return obj
+        return numeric_theorem(key, lambda: self.get(key), reload=numeric if self is REGISTRY else None)
+
     def figure(self, name: str) -> Figure:
         if not isinstance(name, str):
             raise InvalidKey(name, what="figure name", example="<paper>-fig<N>")
@@ -482,3 +506,8 @@ def get(key: str) -> Any:
     failed to import, :class:`DuplicateKey` if two providers register one key.
     """
     return REGISTRY.get(key)
+
+
+def numeric(key: str) -> Any:
+    """:meth:`Registry.numeric` of the global registry (how a worker process reads a theorem sent to it by key)."""
+    return REGISTRY.numeric(key)

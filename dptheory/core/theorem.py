@@ -32,21 +32,17 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar
 
-import mpmath
 import sympy as sp
 
 from dptheory.core import evaluator
 from dptheory.core.citation import Citation
-from dptheory.core.conditions import Condition, ConditionResult, integer_condition
+from dptheory.core.conditions import CompiledCondition, Condition, integer_condition
 from dptheory.core.evaluator import (
-    DEFAULT_DPS,
-    BoolArray,
     CompiledLimit,
-    FloatArray,
+    Evaluable,
     KernelArb,
     KernelMP,
     KernelNP,
-    Kernels,
 )
 from dptheory.core.notation import Domain, NotationTable, Param
 from dptheory.core.units import Direction, Monotone, Unit
@@ -128,8 +124,9 @@ class Limit:
 
 
 @dataclass(frozen=True, kw_only=True)
-class Theorem:
-    """A theorem (or any bound we encode) as data.
+class Theorem(Evaluable):
+    """A theorem (or any bound we encode) as data; its evaluation (``evaluate``, ``check``, ``kernels``,
+    ``evaluate_np``, ...) is :class:`~dptheory.core.evaluator.Evaluable`'s.
 
     Attributes:
         key: stable key naming the paper and item (``yeshokri22.thm4_2``).
@@ -296,18 +293,19 @@ class Theorem:
     def all_conditions(self) -> tuple[Condition, ...]:
         return self.domain_conditions + tuple(self.conditions)
 
+    @cached_property
+    def domain_checks(self) -> tuple[CompiledCondition, ...]:
+        """The domain conditions compiled (:meth:`Condition.compiled`): what the evaluator decides."""
+        return tuple(c.compiled() for c in self.domain_conditions)
+
+    @cached_property
+    def condition_checks(self) -> tuple[CompiledCondition, ...]:
+        """The theorem's conditions compiled, in order."""
+        return tuple(c.compiled() for c in self.conditions)
+
     def parse(self, params: Mapping[str, Any]) -> dict[str, sp.Rational]:
-        """Validate names and turn every value into an exact rational."""
+        """Validate names and turn every value into an exact rational (a sympy Rational)."""
         return evaluator.parse(self, params)
-
-    # ------------------------------------------------------------------ conditions
-    def check(self, params: Mapping[str, Any], *, raise_on_violation: bool = False) -> tuple[ConditionResult, ...]:
-        """Status of every condition at a point (domain conditions first)."""
-        return evaluator.check(self, params, raise_on_violation=raise_on_violation)
-
-    def check_np(self, params: Mapping[str, Any]) -> BoolArray:
-        """Vectorised float64 check of every condition: True where all hold (approximate at ties)."""
-        return evaluator.check_np(self, params)
 
     # ------------------------------------------------------------------ kernels
     @property
@@ -315,10 +313,20 @@ class Theorem:
         """The bound compiled to mpmath, float64 and arb (cached), or ``None`` without a closed form."""
         return evaluator.compiled(self)
 
-    def kernels(self, term: str | None = None) -> Kernels:
-        """The mpmath, float64 and arb evaluators of the bound (or of a named term): the declared
-        overrides where given, the compiled statement otherwise."""
-        return evaluator.kernels(self, term)
+    def compiled_term(self, name: str) -> Compiled | None:
+        """A named term's expression compiled (cached), or ``None`` when the term has only an mp kernel."""
+        return evaluator.compiled_term(self, name)
+
+    # the evaluation methods are Evaluable's (shared with a theorem read from the statement cache); named here too,
+    # where a reader of Theorem looks for them
+    evaluate = Evaluable.evaluate
+    __call__ = Evaluable.evaluate
+    check = Evaluable.check
+    check_np = Evaluable.check_np
+    kernels = Evaluable.kernels
+    value = Evaluable.value
+    kernel_args = Evaluable.kernel_args
+    evaluate_np = Evaluable.evaluate_np
 
     @cached_property
     def overrides(self) -> tuple[str, ...]:
@@ -326,34 +334,6 @@ class Theorem:
         names = [n for n in ("mp", "np", "arb") if getattr(self, n) is not None]
         names += [f"{t.name}.{n}" for t in self.terms.values() for n in ("mp", "np") if getattr(t, n) is not None]
         return tuple(names)
-
-    # ------------------------------------------------------------------ evaluation
-    #: :func:`dptheory.core.evaluator.evaluate` (the bound at a point to ``dps`` correct digits; its docstring
-    #: says how), this theorem its first argument
-    evaluate = evaluator.evaluate
-    __call__ = evaluate
-
-    def value(self, params: Mapping[str, Any] | None = None, /, *, dps: int = DEFAULT_DPS, **kw: Any) -> mpmath.mpf:
-        """Shortcut: the mpf value only (conditions are still checked)."""
-        return self.evaluate(params, dps=dps, **kw).value
-
-    def kernel_args(self, exact: Mapping[str, sp.Rational]) -> dict[str, Any]:
-        """Kernel inputs at the current mpmath precision: int for integer parameters, mpf otherwise."""
-        return evaluator.kernel_args(self, exact)
-
-    def _run_mp(
-        self, kernel: KernelMP, exact: Mapping[str, sp.Rational], dps: int, *, double_check: bool = False
-    ) -> mpmath.mpf:
-        """:func:`dptheory.core.evaluator.run_mp` (the mpmath kernel at ``dps`` + guard digits; ``sweep`` uses it)."""
-        return evaluator.run_mp(self, kernel, exact, dps, double_check=double_check)
-
-    def evaluate_np(self, params: Mapping[str, Any], *, term: str | None = None) -> FloatArray:
-        """Vectorised float64 evaluation (no condition checks; see :mod:`dptheory.evaluate.sweep`).
-
-        Values that overflow float64 come back as ``inf``; :func:`dptheory.evaluate.sweep.sweep`
-        recomputes those points in the log domain with mpmath.
-        """
-        return evaluator.evaluate_np(self, params, term=term)
 
     # ------------------------------------------------------------------ symbolic side
     def latex(self) -> str:

@@ -7,12 +7,12 @@ the precision it was computed at, the exact parameters, and the status of every 
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 import mpmath
-import sympy as sp
 
 from dptheory.core.conditions import ConditionResult, Status
 from dptheory.core.notation import format_rational
@@ -30,7 +30,8 @@ class BoundValue:
         direction: what the value says about the true quantity.
         dps: significant decimal digits the value is good to.
         quantity: what is bounded (``"RDP epsilon at order alpha"``).
-        params: the exact parameter values used (sympy Rationals).
+        params: the exact parameter values used (sympy Rationals; Fractions for a theorem read from the statement
+            cache).
         conditions: status of each condition at these parameters.
         enclosure: a certified enclosure of the exact value (``dptheory.core.compile.Enclosure``), when
             the statement could be evaluated on balls; ``None`` means the digits come from mpmath at two
@@ -43,7 +44,7 @@ class BoundValue:
     direction: Direction
     dps: int
     quantity: str
-    params: Mapping[str, sp.Rational] = field(default_factory=dict)
+    params: Mapping[str, numbers.Rational] = field(default_factory=dict)
     conditions: tuple[ConditionResult, ...] = ()
     enclosure: Any = None
 

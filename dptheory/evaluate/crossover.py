@@ -21,17 +21,20 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 import mpmath
 import numpy as np
-import sympy as sp
 
 from dptheory.core.errors import DPTheoryError
-from dptheory.core.notation import format_rational, parse_value
-from dptheory.core.theorem import Theorem
+from dptheory.core.notation import format_rational, parse_exact, rational_to_float
 from dptheory.core.units import ConversionMethod
 from dptheory.evaluate.sweep import LOG_DPS, MAX_RANGE_POINTS, TINY_NORMAL, mp_log, sweep
+
+if TYPE_CHECKING:
+    from dptheory.core.theorem import Theorem
+else:  # a Theorem or a theorem read from the statement cache (dptheory.core.snapshot): the same numeric face
+    Theorem: TypeAlias = Any
 
 __all__ = [
     "CROSS_TIE",
@@ -126,19 +129,19 @@ def _rdp_crossover(
     a: Theorem, b: Theorem, param: str, start: Any, stop: Any, fixed: Mapping[str, Any], integer: bool, dps: int
 ) -> CrossoverResult:
     """The RDP crossover (:func:`crossover` without ``delta``)."""
-    lo = parse_value(start, key="crossover", name=param)
-    hi = parse_value(stop, key="crossover", name=param)
+    lo = parse_exact(start, key="crossover", name=param)
+    hi = parse_exact(stop, key="crossover", name=param)
     if hi < lo:
         raise DPTheoryError(f"crossover: the range of {param} is empty ({format_rational(lo)} > {format_rational(hi)})")
     if integer:
-        i0, i1 = int(sp.ceiling(lo)), int(sp.floor(hi))
+        i0, i1 = math.ceil(lo), math.floor(hi)
         if i1 < i0:
             raise DPTheoryError(f"crossover: no whole number {param} in [{format_rational(lo)}, {format_rational(hi)}]")
         if i1 - i0 + 1 > MAX_RANGE_POINTS:
             raise DPTheoryError(f"crossover: {param} in [{i0}, {i1}] has more than {MAX_RANGE_POINTS} integers")
         grid: list[Any] = list(range(i0, i1 + 1))
     else:
-        lo_f, hi_f = float(lo), float(hi)
+        lo_f, hi_f = rational_to_float(lo), rational_to_float(hi)
         if not (math.isfinite(lo_f) and math.isfinite(hi_f)):
             raise DPTheoryError(f"crossover: the range of {param} is beyond float64")
         xs = (
@@ -244,14 +247,14 @@ def _sides(
 def _bisect(
     a: Theorem, b: Theorem, param: str, x0: Any, x1: Any, fa: Mapping[str, Any], fb: Mapping[str, Any], dps: int
 ) -> str:
-    lo, hi = sp.Rational(str(x0)), sp.Rational(str(x1))
+    lo, hi = Fraction(str(x0)), Fraction(str(x1))
     for _ in range(60):
         mid = (lo + hi) / 2
         if _below_mp(a, b, param, mid, fa, fb, dps):
             hi = mid
         else:
             lo = mid
-    return format_rational(hi) if hi.q < 10**20 else f"{float(hi):.17g}"
+    return format_rational(hi) if hi.denominator < 10**20 else f"{float(hi):.17g}"
 
 
 # ----------------------------------------------------------------------------- (epsilon, delta)

@@ -4,7 +4,9 @@ One entry point, :func:`run_tasks`: ``fn`` is applied to every task and the resu
 order, whatever ran them:
 
 * in process (the default: ``workers`` None or 1 and no ``scheduler``): a plain loop; Dask is not
-  imported;
+  imported; with ``processes=N``, on a pool of N worker processes of this machine (``multiprocessing``: forked
+  where the platform allows it, so a worker starts with everything this process has loaded; no Dask), heaviest
+  tasks first when their ``costs`` are known;
 * ``workers=N``: a local Dask cluster of N single-threaded worker processes, started and shut down
   around the call;
 * ``scheduler="tcp://host:8786"``: an existing Dask cluster.
@@ -34,6 +36,7 @@ __all__ = [
     "cap_workers",
     "chunk_bounds",
     "dask_client",
+    "local_processes",
     "machine_workers",
     "run_tasks",
     "task_generators",
@@ -143,6 +146,13 @@ def cap_workers(workers: int | None) -> int | None:
     return cap
 
 
+def local_processes(tasks: int) -> int:
+    """How many worker processes :func:`run_tasks` uses for ``tasks`` tasks on this machine when none is asked for
+    (``processes``): one per CPU available (:func:`machine_workers`), no more than the tasks; 1 (in process) on one
+    CPU or for one task."""
+    return max(1, min(tasks, machine_workers()[0]))
+
+
 def uses_dask(workers: int | None, scheduler: str | None) -> bool:
     """True when :func:`run_tasks` would go to Dask (more than one worker, or a scheduler address)."""
     return scheduler is not None or (workers is not None and workers > 1)
@@ -235,6 +245,8 @@ def run_tasks(
     desc: str = "tasks",
     client: Any = None,
     threads: int = 1,
+    processes: int = 1,
+    costs: Sequence[float] | None = None,
 ) -> list[R]:
     """``[fn(t) for t in tasks]``, in process or on Dask (see the module docstring); results in task order.
 
@@ -250,6 +262,10 @@ def run_tasks(
         client: an open ``distributed.Client`` to use (overrides ``workers`` and ``scheduler``).
         threads: in process only: run the tasks on this many threads (for numpy-heavy tasks, which
             release the GIL); the results are the same as with one.
+        processes: in process only (no Dask): run the tasks on a pool of this many worker processes of this
+            machine (:func:`local_processes` says how many a machine runs); the results are the same as with one.
+        costs: with ``processes``, each task's expected cost (a previous run's seconds, say): the pool starts the
+            costliest first, so that a long task does not start last; it changes only the time.
     """
     workers, scheduler = validate_cluster(workers, scheduler)
     workers = cap_workers(workers) if client is None and scheduler is None else workers
@@ -257,10 +273,17 @@ def run_tasks(
         raise InvalidParameter(key=KEY, name="retries", value=retries, reason="must be a whole number >= 0")
     if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
         raise InvalidParameter(key=KEY, name="threads", value=threads, reason="must be a whole number >= 1")
+    if isinstance(processes, bool) or not isinstance(processes, int) or processes < 1:
+        raise InvalidParameter(key=KEY, name="processes", value=processes, reason="must be a whole number >= 1")
     tasks = list(tasks)
+    if costs is not None and len(costs) != len(tasks):
+        raise InvalidParameter(key=KEY, name="costs", value=len(costs), reason=f"must give one cost per task "
+                               f"({len(tasks)})")
     bar = _bar(len(tasks), desc) if progress and tasks else None
     try:
         if client is None and not uses_dask(workers, scheduler):
+            if processes > 1 and len(tasks) > 1:
+                return _on_processes(fn, tasks, min(processes, len(tasks)), bar, costs)
             if threads > 1 and len(tasks) > 1:
                 return _on_threads(fn, tasks, threads, bar)
             out = []
@@ -328,6 +351,61 @@ def _on_threads(fn: Callable[[Any], Any], tasks: list[Any], threads: int, bar: A
             if bar is not None:
                 bar.update(1)
         return out
+
+
+def _ignore_interrupt() -> None:
+    """A pool worker ignores Ctrl-C: the command's process receives it and terminates the pool (a worker's own
+    traceback would only clutter the terminal)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _on_processes(fn: Callable[[Any], Any], tasks: list[Any], processes: int, bar: Any,
+                  costs: Sequence[float] | None) -> list[Any]:
+    """The tasks on a pool of worker processes (forked where the platform allows it and no other thread of this
+    process runs, else spawned), costliest first; results in task order, the first error (in task order) raised
+    as the task raised it."""
+    import multiprocessing
+    import threading
+
+    order = list(range(len(tasks)))
+    if costs is not None:
+        order.sort(key=lambda i: -float(costs[i]))  # stable: equal costs keep the task order
+    methods = multiprocessing.get_all_start_methods()
+    method = "fork" if "fork" in methods and threading.active_count() == 1 else "spawn"
+    portable = _Portable(fn)
+    out: dict[int, Any] = {}
+    failed: dict[int, BaseException] = {}
+    pool = multiprocessing.get_context(method).Pool(processes, initializer=_ignore_interrupt)
+    try:
+        results = pool.imap_unordered(_run_indexed_safe, [(portable, i, tasks[i]) for i in order], chunksize=1)
+        for i, ok, value in results:
+            if ok:
+                out[i] = value
+            else:
+                failed[i] = value
+            if bar is not None:
+                bar.update(1)
+        pool.close()
+    except BaseException:
+        pool.terminate()
+        raise
+    finally:
+        pool.join()
+    if failed:
+        raise failed[min(failed)]
+    return [out[i] for i in range(len(tasks))]
+
+
+def _run_indexed_safe(item: tuple[Callable[[Any], Any], int, Any]) -> tuple[int, bool, Any]:
+    """``(index, True, result)``, or ``(index, False, exception)`` for a task that raised (the other tasks finish;
+    the caller raises the first failure in task order, as the in-process loop would)."""
+    fn, i, task = item
+    try:
+        return i, True, fn(task)
+    except Exception as exc:
+        return i, False, exc
 
 
 def _bar(total: int, desc: str) -> Any:

@@ -19,22 +19,26 @@ from __future__ import annotations
 
 import itertools
 import math
-import operator
+import numbers
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 import mpmath
 import numpy as np
-import sympy as sp
 
-from dptheory.core.conditions import Condition, Status
+from dptheory.core.conditions import RELATIONS, Status
 from dptheory.core.errors import ConditionViolated, DPTheoryError, NumericalFailure
 from dptheory.core.evaluator import GUARD_DIGITS
 from dptheory.core.memory import MemoryEstimate
-from dptheory.core.notation import format_rational, parse_value
-from dptheory.core.theorem import Theorem
+from dptheory.core.notation import format_rational, parse_exact, rational_to_float
+
+if TYPE_CHECKING:
+    from dptheory.core.theorem import Theorem
+else:  # a Theorem or a theorem read from the statement cache (dptheory.core.snapshot): the same numeric face
+    Theorem: TypeAlias = Any
 
 _RANGE = re.compile(r"^\s*(.+?)\s*\.\.\s*([^:]+?)\s*(?::\s*(\S+))?\s*$")
 TINY_NORMAL = float(np.finfo(np.float64).tiny)  # smallest normal float64; below it digits are lost
@@ -46,14 +50,6 @@ LOG_DPS = 20
 MAX_LOG_DPS = 1000
 #: most points a range may expand to (a typo such as 1..1e9 is refused rather than allocated)
 MAX_RANGE_POINTS = 1_000_000
-_OPS: dict[type, Callable[[Any, Any], Any]] = {
-    sp.StrictLessThan: operator.lt,
-    sp.LessThan: operator.le,
-    sp.StrictGreaterThan: operator.gt,
-    sp.GreaterThan: operator.ge,
-    sp.Equality: operator.eq,
-    sp.Unequality: operator.ne,
-}
 
 
 def parse_values(name: str, spec: Any, *, integer: bool) -> list[Any]:
@@ -73,8 +69,8 @@ def parse_values(name: str, spec: Any, *, integer: bool) -> list[Any]:
     if not m:
         return [spec]
     lo_s, hi_s, step = m.group(1), m.group(2), m.group(3)
-    lo = parse_value(lo_s, key="sweep", name=name)
-    hi = parse_value(hi_s, key="sweep", name=name)
+    lo = parse_exact(lo_s, key="sweep", name=name)
+    hi = parse_exact(hi_s, key="sweep", name=name)
     if hi < lo:
         raise DPTheoryError(f"sweep range for {name} is empty: {spec}")
     st = None
@@ -87,7 +83,7 @@ def parse_values(name: str, spec: Any, *, integer: bool) -> list[Any]:
             )
         st = int(step)
     if integer:
-        a, b = int(sp.ceiling(lo)), int(sp.floor(hi))
+        a, b = math.ceil(lo), math.floor(hi)
         st = st or 1
         count = (b - a) // st + 1 if b >= a else 0
         if count <= 0:
@@ -98,7 +94,7 @@ def parse_values(name: str, spec: Any, *, integer: bool) -> list[Any]:
     npts = st or 50
     if npts > MAX_RANGE_POINTS:
         raise DPTheoryError(f"sweep range for {name} asks for {npts} points (at most {MAX_RANGE_POINTS}): {spec}")
-    lo_f, hi_f = float(lo), float(hi)
+    lo_f, hi_f = rational_to_float(lo), rational_to_float(hi)
     if not (math.isfinite(lo_f) and math.isfinite(hi_f)):
         raise DPTheoryError(f"sweep range for {name} is beyond float64 ({spec}); list the values instead")
     if lo_f > 0 and hi_f / lo_f > 10:
@@ -216,42 +212,22 @@ class SweepResult:
 # ----------------------------------------------------------------------------- conditions, vectorised
 
 
-_SIDE_CACHE: dict[tuple[Condition, tuple[sp.Symbol, ...]], tuple[Callable[..., Any], Callable[..., Any]]] = {}
-
-
-def _sides_np(cond: Condition, syms: tuple[sp.Symbol, ...]) -> tuple[Callable[..., Any], Callable[..., Any]]:
-    key = (cond, syms)
-    f = _SIDE_CACHE.get(key)
-    if f is None:
-        rel = cond.relation
-        f = (sp.lambdify(syms, rel.lhs, modules="numpy"), sp.lambdify(syms, rel.rhs, modules="numpy"))
-        _SIDE_CACHE[key] = f
-    return f
-
-
-def _is_integrality(cond: Condition) -> sp.Symbol | None:
-    rel = cond.relation
-    if isinstance(rel, sp.Eq) and isinstance(rel.rhs, sp.floor) and rel.rhs.args[0] == rel.lhs and rel.lhs.is_Symbol:
-        return rel.lhs
-    return None
-
-
 class _Grid:
     """Exact and float64 values of a Cartesian grid, and the exact point at an index."""
 
     def __init__(
-        self, thm: Theorem, names: list[str], exact_axes: list[list[sp.Rational]], exact_fixed: dict[str, sp.Rational]
+        self, thm: Theorem, names: list[str], exact_axes: list[list[Fraction]], exact_fixed: dict[str, Fraction]
     ) -> None:
         self.thm = thm
         self.names = names
         self.exact_axes = exact_axes
         self.exact_fixed = exact_fixed
         self.shape = tuple(len(a) for a in exact_axes)
-        self.axes = [np.array([float(v) for v in a]) for a in exact_axes]
+        self.axes = [np.array([rational_to_float(v) for v in a]) for a in exact_axes]
         mesh = np.meshgrid(*self.axes, indexing="ij") if names else []
         self.arrays: dict[str, np.ndarray] = dict(zip(names, mesh, strict=True))
         for p, v in exact_fixed.items():
-            self.arrays[p] = np.full(self.shape, float(v))
+            self.arrays[p] = np.full(self.shape, rational_to_float(v))
         # a parameter float64 cannot hold to full precision (0 for 1e-400, inf for 1e400, subnormal)
         self.float_ok = np.ones(self.shape, dtype=bool)
         for i, a in enumerate(exact_axes):
@@ -260,50 +236,51 @@ class _Grid:
         if not all(_normal_float(v) for v in exact_fixed.values()):
             self.float_ok[...] = False
 
-    def point(self, idx: tuple[int, ...]) -> dict[str, sp.Rational]:
+    def point(self, idx: tuple[int, ...]) -> dict[str, Fraction]:
         return {**self.exact_fixed, **{n: self.exact_axes[i][idx[i]] for i, n in enumerate(self.names)}}
 
-    def exact_of(self, name: str) -> list[sp.Rational] | sp.Rational:
+    def exact_of(self, name: str) -> list[Fraction] | Fraction:
         if name in self.exact_fixed:
             return self.exact_fixed[name]
         return self.exact_axes[self.names.index(name)]
 
 
-def _normal_float(v: sp.Rational) -> bool:
-    f = float(v)
+def _normal_float(v: numbers.Rational) -> bool:
+    f = rational_to_float(v)
     return (f == 0.0 and v == 0) or (math.isfinite(f) and abs(f) >= TINY_NORMAL)
 
 
 def _screen(grid: _Grid) -> np.ndarray:
     """Validity of every grid point: float64 where the sides of a condition are well apart, exact otherwise."""
     thm = grid.thm
-    syms = tuple(thm.symbols)
-    args = [grid.arrays[p] for p in thm.params]
     valid = np.ones(grid.shape, dtype=bool)
-    for cond in thm.all_conditions:
-        s = _is_integrality(cond)
-        if s is not None:
-            name = s.name
+    for cond in (*thm.domain_checks, *thm.condition_checks):
+        name = cond.integrality
+        if name is not None:
             vals = grid.exact_of(name)
             if isinstance(vals, list):
-                ok = np.array([v.q == 1 for v in vals], dtype=bool)
+                ok = np.array([v.denominator == 1 for v in vals], dtype=bool)
                 i = grid.names.index(name)
                 valid &= ok.reshape([-1 if j == i else 1 for j in range(len(grid.shape))])
-            elif vals.q != 1:
+            elif vals.denominator != 1:
                 valid[...] = False
             continue
-        f_l, f_r = _sides_np(cond, syms)
-        with np.errstate(all="ignore"):
-            lhs = np.broadcast_to(np.asarray(f_l(*args), dtype=np.float64), grid.shape)
-            rhs = np.broadcast_to(np.asarray(f_r(*args), dtype=np.float64), grid.shape)
-            holds = np.asarray(_OPS[type(cond.relation)](lhs, rhs), dtype=bool)
-            tie = ~(np.abs(lhs - rhs) > TIE_RTOL * np.maximum(np.abs(lhs), np.abs(rhs)))  # NaN/inf: a tie
+        sides = cond.np_sides(grid.arrays)
+        if sides is None:  # not one relation: decided exactly at every point
+            holds = np.ones(grid.shape, dtype=bool)
+            tie = valid.copy()
+        else:
+            with np.errstate(all="ignore"):
+                lhs = np.broadcast_to(np.asarray(sides[0], dtype=np.float64), grid.shape)
+                rhs = np.broadcast_to(np.asarray(sides[1], dtype=np.float64), grid.shape)
+                holds = np.asarray(RELATIONS[cond.code.relation](lhs, rhs), dtype=bool)
+                tie = ~(np.abs(lhs - rhs) > TIE_RTOL * np.maximum(np.abs(lhs), np.abs(rhs)))  # NaN/inf: a tie
         tie &= valid  # a point already invalid needs no further decision
         tie |= valid & ~grid.float_ok  # a parameter float64 cannot hold: decide exactly
         holds = np.where(tie, True, holds)
         if tie.any():
             # decide once per distinct combination of the swept values the condition involves
-            names = [p for p in thm.params if thm.notation.sym(p) in cond.symbols]
+            names = [p for p in thm.params if p in cond.names]
             axes = [i for i, n in enumerate(grid.names) if n in names]
             sub_shape = tuple(grid.shape[i] for i in axes)
             decided = np.ones(sub_shape, dtype=bool)
@@ -312,7 +289,7 @@ def _screen(grid: _Grid) -> np.ndarray:
                 pt = dict(grid.exact_fixed)
                 for i, c in zip(axes, combo, strict=True):
                     pt[grid.names[i]] = grid.exact_axes[i][int(c)]
-                r = cond.evaluate({thm.notation.sym(n): pt[n] for n in names})
+                r = cond.decide({n: pt[n] for n in names})
                 decided[tuple(int(c) for c in combo)] = r.status is not Status.VIOLATED  # undecided: no violation
             full = decided.reshape([grid.shape[i] if i in axes else 1 for i in range(len(grid.shape))])
             holds = np.where(tie, np.broadcast_to(full, grid.shape), holds)
@@ -320,10 +297,9 @@ def _screen(grid: _Grid) -> np.ndarray:
     return valid
 
 
-def _exact_valid(thm: Theorem, pt: Mapping[str, sp.Rational]) -> bool:
-    subs = {thm.notation.sym(p): v for p, v in pt.items()}
-    for cond in thm.all_conditions:
-        if cond.evaluate({s: subs[s] for s in cond.symbols}).status is Status.VIOLATED:
+def _exact_valid(thm: Theorem, pt: Mapping[str, numbers.Rational]) -> bool:
+    for cond in (*thm.domain_checks, *thm.condition_checks):
+        if cond.decide({n: pt[n] for n in cond.names}).status is Status.VIOLATED:
             return False
     return True
 
@@ -348,7 +324,7 @@ def grid_memory(thm: Theorem, sizes: Sequence[int]) -> MemoryEstimate:
     )
 
 
-def _valid_points(thm: Theorem, g: _Grid, exact_axes: list[list[sp.Rational]], skip_invalid: bool) -> np.ndarray:
+def _valid_points(thm: Theorem, g: _Grid, exact_axes: list[list[Fraction]], skip_invalid: bool) -> np.ndarray:
     """The points of the grid that satisfy every condition (float64 screen, ties and corners exactly); an invalid
     point raises, naming the condition, unless ``skip_invalid``."""
     valid = _screen(g)
@@ -401,8 +377,8 @@ def sweep(
         if not lists[n]:
             raise DPTheoryError(f"{thm.key}: the grid of {n} must be a non-empty list of values, got {grid[n]!r}")
     grid_memory(thm, [len(lists[n]) for n in names]).check()
-    exact_axes = [[parse_value(v, key=thm.key, name=n) for v in lists[n]] for n in names]
-    exact_fixed = {p: parse_value(fixed[p], key=thm.key, name=p) for p in thm.params if p not in names}
+    exact_axes = [[parse_exact(v, key=thm.key, name=n) for v in lists[n]] for n in names]
+    exact_fixed = {p: parse_exact(fixed[p], key=thm.key, name=p) for p in thm.params if p not in names}
     g = _Grid(thm, names, exact_axes, exact_fixed)
     shape = g.shape
     valid = _valid_points(thm, g, exact_axes, skip_invalid) if check else np.ones(shape, dtype=bool)
@@ -480,7 +456,7 @@ def _run_np(thm: Theorem, arrays: Mapping[str, np.ndarray]) -> tuple[np.ndarray,
 
 
 def _mp_points(
-    thm: Theorem, points: list[dict[str, sp.Rational]], workers: int | None, scheduler: str | None, progress: bool
+    thm: Theorem, points: list[dict[str, Fraction]], workers: int | None, scheduler: str | None, progress: bool
 ) -> list[tuple[mpmath.mpf, str]]:
     """:func:`_mp_point` at every point, in order: in process, or on Dask (a registered theorem travels by key)."""
     from dptheory.evaluate.parallel import run_tasks, uses_dask
@@ -504,7 +480,7 @@ def _mp_points(
     )
 
 
-def _mp_task(task: tuple[Theorem | str, dict[str, sp.Rational]]) -> tuple[mpmath.mpf, str]:
+def _mp_task(task: tuple[Theorem | str, dict[str, Fraction]]) -> tuple[mpmath.mpf, str]:
     ref, pt = task
     if isinstance(ref, str):
         from dptheory.core.registry import REGISTRY
@@ -513,7 +489,7 @@ def _mp_task(task: tuple[Theorem | str, dict[str, sp.Rational]]) -> tuple[mpmath
     return _mp_point(ref, pt)
 
 
-def _mp_point(thm: Theorem, pt: Mapping[str, sp.Rational]) -> tuple[mpmath.mpf, str]:
+def _mp_point(thm: Theorem, pt: Mapping[str, numbers.Rational]) -> tuple[mpmath.mpf, str]:
     """The value at an exact point with mpmath, and its text (:meth:`SweepResult.text`).
 
     A value ``e^X`` has an exponent whose rounding (relative ``10^-dps``) moves the mantissa by

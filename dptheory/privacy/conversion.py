@@ -38,19 +38,23 @@ import numbers
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import Any, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 import mpmath
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from dptheory.core.errors import DPTheoryError, NumericalFailure, RegimeNotSupported
-from dptheory.core.notation import format_rational, parse_value
-from dptheory.core.theorem import Theorem
+from dptheory.core.notation import format_rational, parse_exact
 from dptheory.core.units import ConversionMethod
 from dptheory.core.validate import number_text as _num
 from dptheory.core.validate import to_mpf
 from dptheory.privacy.orders import renyi_order
+
+if TYPE_CHECKING:
+    from dptheory.core.theorem import Theorem
+else:  # a Theorem or a theorem read from the statement cache (dptheory.core.snapshot): the same numeric face
+    Theorem: TypeAlias = Any
 
 __all__ = [
     "DEFAULT_ALPHA_MAX",
@@ -315,6 +319,7 @@ def optimize_order(
     rdp_np: Callable[[NDArray[np.float64]], NDArray[np.float64]] | None = None,
     orders: Sequence[Real] | None = None,
     dps: int = 50,
+    nondecreasing: bool = False,
 ) -> DPConversion:
     """Minimise the RDP -> (eps, delta) bound over the Rényi order.
 
@@ -325,9 +330,16 @@ def optimize_order(
     ``1e4``) in three steps:
 
     1. a scan on a grid equally spaced in ``log(alpha - 1)``: 8 points per decade with the float64
-       ``rdp_np``, or 4 per decade with ``rdp_mp`` at 15 digits when ``rdp_np`` is not given;
-    2. a bounded Brent search (``scipy.optimize.minimize_scalar(method="bounded")``) on ``log(alpha - 1)``
-       between the best grid point's two neighbours;
+       ``rdp_np``, or 4 per decade with ``rdp_mp`` at 15 digits when ``rdp_np`` is not given. Only orders
+       that can hold the minimum are computed (:func:`_scan`): eps increases with the RDP (which is >= 0),
+       so eps at RDP 0 bounds it from below at every order, and with ``nondecreasing`` (the RDP bound is
+       nondecreasing in the order) so does the RDP at any smaller order; a grid order whose lower bound is
+       above the smallest eps found is skipped, as it cannot be the minimum. The result is the one of the
+       full scan; orders near 1 (where eps ~ log(1/delta)/(alpha - 1) and RDP kernels are slowest) and far
+       above the optimum are not computed;
+    2. a bounded Brent search on ``log(alpha - 1)`` between the best grid point's two neighbours
+       (:func:`dptheory.numerics.minimize.fminbound`: SciPy's ``minimize_scalar(method="bounded")`` step for
+       step, without the cost of importing ``scipy.optimize``);
     3. eps at the refined order and at the best grid point, both with ``rdp_mp`` at ``dps`` digits.
        The smaller is kept.
 
@@ -345,6 +357,9 @@ def optimize_order(
         rdp_np: optional float64 vectorised RDP (order array -> RDP array) for the scan.
         orders: a discrete set of orders (each finite, > 1). It cannot be combined with alpha_min or alpha_max.
         dps: decimal digits of the final evaluation.
+        nondecreasing: the RDP is nondecreasing in the order (a Rényi divergence is, van Erven & Harremoës
+            2014, Thm 3; a theorem says so with ``monotone={"alpha": ...}``): the scan then skips the orders above
+            those where the RDP alone exceeds the best eps found.
 
     Returns:
         A :class:`DPConversion`.
@@ -364,7 +379,7 @@ def optimize_order(
         if alpha_min is not None or alpha_max is not None:
             raise ValueError("optimize_order: give either orders or alpha_min/alpha_max, not both")
         return _optimize_discrete(rdp_mp, d, m, orders, dps)
-    return _optimize_continuous(rdp_mp, d, m, alpha_min, alpha_max, rdp_np, dps)
+    return _optimize_continuous(rdp_mp, d, m, alpha_min, alpha_max, rdp_np, dps, nondecreasing)
 
 
 def _optimize_discrete(
@@ -384,6 +399,50 @@ def _optimize_discrete(
     return _finish(eps, r, grid[best], d, at_edge, method, _describe_orders(grid))
 
 
+#: relative margin by which a lower bound must exceed the best eps for an order to be skipped (float64 rounding of
+#: the two ways of computing eps)
+SKIP_RTOL = 1e-9
+
+
+def _scan(
+    alphas: NDArray[np.float64],
+    s: NDArray[np.float64],
+    delta: float,
+    eps_np: Callable[[ArrayLike, ArrayLike, ArrayLike], NDArray[np.float64]],
+    rdp_float: Callable[[NDArray[np.float64]], NDArray[np.float64]],
+    nondecreasing: bool,
+) -> NDArray[np.float64]:
+    """eps at every grid order (ascending ``alphas``, ``s = log(alpha - 1)``) that can be the minimum; ``+inf`` at the
+    others (see :func:`optimize_order`, step 1). The orders are computed a decade of ``alpha - 1`` at a time: first
+    the decade [1, 10) (or the one nearest it), then outward; before each decade, the orders whose lower bound is
+    above the best eps so far (with a margin of :data:`SKIP_RTOL`) are dropped."""
+    n = alphas.size
+    floor = eps_np(np.zeros(n), alphas, delta)  # eps at RDP 0: below eps at every order
+    lower = floor.copy()
+    grid_eps = np.full(n, np.inf)
+    rdp = np.full(n, np.nan)
+    decade = np.floor(s / math.log(10)).astype(int)
+    first = int(decade[np.argmin(np.abs(decade))])
+    for d in sorted(set(decade.tolist()), key=lambda x: (abs(x - first), x)):
+        best = float(grid_eps.min())
+        idx = np.nonzero(decade == d)[0]
+        if math.isfinite(best):
+            idx = idx[~(lower[idx] > best + SKIP_RTOL * abs(best))]
+        if idx.size == 0:
+            continue
+        r = rdp_float(alphas[idx])
+        rdp[idx] = r
+        fin = np.isfinite(r)
+        if fin.any():
+            grid_eps[idx[fin]] = eps_np(r[fin], alphas[idx[fin]], delta)
+        if nondecreasing:
+            # the RDP at every order is at least the largest finite RDP computed at an order below it
+            known = np.where(np.isfinite(rdp), rdp, -np.inf)
+            below = np.maximum.accumulate(known)
+            lower = np.where(np.isfinite(below), np.maximum(floor, below + floor), floor)
+    return grid_eps
+
+
 def _optimize_continuous(
     rdp_mp: Callable[[mpmath.mpf], Any],
     d: mpmath.mpf,
@@ -392,6 +451,7 @@ def _optimize_continuous(
     alpha_max: Real | None,
     rdp_np: Callable[[NDArray[np.float64]], NDArray[np.float64]] | None,
     dps: int,
+    nondecreasing: bool = False,
 ) -> DPConversion:
     amin = float(DEFAULT_ALPHA_MIN if alpha_min is None else alpha_min)
     amax = float(DEFAULT_ALPHA_MAX if alpha_max is None else alpha_max)
@@ -430,7 +490,7 @@ def _optimize_continuous(
             out[fin] = eps_np(r[fin], a[fin], d_f)
         return out
 
-    grid_eps = eps_float(alphas)
+    grid_eps = _scan(alphas, s, d_f, eps_np, rdp_float, nondecreasing)
     searched = (
         f"continuous [{amin:.10g}, {amax:.10g}]: {n}-point grid in log(alpha-1) ({per_decade}/decade, "
         f"{'float64 rdp_np' if rdp_np is not None else f'rdp_mp at {SCAN_DPS} digits'}), then bounded Brent"
@@ -445,9 +505,9 @@ def _optimize_continuous(
         a = min(max(1.0 + math.exp(sv), amin), amax)
         return float(eps_float(np.array([a]))[0])
 
-    from scipy import optimize
+    from dptheory.numerics.minimize import fminbound
 
-    res = optimize.minimize_scalar(objective, bounds=(lo, hi), method="bounded", options={"xatol": 1e-9})
+    res = fminbound(objective, float(lo), float(hi), xatol=1e-9)
     refined = min(max(1.0 + math.exp(float(res.x)), amin), amax)
     candidates = [float(alphas[k])] + ([refined] if refined != float(alphas[k]) else [])
     best_eps = best_r = best_a = None
@@ -486,7 +546,7 @@ def convert(
         )
     if "alpha" in params:
         raise DPTheoryError("do not give alpha: the conversion optimises over it (use --orders to fix orders)")
-    d = parse_value(delta, key=thm.key, name="delta")
+    d = parse_exact(delta, key=thm.key, name="delta")
     if not (0 < d < 1):
         raise DPTheoryError(f"delta must be in (0, 1); got {delta}")
     base = {k: v for k, v in params.items()}
@@ -496,7 +556,7 @@ def convert(
     def rdp_mp(a: Any) -> mpmath.mpf:
         return thm.evaluate({**base, "alpha": a}, dps=dps).value
 
-    floats = {k: float(parse_value(v, key=thm.key, name=k)) for k, v in base.items()}
+    floats = {k: float(parse_exact(v, key=thm.key, name=k)) for k, v in base.items()}
 
     def rdp_np(a: np.ndarray) -> np.ndarray:
         arrays = {**{k: np.full(np.shape(a), v) for k, v in floats.items()}, "alpha": np.asarray(a, dtype=float)}
@@ -505,7 +565,7 @@ def convert(
         return np.where(ok, vals, np.inf)
 
     with mpmath.workdps(dps + 10):
-        delta_mp = mpmath.mpf(int(d.p)) / int(d.q)
+        delta_mp = mpmath.mpf(d.numerator) / d.denominator
     res = optimize_order(
         rdp_mp,
         delta=delta_mp,
@@ -515,11 +575,12 @@ def convert(
         rdp_np=rdp_np if thm.kernels().np is not None else None,
         orders=None if orders is None else [mpmath.mpf(str(o)) for o in orders],
         dps=dps,
+        nondecreasing=str(thm.monotone.get("alpha", "")) in ("increasing", "nondecreasing"),
     )
     return replace(
         res,
         key=thm.key,
-        params={k: format_rational(parse_value(v, key=thm.key, name=k)) for k, v in base.items()},
+        params={k: format_rational(parse_exact(v, key=thm.key, name=k)) for k, v in base.items()},
         delta=float(d),
         dps=dps,
     )
@@ -595,10 +656,9 @@ ORDER_BOUNDS = ("nondecreasing", "cumulant")
 
 def _arb_q(x: Any) -> Any:
     import flint
-    import sympy as sp
 
-    r = sp.Rational(x)
-    return flint.arb(int(r.p)) / int(r.q)
+    r = x if isinstance(x, numbers.Rational) else Fraction(x)  # an exact value (a float at its binary value)
+    return flint.arb(int(r.numerator)) / int(r.denominator)
 
 
 def _improved_lower(key: str, R_lo: Any, a: Any, b: Any, log_inv_delta: Any) -> Any:

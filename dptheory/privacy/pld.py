@@ -323,13 +323,22 @@ def _composed(q: float, z: float, steps: int, neighbouring: str, h: float, pessi
     """dp-accounting PLD of ``steps`` compositions (self_compose: one FFT power); cached (the last three:
     each can hold 2 x MAX_LOWER_POINTS floats), it is reused by epsilon and delta queries at the same
     mechanism and by the bracket refinement."""
+    single = _single(q, z, neighbouring, h, pessimistic)
+    return single if steps == 1 else single.self_compose(steps)
+
+
+@functools.lru_cache(maxsize=8)
+def _single(q: float, z: float, neighbouring: str, h: float, pessimistic: bool) -> Any:
+    """dp-accounting PLD of one step, cached: the composed PLDs of a sweep over the number of steps (a claim over
+    the epochs K of one training setting) share it (its construction is a third of a whole epsilon); composing
+    leaves it unchanged (``self_compose`` returns a new distribution)."""
     from dp_accounting import NeighboringRelation
     from dp_accounting.pld import privacy_loss_distribution as pld
 
     relation = (
         NeighboringRelation.ADD_OR_REMOVE_ONE if neighbouring == "add_or_remove" else NeighboringRelation.REPLACE_ONE
     )
-    single = pld.from_gaussian_mechanism(
+    return pld.from_gaussian_mechanism(
         standard_deviation=z,
         sensitivity=1.0,
         pessimistic_estimate=pessimistic,
@@ -340,12 +349,11 @@ def _composed(q: float, z: float, steps: int, neighbouring: str, h: float, pessi
         use_connect_dots=pessimistic,
         neighboring_relation=relation,
     )
-    return single if steps == 1 else single.self_compose(steps)
 
 
 def clear_caches() -> None:
     """Drop every cached PLD and result (memory: a composed PLD can hold 2 x MAX_LOWER_POINTS floats)."""
-    for f in (_composed, _pld_epsilon_cached, _pld_delta_cached, _rdp_epsilon_cached, _one_step_rdp):
+    for f in (_composed, _single, _pld_epsilon_cached, _pld_delta_cached, _rdp_epsilon_cached, _one_step_rdp):
         f.cache_clear()
 
 
@@ -670,6 +678,7 @@ def _rdp_epsilon_cached(
                 alpha_max=amax,
                 rdp_np=rdp_np,
                 dps=dps,
+                nondecreasing=True,  # a Renyi divergence is nondecreasing in its order (van Erven & Harremoes 2014)
             )
         except ValueError as exc:
             raise InvalidParameter(key=_KEY, name="alpha_min/alpha_max", value=(amin, amax), reason=str(exc)) from None

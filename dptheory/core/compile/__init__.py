@@ -34,14 +34,19 @@ until the ball is narrow enough) and returns a certified enclosure rounded outwa
 :func:`agree_mp` is the non-rigorous alternative (two mpmath precisions agree) and says so.
 
 The package's modules follow the pipeline: :mod:`.base` (errors, python-flint on demand), :mod:`.functions`
-(the internal stable forms), :mod:`.expand`, :mod:`.stabilise`, :mod:`.emit`, :mod:`.backends` (the runtime
-namespaces ``mp``, ``np``, ``arb``), :mod:`.compiled` (:class:`Compiled`, :func:`compile_expr`) and
-:mod:`.enclose`. This ``__init__`` is the compiler's public face: import from ``dptheory.core.compile``.
+(the internal stable forms), :mod:`.expand`, :mod:`.stable` (stage 2, :func:`stabilise`), :mod:`.emit`,
+:mod:`.backends` (the runtime namespaces ``mp``, ``np``, ``arb``), :mod:`.compiled` (:class:`Compiled`,
+:func:`compile_expr`), :mod:`.enclose`, :mod:`.conditions` (a condition's sides) and :mod:`.vet` (the check
+that generated source read back from the statement cache is code this compiler writes). This ``__init__`` is the
+compiler's public face: import from ``dptheory.core.compile``. The names of the stages that need sympy are
+imported on first use (PEP 562), so that running generated kernels (:mod:`.backends`, :class:`Compiled`,
+:func:`enclose`) imports no sympy: only compiling does.
 """
 
 from __future__ import annotations
 
-from dptheory.core.compile.backends import one_minus_product_np
+from typing import TYPE_CHECKING
+
 from dptheory.core.compile.base import (
     MAX_SUM_TERMS,
     CompileError,
@@ -52,9 +57,19 @@ from dptheory.core.compile.base import (
 )
 from dptheory.core.compile.compiled import BACKENDS, ArbKernel, Compiled, compile_expr, compile_theorem
 from dptheory.core.compile.enclose import Enclosure, agree_mp, decimal_bound, enclose
-from dptheory.core.compile.expand import expand_shorthands
-from dptheory.core.compile.functions import Pow1p, Pow1pm1, expm1, log1p
-from dptheory.core.compile.stabilise import stabilise
+from dptheory.core.lazy import lazy_module_attributes
+
+#: the names whose modules import sympy (or numpy), imported on first use
+_LAZY = {
+    "one_minus_product_np": "dptheory.core.compile.backends.np",
+    "compile_condition": "dptheory.core.compile.conditions",
+    "expand_shorthands": "dptheory.core.compile.expand",
+    "Pow1p": "dptheory.core.compile.functions",
+    "Pow1pm1": "dptheory.core.compile.functions",
+    "expm1": "dptheory.core.compile.functions",
+    "log1p": "dptheory.core.compile.functions",
+    "stabilise": "dptheory.core.compile.stable",
+}
 
 __all__ = [
     "BACKENDS",
@@ -68,6 +83,7 @@ __all__ = [
     "Pow1pm1",
     "Undecided",
     "agree_mp",
+    "compile_condition",
     "compile_expr",
     "compile_theorem",
     "decimal_bound",
@@ -80,3 +96,12 @@ __all__ = [
     "require_flint",
     "stabilise",
 ]
+
+if TYPE_CHECKING:
+    from dptheory.core.compile.backends.np import one_minus_product_np
+    from dptheory.core.compile.conditions import compile_condition
+    from dptheory.core.compile.expand import expand_shorthands
+    from dptheory.core.compile.functions import Pow1p, Pow1pm1, expm1, log1p
+    from dptheory.core.compile.stable import stabilise
+
+__getattr__, __dir__ = lazy_module_attributes("dptheory.core.compile", globals(), _LAZY)

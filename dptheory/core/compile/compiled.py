@@ -1,22 +1,23 @@
-"""The compiled object: a statement's three backends, each generated and executed on first use."""
+"""The compiled object: a statement's three backends, each generated and executed on first use.
+
+A :class:`Compiled` is made by :func:`compile_expr` (from a sympy expression: sympy is imported then) or, with its
+sources already generated, by :meth:`Compiled.from_sources` (the statement cache: no sympy)."""
 
 from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
-
-import mpmath
-import numpy as np
-import sympy as sp
+from typing import TYPE_CHECKING, Any, Protocol
 
 from dptheory.core.compile.backends import execute
 from dptheory.core.compile.base import CompileError
-from dptheory.core.compile.emit import emit_source
-from dptheory.core.compile.expand import expand_shorthands
-from dptheory.core.compile.stabilise import stabilise
 from dptheory.core.errors import NumericalFailure
+
+if TYPE_CHECKING:
+    import mpmath
+    import numpy as np
+    import sympy as sp
 
 __all__ = ["BACKENDS", "ArbKernel", "Compiled", "compile_expr", "compile_theorem"]
 
@@ -68,17 +69,31 @@ class Compiled:
     Attributes:
         params: parameter names, in order.
         integers: the integer parameters.
-        expr: the expression that was compiled (shorthands expanded, stabilised).
+        expr: the expression that was compiled (shorthands expanded, stabilised); ``None`` for one read back from
+            the statement cache (its sources are given).
         source: the generated code per backend (a read-only mapping, emitted on access), for inspection.
+        vet: the sources were read back from disk: each is vetted (:mod:`dptheory.core.compile.vet`) before it
+            runs.
     """
 
     params: tuple[str, ...]
     integers: frozenset[str]
-    expr: sp.Expr
+    expr: sp.Expr | None
     symbols: Mapping[str, sp.Symbol] = field(repr=False)
     _sources: dict[str, str] = field(default_factory=dict, repr=False)
     _kernels: dict[str, Callable[..., Any]] = field(default_factory=dict, repr=False)
     _lock: Any = field(default_factory=threading.RLock, repr=False)
+    vet: bool = field(default=False, repr=False)
+
+    @classmethod
+    def from_sources(cls, params: tuple[str, ...], integers: frozenset[str], sources: Mapping[str, str]) -> Compiled:
+        """A compiled statement from its generated sources (every backend's), read back from the statement cache:
+        no expression, and each source is vetted before it runs."""
+        missing = [b for b in BACKENDS if b not in sources]
+        if missing:
+            raise CompileError(f"the sources of the backends {missing} are missing")
+        return cls(params=tuple(params), integers=frozenset(integers), expr=None, symbols={},
+                   _sources={b: str(sources[b]) for b in BACKENDS}, vet=True)
 
     @property
     def source(self) -> Mapping[str, str]:
@@ -95,6 +110,10 @@ class Compiled:
             with self._lock:
                 src = self._sources.get(backend)
                 if src is None:
+                    from dptheory.core.compile.emit import emit_source
+
+                    if self.expr is None:  # pragma: no cover - from_sources gives every backend's source
+                        raise CompileError(f"the {backend} source is missing")
                     src = emit_source(backend, self.expr, self.params, self.symbols, self.integers)
                     self._sources[backend] = src
         return src
@@ -113,7 +132,7 @@ class Compiled:
             with self._lock:
                 k = self._kernels.get(backend)
                 if k is None:
-                    k = execute(backend, self._source(backend))
+                    k = execute(backend, self._source(backend), vet=self.vet)
                     self._kernels[backend] = k
         return k
 
@@ -129,6 +148,8 @@ class Compiled:
 
     def np(self, arrays: Mapping[str, Any]) -> np.ndarray:
         """float64 values, vectorised with broadcasting (no condition checks)."""
+        import numpy as np
+
         with np.errstate(over="ignore", under="ignore", divide="ignore", invalid="ignore"):
             return self.kernel("np")(arrays)
 
@@ -143,6 +164,8 @@ class Compiled:
         ``1 - 2 eta beta lam/(beta + lam)`` near 0) is flagged. The pair is the form
         ``Theorem.np`` may return: flagged points are recomputed with mpmath.
         """
+        import numpy as np
+
         base = self.np(arrays)
         arrs = {k: np.asarray(arrays[k], dtype=np.float64) for k in self.params}
         unreliable = np.zeros(base.shape, dtype=bool)
@@ -173,6 +196,11 @@ def compile_expr(
     Raises:
         CompileError: naming the construct that is not supported.
     """
+    import sympy as sp
+
+    from dptheory.core.compile.expand import expand_shorthands
+    from dptheory.core.compile.stable import stabilise
+
     params = tuple(symbols)
     unknown = set(integers) - set(params)
     if unknown:

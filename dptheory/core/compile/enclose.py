@@ -4,13 +4,12 @@ is the non-rigorous alternative (two mpmath precisions agree) and says so."""
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Any
 
 import mpmath
-import sympy as sp
 
 from dptheory.core.compile.base import Undecided, require_flint
 from dptheory.core.compile.compiled import ArbKernel
@@ -86,13 +85,13 @@ def _exact_mpf(v: Any) -> tuple[mpmath.mpf, int]:
     """(m, q) with v = m / q exactly, m an mpf holding all its bits, q a positive int."""
     if isinstance(v, bool):
         raise NumericalFailure("a boolean is not a number")
-    if isinstance(v, (int, Fraction, sp.Rational)):
-        p, q = (int(v.p), int(v.q)) if isinstance(v, sp.Rational) else (Fraction(v).numerator, Fraction(v).denominator)
+    if isinstance(v, numbers.Rational):  # int, Fraction, sympy Rational
+        p, q = int(v.numerator), int(v.denominator)
         with mpmath.workprec(max(53, abs(p).bit_length() + 1)):
             return mpmath.mpf(p), q
     if isinstance(v, mpmath.mpf):
         return v, 1
-    if isinstance(v, sp.Float):
+    if hasattr(v, "_mpf_") and hasattr(v, "_prec"):  # a sympy Float
         with mpmath.workprec(v._prec + 10):
             return mpmath.mpf(v._mpf_), 1
     if isinstance(v, float):
@@ -115,8 +114,8 @@ def _to_arb(v: Any, name: str) -> Any:
         raise NumericalFailure(f"parameter {name}: a boolean is not a number")
     if isinstance(v, int):
         return flint.arb(v)
-    if isinstance(v, (sp.Rational, Fraction)):
-        p, q = (int(v.p), int(v.q)) if isinstance(v, sp.Rational) else (v.numerator, v.denominator)
+    if isinstance(v, numbers.Rational):  # Fraction, sympy Rational
+        p, q = int(v.numerator), int(v.denominator)
         return flint.arb(p) if q == 1 else flint.arb(p) / flint.arb(q)
     raise NumericalFailure(f"parameter {name} = {v!r}: enclose needs exact inputs (int, sympy Rational or Fraction)")
 

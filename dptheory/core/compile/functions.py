@@ -1,4 +1,4 @@
-"""The compiler's internal sympy functions: stable forms the stabiliser writes (:mod:`.stabilise`) and the
+"""The compiler's internal sympy functions: stable forms the stabiliser writes (:mod:`.stable`) and the
 emitter turns into each backend's accurate call (:mod:`.emit`)."""
 
 from __future__ import annotations
