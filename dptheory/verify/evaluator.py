@@ -117,8 +117,9 @@ class Evaluator:
         """Float values of one side; a point the float64 path cannot do (no kernel, NaN, an error)
         is evaluated with mpmath at 20 digits (and costs MP_COST points of the budget)."""
         out = np.full(len(pts), np.nan)
-        if isinstance(q, TheoremSide) and q.limit is None:
-            arrays = {k: np.array([float(p[k]) for p in pts]) for k in q.needed()}
+        # a theorem's float64 kernel on the whole batch; a limit's where it is its closed form (its expression)
+        if isinstance(q, TheoremSide) and (q.limit is None or q.expression() is not None):
+            arrays = {k: np.array([float(p[k]) for p in pts]) for k in q.needed() if k != q.limit}
             try:
                 vals = side_np_batch(q, arrays)
             except (DPTheoryError, ValueError, ZeroDivisionError, OverflowError, FloatingPointError):

@@ -441,8 +441,26 @@ def side_np(q: Quantity, exact: Mapping[str, sp.Rational]) -> float | None:
 
 
 def side_np_batch(q: Quantity, arrays: Mapping[str, Any]) -> Any | None:
-    """float64 values on a whole grid at once (theorem references without limits only; None otherwise)."""
+    """float64 values on a whole grid at once (theorem references; a limit only where it is its closed form);
+    None otherwise."""
     return evaluate(q, "np_batch", arrays)
+
+
+def _limit_np_batch(q: TheoremSide, t: Any, arrays: Mapping[str, Any]) -> Any | None:
+    """float64 values of a limit that is finite everywhere and is its closed form (the expression the side states,
+    :meth:`~dptheory.core.claims.TheoremSide.expression`), compiled like a statement; None for any other limit."""
+    import numpy as np
+
+    from dptheory.core.compile import compile_expr
+
+    e = q.expression()
+    if e is None:
+        return None
+    f = compile_expr(e, {s.name: s for s in e.free_symbols},
+                     integers=frozenset(s.name for s in e.free_symbols if s.is_integer))
+    if f.np is None:
+        return None
+    return np.asarray(f.np({k: np.asarray(arrays[k], dtype=np.float64) for k in f.params}), dtype=np.float64)
 
 
 def _theorem_np_batch(q: TheoremSide, arrays: Mapping[str, Any]) -> Any | None:
@@ -450,7 +468,7 @@ def _theorem_np_batch(q: TheoremSide, arrays: Mapping[str, Any]) -> Any | None:
 
     t = q.thm()
     if q.limit is not None:
-        return None
+        return _limit_np_batch(q, t, arrays)
     kern = t.kernels(q.term).np
     if kern is None:
         return None
