@@ -50,7 +50,7 @@ import pkgutil
 import sys
 import traceback
 import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from types import ModuleType
 from typing import Any, NamedTuple
@@ -356,6 +356,18 @@ class Catalog:
 
     def broken(self) -> Mapping[str, PaperImportError]:
         return _BROKEN
+
+    def numeric_theorem(self, key: str, load: Callable[[], Any], reload: Callable[[str], Any] | None) -> Any:
+        """The statement cache's theorem (:func:`dptheory.core.snapshot.numeric_theorem`)."""
+        from dptheory.core.snapshot import numeric_theorem
+
+        return numeric_theorem(key, load, reload=reload)
+
+    def remember(self, key: str, obj: Any) -> None:
+        """Write the statement cache's entry (:func:`dptheory.core.snapshot.remember`)."""
+        from dptheory.core.snapshot import remember
+
+        remember(key, obj)
 
     def catalog(self, registry: Registry) -> list[dict[str, Any]]:
         """Every theorem, claim and figure as rows (key, kind, title, direction, source, verdict), without

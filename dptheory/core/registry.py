@@ -103,6 +103,15 @@ class Finder(Protocol):
         """Every object as a listing row, sorted by key (see :meth:`Registry.catalog`)."""
         ...
 
+    def numeric_theorem(self, key: str, load: Callable[[], Any], reload: Callable[[str], Any] | None) -> Any:
+        """The theorem ``key`` from the statement cache (``load()`` builds it when the cache cannot serve it;
+        ``reload`` rebuilds it from its key in another process): see :meth:`Registry.numeric`."""
+        ...
+
+    def remember(self, key: str, obj: Any) -> None:
+        """Write the statement cache's entry of a theorem already built."""
+        ...
+
 
 class _NoFinder:
     """The finder of a registry nobody installed one into: nothing beyond what was added."""
@@ -127,6 +136,12 @@ class _NoFinder:
 
     def catalog(self, registry: Registry) -> list[dict[str, Any]]:
         return []
+
+    def numeric_theorem(self, key: str, load: Callable[[], Any], reload: Callable[[str], Any] | None) -> Any:
+        return load()  # no cache without a composition root
+
+    def remember(self, key: str, obj: Any) -> None:
+        return None
 
 
 @dataclass(frozen=True)
@@ -283,7 +298,8 @@ class Registry:
 
     def numeric(self, key: str) -> Any:
         """The theorem ``key`` for evaluation (``eval``, ``convert``, ``sweep``, ``compare``, ``crossover``): read
-        from the statement cache (:mod:`dptheory.core.snapshot`, no sympy, its paper not imported) when the index
+        from the statement cache (:mod:`dptheory.core.snapshot`, through the installed finder: no sympy, its paper
+        not imported) when the index
         names it as a theorem of a built-in provider and the cache holds a valid entry; otherwise :meth:`get`'s
         object, whose entry is then written (also when it was registered already, by the module the index names:
         its paper registers its other theorems with it). An object registered by anything else (a test's
@@ -296,14 +312,12 @@ class Registry:
         cacheable = bool(module) and rows[0].get("kind") == "theorem" and is_builtin(module)
         if key not in self._items:
             self.load_extras()  # providers outside the index register first: a duplicate key is found as by get
-        from dptheory.core.snapshot import numeric_theorem, remember
-
         if key in self._items or self._discovered or not cacheable:
             obj = self.get(key)
             if cacheable and self._origin.get(key) == module:
-                remember(key, obj)
+                self._finder.remember(key, obj)
             return obj
-        return numeric_theorem(key, lambda: self.get(key), reload=numeric if self is REGISTRY else None)
+        return self._finder.numeric_theorem(key, lambda: self.get(key), numeric if self is REGISTRY else None)
 
     def figure(self, name: str) -> Figure:
         if not isinstance(name, str):

@@ -49,7 +49,7 @@ import itertools
 import math
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -61,6 +61,7 @@ from dptheory.core.conditions import Condition, Status
 from dptheory.core.errors import DPTheoryError, InvalidParameter, NumericalFailure
 from dptheory.core.notation import format_rational, parse_value
 from dptheory.verify.margin import Margin, as_arb, margin_of, substituted
+from dptheory.verify.outcome import BoxOutcome, region_text
 from dptheory.verify.points import BOX_PREC, claim_conditions, counterexample_record, decide_point, in_region
 from dptheory.verify.sides import arb_kernel, rel_holds_on_ball
 
@@ -202,73 +203,6 @@ def _width(lo: Any, hi: Any, log: bool) -> float:
     if log and lo > 0:
         return math.log(float(hi) / float(lo))
     return float(hi - lo) / max(abs(float(lo)), abs(float(hi)), 1e-300)
-
-
-@dataclass
-class BoxOutcome:
-    """Result of :func:`certify_region`.
-
-    Attributes:
-        status: ``"certified"`` (every box decided; none violated), ``"falsified"`` (a point of a box
-            inside the region violates the claim, decided on balls), ``"undecided"`` (the budget ran out,
-            or boxes could not be decided), ``"unavailable"`` (the claim cannot be evaluated on balls;
-            ``reason`` says why).
-        region: the certified region in words (box, fixed values, choices, conditions, free parameters).
-        boxes: boxes examined; certified, outside: how many leaves were certified / outside the region.
-        undecided: the boxes left undecided (rendered), at most 20, and ``n_undecided`` in all.
-        min_margin: the smallest lower end of the margin over certified leaves (of the reduced margin
-            for a symbolic one) and the box where it occurred.
-        closest: the relative margin at the centre of that box (a point value, not a bound).
-        counterexample: an exact point (rendered) where the claim fails, decided on balls.
-        reason: for ``unavailable``, why; notes: anything else.
-        duration_s: wall time.
-    """
-
-    status: str
-    region: str
-    boxes: int = 0
-    certified: int = 0
-    outside: int = 0
-    undecided: list[dict[str, str]] = field(default_factory=list)
-    n_undecided: int = 0
-    min_margin: dict[str, Any] | None = None
-    closest: dict[str, Any] | None = None
-    counterexample: dict[str, Any] | None = None
-    reason: str = ""
-    notes: list[str] = field(default_factory=list)
-    duration_s: float = 0.0
-
-
-def region_text(claim: Claim, margin: Margin | None = None) -> str:
-    """The certified region of a claim, in words."""
-    box = claim.region.certify
-    reg = claim.region
-    parts: list[str] = []
-    exact = [f"{k} = {v}" for k, v in reg.fixed.items()]
-    exact += [
-        f"{k} in {{{', '.join(str(x) for x in v)}}}" if len(v) <= 8 else f"{k} in {{{v[0]}, ..., {v[-1]}}}"
-        for k, v in reg.choices.items()
-    ]
-    if box is not None:
-        exact += [f"{k} = {sp.sstr(e)}" for k, e in box.substitute.items()]
-        exact += [f"{k} in [{lo}, {hi}]" for k, (lo, hi) in box.intervals.items()]
-        exact += [f"{k} = {lo}..{hi}" for k, (lo, hi) in box.integers.items()]
-    cond_txt = [c.render() for c in claim_conditions(claim)]
-    s = ", ".join(exact)
-    if cond_txt:
-        s += f"; with {', '.join(cond_txt)}"
-    if box is not None and box.free:
-        why = ""
-        if margin is not None and margin.kind == "symbolic" and margin.factors:
-            fs = " * ".join(sp.sstr(f) for f in margin.factors)
-            why = f" (the margin is {fs} > 0 times a function of the others)"
-        elif margin is not None:
-            why = " (the margin does not depend on them)"
-        s += f"; every {', '.join(box.free)} allowed by the conditions{why}"
-    if reg.description and not s.startswith(reg.description.rstrip(". ")):  # a description that is not the box again
-        parts.append(reg.description + ":")
-    parts.append(s)
-    return " ".join(p for p in parts if p)
 
 
 def _roots(claim: Claim, box: Box, margin: Margin) -> tuple[list[_B], set[str]]:
@@ -518,24 +452,18 @@ def certify_region(
             if worst is None or ev.lo < worst[0]:
                 worst = (ev.lo, b)
             continue
-        if bad and status == "in":
-            rec = _confirm_counterexample(claim, b, dps)
-            if rec is not None:
-                out.status = "falsified"
-                out.counterexample = rec
-                break
+        if bad and status == "in" and (rec := _confirm_counterexample(claim, b, dps)) is not None:
+            out.status, out.counterexample = "falsified", rec
+            break
         tiny = all(_width(*b.iv[n], n in log) < 1e-12 for n in m.params if n in b.iv)
         if tiny:
             if b.prec < 4 * BOX_PREC * 4:
                 b.prec *= 4
                 queue.push(b)
                 continue
-            if status == "in":
-                rec = _confirm_counterexample(claim, b, dps)
-                if rec is not None:
-                    out.status = "falsified"
-                    out.counterexample = rec
-                    break
+            if status == "in" and (rec := _confirm_counterexample(claim, b, dps)) is not None:
+                out.status, out.counterexample = "falsified", rec
+                break
             undecided.append(b)
             continue
         name = _split_choice(b, ev, varying, log) if ev.lo is not None else _widest(b, varying, log)
