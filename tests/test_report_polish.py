@@ -272,7 +272,8 @@ def test_compiled_report_summary_on_page_one_and_command(tmp_path, monkeypatch):
 @NEED_TEX
 @NEED_PDFTEXT
 def test_committed_report_page_one(paper, tmp_path):
-    """The committed report compiled: page 1 is the summary; the command printed is the documented one."""
+    """The committed report compiled: page 1 is the summary with the key numbers (a long claims table continues on
+    the next pages); the provenance starts on a page of its own and prints the documented command."""
     committed = Path(__file__).resolve().parents[1] / "reports" / paper
     for f in committed.iterdir():
         if f.suffix in (".tex", ".pdf") and f.name != "report.pdf":
@@ -281,7 +282,13 @@ def test_committed_report_page_one(paper, tmp_path):
     p1 = _one_line(page_text(pdf, 1))
     assert "Summary" in p1 and "claims checked" in p1 and "Key numbers" in p1 and "thm4_3" in p1
     assert "Provenance" not in p1
-    assert f"dptheory report --paper {paper} --out reports/{paper}" in _one_line(page_text(pdf, 2))
+    from dptheory.report.build import pdf_pages
+
+    pages = [_one_line(page_text(pdf, i)) for i in range(1, pdf_pages(tmp_path / "report.tex") + 1)]
+    prov = next(i for i, t in enumerate(pages) if "Provenance" in t)
+    assert pages[prov].lstrip().startswith("Provenance"), "the provenance does not start its page"
+    assert all("Summary" not in t for t in pages[1:prov]), "the summary is printed twice"
+    assert f"dptheory report --paper {paper} --out reports/{paper}" in pages[prov]
 
 
 # ----------------------------------------------------------------------------- sweep --plot

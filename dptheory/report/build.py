@@ -371,17 +371,19 @@ def verdict_word(res: Any) -> str:
 
 
 def _summary_section(thms: list[Theorem], claims: list[Claim], results: list[Any], cfg: ReportConfig) -> str:
-    """Page 1: the claims' verdicts (claim, verdict, one-line statement) and the key numbers (the headline theorems
-    at every parameter set); a page break follows."""
+    """Page 1: the claims' tally, the key numbers (the headline theorems at every parameter set), then the claims'
+    verdicts (claim, verdict, one-line statement; with many claims the table runs onto the next pages, after the
+    numbers); a page break follows."""
     lines = [r"\section*{Summary}"]
     if results:
         counts: dict[str, int] = {}
         for r in results:
             counts[verdict_word(r)] = counts.get(verdict_word(r), 0) + 1
         tally = ", ".join(f"{n} {w}" for w, n in sorted(counts.items()))
+        lines += [f"{len(results)} claims checked ({tally}); details in Section~\\ref{{sec:claims}}.", ""]
+    lines += _key_numbers(thms, cfg)
+    if results:
         lines += [
-            f"{len(results)} claims checked ({tally}); details in Section~\\ref{{sec:claims}}.",
-            "",
             r"{\footnotesize",
             r"\begin{longtable}{@{}llp{12.2cm}@{}}",
             r"\hline",
@@ -394,35 +396,41 @@ def _summary_section(thms: list[Theorem], claims: list[Claim], results: list[Any
             label = c.key if cfg.include else c.key.split(".", 1)[1]  # keys of several papers: keep the prefix
             lines.append(rf"\texttt{{{escape(label)}}} & {shown} & {text_tex(c.title)} \\")
         lines += [r"\hline", r"\end{longtable}", "}", ""]
-    by_key = {t.key: t for t in thms}
-    heads = [by_key[k] for k in cfg.headline if k in by_key]
-    if heads and cfg.sets:
-        digits = min(cfg.digits, 6)
-        lines += [
-            r"\noindent\textbf{Key numbers} at the parameter sets (Section~\ref{sec:sets}; " + f"{digits} digits):",
-            "",
-            r"{\footnotesize",
-            r"\begin{longtable}{@{}lp{5.6cm}" + "r" * len(cfg.sets) + "@{}}",
-            r"\hline",
-            "theorem & quantity" + "".join(f" & set {i + 1}" for i in range(len(cfg.sets))) + r" \\",
-            r"\hline",
-        ]
-        cells: list[_Cell] = []
-        for t in heads:
-            label = t.key if cfg.include else t.key.split(".", 1)[1]
-            row = rf"\texttt{{{escape(label)}}} & {quantity_tex(t)}"
-            for st in cfg.sets:
-                cell = _cell(t, cfg, st.params, digits)
-                cells.append(cell)
-                row += f" & {cell.value}{_marks(cell)}"
-            lines.append(row + r" \\")
-        lines += [r"\hline", r"\end{longtable}", "}", ""]
-        lines += _footnotes(cells)
-        lines.append(r"{\footnotesize\noindent Sets: " + "; ".join(
-            f"{i + 1}: {text_tex(st.name)}" for i, st in enumerate(cfg.sets)) + ".}")
-        lines.append("")
     lines += [r"\clearpage", ""]
     return "\n".join(lines) + "\n"
+
+
+def _key_numbers(thms: list[Theorem], cfg: ReportConfig) -> list[str]:
+    """The summary's key numbers: the headline theorems at every parameter set, with their footnotes."""
+    by_key = {t.key: t for t in thms}
+    heads = [by_key[k] for k in cfg.headline if k in by_key]
+    if not (heads and cfg.sets):
+        return []
+    digits = min(cfg.digits, 6)
+    lines = [
+        r"\noindent\textbf{Key numbers} at the parameter sets (Section~\ref{sec:sets}; " + f"{digits} digits):",
+        "",
+        r"{\footnotesize",
+        r"\begin{longtable}{@{}lp{5.6cm}" + "r" * len(cfg.sets) + "@{}}",
+        r"\hline",
+        "theorem & quantity" + "".join(f" & set {i + 1}" for i in range(len(cfg.sets))) + r" \\",
+        r"\hline",
+    ]
+    cells: list[_Cell] = []
+    for t in heads:
+        label = t.key if cfg.include else t.key.split(".", 1)[1]
+        row = rf"\texttt{{{escape(label)}}} & {quantity_tex(t)}"
+        for st in cfg.sets:
+            cell = _cell(t, cfg, st.params, digits)
+            cells.append(cell)
+            row += f" & {cell.value}{_marks(cell)}"
+        lines.append(row + r" \\")
+    lines += [r"\hline", r"\end{longtable}", "}", ""]
+    lines += _footnotes(cells)
+    lines.append(r"{\footnotesize\noindent Sets: " + "; ".join(
+        f"{i + 1}: {text_tex(st.name)}" for i, st in enumerate(cfg.sets)) + ".}")
+    lines.append("")
+    return lines
 
 
 def findings_map_table(claims: list[Claim], results: list[Any], cfg: ReportConfig) -> list[str]:
