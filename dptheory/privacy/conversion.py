@@ -45,8 +45,8 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from dptheory.core.errors import DPTheoryError, NumericalFailure, RegimeNotSupported
-from dptheory.core.notation import format_rational, parse_exact
-from dptheory.core.units import ConversionMethod
+from dptheory.core.notation import format_rational, parse_exact, rational_to_float
+from dptheory.core.units import ConversionMethod, Monotone
 from dptheory.core.validate import number_text as _num
 from dptheory.core.validate import to_mpf
 from dptheory.privacy.orders import renyi_order
@@ -556,7 +556,7 @@ def convert(
     def rdp_mp(a: Any) -> mpmath.mpf:
         return thm.evaluate({**base, "alpha": a}, dps=dps).value
 
-    floats = {k: float(parse_exact(v, key=thm.key, name=k)) for k, v in base.items()}
+    floats = {k: rational_to_float(parse_exact(v, key=thm.key, name=k)) for k, v in base.items()}
 
     def rdp_np(a: np.ndarray) -> np.ndarray:
         arrays = {**{k: np.full(np.shape(a), v) for k, v in floats.items()}, "alpha": np.asarray(a, dtype=float)}
@@ -575,7 +575,7 @@ def convert(
         rdp_np=rdp_np if thm.kernels().np is not None else None,
         orders=None if orders is None else [mpmath.mpf(str(o)) for o in orders],
         dps=dps,
-        nondecreasing=str(thm.monotone.get("alpha", "")) in ("increasing", "nondecreasing"),
+        nondecreasing=(m := thm.monotone.get("alpha")) is not None and Monotone(m).up,
     )
     return replace(
         res,
@@ -760,9 +760,7 @@ def epsilon_ball(
     """
     import flint
 
-    from dptheory.core.units import Monotone
-
-    declared = thm.monotone.get("alpha") in (Monotone.NONDECREASING, Monotone.INCREASING)
+    declared = (m := thm.monotone.get("alpha")) is not None and Monotone(m).up
     bound = order_bound if order_bound is not None else ("nondecreasing" if declared else None)
     if bound not in ORDER_BOUNDS:
         raise DPTheoryError(
