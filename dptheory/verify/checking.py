@@ -162,30 +162,15 @@ def check_claim(
             decided, for the independent checker (:mod:`dptheory.recheck`).
     """
     events: list[dict[str, Any]] | None = [] if certificate else None
-    res = _decide(claim, examples, seed, dps, use_pinned, progress, max_boxes, max_seconds, events)
+    t0 = time.perf_counter()
+    dps = max(dps, 50)
+    res = _check(claim, examples, seed, dps, use_pinned, progress, max_boxes, max_seconds, events)
+    res.map = decide_map(claim, dps=dps)
+    res.duration_s = time.perf_counter() - t0
     if events is not None:
         from dptheory.verify.certificates import certificate_of
 
         res.certificate = certificate_of(claim, res, events)
-    return res
-
-
-def _decide(
-    claim: Claim,
-    examples: int,
-    seed: int,
-    dps: int,
-    use_pinned: bool,
-    progress: Callable[[int, int], None] | None,
-    max_boxes: int | None,
-    max_seconds: float | None,
-    events: list[dict[str, Any]] | None,
-) -> ClaimResult:
-    """:func:`check_claim` (``events`` receives the decisions a certificate states)."""
-    t0 = time.perf_counter()
-    res = _check(claim, examples, seed, max(dps, 50), use_pinned, progress, max_boxes, max_seconds, events)
-    res.map = decide_map(claim, dps=max(dps, 50))
-    res.duration_s = time.perf_counter() - t0
     return res
 
 
@@ -353,9 +338,12 @@ def _exhaustive(
     (exhaustive), else screened in float64 with mpmath near the boundary (not rigorous). ``events`` receives
     each point decided on balls and each point outside the region."""
     region = claim.region.describe()
-    valid = [pt for pt in pts if in_region(claim, pt)]
+    valid: list[dict[str, Any]] = []
+    outside: list[dict[str, Any]] = []
+    for pt in pts:
+        (valid if in_region(claim, pt) else outside).append(pt)
     if events is not None:
-        events.extend({"kind": "outside", "point": pt} for pt in pts if pt not in valid)
+        events.extend({"kind": "outside", "point": pt} for pt in outside)
     if not valid:
         raise empty_region(claim, f"its {plural(len(pts), 'point')}, every one outside", pts[0] if pts else None)
 

@@ -250,7 +250,7 @@ def _canonical(exprs: Sequence[sp.Expr]) -> tuple[list[sp.Expr], dict[str, sp.Sy
     return out, chosen
 
 
-def substituted(claim: Claim, e: sp.Basic, chosen: Mapping[str, sp.Symbol] | None = None) -> sp.Basic:
+def substituted(claim: Claim, e: sp.Basic) -> sp.Basic:
     """Apply the certify box's change of variables (by parameter name) to an expression."""
     box = claim.region.certify
     if box is None or not box.substitute:

@@ -94,6 +94,17 @@ def side_ball(q: Quantity, balls: Mapping[str, Any]) -> Any:
     return evaluate(q, "arb", balls)
 
 
+@functools.lru_cache(maxsize=256)
+def _compiled_expr(e: sp.Expr) -> Any:
+    """A side's sympy expression (a limit's closed form, its existence condition's difference) compiled in its free
+    symbols, integers where the symbol says so; cached per expression, as the branch and bound and the search
+    evaluate the same limit at every box and batch."""
+    from dptheory.core.compile import compile_expr
+
+    syms = {s.name: s for s in sorted(e.free_symbols, key=lambda s: s.name)}
+    return compile_expr(e, syms, integers=frozenset(n for n, s in syms.items() if s.is_integer))
+
+
 @functools.singledispatch
 def evaluate(side: Quantity, backend: str, *args: Any) -> Any:
     """The side with one backend (:data:`BACKENDS`): ``evaluate(side, "mp", exact, dps)``, ``evaluate(side,
@@ -245,31 +256,21 @@ def _limit_ball(q: TheoremSide, t: Any, args: Mapping[str, Any]) -> Any:
     holds, the limit's closed form (``Limit.expr``, compiled) on the balls; else no ball."""
     import flint
 
-    from dptheory.core.compile import compile_expr
-
     lim = t.limits[q.limit]
     if lim.exists_when is None:  # always finite: its closed form, unless a hand-written kernel overrides it
         if lim.expr is None or lim.override:
             raise NoBallEvaluator(q.ball_reason() or q.label)
-        e = lim.expr
-        f = compile_expr(e, {s.name: s for s in e.free_symbols},
-                         integers=frozenset(s.name for s in e.free_symbols if s.is_integer))
+        f = _compiled_expr(lim.expr)
         return f.arb({k: args[k] for k in f.params})
 
     rel = lim.exists_when.relation
-    g = compile_expr(
-        rel.lhs - rel.rhs,
-        {s.name: s for s in rel.free_symbols},
-        integers=frozenset(s.name for s in rel.free_symbols if s.is_integer),
-    )
+    g = _compiled_expr(rel.lhs - rel.rhs)
     d = g.arb({k: args[k] for k in g.params})
     exists = rel_holds_on_ball(rel, d)
     if exists is False:
         return flint.arb("inf")
     if exists is True and lim.expr is not None:
-        e = lim.expr
-        f = compile_expr(e, {s.name: s for s in e.free_symbols},
-                         integers=frozenset(s.name for s in e.free_symbols if s.is_integer))
+        f = _compiled_expr(lim.expr)
         return f.arb({k: args[k] for k in f.params})
     raise NoBallEvaluator(f"{q.label}: the limit of {t.key} is finite here and has no ball evaluator")
 
@@ -451,13 +452,10 @@ def _limit_np_batch(q: TheoremSide, t: Any, arrays: Mapping[str, Any]) -> Any | 
     :meth:`~dptheory.core.claims.TheoremSide.expression`), compiled like a statement; None for any other limit."""
     import numpy as np
 
-    from dptheory.core.compile import compile_expr
-
     e = q.expression()
     if e is None:
         return None
-    f = compile_expr(e, {s.name: s for s in e.free_symbols},
-                     integers=frozenset(s.name for s in e.free_symbols if s.is_integer))
+    f = _compiled_expr(e)
     if f.np is None:
         return None
     return np.asarray(f.np({k: np.asarray(arrays[k], dtype=np.float64) for k in f.params}), dtype=np.float64)

@@ -80,7 +80,7 @@ class ClaimResult:
         stale = stale_edges(self.map)
         if stale:
             return f"the map on record is stale: the claim is not as the map says at {'; '.join(stale)}"
-        if self.agrees or self.expected is None:
+        if self.expected is None or self.verdict is self.expected:
             return None
         if fresh and self.expected is Verdict.FALSIFIED and self.verdict is Verdict.NOT_FALSIFIED:
             return None
