@@ -30,7 +30,7 @@ FIG = {"lam": 1, "beta": 4, "S_g": 4, "n": 50, "eta": "0.02", "sigma": 2, "b": 2
 # ----------------------------------------------------------------------------- the sympy steps
 @pytest.mark.parametrize("part", ["second term", "sgm"])
 def test_every_step_is_proved(part: str) -> None:
-    steps = C._c5_steps(part)
+    steps = C.c5_steps(part)
     assert len(steps) >= 7
     for st in steps:
         assert st.verdict is SymbolicVerdict.PROVED, st.detail
@@ -218,8 +218,8 @@ def test_c5h_region_and_reading_name_the_tie() -> None:
 
 
 def test_one_unproved_step_leaves_the_claim_undecided() -> None:
-    steps = list(C._c5_steps("second term"))
+    steps = list(C.c5_steps("second term"))
     steps[3] = C._sign(sp.Symbol("x", real=True), "positive", "(4) a step that cannot be decided")
     res = C._all_proved(steps, "test")
     assert res.verdict is SymbolicVerdict.UNDECIDED and "(4) a step" in res.detail
-    assert C._all_proved(list(C._c5_steps("second term")), "test").verdict is SymbolicVerdict.PROVED
+    assert C._all_proved(list(C.c5_steps("second term")), "test").verdict is SymbolicVerdict.PROVED

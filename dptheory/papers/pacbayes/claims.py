@@ -16,7 +16,6 @@ of C3 and C4 they name.
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from typing import Any
 
@@ -405,15 +404,14 @@ _C1 = REGISTRY.get("pacbayes.C1")
 for _where, _bound, _rel, _proof, _words in (
         ("below", C1_BELOW, sp.LessThan, _c1_below, "m eps^2 <= (3/4) ln(1/delta)"),
         ("above", C1_ABOVE, sp.GreaterThan, _c1_above, "m eps^2 >= (5/4) ln(3/delta)")):
-    REGISTRY.add(dataclasses.replace(
-        _C1, key=f"pacbayes.C1_holds_{_where}",
-        title=f"Max-information route beats DR18 for an eps-DP prior where {_words} (kl budget)",
+    REGISTRY.add(_C1.companion(
+        f"pacbayes.C1_holds_{_where}",
+        f"Max-information route beats DR18 for an eps-DP prior where {_words} (kl budget)",
+        Region(constraints=(Condition(_rel(mD * epsD**2, _bound), _words),),
+               ranges={"eps": (0.001, 2.0, True), "m": (1, 1_000_000, True)},
+               description=f"every valid point with {_words}"),
+        verdict=Verdict.PROVED, symbolic=_proof,
         reading=f"pacbayes.dr18_maxinfo_variant_derived's kl budget < dr18.dp_prior's at every valid point with "
-        f"{_words}: {_where} the band around m eps^2 = ln(3/delta) where pacbayes.C1 fails.",
-        region=Region(constraints=(Condition(_rel(mD * epsD**2, _bound), _words),),
-                      ranges={"eps": (0.001, 2.0, True), "m": (1, 1_000_000, True)},
-                      description=f"every valid point with {_words}"),
-        verdict=Verdict.PROVED, symbolic=_proof, counterexamples=(), finding="", failing=None,
-        companion_of="pacbayes.C1"))
+        f"{_words}: {_where} the band around m eps^2 = ln(3/delta) where pacbayes.C1 fails."))
 
 __all__ = ["DR18_C1"]

@@ -551,4 +551,4 @@ from dptheory.papers.yeshokri22 import claims_stated as _claims_stated  # noqa: 
 from dptheory.papers.yeshokri22 import theorems_lemmas as _theorems_lemmas  # noqa: E402, F401  (Lemma 3.2, D.1, D.2, Thm D.5)
 from dptheory.papers.yeshokri22.claims_map import register_companions  # noqa: E402
 
-register_companions(_add, {c.key: c for c in REGISTRY.registered() if c.key.startswith("yeshokri22.")})
+register_companions(_add)

@@ -217,23 +217,24 @@ def _all_proved(steps: list[SymbolicResult], what: str) -> SymbolicResult:
 
 
 @functools.cache
-def _c5_steps(part: str) -> tuple[SymbolicResult, ...]:
-    """The steps on the registered theorems, computed once per process (C5e reuses C5f's and C5h's)."""
+def c5_steps(part: str) -> tuple[SymbolicResult, ...]:
+    """The steps on the registered theorems (``"second term"`` or ``"sgm"``), computed once per process (C5e reuses
+    C5f's and C5h's; the findings maps and C13c reuse them too)."""
     return tuple(c5_second_term_steps() if part == "second term" else c5_sgm_steps())
 
 
 def _c5f_symbolic() -> SymbolicResult:
-    return _all_proved(list(_c5_steps("second term")), "second term < G <= (b/n) G K for K >= n/b, every alpha > 1, "
+    return _all_proved(list(c5_steps("second term")), "second term < G <= (b/n) G K for K >= n/b, every alpha > 1, "
                        "0 < eta lam < 1 (1 - eta lam = 1/(1+t), t > 0), N = n/b >= 2")
 
 
 def c5h_symbolic() -> SymbolicResult:
-    return _all_proved(list(_c5_steps("sgm")), "one step of the subsampled Gaussian has RDP > q^2 G for 0 < q < 1 and "
+    return _all_proved(list(c5_steps("sgm")), "one step of the subsampled Gaussian has RDP > q^2 G for 0 < q < 1 and "
                        "every real alpha > 1 (integrated along s = 1/z); K n/b steps > (b/n) G K when b | n, b < n")
 
 
 def _c5e_symbolic() -> SymbolicResult:
-    return _all_proved(list(_c5_steps("second term") + _c5_steps("sgm")), "second term < G <= (b/n) G K < exact "
+    return _all_proved(list(c5_steps("second term") + c5_steps("sgm")), "second term < G <= (b/n) G K < exact "
                        "composition for K >= n/b, b | n, N = n/b >= 2, every alpha > 1")
 
 

@@ -18,7 +18,7 @@ every finding it needs is registered.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import sympy as sp
@@ -26,8 +26,9 @@ import sympy as sp
 from dptheory.core.claims import Claim, Region, Verdict
 from dptheory.core.conditions import Condition
 from dptheory.core.findings import Edge, FindingMap
+from dptheory.core.registry import REGISTRY
 from dptheory.core.symbolic import SymbolicResult, SymbolicVerdict, all_proved, prove_sign, prove_zero
-from dptheory.papers.yeshokri22.claims_c5 import C5_RANGES, DIVIDES, c5_second_term_steps, c5_sgm_steps
+from dptheory.papers.yeshokri22.claims_c5 import C5_RANGES, DIVIDES, c5_steps
 from dptheory.papers.yeshokri22.theorems import (
     FIGURE_SETTING,
     FIRST_TERM_EXPR,
@@ -432,8 +433,9 @@ def threshold_step(after: sp.Expr, extra: int) -> SymbolicResult:
 @functools.cache
 def registered_steps(part: str) -> tuple[SymbolicResult, ...]:
     """The steps on the registered theorems, computed once per process."""
-    return tuple({"limit": limit_steps, "small n": small_n_steps, "second": c5_second_term_steps,
-                  "sgm": c5_sgm_steps}[part]())
+    if part in ("second", "sgm"):  # the C5 proofs' own steps (claims_c5's cache)
+        return c5_steps("second term" if part == "second" else "sgm")
+    return tuple({"limit": limit_steps, "small n": small_n_steps}[part]())
 
 
 def proves(claim: Claim, required: tuple[Condition, ...]) -> str:
@@ -692,7 +694,10 @@ def companions(get: Callable[[str], Claim]) -> list[Claim]:
     return out
 
 
-def register_companions(add: Callable[[Claim], Any], registered: Mapping[str, Claim]) -> None:
-    """Register the companions declared here (``add``), built from the ``registered`` findings by key."""
-    for c in companions(registered.__getitem__):
+def register_companions(add: Callable[[Claim], Any],
+                        build: Callable[[Callable[[str], Claim]], list[Claim]] = companions) -> None:
+    """Register (``add``) the companions ``build`` makes (default: this module's :func:`companions`; also
+    :func:`dptheory.papers.yeshokri22.claims_map_stated.companions`) from the yeshokri22 findings registered by now."""
+    registered = {c.key: c for c in REGISTRY.registered() if c.key.startswith("yeshokri22.")}
+    for c in build(registered.__getitem__):
         add(c)

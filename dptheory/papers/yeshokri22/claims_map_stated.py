@@ -13,7 +13,8 @@ them, each a list of sympy-checked steps (or arb enclosures of constants) derive
   ``tests/test_yeshokri22_maps.py``: each reads the registered claim's sides, so a changed side is noticed; and the
   degenerate holding part of C15a/C15c outside their region (two classes: the clipped Jacobian vanishes).
 
-This module registers nothing: :mod:`dptheory.papers.yeshokri22.claims_stated` calls :func:`register_companions` at
+This module registers nothing: :mod:`dptheory.papers.yeshokri22.claims_stated` registers its :func:`companions` (through
+:func:`dptheory.papers.yeshokri22.claims_map.register_companions`) at
 its end, once every finding is registered.
 """
 
@@ -168,7 +169,6 @@ def c16_holds_steps(printed: sp.Expr | None = None) -> list[SymbolicResult]:
 C_N2 = Condition(n <= 2 * b, "two mini-batches per epoch (n = 2b)")
 C_N3 = Condition(n <= 3 * b, "at most three mini-batches per epoch")
 C_N3_LO = Condition(n >= 3 * b, "at least three mini-batches per epoch")
-_t = 1 - _x
 C_K_N2 = Condition((1 - _x) ** (2 * (K - 1)) >= _x / 2, "(1 - lambda eta)^(2(K-1)) >= lambda eta/2")
 C_K_N3 = Condition((1 - _x) ** (4 * (K - 1)) >= 1 - (2 - _x) * (1 + (1 - _x) ** 2) / 3,
                    "(1 - lambda eta)^(4(K-1)) >= 1 - (2 - lambda eta)(1 + (1 - lambda eta)^2)/3")
@@ -373,8 +373,3 @@ def companions(get: Callable[[str], Claim]) -> list[Claim]:
         ))
     return out
 
-
-def register_companions(add: Callable[[Claim], Any], registered: Mapping[str, Claim]) -> None:
-    """Register the companions declared here (``add``), built from the ``registered`` findings by key."""
-    for c in companions(registered.__getitem__):
-        add(c)

@@ -16,7 +16,7 @@ constraints). Registered by :mod:`dptheory.papers.yeshokri22.claims` (its last l
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import sympy as sp
@@ -25,7 +25,7 @@ from dptheory.core.claims import Claim, Finding, Quantity, Region, Relation, Ver
 from dptheory.core.conditions import Condition
 from dptheory.core.registry import REGISTRY
 from dptheory.core.symbolic import SymbolicResult, all_proved, prove_sign, prove_zero
-from dptheory.papers.yeshokri22.claims_c5 import DIVIDES, c5_sgm_steps
+from dptheory.papers.yeshokri22.claims_c5 import DIVIDES, c5_steps
 from dptheory.papers.yeshokri22.claims_map import MAPS
 from dptheory.papers.yeshokri22.theorems import (
     FIRST_TERM_EXPR,
@@ -87,10 +87,10 @@ def _register(c: Claim) -> Claim:
     return REGISTRY.add(c)
 
 
-def _proved_by(steps: Callable[[], list[SymbolicResult]], what: str) -> Callable[[], SymbolicResult]:
+def _proved_by(steps: Callable[[], Sequence[SymbolicResult]], what: str) -> Callable[[], SymbolicResult]:
     """A claim's proof: every step of ``steps()`` (computed once per process) proved."""
     cached = functools.cache(steps)
-    return lambda: all_proved(cached(), what, NOTE)
+    return lambda: all_proved(list(cached()), what, NOTE)
 
 
 # ============================================================================ C12: exponential convergence
@@ -173,7 +173,8 @@ _T1_NEXT = T("thm4_2", "Thm 4.2 term 1 at K+1", term="term1", set={"K": K + 1})
 INCREMENT = combine("term1(K+1) - term1(K)", "-", _T1_NEXT, _T1)
 
 
-def increment_steps(c: int) -> list[SymbolicResult]:
+@functools.cache
+def increment_steps(c: int) -> tuple[SymbolicResult, ...]:
     """term1(K+1) - term1(K) = eps0^h r^((N-h)(K-1)) <= eps0^h <= G/h, then G/h <= c (b/n) G: c = 3 when b | n
     (N <= 3 h), c = 4 for every b (h = floor(n/(2b)) >= n/(4b))."""
     inc = FIRST_TERM_EXPR.subs(K, K + 1) - FIRST_TERM_EXPR
@@ -203,7 +204,7 @@ def increment_steps(c: int) -> list[SymbolicResult]:
                        "(6) h - n/(4b) at n/(2b) = h + 1 - g, h = floor(n/(2b)) = 1 + k0 >= 1, 0 < g <= 1"),
             prove_zero(4 * (b / n) * G_sym - G_sym / (n / (4 * b)), "(7) 4 (b/n) G - G/(n/(4b))"),
         ]
-    return steps
+    return tuple(steps)
 
 
 # ============================================================================ the claims
@@ -302,7 +303,7 @@ _register(
         relation=Relation.LT,
         verdict=Verdict.PROVED,
         region=Region(constraints=(DIVIDES,), description="all valid points of Thm 4.2 with b | n, every K"),
-        symbolic=_proved_by(lambda: increment_steps(3) + c5_sgm_steps(),
+        symbolic=_proved_by(lambda: increment_steps(3) + c5_steps("sgm"),
                             "increment <= 3 (b/n) G (C13a) < 3 x one epoch of exact composition (C5h's steps)"),
     )
 )
@@ -892,6 +893,7 @@ _register(
 # ============================================================================ the companions of C11b, C16, C17
 # registered here, last: whichever of this module and the claims module is imported first, every finding they narrow
 # is registered by now (claims_map_stated.py, docs/derivations/yeshokri22_where_findings_hold.md, parts D-F)
-from dptheory.papers.yeshokri22.claims_map_stated import register_companions  # noqa: E402
+from dptheory.papers.yeshokri22.claims_map import register_companions  # noqa: E402
+from dptheory.papers.yeshokri22.claims_map_stated import companions as _stated_companions  # noqa: E402
 
-register_companions(_register, {c.key: c for c in REGISTRY.registered() if c.key.startswith("yeshokri22.")})
+register_companions(_register, _stated_companions)

@@ -90,11 +90,13 @@ def ys_thm43(a: dict) -> mpmath.mpf:
     return mpmath.log(S) / (a["alpha"] - 1)
 
 
+def only(keys: tuple, p: dict) -> dict:
+    """``p`` restricted to ``keys``, in ``p``'s order."""
+    return {k: v for k, v in p.items() if k in keys}
+
+
 def generate() -> list[Row]:
     fam: list[Row] = []
-
-    def only(key_params: tuple, p: dict) -> dict:
-        return {k: v for k, v in p.items() if k in key_params}
 
     TH21 = ("alpha", "eta", "lam", "beta", "S_g", "sigma", "b", "K")
     for base, K in [(FIG, 1), (FIG, 200), (OTHER, 7)]:
@@ -399,8 +401,8 @@ def lemma_rows() -> list[Row]:
             "integrals (equality case)", rel_tol="1e-30")
     # Lemma D.2 by the recursion of its proof, 1/c_k^j = 1/c_k^{j-1} + 2 eta sigma^2 (Eq. 72), from 1/c_0^0 = 0
     TLD2 = ("eta", "beta", "sigma", "n", "b", "k", "j")
-    for p in [only2(TLD2, {**FIG, "k": 3, "j": 5}), only2(TLD2, {**OTHER, "k": 0, "j": 1}),
-              only2(TLD2, {**SMALL, "k": 2, "j": 0})]:
+    for p in [only(TLD2, {**FIG, "k": 3, "j": 5}), only(TLD2, {**OTHER, "k": 0, "j": 1}),
+              only(TLD2, {**SMALL, "k": 2, "j": 0})]:
         a = _ys(p)
         inv = mpmath.mpf(0)
         for _ in range(a["k"] * (a["n"] // a["b"]) + a["j"]):
@@ -410,7 +412,7 @@ def lemma_rows() -> list[Row]:
     # Thm D.5 (Eq. 111) re-typed with the replacements of Sec. D.6, at first, middle, second-to-last and last batches
     TD5 = ("alpha", "eta", "lam", "beta", "S_g", "sigma", "n", "b", "j0")
     for base, j0 in [(FIG, 0), (FIG, 11), (FIG, 23), (FIG, 24), (OTHER, 3), (SMALL, 1)]:
-        p = only2(TD5, {**base, "j0": j0})
+        p = only(TD5, {**base, "j0": j0})
         a = _ys(p)
         N = a["n"] // a["b"]
         Lb = a["eta"] * a["S_g"] / 2 / a["b"]  # L -> eta S_g/2, then L -> L/b
@@ -424,11 +426,6 @@ def lemma_rows() -> list[Row]:
             f"{YS}, Theorem D.5 (Eq. 111; Balle et al. 2019 Thm 5) re-typed with L -> eta S_g/2, L -> L/b, n -> n/b, "
             "sigma^2 -> 2 eta sigma^2 (Sec. D.6)")
     return fam
-
-
-def only2(keys: tuple, p: dict) -> dict:
-    """``p`` restricted to ``keys``, in ``p``'s order."""
-    return {k: v for k, v in p.items() if k in keys}
 
 
 if __name__ == "__main__":
