@@ -514,27 +514,33 @@ def _prefixes(keys: Sequence[str]) -> list[str]:
 CHECK_NOTE = "check-durations"
 
 
-def _note_durations(results: Sequence[Any], fresh: bool) -> None:
-    from dptheory.core.snapshot import read_note, write_note
+def _durations(fresh: bool) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The note of durations (a dict whatever the note holds) and its part for this kind of run."""
+    from dptheory.core.snapshot import read_note
 
     timings = read_note(CHECK_NOTE)
     timings = timings if isinstance(timings, dict) else {}
-    kind = "fresh" if fresh else "pinned"
-    before = timings.get(kind)
-    seconds: dict[str, float] = dict(before) if isinstance(before, dict) else {}
+    seconds = timings.get("fresh" if fresh else "pinned")
+    return timings, dict(seconds) if isinstance(seconds, dict) else {}
+
+
+def _note_durations(results: Sequence[Any], fresh: bool) -> None:
+    from dptheory.core.snapshot import write_note
+
+    timings, seconds = _durations(fresh)
     seconds.update({r.claim: round(float(r.duration_s), 3) for r in results})
-    write_note(CHECK_NOTE, {**timings, kind: seconds})
+    write_note(CHECK_NOTE, {**timings, "fresh" if fresh else "pinned": seconds})
 
 
 def _check_task(task: tuple[Any, ...]) -> Any:
     """``check_claim`` of one claim by key (a task of ``dptheory check`` on the local pool or Dask): key, examples,
-    seed, dps, use_pinned and, optionally, whether to build the certificate."""
+    seed, dps, use_pinned and whether to build the certificate."""
     from dptheory.core.registry import REGISTRY
     from dptheory.verify.checking import check_claim
 
-    key, examples, seed, dps, use_pinned, *cert = task
+    key, examples, seed, dps, use_pinned, certificate = task
     return check_claim(REGISTRY.get(key), examples=examples, seed=seed, dps=dps, use_pinned=use_pinned,
-                       certificate=bool(cert and cert[0]))
+                       certificate=certificate)
 
 
 def _certificate_folder(folder: str | None) -> None:
@@ -589,14 +595,13 @@ def cmd_check(args: argparse.Namespace) -> int:
     processes = local_processes(len(claims)) if workers is None and scheduler is None and not paper_keys else 1
     if uses_dask(workers, scheduler) or processes > 1:
         # one task per claim, each seeded by --seed alone: the verdicts do not depend on the workers
-        from dptheory.core.snapshot import read_note
-
         tasks = [(c.key, args.examples, args.seed, args.dps, not args.fresh, certs is not None) for c in claims]
-        timings = read_note(CHECK_NOTE) or {}
-        seconds = timings.get("fresh" if args.fresh else "pinned", {}) if isinstance(timings, dict) else {}
-        costs = [float(seconds.get(c.key, 60.0)) if isinstance(seconds, dict) else 0.0 for c in claims]
+        costs = None
+        if processes > 1:
+            seconds = _durations(args.fresh)[1]
+            costs = [float(seconds.get(c.key, 60.0)) for c in claims]
         done = run_tasks(_check_task, tasks, workers=workers, scheduler=scheduler, progress=bool(args.progress),
-                         desc="claims", processes=processes, costs=costs if processes > 1 else None)
+                         desc="claims", processes=processes, costs=costs)
     outer = None if done is not None else progress_bar(len(claims), "claims", args.progress)
     for i, c in enumerate(claims):
         if done is not None:
@@ -654,22 +659,22 @@ def cmd_recheck(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from dptheory.cli.output import table
-    from dptheory.recheck import recheck
+    from dptheory.recheck import RESULTS, recheck
 
     folder = Path(args.folder)
     if not folder.is_dir():
         raise DPTheoryError(f"recheck {args.folder}: not a folder (give the folder of `check --certificates DIR`)")
-    if not any(folder.glob("*.json")):
+    rows = recheck(folder)
+    if not rows:
         raise DPTheoryError(f"recheck {args.folder}: no certificate (*.json) in it; write some with "
                             f"`dptheory check --certificates {args.folder}`")
-    rows = recheck(folder)
     if args.json:
         print_json(rows)
     else:
         table(rows, ["file", "claim", "verdict", "result", "seconds", "reason"])
         counts = {r: sum(row["result"] == r for row in rows) for r in dict.fromkeys(x["result"] for x in rows)}
         print(f"\n{plural(len(rows), 'certificate')}: " + ", ".join(f"{n} {r}" for r, n in counts.items()))
-    return REFUSED_EXIT if any(r["result"] == "REFUSED" for r in rows) else 0
+    return REFUSED_EXIT if any(r["result"] == RESULTS[2] for r in rows) else 0
 
 
 # ----------------------------------------------------------------------------- figure

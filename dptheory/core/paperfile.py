@@ -390,7 +390,7 @@ def _check_failing(source: str, where: str, failing: dict[str, Any]) -> None:
         check_fields(source, ewhere, edge, EDGE_FIELDS)
         for role in ("fails", "holds"):
             pt = edge.get(role, {})
-            if not all(isinstance(v, str) or (isinstance(v, int) and not isinstance(v, bool)) for v in pt.values()):
+            if not all(map(_exact, pt.values())):
                 raise bad(source, ewhere, role, pt, "a table parameter = an integer or a string (an exact number)")
         if everywhere == ("holds" in edge):
             raise bad(source, ewhere, "holds", edge.get("holds"), "no holding point when everywhere = true, and "
@@ -440,7 +440,7 @@ def _check_region(source: str, where: str, region: dict[str, Any]) -> None:
         box, bwhere = region["certify"], f"{where}: certify"
         check_fields(source, bwhere, box, BOX_FIELDS)
         _check_pairs(source, bwhere, "intervals", box.get("intervals", {}), 2, BOX_FIELDS["intervals"][1],
-                     lambda v: all(isinstance(x, str) or (isinstance(x, int) and not isinstance(x, bool)) for x in v))
+                     lambda v: all(map(_exact, v)))
         _check_pairs(source, bwhere, "integers", box.get("integers", {}), 2, BOX_FIELDS["integers"][1],
                      lambda v: all(isinstance(x, int) and not isinstance(x, bool) for x in v))
         if not all(isinstance(x, str) for x in box.get("log", [])):
@@ -719,11 +719,11 @@ def _where_region(pf: PaperFile, where: str, table: Mapping[str, Any]) -> Region
     free = {name: p.sample[0] for name, p in params.items()
             if name not in table["where"] and sets and all(name in s for s in sets)}
     missing = [n for n in params if n not in table["where"] and n not in free]
-    if missing and table.get("verdict") == Verdict.CERTIFIED.value:
+    certified = table.get("verdict") == Verdict.CERTIFIED.value
+    if missing and certified:
         raise error(pf.source, where, "where", f"field 'where' gives no value or [low, high] for {', '.join(missing)}; "
                     "accepted: every parameter of the theorems compared that the sides do not set (the box the "
                     "claim is certified on)")
     box = Box(intervals=intervals, integers=integers, free=free,
               log=tuple(n for n in (*intervals, *integers) if ranges[n][2]))
-    certified = table.get("verdict") == Verdict.CERTIFIED.value
     return Region(fixed=fixed, ranges=ranges, certify=box if certified else None)

@@ -141,7 +141,7 @@ THEOREM_FIELDS: Spec = {
     "statement": ((list,), "an array of formulas (relations, e.g. \"Eq(A, B)\" or \"a <= b\")", False),
     "definitions": ((list,), "an array of formulas Eq(name, value)", False),
     "direction": ((str,), "one of " + ", ".join(repr(d.value) for d in Direction) + " (default: 'upper')", False),
-    "quantity": ((str,), "a string (default: the title)", False),
+    "quantity": ((str,), "a string (default: \"the bound of\" the citation's item)", False),
     "unit": ((str,), "one of " + ", ".join(repr(u.value) for u in Unit), False),
     "monotone": ((dict,), "a table parameter = one of " + ", ".join(repr(m.value) for m in Monotone), False),
     "kernels": ((dict,), "a table { mp, np, arb, reason }: functions of the package (module.name) and why", False),

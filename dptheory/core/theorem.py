@@ -317,16 +317,8 @@ class Theorem(Evaluable):
         """A named term's expression compiled (cached), or ``None`` when the term has only an mp kernel."""
         return evaluator.compiled_term(self, name)
 
-    # the evaluation methods are Evaluable's (shared with a theorem read from the statement cache); named here too,
-    # where a reader of Theorem looks for them
-    evaluate = Evaluable.evaluate
-    __call__ = Evaluable.evaluate
-    check = Evaluable.check
-    check_np = Evaluable.check_np
-    kernels = Evaluable.kernels
-    value = Evaluable.value
-    kernel_args = Evaluable.kernel_args
-    evaluate_np = Evaluable.evaluate_np
+    # the evaluation methods (evaluate, __call__, check, check_np, kernels, value, kernel_args, evaluate_np) are
+    # inherited from Evaluable, shared with a theorem read from the statement cache
 
     @cached_property
     def overrides(self) -> tuple[str, ...]:
