@@ -188,10 +188,28 @@ def _module_names(dotted: str) -> dict[str, ast.AST]:
     return _names(ast.parse(path.read_text(encoding="utf-8")).body)
 
 
+def _bases(module: str, cls: ast.ClassDef) -> list[str]:
+    """The dotted names of a class's bases defined in the package (a class of the module or imported from one)."""
+    names = _module_names(module)
+    out = []
+    for base in cls.bases:
+        if not isinstance(base, ast.Name):
+            continue
+        node = names.get(base.id)
+        if isinstance(node, ast.ClassDef):
+            out.append(f"{module}.{base.id}")
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").startswith("dptheory"):
+            out.append(f"{node.module}.{base.id}")
+    return out
+
+
 def _attribute_exists(module: str, attrs: list[str]) -> bool:
     names = _module_names(module)
+    cls: ast.ClassDef | None = None
     for i, attr in enumerate(attrs):
         node = names.get(attr)
+        if node is None and cls is not None:  # inherited from a base class of the package
+            return any(_dotted_exists(".".join([base, *attrs[i:]])) for base in _bases(module, cls))
         if node is None:
             return _module_file(f"{module}.{attr}") is not None and _attribute_exists(
                 f"{module}.{attr}", attrs[i + 1 :]
@@ -200,7 +218,7 @@ def _attribute_exists(module: str, attrs: list[str]) -> bool:
         if not rest:
             return True
         if isinstance(node, ast.ClassDef):
-            names = _names(node.body)
+            names, cls = _names(node.body), node
             continue
         if isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").startswith("dptheory"):
             return _dotted_exists(".".join([node.module or "", attr, *rest]))
