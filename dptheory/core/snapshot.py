@@ -90,15 +90,11 @@ def _ref(fn: Any) -> str | None:
     mod, qual = getattr(fn, "__module__", None), getattr(fn, "__qualname__", None)
     if not isinstance(mod, str) or not isinstance(qual, str) or "<" in qual:
         return None
-    if not mod.startswith("dptheory."):
+    ref = f"{mod}:{qual}"
+    try:  # the one reading of a reference, so a record never names what _resolve refuses
+        return ref if _resolve(ref) is fn else None
+    except (ImportError, AttributeError, ValueError):
         return None
-    try:
-        obj: Any = importlib.import_module(mod)
-        for part in qual.split("."):
-            obj = getattr(obj, part)
-    except (ImportError, AttributeError):
-        return None
-    return f"{mod}:{qual}" if obj is fn else None
 
 
 def _resolve(ref: str) -> Callable[..., Any]:

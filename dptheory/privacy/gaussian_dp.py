@@ -52,11 +52,14 @@ def gdp_delta_expr(eps: Any, mu: Any) -> Any:
     import sympy as sp
 
     eps, mu = sp.sympify(eps), sp.sympify(mu)
+    return normal_cdf_expr(mu / 2 - eps / mu) - sp.exp(eps) * normal_cdf_expr(-mu / 2 - eps / mu)
 
-    def Phi(x: Any) -> Any:
-        return sp.erfc(-x / sp.sqrt(2)) / 2
 
-    return Phi(mu / 2 - eps / mu) - sp.exp(eps) * Phi(-mu / 2 - eps / mu)
+def normal_cdf_expr(x: Any) -> Any:
+    """The standard normal CDF as a sympy expression, Phi(x) = erfc(-x/sqrt 2)/2 (erfc compiles to arb)."""
+    import sympy as sp
+
+    return sp.erfc(-x / sp.sqrt(2)) / 2
 
 
 def gdp_delta_mp(eps: Any, mu: Any) -> mpmath.mpf:

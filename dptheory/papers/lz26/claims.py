@@ -48,7 +48,7 @@ from dptheory.core.symbolic import (
 from dptheory.papers.lz26 import theorems as L
 from dptheory.papers.maxinfo import kernels as mx
 from dptheory.papers.maxinfo import theorems as M
-from dptheory.privacy.gaussian_dp import gdp_delta_expr
+from dptheory.privacy.gaussian_dp import gdp_delta_expr, normal_cdf_expr
 from dptheory.verify.sides import side_at_pin
 
 nO, mO = M.NOTATION_OURS.symbols("n", "m")
@@ -267,8 +267,7 @@ CALIBRATION_NOTE = "docs/derivations/lz26_gaussian_calibration.md"
 _S1 = sp.Rational(11, 10)  # the split of S = sqrt(2 ln(c/delta)) between the two constant bounds (steps 8, 9)
 
 
-def _Phi(x: sp.Expr) -> sp.Expr:
-    return sp.erfc(-x / sp.sqrt(2)) / 2
+_Phi = normal_cdf_expr
 
 
 def _phi(x: sp.Expr) -> sp.Expr:

@@ -582,7 +582,8 @@ C_T1_AFTER_2 = Condition(K >= 1 / (lam * eta) + 2, "after 1/(lambda eta) + 2 epo
 C_N8 = Condition(N_sym >= 8, "at least eight mini-batches per epoch (n/b >= 8)")
 C_C9B = Condition(K >= 2 + 1 / (lam * eta), "after 2 + 1/(lambda eta) epochs")
 
-_OURS = "Ours (a companion: where the finding holds; docs/verdicts.md, 'Companions'): "
+#: how every companion's reading starts (ours: docs/verdicts.md, "Companions"); claims_map_stated reads it too
+OURS = "Ours (a companion: where the finding holds; docs/verdicts.md, 'Companions'): "
 
 
 def _c5_companions(get: Callable[[str], Claim]) -> list[Claim]:
@@ -598,7 +599,7 @@ def _c5_companions(get: Callable[[str], Claim]) -> list[Claim]:
             Region(constraints=(after, DIVIDES, C_N4), ranges=C5_RANGES,
                    description=f"valid points with b | n, N = n/b >= 4 and K >= {thr}"),
             verdict=Verdict.PROVED, symbolic=_c5_proof(full=full, exact=exact, later=False),
-            reading=_OURS + f"{what} < {rhs} at every valid point with b | n, N >= 4 and K >= {thr}: its first term "
+            reading=OURS + f"{what} < {rhs} at every valid point with b | n, N >= 4 and K >= {thr}: its first term "
             f"is below its K-limit L <= G/(N lambda eta) (AM-GM; N >= 4 makes h = floor(N/2) >= 2)"
             + (", its second term below G" if full else "") + f", and {thr} epochs of (b/n) G K give G/(N lambda eta)"
             + (" + G" if full else "") + (" < exact composition (C5h)" if exact else "") + f" ({NOTE}, part A).",
@@ -608,7 +609,7 @@ def _c5_companions(get: Callable[[str], Claim]) -> list[Claim]:
             Region(constraints=(after2, DIVIDES), ranges=C5_RANGES,
                    description=f"valid points with b | n and K >= {thr} + 2"),
             verdict=Verdict.PROVED, symbolic=_c5_proof(full=full, exact=exact, later=True),
-            reading=_OURS + f"{what} < {rhs} at every valid point with b | n and K >= {thr} + 2 (every N >= 2): the "
+            reading=OURS + f"{what} < {rhs} at every valid point with b | n and K >= {thr} + 2 (every N >= 2): the "
             f"two extra epochs add 2G/N to (b/n) G K, which covers the first term's limit at N = 2 and 3 ({NOTE}, "
             "part A).",
         ))
@@ -623,7 +624,7 @@ def companions(get: Callable[[str], Claim]) -> list[Claim]:
         Region(fixed=dict(FIGURE_SETTING), choices={"alpha": [10, 15], "K": [2, 3]},
                description="Figure 1 setting, K = 2, 3"),
         verdict=Verdict.EXHAUSTIVE,
-        reading=_OURS + "the ratio Thm 2.1 / Thm 3.3 (first batch) is within a factor 2 of floor(n/b) = 25 at K = 2 "
+        reading=OURS + "the ratio Thm 2.1 / Thm 3.3 (first batch) is within a factor 2 of floor(n/b) = 25 at K = 2 "
         "and 3 (44.2, 45.9), and nowhere else on K = 1..200.",
     ))
     out.append(get("yeshokri22.C2c").companion(
@@ -632,7 +633,7 @@ def companions(get: Callable[[str], Claim]) -> list[Claim]:
         verdict=Verdict.PROVED,
         symbolic=companion_proof("lim_K Thm 4.3 is finite where (alpha-1) G < log(n/b)", c2c_steps,
                                  (THM4_3_LIMIT_CONDITION,)),
-        reading=_OURS + "lim_K Thm 4.3 = log((1-q)/(1 - q e^c))/((1-r)(alpha-1)), q = b/n, c = (alpha-1) G "
+        reading=OURS + "lim_K Thm 4.3 = log((1-q)/(1 - q e^c))/((1-r)(alpha-1)), q = b/n, c = (alpha-1) G "
         f"(docs/derivations/thm4_3_recurrence.md), is finite where q e^c < 1 ({NOTE}, part C).",
     ))
     out.append(get("yeshokri22.C5g").companion(
@@ -640,7 +641,7 @@ def companions(get: Callable[[str], Claim]) -> list[Claim]:
         Region(constraints=(C_AFTER, C_N4), ranges=C5_RANGES,
                description="valid points with floor(n/b) >= 4, K >= 1/(lambda eta) + n/b"),
         verdict=Verdict.NOT_FALSIFIED,
-        reading=_OURS + "Thm 4.2 < exact composition at valid points with floor(n/b) >= 4 and K >= 1/(lambda eta) + "
+        reading=OURS + "Thm 4.2 < exact composition at valid points with floor(n/b) >= 4 and K >= 1/(lambda eta) + "
         "n/b, b need not divide n. Search only: the proof of C5a_holds (b | n) uses K N steps of at least q^2 G "
         "each, which is (b/n) G K only when b | n; with b not dividing n that lower bound is below (b/n) G K and a "
         "proof needs a finer lower bound on the subsampled Gaussian's RDP. The part with b | n is proved "
@@ -652,7 +653,7 @@ def companions(get: Callable[[str], Claim]) -> list[Claim]:
                description="valid points of both with b | n, N = n/b >= 8 (n <= 100, K <= 50 to keep the search "
                "within the check's budget)"),
         verdict=Verdict.NOT_FALSIFIED,
-        reading=_OURS + "Thm 4.3 > Thm 4.2 at valid points with b | n and N >= 8. Search only: Thm 4.3 is a "
+        reading=OURS + "Thm 4.3 > Thm 4.2 at valid points with b | n and N >= 8. Search only: Thm 4.3 is a "
         "recurrence with no closed form (no symbolic proof), and a branch and bound over a region this wide (every "
         "N >= 8, K up to 50) is beyond the check's budget; at the Figure 2 setting (N = 25) it is exhaustive "
         "(yeshokri22.C6b). The scans' smallest relative margin at N >= 8 is 0.01 (N = 9).",
@@ -663,7 +664,7 @@ def companions(get: Callable[[str], Claim]) -> list[Claim]:
         verdict=Verdict.PROVED,
         symbolic=companion_proof("term1(K+1) - term1(K) < eps0^N for K >= 2 + 1/(lambda eta), every valid point",
                                  c9b_steps, (C_C9B,)),
-        reading=_OURS + "term1(K+1) - term1(K) = eps0^h r^((K-1)(N-h)) < eps0^N once r^(K-2) < 1/3, which "
+        reading=OURS + "term1(K+1) - term1(K) = eps0^h r^((K-1)(N-h)) < eps0^N once r^(K-2) < 1/3, which "
         f"K >= 2 + 1/(lambda eta) gives ({NOTE}, part B).",
     ))
     out.append(get("yeshokri22.C9c").companion(
@@ -672,7 +673,7 @@ def companions(get: Callable[[str], Claim]) -> list[Claim]:
         verdict=Verdict.PROVED,
         symbolic=companion_proof("eps0^N < (b/n) G at every valid point of Thm 4.2 with b | n", c9c_steps,
                                  (DIVIDES,)),
-        reading=_OURS + "eps0^N = G r^(N-1)/P_N < G/N = (b/n) G since P_N = sum_{s<N} r^s > N r^(N-1) "
+        reading=OURS + "eps0^N = G r^(N-1)/P_N < G/N = (b/n) G since P_N = sum_{s<N} r^s > N r^(N-1) "
         f"({NOTE}, part B); yeshokri22.C9d certifies the same sentence on a box.",
     ))
     for key, ks, verdict, why in (
@@ -687,7 +688,7 @@ def companions(get: Callable[[str], Claim]) -> list[Claim]:
             Region(fixed=dict(c.region.fixed), choices={"K": ks},
                    description=f"Figure 2 setting, K in {{{', '.join(map(str, ks))}}}, delta = 1e-5"),
             verdict=verdict,
-            reading=_OURS + f"the claim at K = {', '.join(map(str, ks))}: from the crossing, then every 50th epoch "
+            reading=OURS + f"the claim at K = {', '.join(map(str, ks))}: from the crossing, then every 50th epoch "
             "(each point costs seconds of order optimisation); every epoch in between is covered by "
             f"yeshokri22.epsdelta.crossover_epochs (tests/test_epsdelta.py). {why[0].upper()}{why[1:]}.",
         ))

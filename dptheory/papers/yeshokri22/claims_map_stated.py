@@ -38,7 +38,14 @@ from dptheory.core.symbolic import (
     prove_zero,
 )
 from dptheory.papers.yeshokri22.claims_c5 import DIVIDES
-from dptheory.papers.yeshokri22.claims_map import C_N4, NOTE, companion_proof, proves, registered_steps
+from dptheory.papers.yeshokri22.claims_map import (
+    C_N4,
+    NOTE,
+    OURS,
+    companion_proof,
+    proves,
+    registered_steps,
+)
 from dptheory.papers.yeshokri22.theorems import (
     FIGURE_SETTING,
     FIRST_TERM_EXPR,
@@ -55,7 +62,6 @@ from dptheory.papers.yeshokri22.theorems import (
     n,
 )
 
-_OURS = "Ours (a companion: where the finding holds; docs/verdicts.md, 'Companions'): "
 _x = eta * lam
 _y = sp.Symbol("y", positive=True)
 _w = sp.Symbol("w", nonnegative=True)
@@ -166,8 +172,8 @@ def c16_holds_steps(printed: sp.Expr | None = None) -> list[SymbolicResult]:
 
 
 # ----------------------------------------------------------------------------- part F: C17 (Eq. 146)
-C_N2 = Condition(n <= 2 * b, "two mini-batches per epoch (n = 2b)")
-C_N3 = Condition(n <= 3 * b, "at most three mini-batches per epoch")
+AT_MOST_2_BATCHES = Condition(n <= 2 * b, "two mini-batches per epoch (n = 2b)")
+AT_MOST_3_BATCHES = Condition(n <= 3 * b, "at most three mini-batches per epoch")
 C_N3_LO = Condition(n >= 3 * b, "at least three mini-batches per epoch")
 C_K_N2 = Condition((1 - _x) ** (2 * (K - 1)) >= _x / 2, "(1 - lambda eta)^(2(K-1)) >= lambda eta/2")
 C_K_N3 = Condition((1 - _x) ** (4 * (K - 1)) >= 1 - (2 - _x) * (1 + (1 - _x) ** 2) / 3,
@@ -332,7 +338,7 @@ def companions(get: Callable[[str], Claim]) -> list[Claim]:
                    constraints=(Condition(K <= k_max, f"K <= {k_max}"),),
                    description=f"Figure 1 setting, alpha = {alpha}, every K <= {k_max}"),
             verdict=Verdict.PROVED, symbolic=_c11b_proof,
-            reading=_OURS + f"Thm 2.1 > exact composition for every K = 1..{k_max} at alpha = {alpha}: the composition "
+            reading=OURS + f"Thm 2.1 > exact composition for every K = 1..{k_max} at alpha = {alpha}: the composition "
             "is linear in K and Thm 2.1 concave, so their difference is concave in K, and it is positive at K = 1 and "
             f"K = {k_max} (arb enclosures of the integer-order binomial sum, {NOTE}, part D).",
         ))
@@ -344,7 +350,7 @@ def companions(get: Callable[[str], Claim]) -> list[Claim]:
         verdict=Verdict.PROVED,
         symbolic=companion_proof("footnote 4 as printed >= Thm 4.2's second term for alpha <= 2", _c16_steps,
                                  (C_ALPHA_2,)),
-        reading=_OURS + "printed - second term = log(M) (alpha - 2)/(alpha - 1) with M <= 1, so >= holds exactly "
+        reading=OURS + "printed - second term = log(M) (alpha - 2)/(alpha - 1) with M <= 1, so >= holds exactly "
         f"where alpha <= 2 (with equality at alpha = 2) ({NOTE}, part E).",
     ))
     c17 = get("yeshokri22.C17")
@@ -354,11 +360,11 @@ def companions(get: Callable[[str], Claim]) -> list[Claim]:
         verdict=Verdict.PROVED,
         symbolic=companion_proof("term1 < L <= G/(N lambda eta) = Eq. 146 for N >= 4", c17_holds_steps,
                                  (DIVIDES, C_N4)),
-        reading=_OURS + "term1(K) < its K-limit L <= G/(N lambda eta) for N = n/b >= 4 (AM-GM: part A of "
+        reading=OURS + "term1(K) < its K-limit L <= G/(N lambda eta) for N = n/b >= 4 (AM-GM: part A of "
         f"{NOTE}, steps 1-8), which is Eq. 146 when b | n (part F).",
     ))
     for N, where, extra in ((2, C_K_N2, ()), (3, C_K_N3, (C_N3_LO,))):
-        bound = C_N2 if N == 2 else C_N3
+        bound = AT_MOST_2_BATCHES if N == 2 else AT_MOST_3_BATCHES
         out.append(c17.companion(
             f"yeshokri22.C17_holds_n{N}", f"Eq. 146 at n/b = {N}: exactly where it holds",
             Region(constraints=(DIVIDES, bound, *extra, where),
@@ -366,7 +372,7 @@ def companions(get: Callable[[str], Claim]) -> list[Claim]:
             verdict=Verdict.PROVED,
             symbolic=companion_proof(f"Eq. 146 at n = {N} b where {where.gloss}",
                                      functools.partial(c17_small_n_steps, N), (DIVIDES, bound, *extra, where)),
-            reading=_OURS + f"at n = {N} b, Eq. 146 - term1 is G ({N} rho - c)/({N} (1 - r^{N - 1})) with rho = "
+            reading=OURS + f"at n = {N} b, Eq. 146 - term1 is G ({N} rho - c)/({N} (1 - r^{N - 1})) with rho = "
             f"(1 - lambda eta)^({2 * (N - 1)}(K-1)) and c = "
             + ("lambda eta" if N == 2 else "3 - (2 - lambda eta)(1 + (1 - lambda eta)^2)")
             + f": Eq. 146 holds exactly where rho >= c/{N} ({NOTE}, part F).",

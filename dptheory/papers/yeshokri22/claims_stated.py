@@ -28,6 +28,7 @@ from dptheory.core.symbolic import SymbolicResult, all_proved, prove_sign, prove
 from dptheory.papers.yeshokri22.claims_c5 import DIVIDES, c5_steps
 from dptheory.papers.yeshokri22.claims_map import MAPS
 from dptheory.papers.yeshokri22.theorems import (
+    FIGURE_SETTING,
     FIRST_TERM_EXPR,
     FIRST_TERM_LIMIT_EXPR,
     LME_EXPR,
@@ -350,7 +351,6 @@ _register(
 
 
 # ============================================================================ C16: footnote 4's shifted form
-_FIG2 = {"lam": 1, "beta": 4, "S_g": 4, "n": 50, "eta": "0.02", "sigma": 2, "b": 2}
 FOOTNOTE4_PRINTED = eps0(sp.Integer(1)) + sp.log(
     sp.Sum(sp.exp((al - 1) * (eps0(N_sym - j0) - eps0(sp.Integer(1)))), (j0, 0, N_sym - 1)) / N_sym
 )
@@ -402,7 +402,7 @@ _register(
         rhs=_TERM2,
         relation=Relation.GE,
         region=Region(description=_ALL),
-        counterexamples=({**_FIG2, "alpha": 10, "K": 1},),
+        counterexamples=({**FIGURE_SETTING, "alpha": 10, "K": 1},),
         finding=Finding(
             "The printed form lacks the factor 1/(alpha - 1) on the logarithm: at the Figure 2 setting, alpha = "
             "{alpha}, it is {lhs:.5f} (negative) while the second term of Eq. 5 is {rhs:.5f}. With M = Avg exp(-(alpha "
