@@ -1,7 +1,8 @@
 """The composition baselines in (epsilon, delta): PLD (tight) against RDP, and the Ye & Shokri hidden-state bounds.
 
-Run from the repository root: ``python bench/bench_pld.py [table] [curves] [gap] [timing]`` (default:
-all four). Prints the numbers quoted in ``docs/privacy_baselines_pld.md``; nothing is asserted.
+Run from the repository root: ``python bench/bench_pld.py [table] [curves] [gap] [timing] [readoff]`` (default:
+all five). Prints the numbers quoted in ``docs/privacy_baselines_pld.md`` and ``docs/performance.md``; nothing is
+asserted.
 
 * ``table``: Ye & Shokri 2022 (arXiv 2203.05363) Figure 2 setting (eta = 0.02, lam = 1, beta = 4,
   S_g = 4, sigma = 2, n = 50, b = 2, so q = 0.04, z = 10, 25 steps per epoch), delta = 1e-5,
@@ -12,6 +13,9 @@ all four). Prints the numbers quoted in ``docs/privacy_baselines_pld.md``; nothi
   the first epoch at which each bound is below each baseline, and the points around it.
 * ``gap``: RDP-based epsilon / PLD epsilon - 1 over a grid of (q, z, steps), delta = 1e-5.
 * ``timing``: dp-accounting PLD bracket against prv-accountant at a comparable bracket width, one run.
+* ``readoff``: epsilon at delta from one composed PLD, dp-accounting's ``get_epsilon_for_delta`` (a Python loop)
+  against ours (``dptheory.privacy.pld_scan.epsilon_for_delta``, array scans) on the same distributions: the
+  time ratio and the largest relative difference.
 """
 
 from __future__ import annotations
@@ -123,7 +127,31 @@ def timing() -> None:
         )
 
 
+def readoff() -> None:
+    from dptheory.privacy.pld import _composed
+    from dptheory.privacy.pld_scan import epsilon_for_delta
+
+    q, z, per_epoch = baseline_mechanism(FIG2)
+    print("| K | grid | points | dp-accounting | ours | ratio | max relative difference |")
+    print("|---|---|---|---|---|---|---|")
+    for K, h, pessimistic in ((75, 1e-4, True), (75, 2.0**-15.5, False), (200, 1e-4, True), (200, 2.0**-16, False)):
+        pld = _composed(q, z, K * per_epoch, "add_or_remove", h, pessimistic)
+        times, worst = [0.0, 0.0], 0.0
+        for delta in (1e-3, 1e-5, 1e-7, 1e-9):
+            t0 = time.perf_counter()
+            theirs = pld.get_epsilon_for_delta(delta)
+            t1 = time.perf_counter()
+            ours = epsilon_for_delta(pld, delta)
+            t2 = time.perf_counter()
+            times[0] += t1 - t0
+            times[1] += t2 - t1
+            worst = max(worst, abs(ours - theirs) / abs(theirs))
+        points = max(pld._pmf_remove.size, pld._pmf_add.size)
+        print(f"| {K} | {h:.3g} ({'upper' if pessimistic else 'lower'}) | {points} | {times[0] * 250:.2f} ms "
+              f"| {times[1] * 250:.2f} ms | {times[0] / times[1]:.1f}x | {worst:.1e} |")
+
+
 if __name__ == "__main__":
-    sections = sys.argv[1:] or ["table", "curves", "gap", "timing"]
+    sections = sys.argv[1:] or ["table", "curves", "gap", "timing", "readoff"]
     for name in sections:
-        {"table": table, "curves": curves, "gap": gap, "timing": timing}[name]()
+        {"table": table, "curves": curves, "gap": gap, "timing": timing, "readoff": readoff}[name]()

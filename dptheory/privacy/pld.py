@@ -13,7 +13,9 @@ the Gaussian mechanism with noise multiplier ``z`` applied to a Poisson sample w
   ``dp_accounting.pld.privacy_loss_distribution.from_gaussian_mechanism`` and the ``steps``-fold
   composition from its ``self_compose`` (one FFT power), which is exactly what
   ``PLDAccountant.compose(PoissonSampledDpEvent(q, GaussianDpEvent(z)), steps)`` does (checked in
-  ``tests/test_pld.py``).
+  ``tests/test_pld.py``). Only the read-off of epsilon at delta is ours: dp-accounting's own loop
+  (``get_epsilon_for_delta``) as array scans, :func:`dptheory.privacy.pld_scan.epsilon_for_delta`, the same
+  sums in the same order (checked against the library in ``tests/test_pld_scan.py``).
 * :func:`rdp_epsilon_best`: the RDP route, MTZ19's RDP (``dptheory.privacy.sgm``) times ``steps``,
   converted with the improved conversion (Balle et al. 2020, Thm 21 = Canonne, Kamath & Steinke
   2020, Prop. 12; never above Mironov 2017, Prop. 3) optimised over the order
@@ -84,6 +86,7 @@ from numpy.typing import NDArray
 from dptheory.core.errors import InvalidParameter, NumericalFailure
 from dptheory.core.units import ConversionMethod
 from dptheory.core.validate import number_text
+from dptheory.privacy.pld_scan import epsilon_for_delta
 
 if TYPE_CHECKING:
     from dptheory.privacy.conversion import DPConversion
@@ -501,7 +504,8 @@ def _pld_epsilon_cached(
     target = f"delta = {delta:g}"
 
     def eps_of(composed: Any, which: str) -> float:
-        return _finite_or_raise(composed.get_epsilon_for_delta(delta), f"the {which} epsilon", q, z, steps, target)
+        eps = epsilon_for_delta(composed, delta)  # dp-accounting's get_epsilon_for_delta without its Python loop
+        return _finite_or_raise(eps, f"the {which} epsilon", q, z, steps, target)
 
     auto_lo = h_lo is None
     h = DEFAULT_VALUE_DISCRETIZATION_INTERVAL if h_up is None else h_up
