@@ -20,6 +20,7 @@ test per theorem with ``SLOW_EXAMPLES`` examples each (the thorough run).
 
 from __future__ import annotations
 
+import functools
 import math
 from fractions import Fraction
 from typing import Any
@@ -56,6 +57,13 @@ _SETTINGS = {"deadline": None,
 
 
 def _points(t: Any) -> st.SearchStrategy[dict[str, sp.Rational]]:
+    """Valid points of ``t``, one strategy per theorem (built once: hypothesis validates every new strategy)."""
+    return _points_of(t.key)
+
+
+@functools.cache
+def _points_of(key: str) -> st.SearchStrategy[dict[str, sp.Rational]]:
+    t = dptheory.get(key)
     if t.witnesses:
         return st.sampled_from([t.parse(w) for w in t.witnesses])
     return theorem_strategy(t, ranges={**RANGES, **t.sample})

@@ -38,6 +38,12 @@ if TYPE_CHECKING:
     import sympy as sp
 
 
+@functools.lru_cache(maxsize=4096)
+def _free_symbols(relation: sp.Basic) -> frozenset[sp.Symbol]:
+    """A relation's free symbols, once per relation (a point search asks for them at every draw)."""
+    return frozenset(relation.free_symbols)
+
+
 class Status(StrEnum):
     HOLDS = "holds"
     VIOLATED = "violated"
@@ -69,12 +75,12 @@ class Condition:
 
     @property
     def symbols(self) -> frozenset[sp.Symbol]:
-        return frozenset(self.relation.free_symbols)
+        return _free_symbols(self.relation)
 
     @property
     def names(self) -> frozenset[str]:
         """The names of the parameters the condition reads."""
-        return frozenset(s.name for s in self.relation.free_symbols)
+        return frozenset(s.name for s in _free_symbols(self.relation))
 
     def render(self) -> str:
         if self.text is not None:

@@ -19,6 +19,7 @@ bounds a condition puts on one parameter (:func:`~dptheory.verify.space.isolate`
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
@@ -63,8 +64,10 @@ def _bound_value(bd: Bound, vals: Mapping[str, sp.Rational]) -> float | None:
     return fv if math.isfinite(fv) else None
 
 
+@functools.lru_cache(maxsize=4096)
 def _mix_real(lo: float, hi: float, log: bool, lo_strict: bool, hi_strict: bool) -> st.SearchStrategy[float]:
-    """Real values in [lo, hi]: log-uniform (or uniform), near lo, near hi."""
+    """Real values in [lo, hi]: log-uniform (or uniform), near lo, near hi. Cached: a draw builds one per
+    parameter, and hypothesis validates every new strategy object (most of a contract test's time before)."""
     if not (math.isfinite(lo) and math.isfinite(hi)) or hi < lo:
         return st.nothing()
     if hi == lo:
@@ -86,7 +89,10 @@ def _mix_real(lo: float, hi: float, log: bool, lo_strict: bool, hi_strict: bool)
     return st.one_of(body, edges.map(near_lo), edges.map(near_hi))
 
 
+@functools.lru_cache(maxsize=4096)
 def _mix_int(lo: int, hi: int, log: bool) -> st.SearchStrategy[int]:
+    """Integers in [lo, hi]: uniform, or (log and a wide range) near lo, log-uniform, near hi. Cached (as
+    :func:`_mix_real`)."""
     if hi < lo:
         return st.nothing()
     if not log or hi - lo <= 50:
