@@ -231,6 +231,37 @@ def test_check_runs_several_claims_on_a_local_pool_by_default(capsys, monkeypatc
     assert pools == [2] and pooled == serial and len(serial) == 2
 
 
+def test_claims_sharing_a_custom_side_run_as_one_task_with_the_same_verdicts(capsys, monkeypatch):
+    """Claims sharing a custom side (Thm 4.3 in (epsilon, delta) with its per-point caches) are one task of the
+    pool, checked one after the other in one process; the others stay one task each; the verdicts are the in-process
+    run's (durations aside), in the order asked."""
+    from dptheory.cli.commands import _sharing_groups
+    from dptheory.core.registry import REGISTRY
+    from dptheory.evaluate import parallel
+
+    keys = ["yeshokri22.C7_epsdelta_rdp_holds", "pacbayes.C1", "yeshokri22.C7_epsdelta_pld_holds"]
+    assert _sharing_groups([REGISTRY.get(k) for k in keys]) == [[0, 2], [1]]
+    assert _sharing_groups([REGISTRY.get(k) for k in ("pacbayes.C1", "yeshokri22.C2a")]) == [[0], [1]]
+    seen: list[list[tuple[str, ...]]] = []
+    real = parallel._on_processes
+
+    def spy(fn, tasks, processes, bar, costs):
+        seen.append([t[0] for t in tasks])
+        return real(fn, tasks, processes, bar, costs)
+
+    monkeypatch.setattr(parallel, "machine_workers", lambda: (2, "two CPUs (test)"))
+    monkeypatch.setattr(parallel, "_on_processes", spy)
+    argv = ["check", "--claim", *keys, "--examples", "20", "--json", "--no-progress"]
+    assert main(argv) == 0
+    pooled = json.loads(capsys.readouterr().out)
+    assert main([*argv, "--workers", "1"]) == 0
+    serial = json.loads(capsys.readouterr().out)
+    for r in (*serial, *pooled):
+        r.pop("duration_s")
+    assert seen == [[(keys[0], keys[2]), (keys[1],)]] and pooled == serial
+    assert [r["claim"] for r in pooled] == keys
+
+
 def test_check_claims_on_dask(scheduler, capsys):
     argv = ["check", "--claim", "maxinfo.route_superlinear", "lz26.C3", "--examples", "20", "--json", "--no-progress"]
     assert main([*argv, "--workers", "1"]) == 0

@@ -532,15 +532,45 @@ def _note_durations(results: Sequence[Any], fresh: bool) -> None:
     write_note(CHECK_NOTE, {**timings, "fresh" if fresh else "pinned": seconds})
 
 
-def _check_task(task: tuple[Any, ...]) -> Any:
-    """``check_claim`` of one claim by key (a task of ``dptheory check`` on the local pool or Dask): key, examples,
-    seed, dps, use_pinned and whether to build the certificate."""
+def _check_task(task: tuple[Any, ...]) -> list[Any]:
+    """``check_claim`` of claims by key, in order, in one process (a task of ``dptheory check`` on the local pool
+    or Dask): keys, examples, seed, dps, use_pinned and whether to build the certificates."""
     from dptheory.core.registry import REGISTRY
     from dptheory.verify.checking import check_claim
 
-    key, examples, seed, dps, use_pinned, certificate = task
-    return check_claim(REGISTRY.get(key), examples=examples, seed=seed, dps=dps, use_pinned=use_pinned,
-                       certificate=certificate)
+    keys, examples, seed, dps, use_pinned, certificate = task
+    return [check_claim(REGISTRY.get(key), examples=examples, seed=seed, dps=dps, use_pinned=use_pinned,
+                        certificate=certificate) for key in keys]
+
+
+def _sharing_groups(claims: Sequence[Any]) -> list[list[int]]:
+    """The claims (indices, in order) grouped so that claims sharing a custom side (one :class:`Custom` object,
+    e.g. Thm 4.3 in (epsilon, delta) with its per-point caches) are checked in one process, one after the other:
+    the second reads the first's cached values instead of recomputing them on another worker. Every other claim
+    is a group of its own. Only the time changes: each claim's check is seeded by ``--seed`` alone."""
+    from dptheory.core.claims import Custom
+
+    def customs(side: Any) -> list[int]:
+        own = [id(side)] if isinstance(side, Custom) else []
+        return own + [i for part in side.sub_sides() for i in customs(part)]
+
+    first: dict[int, int] = {}  # a custom side -> the group (its first claim's index) that holds it
+    group_of = list(range(len(claims)))
+
+    def root(i: int) -> int:
+        while group_of[i] != i:
+            i = group_of[i]
+        return i
+
+    for i, c in enumerate(claims):
+        for side in (*customs(c.lhs), *customs(c.rhs)):
+            j = first.setdefault(side, i)
+            a, b = root(i), root(j)
+            group_of[max(a, b)] = min(a, b)
+    groups: dict[int, list[int]] = {}
+    for i in range(len(claims)):
+        groups.setdefault(root(i), []).append(i)
+    return list(groups.values())
 
 
 def _certificate_folder(folder: str | None) -> None:
@@ -589,19 +619,27 @@ def cmd_check(args: argparse.Namespace) -> int:
     results = []
     surprises = []
     missed = []
-    done = None
+    done: list[Any] | None = None
     # by default several claims run on a pool of this machine's CPUs (a paper file's in this process, where it was
     # read); --workers 1 keeps them in this process
     processes = local_processes(len(claims)) if workers is None and scheduler is None and not paper_keys else 1
     if uses_dask(workers, scheduler) or processes > 1:
-        # one task per claim, each seeded by --seed alone: the verdicts do not depend on the workers
-        tasks = [(c.key, args.examples, args.seed, args.dps, not args.fresh, certs is not None) for c in claims]
+        # one task per claim, or per group of claims sharing a custom side on the local pool; each claim seeded by
+        # --seed alone: the verdicts do not depend on the workers or the grouping
+        groups = _sharing_groups(claims) if processes > 1 else [[i] for i in range(len(claims))]
+        tasks = [(tuple(claims[i].key for i in g), args.examples, args.seed, args.dps, not args.fresh,
+                  certs is not None) for g in groups]
         costs = None
         if processes > 1:
             seconds = _durations(args.fresh)[1]
-            costs = [float(seconds.get(c.key, 60.0)) for c in claims]
-        done = run_tasks(_check_task, tasks, workers=workers, scheduler=scheduler, progress=bool(args.progress),
-                         desc="claims", processes=processes, costs=costs)
+            costs = [sum(float(seconds.get(claims[i].key, 60.0)) for i in g) for g in groups]
+        by_group = run_tasks(_check_task, tasks, workers=workers, scheduler=scheduler, progress=bool(args.progress),
+                             desc="claim groups" if len(groups) < len(claims) else "claims", processes=processes,
+                             costs=costs)
+        done = [None] * len(claims)
+        for g, rs in zip(groups, by_group, strict=True):
+            for i, r in zip(g, rs, strict=True):
+                done[i] = r
     outer = None if done is not None else progress_bar(len(claims), "claims", args.progress)
     for i, c in enumerate(claims):
         if done is not None:

@@ -7,6 +7,7 @@ adaptive precision; huge noise: the moment series. "Item n" refers to the packag
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -231,8 +232,12 @@ def _am1_constant_mp(
     return total, total
 
 
+@functools.lru_cache(maxsize=2048)
 def _log_a_frac_mp(am: mpmath.mpf, qm: mpmath.mpf, zm: mpmath.mpf, dps: int) -> mpmath.mpf:
-    """log A at a fractional order as ``log1p(A - 1)``, adaptive precision (package docstring, items 1, 2, 4)."""
+    """log A at a fractional order as ``log1p(A - 1)``, adaptive precision (package docstring, items 1, 2, 4).
+
+    Cached on the exact values and the digits (a pure function of them; an mpf is immutable): an order
+    optimisation over the epochs of one training setting asks for the same grid orders at every epoch."""
     i0 = int(mpmath.floor(am)) + 1
     lq, l1q, zf, _ = _float_params(qm, zm)
     af = float(am)
