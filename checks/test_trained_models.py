@@ -35,9 +35,20 @@ from dptheory.train.logistic import Algorithm2Setting
 
 DPS = 20
 
-# Pinned findings: (description, setting, scheme, j0, key). None so far for the bounds: no encoded
-# bound fell below the exact divergence of the quadratic model (see docs/trained_models.md).
-FINDINGS: list[dict] = []
+# Pinned findings: (description, setting, scheme, j0, key); docs/trained_models.md, "Findings so far".
+FINDINGS: list[dict] = [
+    {
+        "key": "yeshokri22.composition",
+        "description": "the Poisson composition baseline (MTZ19 RDP at q = b/n, K floor(n/b) steps) is below the "
+        "exact divergence of shuffle and partition when b does not divide n: 0.00553155625 < 0.00553161478 "
+        "(1.06e-5 relative; the same at 20 and 40 digits, exact value's error 3e-50); with n = 6 or 9 (b | n) it "
+        "is above. Found by this check's hypothesis search on 2026-12-06. The baseline assumes Poisson sampling; "
+        "our table of applicable bounds also held it against shuffling, which the paper does not claim",
+        "setting": {"alpha": "4.31", "eta": "0.001", "lam": "1", "S_g": "7.389056", "sigma": "1", "n": "8", "b": "3",
+                    "K": "3"},
+        "scheme": "shuffle",
+    },
+]
 
 
 # ----------------------------------------------------------------------------- strategies
@@ -76,12 +87,19 @@ def configs(draw: st.DrawFn, scheme: str) -> tuple[Q.QuadraticSetting, int | Non
     return Q.QuadraticSetting(alpha=alpha, eta=eta, lam=lam, S_g=S_g, sigma=sigma, n=n, b=b, K=K), j0
 
 
+def _in_pinned_class(r: Q.BoundCheck, scheme: str, stg: Q.QuadraticSetting) -> bool:
+    """The pinned composition finding stands for its class: the Poisson baseline under shuffle and partition with b
+    not dividing n (a search may land on any member of it); a failure with b | n would be a new finding."""
+    return r.key == "yeshokri22.composition" and scheme == "shuffle" and stg.n % stg.b != 0
+
+
 def _check_rows(scheme: str, stg: Q.QuadraticSetting, j0: int | None) -> list[Q.BoundCheck]:
     ex, rows = Q.compare_bounds(stg, "fixed" if scheme == "fixed_convex" else scheme, j0=j0, dps=DPS, grid=1024)
     assert ex.value >= 0 and mpmath.isfinite(ex.value)
     bad = [r for r in rows if not r.holds]
     pinned = {(f["key"], json.dumps(f["setting"], sort_keys=True)) for f in FINDINGS}
-    new = [r for r in bad if (r.key, json.dumps(dict(r.setting), sort_keys=True)) not in pinned]
+    new = [r for r in bad if (r.key, json.dumps(dict(r.setting), sort_keys=True)) not in pinned
+           and not _in_pinned_class(r, scheme, stg)]
     assert not new, "NEW FINDING (pin it in FINDINGS): bound below the exact divergence: " + json.dumps(
         [r.to_dict() for r in new])
     return rows
@@ -115,7 +133,7 @@ def test_bounds_dominate_the_exact_divergence(scheme: str) -> None:
 
 
 @pytest.mark.parametrize("finding", FINDINGS, ids=[f["key"] for f in FINDINGS])
-def test_pinned_findings_still_reproduce(finding: dict) -> None:  # pragma: no cover - empty until a finding
+def test_pinned_findings_still_reproduce(finding: dict) -> None:
     stg = Q.QuadraticSetting(**{k: v for k, v in finding["setting"].items() if k != "j0"})
     _ex, rows = Q.compare_bounds(stg, finding["scheme"], j0=finding.get("j0"), dps=DPS, keys=[finding["key"]])
     assert rows and not rows[0].holds
