@@ -316,6 +316,47 @@ def test_an_interrupt_behind_another_error_is_an_interrupt(monkeypatch, capsys):
     assert capsys.readouterr().err == "dptheory: terminated by SIGTERM; no output file was written\n"
 
 
+def _drop_a_sigterm() -> None:
+    """SIGTERM's handler runs inside a weakref callback, where Python prints "Exception ignored" and goes on."""
+    import weakref
+
+    from dptheory.cli import _terminate
+
+    class Target:
+        pass
+
+    dropped: list[BaseException | None] = []
+    hook, sys.unraisablehook = sys.unraisablehook, lambda u: dropped.append(u.exc_value)
+    try:
+        target = Target()
+        ref = weakref.ref(target, lambda _r: _terminate(signal.SIGTERM, None))
+        del target
+    finally:
+        sys.unraisablehook = hook
+    assert ref() is None and len(dropped) == 1 and type(dropped[0]).__name__ == "Terminated"  # Python went on
+
+
+def test_an_interrupt_python_drops_still_stops_every_output(tmp_path):
+    """A signal whose interrupt Python swallows (seen once: in importlib's module-lock callback, the command then ran
+    to its end and wrote its report) leaves no file in place and ends the command as terminated."""
+    from dptheory.cli import Terminated, _terminate_like_interrupt
+    from dptheory.core.io import INTERRUPTS, AtomicGroup, atomic_write
+
+    for write in ("atomic_write", "group"):
+        with pytest.raises(Terminated), _terminate_like_interrupt():
+            _drop_a_sigterm()
+            if write == "atomic_write":
+                with atomic_write(tmp_path / "one.txt") as fh:
+                    fh.write("x")
+            else:
+                with AtomicGroup() as group, group.open(tmp_path / "two.txt") as fh:
+                    fh.write("x")
+        assert list(tmp_path.iterdir()) == [] and INTERRUPTS == []
+    with pytest.raises(Terminated), _terminate_like_interrupt():  # a command that writes nothing ends terminated too
+        _drop_a_sigterm()
+    assert signal.getsignal(signal.SIGTERM) is not signal.SIG_IGN  # the handlers were restored
+
+
 def test_signal_handlers_are_restored_after_a_command(capsys):
     before = {s: signal.getsignal(s) for s in (signal.SIGTERM, signal.SIGHUP)}
     assert main(["list"]) == 0

@@ -63,10 +63,16 @@ class Terminated(KeyboardInterrupt):
 
 
 def _terminate(signum: int, frame: Any) -> None:
+    from dptheory.core.io import INTERRUPTS
+
     # a second signal must not interrupt the clean-up of the first
     for s in TERMINATING_SIGNALS:
         signal.signal(s, signal.SIG_IGN)
-    raise Terminated(signum)
+    exc = Terminated(signum)
+    # recorded in case Python drops it (raised inside a weakref callback or a __del__): then no file is put in place
+    # and the command still ends as terminated (seen once: a SIGTERM landing in importlib's module-lock callback)
+    INTERRUPTS.append(exc)
+    raise exc
 
 
 @contextlib.contextmanager
@@ -78,15 +84,20 @@ def _terminate_like_interrupt() -> Iterator[None]:
     if threading.current_thread() is not threading.main_thread():
         yield
         return
+    from dptheory.core.io import INTERRUPTS, raise_dropped_interrupt
+
     old = {s: signal.getsignal(s) for s in TERMINATING_SIGNALS}
+    INTERRUPTS.clear()
     for s, h in old.items():
         if h is not signal.SIG_IGN:
             signal.signal(s, _terminate)
     try:
         yield
+        raise_dropped_interrupt()  # the command finished, but a signal's interrupt was dropped on the way
     finally:
         for s, h in old.items():
             signal.signal(s, h if h is not None else signal.SIG_DFL)
+        INTERRUPTS.clear()
 #: Python's int <-> str limit while a command runs (inputs are capped at 4000 digits; see ``main``)
 INT_STR_DIGITS = 100_000
 

@@ -36,8 +36,21 @@ from typing import IO, Any
 
 from dptheory.core.errors import OutputPathError
 
-__all__ = ["AtomicGroup", "atomic_write", "check_target", "new_temporary_file", "output_problem", "same_file",
-           "temporary_folder"]
+__all__ = ["INTERRUPTS", "AtomicGroup", "atomic_write", "check_target", "new_temporary_file", "output_problem",
+           "raise_dropped_interrupt", "same_file", "temporary_folder"]
+
+
+#: an interrupt that a signal handler raised where Python cannot let an exception propagate (a weakref callback, a
+#: ``__del__``: Python prints "Exception ignored" and goes on). The command line's handler records every interrupt it
+#: raises here (``dptheory.cli``); while one is recorded no file is put in place (:func:`raise_dropped_interrupt`),
+#: and the command ends as interrupted.
+INTERRUPTS: list[BaseException] = []
+
+
+def raise_dropped_interrupt() -> None:
+    """Raise the recorded interrupt, if any (before a file or a group of files is renamed into place)."""
+    if INTERRUPTS:
+        raise INTERRUPTS[0]
 
 
 def output_problem(path: str | os.PathLike[str]) -> str | None:
@@ -186,6 +199,7 @@ def atomic_write(path: str | os.PathLike[str], mode: str = "w", **kwargs: Any) -
                 os.fsync(fh.fileno())
             except OSError as exc:
                 raise _failed(shown, exc) from None
+        raise_dropped_interrupt()
         try:
             os.replace(tmp, p)
         except OSError as exc:
@@ -225,6 +239,7 @@ class AtomicGroup:
         temporary files not yet renamed are deleted."""
         done = []
         try:
+            raise_dropped_interrupt()
             while self._pending:
                 tmp, final, shown = self._pending[0]
                 try:
