@@ -233,15 +233,16 @@ def test_check_runs_several_claims_on_a_local_pool_by_default(capsys, monkeypatc
 
 def test_claims_sharing_a_custom_side_run_as_one_task_with_the_same_verdicts(capsys, monkeypatch):
     """Claims sharing a custom side (Thm 4.3 in (epsilon, delta) with its per-point caches) are one task of the
-    pool, checked one after the other in one process; the others stay one task each; the verdicts are the in-process
-    run's (durations aside), in the order asked."""
-    from dptheory.cli.commands import _sharing_groups
+    pool, checked one after the other in one process; the others stay one task each. A group's results come back
+    to their claims, in the order asked, with the in-process run's verdicts (durations aside): shown on two cheap
+    claims grouped by force (the real groups' claims take seconds each)."""
+    from dptheory.cli import commands
     from dptheory.core.registry import REGISTRY
     from dptheory.evaluate import parallel
 
-    keys = ["yeshokri22.C7_epsdelta_rdp_holds", "pacbayes.C1", "yeshokri22.C7_epsdelta_pld_holds"]
-    assert _sharing_groups([REGISTRY.get(k) for k in keys]) == [[0, 2], [1]]
-    assert _sharing_groups([REGISTRY.get(k) for k in ("pacbayes.C1", "yeshokri22.C2a")]) == [[0], [1]]
+    shared = ["yeshokri22.C7_epsdelta_rdp_holds", "pacbayes.C1", "yeshokri22.C7_epsdelta_pld_holds"]
+    assert commands._sharing_groups([REGISTRY.get(k) for k in shared]) == [[0, 2], [1]]
+    assert commands._sharing_groups([REGISTRY.get(k) for k in ("pacbayes.C1", "yeshokri22.C2a")]) == [[0], [1]]
     seen: list[list[tuple[str, ...]]] = []
     real = parallel._on_processes
 
@@ -249,8 +250,10 @@ def test_claims_sharing_a_custom_side_run_as_one_task_with_the_same_verdicts(cap
         seen.append([t[0] for t in tasks])
         return real(fn, tasks, processes, bar, costs)
 
+    keys = ["yeshokri22.C2a", "pacbayes.C3", "pacbayes.C1"]
     monkeypatch.setattr(parallel, "machine_workers", lambda: (2, "two CPUs (test)"))
     monkeypatch.setattr(parallel, "_on_processes", spy)
+    monkeypatch.setattr(commands, "_sharing_groups", lambda claims: [[0, 2], [1]])
     argv = ["check", "--claim", *keys, "--examples", "20", "--json", "--no-progress"]
     assert main(argv) == 0
     pooled = json.loads(capsys.readouterr().out)
