@@ -210,25 +210,37 @@ def test_a_failing_task_on_a_local_pool_raises_as_in_process():
 def test_check_runs_several_claims_on_a_local_pool_by_default(capsys, monkeypatch):
     """Without --workers, more than one claim runs on a pool of the machine's CPUs (two here), with the verdicts of
     the in-process run (--workers 1), durations aside."""
+    pools = _spy_on_the_pool(monkeypatch)
+    pooled, serial = _pooled_and_serial(capsys, "pacbayes.C1", "yeshokri22.C2a")
+    assert [p for p, _tasks in pools] == [2] and pooled == serial and len(serial) == 2
+
+
+def _spy_on_the_pool(monkeypatch) -> list[tuple[int, list[tuple[str, ...]]]]:
+    """A machine of two CPUs whose pool records each run: (processes, the claim keys of each task)."""
     from dptheory.evaluate import parallel
 
-    pools: list[int] = []
+    runs: list[tuple[int, list[tuple[str, ...]]]] = []
     real = parallel._on_processes
 
     def spy(fn, tasks, processes, bar, costs):
-        pools.append(processes)
+        runs.append((processes, [t[0] for t in tasks]))
         return real(fn, tasks, processes, bar, costs)
 
     monkeypatch.setattr(parallel, "machine_workers", lambda: (2, "two CPUs (test)"))
     monkeypatch.setattr(parallel, "_on_processes", spy)
-    argv = ["check", "--claim", "pacbayes.C1", "yeshokri22.C2a", "--examples", "20", "--json", "--no-progress"]
+    return runs
+
+
+def _pooled_and_serial(capsys, *keys: str) -> tuple[list[dict], list[dict]]:
+    """``check --json`` of the claims by default (the pool) and with --workers 1, durations dropped."""
+    argv = ["check", "--claim", *keys, "--examples", "20", "--json", "--no-progress"]
     assert main(argv) == 0
     pooled = json.loads(capsys.readouterr().out)
     assert main([*argv, "--workers", "1"]) == 0
     serial = json.loads(capsys.readouterr().out)
     for r in (*serial, *pooled):
         r.pop("duration_s")
-    assert pools == [2] and pooled == serial and len(serial) == 2
+    return pooled, serial
 
 
 def test_claims_sharing_a_custom_side_run_as_one_task_with_the_same_verdicts(capsys, monkeypatch):
@@ -238,30 +250,15 @@ def test_claims_sharing_a_custom_side_run_as_one_task_with_the_same_verdicts(cap
     claims grouped by force (the real groups' claims take seconds each)."""
     from dptheory.cli import commands
     from dptheory.core.registry import REGISTRY
-    from dptheory.evaluate import parallel
 
     shared = ["yeshokri22.C7_epsdelta_rdp_holds", "pacbayes.C1", "yeshokri22.C7_epsdelta_pld_holds"]
     assert commands._sharing_groups([REGISTRY.get(k) for k in shared]) == [[0, 2], [1]]
     assert commands._sharing_groups([REGISTRY.get(k) for k in ("pacbayes.C1", "yeshokri22.C2a")]) == [[0], [1]]
-    seen: list[list[tuple[str, ...]]] = []
-    real = parallel._on_processes
-
-    def spy(fn, tasks, processes, bar, costs):
-        seen.append([t[0] for t in tasks])
-        return real(fn, tasks, processes, bar, costs)
-
-    keys = ["yeshokri22.C2a", "pacbayes.C3", "pacbayes.C1"]
-    monkeypatch.setattr(parallel, "machine_workers", lambda: (2, "two CPUs (test)"))
-    monkeypatch.setattr(parallel, "_on_processes", spy)
+    pools = _spy_on_the_pool(monkeypatch)
     monkeypatch.setattr(commands, "_sharing_groups", lambda claims: [[0, 2], [1]])
-    argv = ["check", "--claim", *keys, "--examples", "20", "--json", "--no-progress"]
-    assert main(argv) == 0
-    pooled = json.loads(capsys.readouterr().out)
-    assert main([*argv, "--workers", "1"]) == 0
-    serial = json.loads(capsys.readouterr().out)
-    for r in (*serial, *pooled):
-        r.pop("duration_s")
-    assert seen == [[(keys[0], keys[2]), (keys[1],)]] and pooled == serial
+    keys = ["yeshokri22.C2a", "pacbayes.C3", "pacbayes.C1"]
+    pooled, serial = _pooled_and_serial(capsys, *keys)
+    assert pools == [(2, [(keys[0], keys[2]), (keys[1],)])] and pooled == serial
     assert [r["claim"] for r in pooled] == keys
 
 
