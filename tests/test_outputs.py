@@ -340,17 +340,20 @@ def test_an_interrupt_python_drops_still_stops_every_output(tmp_path):
     """A signal whose interrupt Python swallows (seen once: in importlib's module-lock callback, the command then ran
     to its end and wrote its report) leaves no file in place and ends the command as terminated."""
     from dptheory.cli import Terminated, _terminate_like_interrupt
+    from dptheory.cli.new import scaffold
     from dptheory.core.io import INTERRUPTS, AtomicGroup, atomic_write
 
-    for write in ("atomic_write", "group"):
+    for write in ("atomic_write", "group", "scaffold"):
         with pytest.raises(Terminated), _terminate_like_interrupt():
             _drop_a_sigterm()
             if write == "atomic_write":
                 with atomic_write(tmp_path / "one.txt") as fh:
                     fh.write("x")
-            else:
+            elif write == "group":
                 with AtomicGroup() as group, group.open(tmp_path / "two.txt") as fh:
                     fh.write("x")
+            else:  # `dptheory new`: a folder built aside and renamed into place
+                scaffold("my26", tmp_path / "my26")
         assert list(tmp_path.iterdir()) == [] and INTERRUPTS == []
     with pytest.raises(Terminated), _terminate_like_interrupt():  # a command that writes nothing ends terminated too
         _drop_a_sigterm()

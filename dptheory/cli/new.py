@@ -109,7 +109,7 @@ def scaffold(key: str, folder: str | os.PathLike[str] | None = None) -> list[Pat
     """Write the package of paper ``key`` into ``folder`` (default ``./key``; it must not exist or be empty) and
     return the files written. Raises :class:`~dptheory.core.errors.DPTheoryError` (a bad key) or
     :class:`~dptheory.core.errors.OutputPathError` (the folder), one line each."""
-    from dptheory.core.io import temporary_folder
+    from dptheory.core.io import raise_dropped_interrupt, temporary_folder
 
     _check_key(key)
     target = Path(folder if folder is not None else key)
@@ -136,6 +136,7 @@ def scaffold(key: str, folder: str | os.PathLike[str] | None = None) -> list[Pat
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(text, encoding="utf-8")
         os.chmod(tmp, 0o777 & ~_umask())
+        raise_dropped_interrupt()  # as before every output put in place (dptheory.core.io.INTERRUPTS)
         if target.exists():
             target.rmdir()  # empty: checked above
         os.replace(tmp, target)
