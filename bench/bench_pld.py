@@ -1,8 +1,8 @@
 """The composition baselines in (epsilon, delta): PLD (tight) against RDP, and the Ye & Shokri hidden-state bounds.
 
-Run from the repository root: ``python bench/bench_pld.py [table] [curves] [gap] [timing] [readoff]`` (default:
-all five). Prints the numbers quoted in ``docs/privacy_baselines_pld.md`` and ``docs/performance.md``; nothing is
-asserted.
+Run from the repository root: ``python bench/bench_pld.py [table] [curves] [gap] [timing] [readoff] [compose]``
+(default: all six). Prints the numbers quoted in ``docs/privacy_baselines_pld.md`` and ``docs/performance.md``;
+nothing is asserted.
 
 * ``table``: Ye & Shokri 2022 (arXiv 2203.05363) Figure 2 setting (eta = 0.02, lam = 1, beta = 4,
   S_g = 4, sigma = 2, n = 50, b = 2, so q = 0.04, z = 10, 25 steps per epoch), delta = 1e-5,
@@ -14,8 +14,12 @@ asserted.
 * ``gap``: RDP-based epsilon / PLD epsilon - 1 over a grid of (q, z, steps), delta = 1e-5.
 * ``timing``: dp-accounting PLD bracket against prv-accountant at a comparable bracket width, one run.
 * ``readoff``: epsilon at delta from one composed PLD, dp-accounting's ``get_epsilon_for_delta`` (a Python loop)
-  against ours (``dptheory.privacy.pld_scan.epsilon_for_delta``, array scans) on the same distributions: the
+  against ours (``dptheory.privacy.pld_fast.epsilon_for_delta``, array scans) on the same distributions: the
   time ratio and the largest relative difference.
+* ``compose``: the ``steps``-fold self-composition of the single-step PLDs the claims use, dp-accounting's
+  ``self_compose`` against ours (``dptheory.privacy.pld_fast.self_compose``) on the same distributions: the time
+  ratio, and each one's largest difference from the same convolution taken wholly in long double (in units of the
+  double epsilon times the largest point).
 """
 
 from __future__ import annotations
@@ -129,7 +133,7 @@ def timing() -> None:
 
 def readoff() -> None:
     from dptheory.privacy.pld import _composed
-    from dptheory.privacy.pld_scan import epsilon_for_delta
+    from dptheory.privacy.pld_fast import epsilon_for_delta
 
     q, z, per_epoch = baseline_mechanism(FIG2)
     print("| K | grid | points | dp-accounting | ours | ratio | max relative difference |")
@@ -151,7 +155,44 @@ def readoff() -> None:
               f"| {times[1] * 250:.2f} ms | {times[0] / times[1]:.1f}x | {worst:.1e} |")
 
 
+def compose() -> None:
+    import numpy as np
+    from dp_accounting.pld import common
+    from scipy import fft
+
+    from dptheory.privacy.pld import _single
+    from dptheory.privacy.pld_fast import self_compose
+
+    def error(pmf, single_pmf, steps: int) -> float:  # against the whole convolution in long double
+        dense = single_pmf if hasattr(single_pmf, "_probs") else single_pmf.to_dense_pmf()
+        probs = np.asarray(dense._probs)
+        lower, upper = common.compute_self_convolve_bounds(probs, steps, 1e-15)
+        size = fft.next_fast_len(max(upper - lower + 1, probs.size))
+        cyclic = np.real(fft.ifft(fft.fft(probs.astype(np.longdouble), size) ** steps))
+        exact = np.roll(cyclic, -lower)[: upper - lower + 1]
+        return float(np.max(np.abs(np.asarray(pmf._probs) - exact)) / (np.finfo(float).eps * np.max(exact)))
+
+    q, z, per_epoch = baseline_mechanism(FIG2)
+    cases = [(q, z, 75 * per_epoch, 1e-4, True), (q, z, 200 * per_epoch, 2.0**-16, False),
+             (0.004, 1.0, 2500, 1e-4, True), (0.004, 1.0, 2500, 1e-4, False)]
+    print("| q | z | steps | grid | points | dp-accounting | ours | ratio | error: dp-accounting | error: ours |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for q_, z_, steps, h, pessimistic in cases:
+        single = _single(q_, z_, "add_or_remove", h, pessimistic)
+        t0 = time.perf_counter()
+        theirs = single.self_compose(steps)
+        t1 = time.perf_counter()
+        ours = self_compose(single, steps)
+        t2 = time.perf_counter()
+        err_t, err_o = (max(error(c._pmf_remove, single._pmf_remove, steps), error(c._pmf_add, single._pmf_add, steps))
+                        for c in (theirs, ours))
+        points = max(theirs._pmf_remove.size, theirs._pmf_add.size)
+        print(f"| {q_:g} | {z_:g} | {steps} | {h:.3g} ({'upper' if pessimistic else 'lower'}) | {points} "
+              f"| {(t1 - t0) * 1e3:.0f} ms | {(t2 - t1) * 1e3:.0f} ms | {(t1 - t0) / (t2 - t1):.1f}x | {err_t:.0f} "
+              f"| {err_o:.1f} |")
+
+
 if __name__ == "__main__":
-    sections = sys.argv[1:] or ["table", "curves", "gap", "timing", "readoff"]
+    sections = sys.argv[1:] or ["table", "curves", "gap", "timing", "readoff", "compose"]
     for name in sections:
-        {"table": table, "curves": curves, "gap": gap, "timing": timing, "readoff": readoff}[name]()
+        {"table": table, "curves": curves, "gap": gap, "timing": timing, "readoff": readoff, "compose": compose}[name]()

@@ -76,12 +76,20 @@ def test_delta_and_epsilon_are_inverse() -> None:
 # ------------------------------------------------------------------------------------ wiring
 
 
+@pytest.mark.parametrize("composition", ["library", "ours"])
 @pytest.mark.parametrize("relation", ["add_or_remove", "replace_one"])
-def test_upper_end_is_the_pld_accountant(relation: str) -> None:
-    """The upper end is what PLDAccountant gives for PoissonSampledDpEvent(q, GaussianDpEvent(z)) x steps."""
+def test_upper_end_is_the_pld_accountant(relation: str, composition: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The upper end is what PLDAccountant gives for PoissonSampledDpEvent(q, GaussianDpEvent(z)) x steps: to
+    1e-12 relative with the library's own self-composition in place of ours (the rest of the pipeline, single step
+    and read-off, is the accountant's), and to 1e-9 with ours, which differs from the library's by the library's
+    FFT round-off (measured: up to 7.4e-10 relative at delta = 1e-5 and 2500 steps, its error against a long-double
+    reference; ours is within 2e-14 of that reference, ``tests/test_pld_fast.py``)."""
     import dp_accounting
     from dp_accounting.pld import PLDAccountant
 
+    if composition == "library":
+        monkeypatch.setattr(P, "self_compose", lambda pld, steps: pld.self_compose(steps))
+    P.clear_caches()
     q, z, steps = 0.04, 10.0, 250
     nr = {
         "add_or_remove": dp_accounting.NeighboringRelation.ADD_OR_REMOVE_ONE,
@@ -90,7 +98,8 @@ def test_upper_end_is_the_pld_accountant(relation: str) -> None:
     acc = PLDAccountant(neighboring_relation=nr, value_discretization_interval=1e-4)
     acc.compose(dp_accounting.PoissonSampledDpEvent(q, dp_accounting.GaussianDpEvent(z)), steps)
     r = P.pld_epsilon(q, z, steps, DELTA, neighbouring=relation, value_discretization_interval=1e-4)
-    assert r.epsilon_upper == pytest.approx(acc.get_epsilon(DELTA), rel=1e-12)
+    P.clear_caches()
+    assert r.epsilon_upper == pytest.approx(acc.get_epsilon(DELTA), rel=1e-12 if composition == "library" else 1e-9)
 
 
 # ------------------------------------------------------------------------------------ prv-accountant

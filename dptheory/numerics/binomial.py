@@ -14,7 +14,6 @@ import math
 from typing import Any
 
 import numpy as np
-from scipy.stats import beta as beta_dist
 
 from dptheory.core.errors import InvalidParameter
 
@@ -42,12 +41,16 @@ def clopper_pearson_upper(k: Any, n: Any, alpha: float) -> Any:
     """Upper limit at level 1 - alpha: P(true rate > limit) <= alpha for k successes in n trials.
 
     Scalars give a float, arrays (broadcast) an array."""
+    from scipy.stats import beta as beta_dist  # here: scipy.stats takes about 0.4 s to import
+
     k, n = _checked(k, n, alpha)
     return _out(np.where(k >= n, 1.0, beta_dist.ppf(1.0 - alpha, k + 1, np.maximum(n - k, 1))))
 
 
 def clopper_pearson_lower(k: Any, n: Any, alpha: float) -> Any:
     """Lower limit at level 1 - alpha: P(true rate < limit) <= alpha for k successes in n trials."""
+    from scipy.stats import beta as beta_dist
+
     k, n = _checked(k, n, alpha)
     return _out(np.where(k <= 0, 0.0, beta_dist.ppf(alpha, np.maximum(k, 1), n - k + 1)))
 

@@ -9,13 +9,16 @@ the Gaussian mechanism with noise multiplier ``z`` applied to a Poisson sample w
 * :func:`pld_epsilon` / :func:`pld_delta`: the tight privacy profile from dp-accounting's PLD
   (Koskela et al. 2020; Doroshenko, Ghazi, Kamath, Kumar & Manurangsi 2022, "Connect the Dots:
   Tighter Discrete Approximations of Privacy Loss Distributions", arXiv 2207.04380), with an error
-  bracket ``[lower, upper]``. No PLD arithmetic is written here: the single-step PLD comes from
-  ``dp_accounting.pld.privacy_loss_distribution.from_gaussian_mechanism`` and the ``steps``-fold
-  composition from its ``self_compose`` (one FFT power), which is exactly what
-  ``PLDAccountant.compose(PoissonSampledDpEvent(q, GaussianDpEvent(z)), steps)`` does (checked in
-  ``tests/test_pld.py``). Only the read-off of epsilon at delta is ours: dp-accounting's own loop
-  (``get_epsilon_for_delta``) as array scans, :func:`dptheory.privacy.pld_scan.epsilon_for_delta`, the same
-  sums in the same order (checked against the library in ``tests/test_pld_scan.py``).
+  bracket ``[lower, upper]``. The single-step PLD comes from
+  ``dp_accounting.pld.privacy_loss_distribution.from_gaussian_mechanism``. Two steps are ours, both the
+  library's rule computed differently (:mod:`dptheory.privacy.pld_fast`, compared with the library and with a
+  long-double reference in ``tests/test_pld_fast.py``): the ``steps``-fold composition
+  (:func:`dptheory.privacy.pld_fast.self_compose`: the library's ``self_compose``, the same truncation window and
+  mass at infinity, with a real FFT whose forward transform and power are taken in long double, so that its
+  round-off is about a thousandth of the library's), and the read-off of epsilon at delta
+  (:func:`dptheory.privacy.pld_fast.epsilon_for_delta`: the library's loop as array scans, the same sums in the
+  same order). What the library's ``PLDAccountant.compose(PoissonSampledDpEvent(q, GaussianDpEvent(z)), steps)``
+  gives agrees with the upper end up to the library's FFT round-off (``tests/test_pld.py``).
 * :func:`rdp_epsilon_best`: the RDP route, MTZ19's RDP (``dptheory.privacy.sgm``) times ``steps``,
   converted with the improved conversion (Balle et al. 2020, Thm 21 = Canonne, Kamath & Steinke
   2020, Prop. 12; never above Mironov 2017, Prop. 3) optimised over the order
@@ -33,9 +36,10 @@ the Gaussian mechanism with noise multiplier ``z`` applied to a Poisson sample w
   q = 1 (Gaussian DP, Balle & Wang 2018, Thm 8) its error is below 5e-6 relative at ``h = 1e-4``
   for up to 1e5 steps. When epsilon is only a few grid steps it is coarse (q = 0.001, z = 10, 100
   steps: 9 % high at 1e-4, 1e-3 at 1e-5). Finer grids do not always help: with tens of millions of
-  grid points the FFT power's round-off dominates (+5.8e-4 relative at ``h = 1e-6``, 5000 steps, 24M
-  points). So the upper grid starts at 1e-4 and is refined tenfold only while the bracket shows the
-  upper end is the loose one (:func:`pld_epsilon`), within the point cap.
+  grid points round-off dominates (+5.8e-4 relative at ``h = 1e-6``, 5000 steps, 24M points; not the
+  composition's, which is the same with our long-double one: docs/privacy_baselines_pld.md). So the upper
+  grid starts at 1e-4 and is refined tenfold only while the bracket shows the upper end is the loose one
+  (:func:`pld_epsilon`), within the point cap.
 * *lower* (``pessimistic_estimate=False``, privacy buckets rounding every loss *down*): its epsilon
   is a lower bound, but the rounding bias adds up over the composition: the lower end sits about
   ``steps * h_lo / 2`` below the true epsilon (first order in ``h_lo``; measured exactly so at q = 1).
@@ -86,7 +90,7 @@ from numpy.typing import NDArray
 from dptheory.core.errors import InvalidParameter, NumericalFailure
 from dptheory.core.units import ConversionMethod
 from dptheory.core.validate import number_text
-from dptheory.privacy.pld_scan import epsilon_for_delta
+from dptheory.privacy.pld_fast import epsilon_for_delta, self_compose
 
 if TYPE_CHECKING:
     from dptheory.privacy.conversion import DPConversion
@@ -327,7 +331,7 @@ def _composed(q: float, z: float, steps: int, neighbouring: str, h: float, pessi
     each can hold 2 x MAX_LOWER_POINTS floats), it is reused by epsilon and delta queries at the same
     mechanism and by the bracket refinement."""
     single = _single(q, z, neighbouring, h, pessimistic)
-    return single if steps == 1 else single.self_compose(steps)
+    return single if steps == 1 else self_compose(single, steps)
 
 
 @functools.lru_cache(maxsize=8)
