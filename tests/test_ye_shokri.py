@@ -228,6 +228,43 @@ def test_thm43_shortcut_matches_full_iteration(alpha, regime):
         assert abs(short - L) <= L * mpmath.mpf(10) ** -35
 
 
+#: (K_max, N, q, c, 1 - r) of Thm 4.3 combinations: below the fixed point's threshold (a = q e^c < 1, the fixed-point
+#: shortcut), above it (a > 1, the linear regime), near it, and a slow contraction that iterates every step
+THM43_COMBOS = [
+    (40, 25, 0.04, 9 * 10 * 0.005, 0.0396),
+    (40, 25, 0.04, 39 * 40 * 0.005, 0.0396),
+    (30, 10, 0.1, 2.3, 0.0396),
+    (12, 7, 3 / 7, 0.2, 0.0199),
+    (6, 3, 1 / 3, 0.001, 1e-5),
+    (90, 25, 0.04, 0.5, 0.0396),
+    (3, 50, 0.02, 4.0, 0.5),
+    (20, 2, 0.5, 0.69, 0.0396),
+]
+
+
+@pytest.mark.skipif(ys._thm43_c is None, reason="the compiled Thm 4.3 loop is not built (no C compiler)")
+def test_thm43_compiled_loop_is_the_python_loop() -> None:
+    """The C loop (``_thm43.c``) against the Python loop it replaces: the same steps and shortcuts, so the same
+    values to the last bit but for the C library's and Python's math functions (1e-15 relative)."""
+    for K, N, q, c, omr in THM43_COMBOS:
+        compiled = ys._thm43_scalar_epochs(K, N, q, c, omr)
+        python = ys._thm43_scalar_epochs(K, N, q, c, omr, compiled=False)
+        np.testing.assert_allclose(compiled, python, rtol=1e-15, atol=0, err_msg=str((K, N, q, c, omr)))
+
+
+def test_thm43_every_combination_path_agrees(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Many combinations at once: the array loop (used without the compiled loop) and the per-combination loop
+    (compiled, or Python) agree to 1e-13 relative (their shortcuts are checked at different steps: every 64 steps
+    against every epoch, each within 4e-16 of the iterate it replaces)."""
+    K_max, N, q, c, omr = (np.array(col, dtype=float) for col in zip(*THM43_COMBOS, strict=True))
+    K_max, N = K_max.astype(np.int64), N.astype(np.int64)
+    per_combination = ys.thm43_log_S_np_epochs(K_max, N, q, c, 1 - omr, omr)
+    monkeypatch.setattr(ys, "_thm43_c", None)
+    arrays = ys.thm43_log_S_np_epochs(K_max, N, q, c, 1 - omr, omr)
+    for combo, one, other in zip(THM43_COMBOS, per_combination, arrays, strict=True):
+        np.testing.assert_allclose(one, other, rtol=1e-13, atol=0, err_msg=str(combo))
+
+
 def test_thm43_limit_and_its_condition():
     t = dptheory.get("yeshokri22.thm4_3")
     lim = t.limits["K"]
