@@ -89,12 +89,12 @@ def test_pld_rdp_epsilon_accepts_the_enum() -> None:
 
 
 def test_quadratic_schemes() -> None:
-    from dptheory.papers.yeshokri22.quadratic import APPLICABLE, FULL_BATCH, parse_scheme
+    from dptheory.papers.yeshokri22.quadratic import COMPARED, FULL_BATCH, parse_scheme
 
     assert parse_scheme("wor") is BatchScheme.WITHOUT_REPLACEMENT
     assert parse_scheme("full_batch") == FULL_BATCH
-    assert set(APPLICABLE) == {*BatchScheme, FULL_BATCH}
-    assert APPLICABLE["shuffle"] == APPLICABLE[BatchScheme.SHUFFLE_PARTITION]  # the plain name still looks up
+    assert set(COMPARED) == {*BatchScheme, FULL_BATCH}
+    assert COMPARED["shuffle"] == COMPARED[BatchScheme.SHUFFLE_PARTITION]  # the plain name still looks up
     with pytest.raises(InvalidParameter, match="use one of fixed, full_batch, shuffle, without_replacement"):
         parse_scheme("poisson")
     with pytest.raises(InvalidParameter, match="use one of fixed, shuffle, without_replacement"):

@@ -41,7 +41,7 @@ def audit_quadratic(
     the same in every case.
     """
     from dptheory.papers.yeshokri22.quadratic import (
-        APPLICABLE,
+        COMPARED,
         FULL_BATCH,
         QuadraticSetting,
         last_iterate_law,
@@ -82,7 +82,7 @@ def audit_quadratic(
     exact = exact_epsilon(law_p, law_q, delta)
 
     pts = []
-    for key in APPLICABLE[sch]:
+    for key in COMPARED[sch]:
         pt = theorem_point(key, st.with_alpha(2),
                            j0 if sch is BatchScheme.FIXED_ORDER else (0 if sch == FULL_BATCH else None))
         if pt is not None:
