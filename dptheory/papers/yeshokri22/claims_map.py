@@ -188,9 +188,10 @@ part (C11b's is a table of paper.toml)."""
 # parts D-G.
 _STATED = "yeshokri22.claims_map_stated"
 _FIG2_K1 = {**FIGURE_SETTING, "K": 1}
-_D7 = {"alpha": 10, "lam": 1, "beta": 4, "S_g": 4, "sigma": 2, "n": 50, "eta": "0.02"}
-_D7_EDGES = (Edge(fails={**_D7, "K": 1}, across="K = 1"),
-             Edge(fails={**_D7, "K": 2000}, across="large K: the relative excess e^(-lambda eta K/2) = 2e-9"))
+#: Thm D.7 at the Figure setting (full batch: no b), every parameter but K; claims_stated pins its K = 1 failure here
+D7_POINT = {"alpha": 10, "lam": 1, "beta": 4, "S_g": 4, "sigma": 2, "n": 50, "eta": "0.02"}
+_D7_EDGES = (Edge(fails={**D7_POINT, "K": 1}, across="K = 1"),
+             Edge(fails={**D7_POINT, "K": 2000}, across="large K: the relative excess e^(-lambda eta K/2) = 2e-9"))
 _C17 = {"alpha": 2, "S_g": 1, "sigma": 1, "lam": 1, "beta": 1, "b": 1}
 _CLIPPED_ONLY = ("Outside the region (not the configuration's sentence) it holds: where clipping is inactive g = grad "
                  "l_0 + lambda theta has Jacobian Hessian + lambda I >= lambda I (C14c), and with c = 2 classes the "

@@ -26,7 +26,7 @@ from dptheory.core.conditions import Condition
 from dptheory.core.registry import REGISTRY
 from dptheory.core.symbolic import SymbolicResult, all_proved, prove_sign, prove_zero
 from dptheory.papers.yeshokri22.claims_c5 import DIVIDES, c5_steps
-from dptheory.papers.yeshokri22.claims_map import MAPS
+from dptheory.papers.yeshokri22.claims_map import D7_POINT, MAPS
 from dptheory.papers.yeshokri22.theorems import (
     FIGURE_SETTING,
     FIRST_TERM_EXPR,
@@ -486,7 +486,7 @@ _kk = sp.Symbol("k", integer=True, nonnegative=True)
 EQ129_SUM = sp.Sum(sp.exp(-eta * lam * _kk / 2), (_kk, 0, K - 1))
 EQ130_PRINTED = (1 - sp.exp(-lam * eta * K)) / (1 - sp.exp(-eta * lam / 2))
 EQ132_PRINTED = al * S_g**2 / (lam * sigma**2 * n**2) * (1 - sp.exp(-lam * eta * K))
-_D7 = {"alpha": 10, "lam": 1, "beta": 4, "S_g": 4, "sigma": 2, "n": 50, "eta": "0.02", "K": 1}
+_D7 = {**D7_POINT, "K": 1}
 
 
 def c18_finding_values(c: Claim) -> dict[str, Any]:
