@@ -110,7 +110,7 @@ def _override_cases():
         for name in t.overrides:
             term, _, backend = name.rpartition(".")
             expr = t.bound if not term else t.terms[term].expr
-            if expr is not None and backend in ("mp", "np"):
+            if expr is not None:
                 cases.append(pytest.param(t.key, term or None, backend, id=f"{t.key}:{name}"))
     return cases
 
@@ -118,8 +118,11 @@ def _override_cases():
 @pytest.mark.parametrize("key, term, backend", _override_cases())
 def test_override_agrees_with_the_compiled_statement(key, term, backend):
     """A hand-written kernel beside a statement is a declared override: it must agree with the compiled
-    statement (mpmath at 50 digits: 1e-40 relative; float64: 1e-10 relative) at strategy points."""
-    from dptheory.core.compile import compile_expr
+    statement (mpmath at 50 digits: 1e-40 relative; float64: 1e-10 relative; an arb kernel's certified enclosure at
+    40 digits must contain the statement's mpmath value at 60 digits, widened by 1e-38 relative) at strategy
+    points."""
+    from dptheory.core.compile import compile_expr, enclose
+    from dptheory.core.evaluator import ArbEvaluator
 
     t = dptheory.get(key)
     expr = t.bound if term is None else t.terms[term].expr
@@ -128,6 +131,7 @@ def test_override_agrees_with_the_compiled_statement(key, term, backend):
     comp = compile_expr(expr, syms, integers=ints)
     hand = t.mp if term is None else t.terms[term].mp
     hand_np = t.np if term is None else t.terms[term].np
+    hand_arb = t.arb if term is None else t.terms[term].arb
 
     @given(_points(t))
     def run(p):
@@ -137,6 +141,14 @@ def test_override_agrees_with_the_compiled_statement(key, term, backend):
                 a, b = mpmath.mpf(hand(args)), mpmath.mpf(comp.mp(args))
                 note(f"{p}: override {a}, statement {b}")
                 assert a == b or abs(a - b) <= abs(b) * mpmath.mpf(10) ** -40
+        elif backend == "arb":
+            with mpmath.workdps(60):
+                b = mpmath.mpf(comp.mp(t.kernel_args(p)))
+            ball = enclose(ArbEvaluator(t.params, hand_arb), p, dps=40)
+            note(f"{p}: override [{ball.lo}, {ball.hi}], statement {b}")
+            with mpmath.workdps(60):
+                slack = abs(b) * mpmath.mpf(10) ** -38
+                assert ball.lo - slack <= b <= ball.hi + slack
         else:
             fl = {k: float(v) for k, v in p.items()}
             raw = hand_np({k: np.asarray(v) for k, v in fl.items()})

@@ -203,7 +203,7 @@ def term_kernels(thm: Theorem, name: str) -> Kernels:
     else:
         assert c is not None  # the check above: a term without an expression has an mp kernel
         mp_k = c.mp
-    return Kernels(mp=mp_k, np=np_k, arb=c)
+    return Kernels(mp=mp_k, np=np_k, arb=ArbEvaluator(thm.params, t.arb) if t.arb is not None else c)
 
 
 def evaluate(

@@ -145,7 +145,7 @@ THEOREM_FIELDS: Spec = {
     "unit": ((str,), "one of " + ", ".join(repr(u.value) for u in Unit), False),
     "monotone": ((dict,), "a table parameter = one of " + ", ".join(repr(m.value) for m in Monotone), False),
     "kernels": ((dict,), "a table { mp, np, arb, reason }: functions of the package (module.name) and why", False),
-    "terms": ((dict,), "a table name = { description, expr, mp, np }", False),
+    "terms": ((dict,), "a table name = { description, expr, mp, np, arb }", False),
     "limits": ((dict,), "a table parameter = the formula of the bound's limit as it tends to infinity (as the paper "
                "states it; a claim's side reads it with limit = \"K\")", False),
     "np_flagged": ((bool,), "true or false", False),
@@ -170,6 +170,7 @@ TERM_FIELDS: Spec = {
     "expr": ((str,), FORMULA, False),
     "mp": ((str,), NAME.replace("an object", "a function p -> mpf"), False),
     "np": ((str,), NAME.replace("an object", "a function p -> float64 array"), False),
+    "arb": ((str,), NAME.replace("an object", "a function p -> arb ball"), False),
 }
 SYMBOL_FIELDS: Spec = {
     "name": ((str,), "a string (the printed name; default: the table's name)", False),

@@ -219,7 +219,8 @@ def build_theorem(pf: TheoremFile, table: Mapping[str, Any]) -> Theorem:
     fields["terms"] = {
         name: Term(name, t["description"], function(f"terms: {name}: mp", t["mp"]) if "mp" in t else None,
                    function(f"terms: {name}: np", t["np"]) if "np" in t else None,
-                   formula(f"terms: {name}: expr", t["expr"]) if "expr" in t else None)
+                   formula(f"terms: {name}: expr", t["expr"]) if "expr" in t else None,
+                   function(f"terms: {name}: arb", t["arb"]) if "arb" in t else None)
         for name, t in table.get("terms", {}).items()}
     fields["limits"] = {name: Limit(name, expr=formula(f"limits: {name}", text),
                                     derivation=f"the limit as the paper states it ({pf.source})")

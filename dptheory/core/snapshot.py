@@ -157,7 +157,7 @@ def record_of(thm: Any) -> dict[str, Any] | None:
         compiled = _sources(thm.compiled)
         for t in thm.terms.values():
             tr: dict[str, Any] = {"description": t.description, "compiled": _sources(compiled_term(thm, t.name))}
-            for name in ("mp", "np"):
+            for name in ("mp", "np", "arb"):
                 fn = getattr(t, name)
                 tr[name] = None if fn is None else _ref(fn)
                 if fn is not None and tr[name] is None:
@@ -188,6 +188,7 @@ class CachedTerm:
     description: str
     mp: KernelMP | None = None
     np: KernelNP | None = None
+    arb: KernelArb | None = None
 
 
 class CachedTheorem(Evaluable):
@@ -233,7 +234,9 @@ class CachedTheorem(Evaluable):
         self._term_sources = {k: t["compiled"] for k, t in r["terms"].items()}
         self.terms = {k: CachedTerm(k, t["description"],
                                     None if t["mp"] is None else _Lazy(str(t["mp"])),
-                                    None if t["np"] is None else _Lazy(str(t["np"]))) for k, t in r["terms"].items()}
+                                    None if t["np"] is None else _Lazy(str(t["np"])),
+                                    None if t.get("arb") is None else _Lazy(str(t["arb"])))
+                      for k, t in r["terms"].items()}
         self._memo: dict[Any, Any] = {}
         self.domain_checks = tuple(self._condition(c, i, "domain") for i, c in enumerate(r["domain_checks"]))
         self.condition_checks = tuple(self._condition(c, i, "own") for i, c in enumerate(r["condition_checks"]))

@@ -59,8 +59,9 @@ __all__ = ["Limit", "Term", "Theorem"]
 class Term:
     """A named part of a bound (e.g. the first term of Thm 4.2), evaluable on its own.
 
-    Its ``expr`` is compiled like a theorem's bound; ``mp``/``np`` are declared overrides (the
-    theorem's ``kernel_reason`` says why).
+    Its ``expr`` is compiled like a theorem's bound; ``mp``/``np``/``arb`` are declared overrides (the
+    theorem's ``kernel_reason`` says why; ``arb`` encloses the term for its certified digits, where the compiled
+    expression would be slow, e.g. Maurer's xi(n) as a sum of n terms).
     """
 
     name: str
@@ -68,6 +69,7 @@ class Term:
     mp: KernelMP | None = None
     np: KernelNP | None = None
     expr: sp.Expr | None = None
+    arb: KernelArb | None = None
 
 
 def from_expr(args: Mapping[str, Any]) -> Any:
@@ -207,7 +209,8 @@ class Theorem(Evaluable):
         if self.bound is None and self.mp is None:
             raise ValueError(f"{self.key}: a theorem needs a closed-form bound or an mp kernel (with kernel_reason)")
         overrides = [n for n in ("mp", "np", "arb") if getattr(self, n) is not None]
-        overrides += [f"{t.name}.{n}" for t in self.terms.values() for n in ("mp", "np") if getattr(t, n) is not None]
+        overrides += [f"{t.name}.{n}" for t in self.terms.values() for n in ("mp", "np", "arb")
+                      if getattr(t, n) is not None]
         if overrides and not self.kernel_reason.strip():
             raise ValueError(
                 f"{self.key}: hand-written kernels ({', '.join(overrides)}) are declared overrides of "
@@ -324,7 +327,8 @@ class Theorem(Evaluable):
     def overrides(self) -> tuple[str, ...]:
         """The hand-written kernels of this theorem (``mp``, ``np``, ``arb``, ``term1.mp``...)."""
         names = [n for n in ("mp", "np", "arb") if getattr(self, n) is not None]
-        names += [f"{t.name}.{n}" for t in self.terms.values() for n in ("mp", "np") if getattr(t, n) is not None]
+        names += [f"{t.name}.{n}" for t in self.terms.values() for n in ("mp", "np", "arb")
+                      if getattr(t, n) is not None]
         return tuple(names)
 
     # ------------------------------------------------------------------ symbolic side
