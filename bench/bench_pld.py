@@ -1,8 +1,8 @@
 """The composition baselines in (epsilon, delta): PLD (tight) against RDP, and the Ye & Shokri hidden-state bounds.
 
-Run from the repository root: ``python bench/bench_pld.py [table] [curves] [gap] [timing] [readoff] [compose]``
-(default: all six). Prints the numbers quoted in ``docs/privacy_baselines_pld.md`` and ``docs/performance.md``;
-nothing is asserted.
+Run from the repository root: ``python bench/bench_pld.py [table] [curves] [gap] [timing] [readoff] [compose]
+[buckets]`` (default: all seven). Prints the numbers quoted in ``docs/privacy_baselines_pld.md`` and
+``docs/performance.md``; nothing is asserted.
 
 * ``table``: Ye & Shokri 2022 (arXiv 2203.05363) Figure 2 setting (eta = 0.02, lam = 1, beta = 4,
   S_g = 4, sigma = 2, n = 50, b = 2, so q = 0.04, z = 10, 25 steps per epoch), delta = 1e-5,
@@ -20,6 +20,9 @@ nothing is asserted.
   ``self_compose`` against ours (``dptheory.privacy.pld_fast.self_compose``) on the same distributions: the time
   ratio, and each one's largest difference from the same convolution taken wholly in long double (in units of the
   double epsilon times the largest point).
+* ``buckets``: the optimistic single-step PLD (privacy buckets), dp-accounting's ``from_gaussian_mechanism`` against
+  ours (``dptheory.privacy.pld_fast.gaussian_privacy_buckets``) at the grids the README's ``compare --run`` example
+  and the claims use: the time ratio and whether the two PLDs are the same bit for bit.
 """
 
 from __future__ import annotations
@@ -192,7 +195,39 @@ def compose() -> None:
               f"| {err_o:.1f} |")
 
 
+def buckets() -> None:
+    import numpy as np
+    from dp_accounting import NeighboringRelation
+    from dp_accounting.pld import privacy_loss_distribution as pld_lib
+
+    from dptheory.privacy.pld_fast import gaussian_privacy_buckets
+
+    def same(a, b) -> bool:
+        pmfs = [(a._pmf_remove, b._pmf_remove)] + ([] if a._symmetric else [(a._pmf_add, b._pmf_add)])
+        return all(type(x) is type(y) and x._infinity_mass == y._infinity_mass and (
+            list(x._loss_probs.items()) == list(y._loss_probs.items()) if hasattr(x, "_loss_probs") else
+            x._lower_loss == y._lower_loss and np.array_equal(np.asarray(x._probs), np.asarray(y._probs)))
+            for x, y in pmfs)
+
+    print("| z | q | grid | relation | points | dp-accounting | ours | ratio | identical |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for z, q, h, relation in ((1.1, 0.01, 2.0**-19, "add_or_remove"), (2.2, 0.01, 2.0**-19, "replace_one"),
+                              (10.0, 0.04, 2.0**-15.5, "add_or_remove"), (1.0, 0.004, 1e-4, "add_or_remove")):
+        rel = NeighboringRelation.ADD_OR_REMOVE_ONE if relation == "add_or_remove" else NeighboringRelation.REPLACE_ONE
+        t0 = time.perf_counter()
+        theirs = pld_lib.from_gaussian_mechanism(standard_deviation=z, sensitivity=1.0, pessimistic_estimate=False,
+                                                 value_discretization_interval=h, sampling_prob=q,
+                                                 use_connect_dots=False, neighboring_relation=rel)
+        t1 = time.perf_counter()
+        ours = gaussian_privacy_buckets(z, q, h, False, replace_one=relation == "replace_one")
+        t2 = time.perf_counter()
+        points = theirs._pmf_remove.size
+        print(f"| {z:g} | {q:g} | {h:.3g} | {relation} | {points} | {t1 - t0:.2f} s | {t2 - t1:.3f} s "
+              f"| {(t1 - t0) / (t2 - t1):.1f}x | {same(ours, theirs)} |")
+
+
 if __name__ == "__main__":
-    sections = sys.argv[1:] or ["table", "curves", "gap", "timing", "readoff", "compose"]
+    sections = sys.argv[1:] or ["table", "curves", "gap", "timing", "readoff", "compose", "buckets"]
     for name in sections:
-        {"table": table, "curves": curves, "gap": gap, "timing": timing, "readoff": readoff, "compose": compose}[name]()
+        {"table": table, "curves": curves, "gap": gap, "timing": timing, "readoff": readoff, "compose": compose,
+         "buckets": buckets}[name]()

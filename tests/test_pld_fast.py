@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 import pytest
@@ -218,3 +219,65 @@ def test_sparse_pmfs_the_library_makes_dense_are_composed_by_ours(monkeypatch: p
     assert (ours._lower_loss, ours._infinity_mass) == (theirs._lower_loss, theirs._infinity_mass)
     if np.finfo(np.longdouble).eps < np.finfo(np.float64).eps:  # measured: ours 1.0, the library's 13
         assert _error(ours, _long_double_window(pmf, 40)) <= 8
+
+
+# ------------------------------------------------------------------------------------ single step: privacy buckets
+
+#: (z, q, grid, pessimistic): the README's run example (z = 1.1, q = 0.01) and a replace-one setting at 2z, the
+#: Figure 2 setting on the claims' lower grid, q = 1, a coarse grid, and one the library keeps sparse
+BUCKETS = [
+    (1.1, 0.01, 1e-4, False),
+    (2.2, 0.01, 1e-4, False),
+    (10.0, 0.04, 2.0**-15.5, False),
+    (2.0, 0.2, 1e-3, True),
+    (3.0, 1.0, 1e-3, False),
+    (1.0, 0.5, 1e-2, False),
+    (50.0, 0.001, 1e-4, False),
+]
+
+
+def _library_buckets(z: float, q: float, grid: float, pessimistic: bool, relation: NeighboringRelation) -> Any:
+    return pld_lib.from_gaussian_mechanism(
+        standard_deviation=z, sensitivity=1.0, pessimistic_estimate=pessimistic, value_discretization_interval=grid,
+        sampling_prob=q, use_connect_dots=False, neighboring_relation=relation)
+
+
+@pytest.mark.parametrize("relation", [NeighboringRelation.ADD_OR_REMOVE_ONE, NeighboringRelation.REPLACE_ONE])
+@pytest.mark.parametrize(("z", "q", "grid", "pessimistic"), BUCKETS)
+def test_privacy_buckets_are_the_librarys_bit_for_bit(
+    z: float, q: float, grid: float, pessimistic: bool, relation: NeighboringRelation
+) -> None:
+    theirs = _library_buckets(z, q, grid, pessimistic, relation)
+    ours = pld_fast.gaussian_privacy_buckets(z, q, grid, pessimistic,
+                                             replace_one=relation is NeighboringRelation.REPLACE_ONE)
+    assert ours._symmetric == theirs._symmetric
+    for mine, lib in zip(_pmfs(ours), _pmfs(theirs), strict=True):
+        assert type(mine) is type(lib)
+        assert (mine._infinity_mass, mine._discretization, mine._pessimistic_estimate) == (
+            lib._infinity_mass, lib._discretization, lib._pessimistic_estimate)
+        if isinstance(lib, SparsePLDPmf):
+            assert list(mine._loss_probs.items()) == list(lib._loss_probs.items())  # the same sums, in the same order
+        else:
+            assert mine._lower_loss == lib._lower_loss
+            assert np.array_equal(mine._probs, np.asarray(lib._probs))
+
+
+@pytest.mark.parametrize("adjacency", ["ADD", "REMOVE", "REPLACE"])
+@pytest.mark.parametrize("q", [0.01, 0.3, 1.0])
+def test_inverse_losses_are_the_librarys(adjacency: str, q: float) -> None:
+    """Every grid loss the construction asks for, and the edge of the subsampled loss (where the library's
+    ``math.isclose`` returns the inverse of an infinite loss), against the library's scalar inverse, exactly."""
+    from dp_accounting.pld.privacy_loss_mechanism import AdjacencyType, GaussianPrivacyLoss
+
+    loss = GaussianPrivacyLoss(1.3, sensitivity=1.0, pessimistic_estimate=False, log_mass_truncation_bound=-50,
+                               sampling_prob=q, adjacency_type=getattr(AdjacencyType, adjacency))
+    tail = loss.privacy_loss_tail()
+    hi, lo = loss.privacy_loss(tail.lower_x_truncation), loss.privacy_loss(tail.upper_x_truncation)
+    values = np.concatenate((np.linspace(lo, hi, 2001), [0.0]))
+    if q < 1 and adjacency != "REPLACE":
+        edge = -math.log(1 - q) if adjacency == "ADD" else math.log(1 - q)
+        inside = 1.0 if adjacency == "REMOVE" else -1.0
+        values = np.concatenate((values, [edge, edge * (1 + 5e-10), edge + inside * abs(edge) * 2e-9]))
+    theirs = np.array([loss.inverse_privacy_loss(float(v)) for v in values])
+    ours = pld_fast._inverse_losses(loss, values)
+    assert np.array_equal(ours, theirs), values[ours != theirs][:5]

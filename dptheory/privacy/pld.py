@@ -10,7 +10,9 @@ the Gaussian mechanism with noise multiplier ``z`` applied to a Poisson sample w
   (Koskela et al. 2020; Doroshenko, Ghazi, Kamath, Kumar & Manurangsi 2022, "Connect the Dots:
   Tighter Discrete Approximations of Privacy Loss Distributions", arXiv 2207.04380), with an error
   bracket ``[lower, upper]``. The single-step PLD comes from
-  ``dp_accounting.pld.privacy_loss_distribution.from_gaussian_mechanism``. Two steps are ours, both the
+  ``dp_accounting.pld.privacy_loss_distribution.from_gaussian_mechanism`` (the optimistic one, privacy buckets,
+  from :func:`dptheory.privacy.pld_fast.gaussian_privacy_buckets`: the library's construction with its loop over
+  the grid losses as array operations, bit for bit the same PLD). Two more steps are ours, both the
   library's rule computed differently (:mod:`dptheory.privacy.pld_fast`, compared with the library and with a
   long-double reference in ``tests/test_pld_fast.py``): the ``steps``-fold composition
   (:func:`dptheory.privacy.pld_fast.self_compose`: the library's ``self_compose``, the same truncation window and
@@ -90,7 +92,7 @@ from numpy.typing import NDArray
 from dptheory.core.errors import InvalidParameter, NumericalFailure
 from dptheory.core.units import ConversionMethod
 from dptheory.core.validate import number_text
-from dptheory.privacy.pld_fast import epsilon_for_delta, self_compose
+from dptheory.privacy.pld_fast import epsilon_for_delta, gaussian_privacy_buckets, self_compose
 
 if TYPE_CHECKING:
     from dptheory.privacy.conversion import DPConversion
@@ -342,6 +344,10 @@ def _single(q: float, z: float, neighbouring: str, h: float, pessimistic: bool) 
     from dp_accounting import NeighboringRelation
     from dp_accounting.pld import privacy_loss_distribution as pld
 
+    if not pessimistic:
+        # privacy buckets (the optimistic estimate): the library's construction with its per-loss Python loop as
+        # array operations, bitwise the same PLD (dptheory.privacy.pld_fast.gaussian_privacy_buckets)
+        return gaussian_privacy_buckets(z, q, h, False, replace_one=neighbouring != "add_or_remove")
     relation = (
         NeighboringRelation.ADD_OR_REMOVE_ONE if neighbouring == "add_or_remove" else NeighboringRelation.REPLACE_ONE
     )

@@ -1,5 +1,5 @@
-"""Two steps of dp-accounting's privacy loss distributions as array operations: the read-off of epsilon at delta
-and the self-composition.
+"""Three steps of dp-accounting's privacy loss distributions as array operations: the read-off of epsilon at delta,
+the self-composition, and the optimistic (privacy-buckets) single-step PLD of the Gaussian mechanism.
 
 **Epsilon at delta** (:func:`epsilon_for_delta`). dp-accounting 0.6.0's ``PrivacyLossDistribution.
 get_epsilon_for_delta`` walks the losses of each PMF from the largest down in a Python loop
@@ -37,6 +37,14 @@ rule and the window and changes two computations, 2-4x faster on the Figure 2 PL
 
 ``tests/test_pld_fast.py`` compares both with the library on composed PLDs (the composed PMFs point by point, and
 epsilon at delta, which is what the claims read).
+
+**Privacy buckets** (:func:`gaussian_privacy_buckets`). dp-accounting's ``from_gaussian_mechanism`` with
+``use_connect_dots=False`` (the optimistic estimate) walks the grid of losses from the top, calling
+``inverse_privacy_loss`` once per grid loss in Python: about 1.7 million calls for the lower end of the README's
+``compare --run`` example (9 s of its 15). Ours computes the same points with the same operations on arrays
+(``numpy`` where the library calls ``numpy``, the C library's ``math`` functions element by element where it calls
+``math``), then the library's own CDF differences and sums: bit for bit the same PLD in every tested setting
+(``tests/test_pld_fast.py``), 11-46x faster (``python bench/bench_pld.py buckets``).
 """
 
 from __future__ import annotations
@@ -198,3 +206,135 @@ def self_compose(pld: Any, num_times: int, tail_mass_truncation: float = 1e-15) 
     if pld._symmetric:
         return PrivacyLossDistribution(remove)
     return PrivacyLossDistribution(remove, _pmf_self_compose(pld._pmf_add, num_times, tail_mass_truncation))
+
+
+# ----------------------------------------------------------------------------- single step: privacy buckets
+def _inverse_losses(loss: Any, values: np.ndarray) -> np.ndarray:
+    """``loss.inverse_privacy_loss(v)`` for every ``v`` of ``values`` (a dp-accounting ``GaussianPrivacyLoss``, ADD or
+    REMOVE), with the library's operations on arrays: ``common.log_a_times_exp_b_plus_c(1/q, +-v, 1 - 1/q)`` (for
+    q < 1: b + log a, then ``_log_sub`` with log(-c); log(a + c) where b = 0), the edge at +-log(1 - q)
+    (``math.isclose``: the inverse of an infinite loss), and the Gaussian's ``-s/2 - v sigma^2/s`` (``+ s`` for ADD).
+    Values past that edge raise in the library; the caller never asks for them (they lie beyond the truncation)."""
+    from dp_accounting.pld.privacy_loss_mechanism import AdjacencyType
+
+    s, sigma2 = float(loss.sensitivity), float(loss._standard_deviation) ** 2
+    q = float(loss.sampling_prob)
+    add = loss.adjacency_type == AdjacencyType.ADD
+    if loss.adjacency_type == AdjacencyType.REPLACE:
+        return _inverse_losses_replace(loss, values)
+
+    def remove_without_subsampling(v: np.ndarray) -> np.ndarray:
+        return -0.5 * s - v * sigma2 / s
+
+    if q == 1.0:
+        without = values
+    else:
+        sign = -1.0 if add else 1.0
+        edge = sign * math.log(1 - q)  # REMOVE: log(1 - q); ADD: -log(1 - q)
+        b = sign * values
+        a, c = 1 / q, 1 - 1 / q
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            d = b + np.log(a)
+            sub = d + np.log1p(-np.exp(np.log(-c) - d))
+            logs = np.where(b == 0, np.log(a + c), sub)
+        without = sign * logs
+        # math.isclose (relative 1e-9) decided exactly on the few values within twice its tolerance
+        near = np.flatnonzero(np.abs(values - edge) <= 2e-9 * np.maximum(np.abs(values), abs(edge)))
+        near = near[[math.isclose(float(values[i]), edge) for i in near]] if near.size else near
+        if near.size:  # the inverse of the largest (ADD) or smallest (REMOVE) loss: an infinite x
+            without = without.copy()
+            without[near] = math.inf if add else -math.inf
+    x = remove_without_subsampling(without)
+    return s + x if add else x
+
+
+def _inverse_losses_replace(loss: Any, values: np.ndarray) -> np.ndarray:
+    """``GaussianPrivacyLoss._inverse_privacy_loss_replace`` on an array: x = sigma^2/s (asinh(-sign(v) sinh(|v|/2)
+    alpha) - v/2), alpha = e^{s^2/(2 sigma^2)} (1-q)/q, with the library's ``log_sinh`` (``math``, element by element:
+    its exponential and log1p are the C library's) and ``asinh_exp`` (``numpy.logaddexp``); 0 at v = 0."""
+    s, sd = float(loss.sensitivity), float(loss._standard_deviation)
+    q = float(loss.sampling_prob)
+    if q == 1.0:
+        return np.where(values == 0, 0.0, -values * sd**2 / s / 2)
+    sign = np.where(values >= 0, 1.0, -1.0)
+    half = np.abs(values) / 2
+    log_alpha = 0.5 * (s / sd) ** 2 + math.log1p(-q) - math.log(q)
+    log_sinh = np.fromiter((a + math.log1p(-math.exp(-2 * a)) - math.log(2) if a != 0 else 0.0 for a in half.tolist()),
+                           dtype=np.float64, count=half.size)
+    log_abs_b_times_exp_a = math.log(1.0) + (log_alpha + log_sinh)  # asinh_exp(a, b) with b = -sign, |b| = 1
+    asinh = -sign * np.logaddexp(0.5 * np.logaddexp(0, 2 * log_abs_b_times_exp_a), log_abs_b_times_exp_a)
+    return np.where(values == 0, 0.0, sd**2 / s * (asinh - values / 2))
+
+
+def privacy_buckets_pmf(loss: Any, value_discretization_interval: float, pessimistic_estimate: bool) -> Any:
+    """dp-accounting's ``_create_pld_pmf_from_monotone_privacy_loss`` with ``use_connect_dots=False`` (privacy
+    buckets) for a continuous Gaussian privacy loss, ADD or REMOVE: the same grid of losses, the same points x
+    (``inverse_privacy_loss`` of every grid loss, here on arrays), the same CDF differences (the library's vectorised
+    ``mu_upper_cdf``) and the same sums; the library calls ``inverse_privacy_loss`` once per grid loss in Python
+    (about 1.7 million times for the optimistic PLD of the README's ``compare --run`` example)."""
+    from dp_accounting.pld import pld_pmf
+
+    h = value_discretization_interval
+    round_fn = math.ceil if pessimistic_estimate else math.floor
+    tail = loss.privacy_loss_tail()
+    lower_x, upper_x = tail.lower_x_truncation, tail.upper_x_truncation
+    masses: dict[int, float] = {}
+    infinity_mass = tail.tail_probability_mass_function.get(math.inf, 0)
+    for privacy_loss, mass in tail.tail_probability_mass_function.items():
+        if privacy_loss != math.inf:
+            key = round_fn(privacy_loss / h)
+            masses[key] = masses.get(key, 0) + mass
+    top = math.floor(loss.privacy_loss(lower_x) / h)
+    bottom_loss = loss.privacy_loss(upper_x)
+    # the library's loop: from k = top down, x = inverse(h k) while h k is above the loss at upper_x, then upper_x;
+    # it stops after the first x >= upper_x
+    ks = np.arange(top, math.floor(bottom_loss / h) - 2, -1, dtype=np.int64)
+    values = h * ks.astype(np.float64)
+    last = int(np.argmax(values <= bottom_loss)) if (values <= bottom_loss).any() else ks.size - 1
+    ks, values = ks[: last + 1], values[: last + 1]
+    xs = np.empty(ks.size)
+    xs[:-1] = _inverse_losses(loss, values[:-1])
+    xs[-1] = upper_x if values[-1] <= bottom_loss else _inverse_losses(loss, values[-1:])[0]
+    reached = np.flatnonzero(~(xs < upper_x))  # the loop appends x, then goes on while x < upper_x
+    if lower_x >= upper_x:
+        ks, xs = ks[:0], xs[:0]
+    elif reached.size:
+        ks, xs = ks[: reached[0] + 1], xs[: reached[0] + 1]
+    cdf = np.asarray(loss.mu_upper_cdf(np.concatenate(([lower_x], xs))), dtype=np.float64)
+    probs = cdf[1:] - cdf[:-1]
+    rounded = ks + 1 if pessimistic_estimate else ks  # round_fn(k + 0.5) for an integer k: distinct keys
+    keys = set(masses) | set(rounded.tolist()) if rounded.size <= pld_pmf._MAX_PMF_SPARSE_SIZE else None
+    if keys is not None and len(keys) <= pld_pmf._MAX_PMF_SPARSE_SIZE:  # the library's sparse PMF, built as it does
+        for key, mass in zip(rounded.tolist(), probs.tolist(), strict=True):
+            masses[key] = masses.get(key, 0) + mass
+        return pld_pmf.SparsePLDPmf(masses, h, infinity_mass, pessimistic_estimate)
+    lo = min(int(rounded.min()), *masses) if masses else int(rounded.min())
+    hi = max(int(rounded.max()), *masses) if masses else int(rounded.max())
+    dense = np.zeros(hi - lo + 1)
+    for key, mass in masses.items():  # the tail first, as the library adds it first (0 + mass, then + prob)
+        dense[key - lo] = mass
+    dense[rounded - lo] += probs
+    return pld_pmf.DensePLDPmf(h, lo, dense, infinity_mass, pessimistic_estimate)
+
+
+def gaussian_privacy_buckets(standard_deviation: float, sampling_prob: float, value_discretization_interval: float,
+                             pessimistic_estimate: bool, *, replace_one: bool = False) -> Any:
+    """dp-accounting's ``from_gaussian_mechanism`` with ``use_connect_dots=False`` (privacy buckets), sensitivity 1
+    and its default truncation (log mass -50): for ADD_OR_REMOVE_ONE the REMOVE and ADD PMFs (one symmetric PMF when
+    ``sampling_prob`` is 1, as the library's), for REPLACE_ONE (``replace_one``) the REPLACE PMF, each by
+    :func:`privacy_buckets_pmf`."""
+    from dp_accounting.pld.privacy_loss_distribution import PrivacyLossDistribution
+    from dp_accounting.pld.privacy_loss_mechanism import AdjacencyType, GaussianPrivacyLoss
+
+    def pmf(adjacency: Any) -> Any:
+        loss = GaussianPrivacyLoss(standard_deviation, sensitivity=1.0, pessimistic_estimate=pessimistic_estimate,
+                                   log_mass_truncation_bound=-50, sampling_prob=sampling_prob,
+                                   adjacency_type=adjacency)
+        return privacy_buckets_pmf(loss, value_discretization_interval, pessimistic_estimate)
+
+    if replace_one:
+        return PrivacyLossDistribution(pmf(AdjacencyType.REPLACE))
+    remove = pmf(AdjacencyType.REMOVE)
+    if sampling_prob == 1.0:
+        return PrivacyLossDistribution(remove)
+    return PrivacyLossDistribution(remove, pmf(AdjacencyType.ADD))
