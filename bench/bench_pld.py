@@ -164,7 +164,7 @@ def compose() -> None:
     from scipy import fft
 
     from dptheory.privacy.pld import _single
-    from dptheory.privacy.pld_fast import self_compose
+    from dptheory.privacy.pld_fast import pmfs, self_compose
 
     def error(pmf, single_pmf, steps: int) -> float:  # against the whole convolution in long double
         dense = single_pmf if hasattr(single_pmf, "_probs") else single_pmf.to_dense_pmf()
@@ -187,9 +187,9 @@ def compose() -> None:
         t1 = time.perf_counter()
         ours = self_compose(single, steps)
         t2 = time.perf_counter()
-        err_t, err_o = (max(error(c._pmf_remove, single._pmf_remove, steps), error(c._pmf_add, single._pmf_add, steps))
+        err_t, err_o = (max(error(a, b, steps) for a, b in zip(pmfs(c), pmfs(single), strict=True))
                         for c in (theirs, ours))
-        points = max(theirs._pmf_remove.size, theirs._pmf_add.size)
+        points = max(pmf.size for pmf in pmfs(theirs))
         print(f"| {q_:g} | {z_:g} | {steps} | {h:.3g} ({'upper' if pessimistic else 'lower'}) | {points} "
               f"| {(t1 - t0) * 1e3:.0f} ms | {(t2 - t1) * 1e3:.0f} ms | {(t1 - t0) / (t2 - t1):.1f}x | {err_t:.0f} "
               f"| {err_o:.1f} |")
@@ -200,14 +200,13 @@ def buckets() -> None:
     from dp_accounting import NeighboringRelation
     from dp_accounting.pld import privacy_loss_distribution as pld_lib
 
-    from dptheory.privacy.pld_fast import gaussian_privacy_buckets
+    from dptheory.privacy.pld_fast import gaussian_privacy_buckets, pmfs
 
     def same(a, b) -> bool:
-        pmfs = [(a._pmf_remove, b._pmf_remove)] + ([] if a._symmetric else [(a._pmf_add, b._pmf_add)])
-        return all(type(x) is type(y) and x._infinity_mass == y._infinity_mass and (
+        return a._symmetric == b._symmetric and all(type(x) is type(y) and x._infinity_mass == y._infinity_mass and (
             list(x._loss_probs.items()) == list(y._loss_probs.items()) if hasattr(x, "_loss_probs") else
             x._lower_loss == y._lower_loss and np.array_equal(np.asarray(x._probs), np.asarray(y._probs)))
-            for x, y in pmfs)
+            for x, y in zip(pmfs(a), pmfs(b), strict=True))
 
     print("| z | q | grid | relation | points | dp-accounting | ours | ratio | identical |")
     print("|---|---|---|---|---|---|---|---|---|")

@@ -1,4 +1,4 @@
-"""dptheory.privacy.pld_fast against dp-accounting, whose two steps it computes differently.
+"""dptheory.privacy.pld_fast against dp-accounting, whose three steps it computes differently.
 
 * ``epsilon_for_delta`` against the library's ``get_epsilon_for_delta`` (the loop it replaces; the independent
   computation is the library itself). Tolerance: 1e-12 relative. The two compute the same sums in the same order;
@@ -7,6 +7,8 @@
 * ``self_compose`` against the library's ``self_compose`` (the same window, loss offset and mass at infinity,
   exactly; epsilon at delta to the library's FFT round-off) and, point by point, against the same convolution taken
   wholly in long double (forward transform, power and inverse): the independent computation of its accuracy.
+* ``gaussian_privacy_buckets`` against the library's ``from_gaussian_mechanism`` with privacy buckets, and its
+  inverse losses against the library's scalar ``inverse_privacy_loss``: bit for bit.
 """
 
 from __future__ import annotations
@@ -136,10 +138,6 @@ def _single(q: float, z: float, pessimistic: bool, grid: float) -> pld_lib.Priva
         sampling_prob=q, use_connect_dots=pessimistic, neighboring_relation=NeighboringRelation.ADD_OR_REMOVE_ONE)
 
 
-def _pmfs(pld: pld_lib.PrivacyLossDistribution) -> list[DensePLDPmf]:
-    return [pld._pmf_remove] + ([] if pld._symmetric else [pld._pmf_add])
-
-
 def _long_double_window(pmf: DensePLDPmf, steps: int) -> np.ndarray:
     """The library's window of the steps-fold convolution, computed wholly in long double (complex FFT)."""
     from scipy import fft
@@ -159,7 +157,7 @@ def test_self_compose_is_the_librarys_and_closer_to_long_double(
         pytest.skip("this platform's long double is double: no extended-precision reference")
     single = _single(q, z, pessimistic, grid)
     theirs, ours = single.self_compose(steps), pld_fast.self_compose(single, steps)
-    for pmf, lib, mine in zip(_pmfs(single), _pmfs(theirs), _pmfs(ours), strict=True):
+    for pmf, lib, mine in zip(pld_fast.pmfs(single), pld_fast.pmfs(theirs), pld_fast.pmfs(ours), strict=True):
         # the same window (the Chernoff bounds), loss offset and mass at infinity as the library
         assert (mine._lower_loss, len(mine._probs)) == (lib._lower_loss, len(lib._probs))
         assert mine._infinity_mass == lib._infinity_mass
@@ -193,7 +191,7 @@ def test_composed_epsilon_agrees_with_the_library(
 @pytest.mark.parametrize("steps", [1, 2, 7, 1000])
 def test_window_is_the_librarys(steps: int) -> None:
     for q, z, _, pessimistic, grid in COMPOSITIONS:
-        for pmf in _pmfs(_single(q, z, pessimistic, grid)):
+        for pmf in pld_fast.pmfs(_single(q, z, pessimistic, grid)):
             probs = np.asarray(pmf.to_dense_pmf()._probs if isinstance(pmf, SparsePLDPmf) else pmf._probs)
             for tau in (0.0, 1e-15, 1e-6):
                 assert pld_fast._window(probs, steps, tau) == common.compute_self_convolve_bounds(probs, steps, tau)
@@ -251,7 +249,7 @@ def test_privacy_buckets_are_the_librarys_bit_for_bit(
     ours = pld_fast.gaussian_privacy_buckets(z, q, grid, pessimistic,
                                              replace_one=relation is NeighboringRelation.REPLACE_ONE)
     assert ours._symmetric == theirs._symmetric
-    for mine, lib in zip(_pmfs(ours), _pmfs(theirs), strict=True):
+    for mine, lib in zip(pld_fast.pmfs(ours), pld_fast.pmfs(theirs), strict=True):
         assert type(mine) is type(lib)
         assert (mine._infinity_mass, mine._discretization, mine._pessimistic_estimate) == (
             lib._infinity_mass, lib._discretization, lib._pessimistic_estimate)

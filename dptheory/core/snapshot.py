@@ -235,7 +235,7 @@ class CachedTheorem(Evaluable):
         self.terms = {k: CachedTerm(k, t["description"],
                                     None if t["mp"] is None else _Lazy(str(t["mp"])),
                                     None if t["np"] is None else _Lazy(str(t["np"])),
-                                    None if t.get("arb") is None else _Lazy(str(t["arb"])))
+                                    None if t["arb"] is None else _Lazy(str(t["arb"])))
                       for k, t in r["terms"].items()}
         self._memo: dict[Any, Any] = {}
         self.domain_checks = tuple(self._condition(c, i, "domain") for i, c in enumerate(r["domain_checks"]))

@@ -208,12 +208,9 @@ class Theorem(Evaluable):
     def __post_init__(self) -> None:
         if self.bound is None and self.mp is None:
             raise ValueError(f"{self.key}: a theorem needs a closed-form bound or an mp kernel (with kernel_reason)")
-        overrides = [n for n in ("mp", "np", "arb") if getattr(self, n) is not None]
-        overrides += [f"{t.name}.{n}" for t in self.terms.values() for n in ("mp", "np", "arb")
-                      if getattr(t, n) is not None]
-        if overrides and not self.kernel_reason.strip():
+        if self.overrides and not self.kernel_reason.strip():
             raise ValueError(
-                f"{self.key}: hand-written kernels ({', '.join(overrides)}) are declared overrides of "
+                f"{self.key}: hand-written kernels ({', '.join(self.overrides)}) are declared overrides of "
                 "the statement: say why in kernel_reason"
             )
         senses = {}
