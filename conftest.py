@@ -3,22 +3,68 @@
 from __future__ import annotations
 
 import os
+import shutil
 import tempfile
 
 import mpmath
 import pytest
 
+#: where the run's subprocesses keep their bytecode (see pytest_configure); inherited by xdist's workers
+PYCACHE_ENV = "DPTHEORY_TEST_PYCACHE"
+# the folders this process made, by run (removed in pytest_unconfigure)
+_MADE: dict[pytest.Config, list[tuple[str, str]]] = {}
+
 
 def pytest_configure(config: pytest.Config) -> None:
     """The statement cache (:mod:`dptheory.core.snapshot`) of a test run is a fresh private folder, shared by the
-    run's workers and subprocesses (they inherit the variable), never the user's own cache. Where the environment
-    forbids writing bytecode (``PYTHONDONTWRITEBYTECODE``), the run's subprocesses (``python -m dptheory ...``) write
-    it to a private folder instead of compiling the package's source anew each time, as an installed package has it
-    (the repository gets no ``__pycache__``)."""
+    run's workers and subprocesses (they inherit the variable), never the user's own cache.
+
+    Where the environment forbids writing bytecode (``PYTHONDONTWRITEBYTECODE``), the run's subprocesses
+    (``python -m dptheory ...``, ``python -m pytest ...``) write it to a private folder (``PYTHONPYCACHEPREFIX``)
+    instead of compiling the package's source anew each time, as an installed package has it (the repository gets
+    no ``__pycache__``). Only the subprocesses: the variables are set in each process that runs tests
+    (:func:`_subprocess_bytecode`), not before xdist starts its workers, since an interpreter started with a prefix
+    reads no bytecode outside it and would compile every installed package it imports (sympy, scipy, ...) anew:
+    about 8 s more per worker at start, measured.
+
+    The process that made a folder removes it when the run ends (:func:`pytest_unconfigure`); workers inherit the
+    variables and make none."""
+    made = _MADE.setdefault(config, [])
     if not os.environ.get("DPTHEORY_CACHE_DIR"):
         os.environ["DPTHEORY_CACHE_DIR"] = tempfile.mkdtemp(prefix="dptheory-test-cache-")
-    if os.environ.pop("PYTHONDONTWRITEBYTECODE", None) and not os.environ.get("PYTHONPYCACHEPREFIX"):
-        os.environ["PYTHONPYCACHEPREFIX"] = tempfile.mkdtemp(prefix="dptheory-test-pycache-")
+        made.append(("DPTHEORY_CACHE_DIR", os.environ["DPTHEORY_CACHE_DIR"]))
+    if (os.environ.get("PYTHONDONTWRITEBYTECODE") and not os.environ.get("PYTHONPYCACHEPREFIX")
+            and not os.environ.get(PYCACHE_ENV)):
+        os.environ[PYCACHE_ENV] = tempfile.mkdtemp(prefix="dptheory-test-pycache-")
+        made.append((PYCACHE_ENV, os.environ[PYCACHE_ENV]))
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _subprocess_bytecode():
+    """In the process that runs the tests (a worker, or the run itself without xdist): its subprocesses write
+    bytecode to the run's private folder (see :func:`pytest_configure`); restored afterwards."""
+    folder = os.environ.get(PYCACHE_ENV)
+    if not folder:
+        yield
+        return
+    saved = {k: os.environ.get(k) for k in ("PYTHONDONTWRITEBYTECODE", "PYTHONPYCACHEPREFIX")}
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    os.environ["PYTHONPYCACHEPREFIX"] = folder
+    yield
+    for k, v in saved.items():
+        if v is None:
+            os.environ.pop(k, None)
+        else:
+            os.environ[k] = v
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """The run's private folders are removed, and the variables naming them with them: a test run leaves nothing in
+    the temporary directory."""
+    for var, path in _MADE.pop(config, []):
+        if os.environ.get(var) == path:
+            os.environ.pop(var)
+        shutil.rmtree(path, ignore_errors=True)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -26,6 +72,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Tests marked ``heavy`` run first (a stable sort: the rest keep their order): xdist hands out the remaining
+    tests as workers become free, so a long test started late would leave the other worker idle at the end (the
+    two heaviest sat in the last files collected). Tests marked ``slow`` are skipped unless ``--run-slow``."""
+    items[:] = sorted(items, key=lambda item: item.get_closest_marker("heavy") is None)
     if config.getoption("--run-slow"):
         return
     skip = pytest.mark.skip(reason="slow: run with `pytest --run-slow`")

@@ -58,6 +58,7 @@ EXPECTED_REDUCED_SLOW = {
 }
 
 
+@pytest.mark.heavy
 def test_trained_claims_reduced_scale():
     """One test (one xdist worker) for all reduced-scale claims: the 10 training pairs are computed once."""
     pairs = [E.run_pair(REDUCED_CLAIMS_CFG, sp_, seed=s, privacy=False) for sp_ in (0.3, 0.5) for s in SEEDS]

@@ -106,6 +106,7 @@ def _check_rows(scheme: str, stg: Q.QuadraticSetting, j0: int | None) -> list[Q.
     return rows
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("scheme", ["fixed", "fixed_convex", "full_batch", "shuffle", "without_replacement"])
 def test_bounds_dominate_the_exact_divergence(scheme: str) -> None:
     """fixed: Thm 3.3, D.4, Balle; fixed_convex: eta lam up to 2 (only D.4 applies past 1); full batch:

@@ -79,6 +79,7 @@ def test_a_certificate_round_trips(gap, tmp_path):
     assert _verdict(gap) == "re-verified"
 
 
+@pytest.mark.heavy
 def test_real_claims_are_re_verified(tmp_path, capsys):
     from dptheory.cli import main
 

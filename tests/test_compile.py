@@ -549,6 +549,7 @@ TERMS = [
 ]
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("key, name", TERMS)
 def test_compiled_terms_agree_with_their_statements(key, name):
     """Named parts of bounds (Term.expr, e.g. Thm 4.2's log-mean-exp) compile too: mpmath at 60

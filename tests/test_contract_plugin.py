@@ -53,6 +53,7 @@ def _pytest(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
                           cwd=tmp_path, capture_output=True, text=True, timeout=600)
 
 
+@pytest.mark.heavy
 def test_pytest_dptheory_collects_contracts_and_claims_of_a_paper_file(tmp_path: Path) -> None:
     """In a folder of its own (a researcher's repository), ``pytest --dptheory FILE`` runs one item per theorem
     contract, per known value and per claim; a claim the file gets wrong fails with the sentence and the verdict

@@ -163,6 +163,28 @@ def test_condition_three_valued():
     assert c2.evaluate({x: sp.Rational(69, 100)}).status is Status.VIOLATED
 
 
+def test_condition_sides_are_written_when_read():
+    """The compiled decision hands its sides' texts over as functions (ConditionResult): the text is the exact
+    value's, made once on first read, and a pickled result carries the texts."""
+    import pickle
+
+    x, y = sp.Symbol("x", positive=True), sp.Symbol("y", positive=True)
+    r = Condition(x < 2 * y, "x below 2y").evaluate({x: sp.Rational(1, 3), y: sp.Rational(5, 7)})
+    assert r.status is Status.HOLDS
+    assert not isinstance(object.__getattribute__(r, "_lhs"), str)  # not written yet
+    assert (r.lhs, r.rhs) == (format_rational(sp.Rational(1, 3)), format_rational(sp.Rational(10, 7)))
+    assert object.__getattribute__(r, "_lhs") == r.lhs  # written once
+    calls = []
+    from dptheory.core.conditions import ConditionResult
+
+    lazy = ConditionResult(r.condition, Status.HOLDS, lambda: calls.append(1) or "a", "b")
+    assert lazy.lhs == lazy.lhs == "a" and calls == [1]
+    back = pickle.loads(pickle.dumps(lazy))
+    assert (back.status, back.lhs, back.rhs) == (Status.HOLDS, "a", "b")
+    with pytest.raises(AttributeError):
+        lazy.status = Status.VIOLATED  # type: ignore[misc]
+
+
 def test_folded_condition_is_refused():
     from dptheory.core.theorem import Theorem
     from dptheory.papers.yeshokri22.theorems import NOTATION, PAPER

@@ -303,6 +303,7 @@ def dangling() -> list[str]:
     return [f"{where}:{line}: {ref}" for where, line, ref, ok in references() if not ok and ref not in OWN]
 
 
+@pytest.mark.heavy
 def test_every_reference_in_the_docs_exists():
     missing = dangling()
     assert not missing, f"{len(missing)} references name nothing:\n" + "\n".join(missing)

@@ -119,6 +119,7 @@ def test_bad_K_values_one_line_error() -> None:
 # ------------------------------------------------------------------------------- crossovers vs references
 
 
+@pytest.mark.heavy
 def test_thm42_crossovers_against_both_references() -> None:
     """Figure 2 setting, K = 16..23: Thm 4.2 wins against RDP composition from K = 18 and against the tight
     (PLD) composition from K = 22. RDP side recomputed on an order grid with dp-accounting's RDP; PLD side

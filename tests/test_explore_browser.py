@@ -132,6 +132,7 @@ def card_of(pg, key: str):
     return pg.locator(f'.dpt-card[data-key="{key}"]')
 
 
+@pytest.mark.heavy
 def test_explorer_in_chromium(page):
     """One browser session, in order (the steps build on each other; one test so that pytest-xdist
     cannot split them across workers): load, move K, move alpha, violate a condition, bad input."""

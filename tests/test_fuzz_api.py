@@ -188,6 +188,7 @@ def _fuzz_one(t: Any, mode: str, point: dict[str, Any], data: Any) -> None:
         assert res.value is None and not res.always_below
 
 
+@pytest.mark.heavy
 @settings(max_examples=FUZZ_EXAMPLES, **_SETTINGS)
 @given(st.data())
 def test_api_fuzz(data: Any) -> None:

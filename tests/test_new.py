@@ -14,6 +14,7 @@ import pytest
 from dptheory.cli import main
 
 
+@pytest.mark.heavy
 def test_the_scaffold_is_a_package_pytest_checks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                  capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.chdir(tmp_path)

@@ -265,15 +265,58 @@ def _numeric_decide(func: type, lhs: sp.Expr, rhs: sp.Expr) -> Status:
     return Status.HOLDS if verdicts[0] else Status.VIOLATED
 
 
-@dataclass(frozen=True, slots=True)
 class ConditionResult:
     """The status of one condition at one point, with both sides evaluated. ``condition`` is the
-    :class:`Condition` (or, for a theorem loaded from the statement cache, its :class:`CompiledCondition`)."""
+    :class:`Condition` (or, for a theorem loaded from the statement cache, its :class:`CompiledCondition`).
+
+    ``lhs`` and ``rhs`` are the sides' texts. They may be given as functions that make them: the compiled decision
+    (:func:`~dptheory.core.compile.checks.decide`) passes those, since most decisions are only asked whether they
+    hold (every evaluation decides its theorem's domain) and the text (an exact fraction or 20 digits) is made
+    on first use. Immutable; pickled with its texts made."""
+
+    __slots__ = ("_lhs", "_rhs", "condition", "status")
 
     condition: Any
     status: Status
-    lhs: str
-    rhs: str
+
+    def __init__(self, condition: Any, status: Status, lhs: str | Callable[[], str],
+                 rhs: str | Callable[[], str]) -> None:
+        for name, value in (("condition", condition), ("status", status), ("_lhs", lhs), ("_rhs", rhs)):
+            object.__setattr__(self, name, value)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"ConditionResult is immutable (cannot set {name!r})")
+
+    def _side(self, slot: str) -> str:
+        v = getattr(self, slot)
+        if not isinstance(v, str):
+            v = str(v())
+            object.__setattr__(self, slot, v)
+        return v
+
+    @property
+    def lhs(self) -> str:
+        return self._side("_lhs")
+
+    @property
+    def rhs(self) -> str:
+        return self._side("_rhs")
+
+    def _key(self) -> tuple[Any, ...]:
+        return (self.condition, self.status, self.lhs, self.rhs)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, ConditionResult) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return (f"ConditionResult(condition={self.condition!r}, status={self.status!r}, lhs={self.lhs!r}, "
+                f"rhs={self.rhs!r})")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (ConditionResult, self._key())
 
     @property
     def text(self) -> str:

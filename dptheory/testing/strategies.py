@@ -38,8 +38,9 @@ from dptheory.verify.space import Bound, bounds_by_name, draw_order, multiples_o
 use_private_storage()
 
 
-_BOUND_FNS: dict[int, tuple[Any, tuple[sp.Symbol, ...]]] = {}
-_BOUND_KEEP: list[Bound] = []
+#: the bound expressions compiled to mpmath, by expression: every strategy built from the same conditions (each
+#: property test builds its own) reuses them
+_BOUND_FNS: dict[sp.Expr, tuple[Any, tuple[sp.Symbol, ...]]] = {}
 
 
 def _bound_value(bd: Bound, vals: Mapping[str, sp.Rational]) -> float | None:
@@ -48,12 +49,11 @@ def _bound_value(bd: Bound, vals: Mapping[str, sp.Rational]) -> float | None:
     point is checked exactly afterwards)."""
     import mpmath
 
-    entry = _BOUND_FNS.get(id(bd))
+    entry = _BOUND_FNS.get(bd.expr)
     if entry is None:
         syms = tuple(sorted(bd.expr.free_symbols, key=lambda x: x.name))
         entry = (sp.lambdify(syms, bd.expr, modules="mpmath"), syms)
-        _BOUND_FNS[id(bd)] = entry
-        _BOUND_KEEP.append(bd)
+        _BOUND_FNS[bd.expr] = entry
     f, syms = entry
     with mpmath.workdps(30):
         try:
@@ -102,6 +102,66 @@ def _mix_int(lo: int, hi: int, log: bool) -> st.SearchStrategy[int]:
     return st.one_of(st.integers(lo, min(hi, lo + 20)), logu, st.integers(max(lo, hi - 5), hi))
 
 
+@st.composite
+def _draw_point(draw: Any, order: Sequence[str], fixed: Mapping[str, sp.Rational],
+                choices: Mapping[str, Sequence[sp.Rational]], info: Mapping[str, Param],
+                ranges: Mapping[str, tuple[float, float, bool]], bounds: Mapping[str, list[Bound]],
+                multiples: Mapping[str, sp.Expr], conds: Sequence[Condition]) -> dict[str, sp.Rational]:
+    """One point of :func:`point_strategy` (a module-level composite: hypothesis reads a composite's source when it
+    is decorated, about 3 ms, so a strategy built per test must not decorate a new one)."""
+    vals: dict[str, sp.Rational] = {}
+    for name in order:
+        if name in fixed:
+            vals[name] = fixed[name]
+            continue
+        if name in choices:
+            vals[name] = draw(st.sampled_from(choices[name]))
+            continue
+        p = info[name]
+        lo, hi, log = ranges.get(name, p.sample)
+        lo_f, hi_f = float(lo), float(hi)
+        lo_strict = hi_strict = False
+        if p.domain in (Domain.POSITIVE,):
+            lo_f, lo_strict = max(lo_f, 0.0), lo_f <= 0
+        for bd in bounds.get(name, []):
+            if not bd.deps <= set(vals):
+                continue
+            fv = _bound_value(bd, vals)
+            if fv is None:
+                continue
+            if bd.kind == "upper" and fv <= hi_f:
+                if fv <= lo_f:  # an upper bound below the sampling range: widen the range below it
+                    lo_f, lo_strict = (fv / 10 if fv > 0 else fv - 10), False
+                hi_f, hi_strict = fv, bd.strict
+            elif bd.kind == "lower" and fv >= lo_f:
+                if fv >= hi_f:  # a lower bound at or above the sampling range: widen the range above it
+                    hi_f, hi_strict = (fv * 10 if fv > 0 else fv + 10), False
+                lo_f, lo_strict = fv, bd.strict
+        if p.domain.is_integer:
+            lo_i = math.ceil(lo_f) + (1 if lo_strict and float(math.ceil(lo_f)) == lo_f else 0)
+            hi_i = math.floor(hi_f) - (1 if hi_strict and float(math.floor(hi_f)) == hi_f else 0)
+            if name in multiples and {s.name for s in multiples[name].free_symbols} <= set(vals):
+                step = int(multiples[name].xreplace({s: vals[s.name] for s in multiples[name].free_symbols}))
+                k = draw(_mix_int(max(1, -(-lo_i // step)), max(1, hi_i // step), log))
+                vals[name] = sp.Integer(k * step)
+                continue
+            x = draw(_mix_int(lo_i, hi_i, log))
+            vals[name] = sp.Integer(x)
+        else:
+            x = draw(_mix_real(lo_f, hi_f, log, lo_strict, hi_strict))
+            # 12 significant digits: drops binary noise (0.0010000000000000002 -> 0.001) so shrunk
+            # counterexamples read cleanly, while keeping draws 1e-10 from a bound distinct from it
+            vals[name] = sp.Rational(f"{float(x):.12g}")
+    subs = {}
+    for c in conds:
+        for s in c.symbols:
+            subs[s] = vals[s.name]
+    for c in conds:
+        r = c.evaluate({s: subs[s] for s in c.symbols})
+        assume(r.status is Status.HOLDS)
+    return vals
+
+
 def point_strategy(
     names: Sequence[str],
     conditions: Iterable[Condition],
@@ -124,63 +184,7 @@ def point_strategy(
     for x, y in multiples.items():
         bounds.setdefault(x, []).append(Bound("lower", y, False))
     order = draw_order(list(names), bounds, order_hint or list(info))
-    by_name_conds = conds
-
-    @st.composite
-    def _draw(draw: Any) -> dict[str, sp.Rational]:
-        vals: dict[str, sp.Rational] = {}
-        for name in order:
-            if name in fixed:
-                vals[name] = fixed[name]
-                continue
-            if name in choices:
-                vals[name] = draw(st.sampled_from(choices[name]))
-                continue
-            p = info[name]
-            lo, hi, log = ranges.get(name, p.sample)
-            lo_f, hi_f = float(lo), float(hi)
-            lo_strict = hi_strict = False
-            if p.domain in (Domain.POSITIVE,):
-                lo_f, lo_strict = max(lo_f, 0.0), lo_f <= 0
-            for bd in bounds.get(name, []):
-                if not bd.deps <= set(vals):
-                    continue
-                fv = _bound_value(bd, vals)
-                if fv is None:
-                    continue
-                if bd.kind == "upper" and fv <= hi_f:
-                    if fv <= lo_f:  # an upper bound below the sampling range: widen the range below it
-                        lo_f, lo_strict = (fv / 10 if fv > 0 else fv - 10), False
-                    hi_f, hi_strict = fv, bd.strict
-                elif bd.kind == "lower" and fv >= lo_f:
-                    if fv >= hi_f:  # a lower bound at or above the sampling range: widen the range above it
-                        hi_f, hi_strict = (fv * 10 if fv > 0 else fv + 10), False
-                    lo_f, lo_strict = fv, bd.strict
-            if p.domain.is_integer:
-                lo_i = math.ceil(lo_f) + (1 if lo_strict and float(math.ceil(lo_f)) == lo_f else 0)
-                hi_i = math.floor(hi_f) - (1 if hi_strict and float(math.floor(hi_f)) == hi_f else 0)
-                if name in multiples and {s.name for s in multiples[name].free_symbols} <= set(vals):
-                    step = int(multiples[name].xreplace({s: vals[s.name] for s in multiples[name].free_symbols}))
-                    k = draw(_mix_int(max(1, -(-lo_i // step)), max(1, hi_i // step), log))
-                    vals[name] = sp.Integer(k * step)
-                    continue
-                x = draw(_mix_int(lo_i, hi_i, log))
-                vals[name] = sp.Integer(x)
-            else:
-                x = draw(_mix_real(lo_f, hi_f, log, lo_strict, hi_strict))
-                # 12 significant digits: drops binary noise (0.0010000000000000002 -> 0.001) so shrunk
-                # counterexamples read cleanly, while keeping draws 1e-10 from a bound distinct from it
-                vals[name] = sp.Rational(f"{float(x):.12g}")
-        subs = {}
-        for c in by_name_conds:
-            for s in c.symbols:
-                subs[s] = vals[s.name]
-        for c in by_name_conds:
-            r = c.evaluate({s: subs[s] for s in c.symbols})
-            assume(r.status is Status.HOLDS)
-        return vals
-
-    return _draw()
+    return _draw_point(order, fixed, choices, info, ranges, bounds, multiples, conds)
 
 
 def theorem_strategy(

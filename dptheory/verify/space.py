@@ -8,6 +8,7 @@ strategies of :mod:`dptheory.testing.strategies` use, so that both draw paramete
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -44,8 +45,9 @@ class Bound:
     expr: sp.Expr
     strict: bool
 
-    @property
+    @functools.cached_property
     def deps(self) -> frozenset[str]:
+        """The names the bound depends on (read at every draw: computed once)."""
         return frozenset(s.name for s in self.expr.free_symbols)
 
 

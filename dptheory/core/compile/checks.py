@@ -128,9 +128,11 @@ class CheckKernels:
 
 
 def decide(code: ConditionCode, kernels: CheckKernels, values: Mapping[str, numbers.Rational]
-           ) -> tuple[bool, str, str] | None:
-    """The compiled decision of a condition at exact values of its parameters (by name): whether it holds and the
-    text of its two sides; or ``None`` where only sympy can decide (see the module docstring)."""
+           ) -> tuple[bool, Callable[[], str], Callable[[], str]] | None:
+    """The compiled decision of a condition at exact values of its parameters (by name): whether it holds and
+    functions making the text of its two sides (most callers only ask whether it holds: the text is made when it
+    is read, :class:`~dptheory.core.conditions.ConditionResult`); or ``None`` where only sympy can decide (see the
+    module docstring)."""
     if code.integrality is not None or code.bound is not None:
         try:
             v = values[code.names[0]]
@@ -139,10 +141,9 @@ def decide(code: ConditionCode, kernels: CheckKernels, values: Mapping[str, numb
         x = v if type(v) is Fraction else Fraction(int(v.numerator), int(v.denominator))
         if code.bound is None:
             c = Fraction(math.floor(x))
-            c_text = format_rational(c)
-        else:
-            c, c_text = _constant(code.bound)
-        return bool(RELATIONS[code.relation](x, c)), format_rational(x), c_text
+            return bool(RELATIONS[code.relation](x, c)), lambda: format_rational(x), lambda: format_rational(c)
+        c, c_text = _constant(code.bound)
+        return bool(RELATIONS[code.relation](x, c)), lambda: format_rational(x), lambda: c_text
     if not code.relation or code.lhs is None or code.rhs is None:
         return None
     try:
@@ -160,12 +161,14 @@ def decide(code: ConditionCode, kernels: CheckKernels, values: Mapping[str, numb
                 return None
     op = RELATIONS[code.relation]
 
-    def text(side: str, sc: SideCode, numeric: Any) -> str:
+    def text(side: str, sc: SideCode, numeric: Any) -> Callable[[], str]:
         if sc.shown is not None:
-            return sc.shown
+            shown = sc.shown
+            return lambda: shown
         if side in exact:
-            return format_rational(exact[side])
-        return str(mpmath.nstr(numeric, 20))
+            value = exact[side]
+            return lambda: format_rational(value)
+        return lambda: str(mpmath.nstr(numeric, 20))
 
     if len(exact) == 2:
         return bool(op(exact["lhs"], exact["rhs"])), text("lhs", code.lhs, None), text("rhs", code.rhs, None)
