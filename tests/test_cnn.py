@@ -135,6 +135,43 @@ def test_gradient_matches_high_precision_differences():
                 assert abs(lg.grad[a, c] - float(g)) <= 1e-12 * np.max(np.abs(lg.grad))
 
 
+@pytest.mark.parametrize("n, d, m", [(3, 4, 2), (50, 40, 5), (250, 500, 25)])
+def test_forward_in_definition_1_layout_is_the_full_product(n: int, d: int, m: int) -> None:
+    """In Definition 1's layout the forward pass takes a signal patch's row of ``X W`` as ``y_i ||mu|| W[0]`` and
+    multiplies only the noise patches; against the plain ``X W`` of the same records (the layout hidden), the
+    pre-activations, the outputs and the gradient agree to 1e-15 of their largest entry (one rounding apart at
+    most; on the reduced and paper-scale shapes this machine's BLAS gives the same bits)."""
+    import dataclasses
+
+    cfg = M.CNNConfig(m=m, q=3, kappa=0.2, sigma_0=0.3)
+    data, W = _data_and_weights(11, d=d, sigma_p=0.5, n=n, cfg=cfg)
+    W = W * 100  # pre-activations on every piece of the activation
+    assert data.layout is not None
+    plain = dataclasses.replace(data)
+    object.__setattr__(plain, "layout", None)  # the cached property, hidden: the plain product
+    got, ref = M._Workspace(n, m), M._Workspace(n, m)
+    f_got, f_ref = M._forward(W, data, cfg, got), M._forward(W, plain, cfg, ref)
+    for a, b in ((got.A, ref.A), (f_got, f_ref), (M.loss_and_grad(W, data, cfg).grad,
+                                                   M.loss_and_grad(W, plain, cfg).grad)):
+        assert np.max(np.abs(a - b)) <= 1e-15 * np.max(np.abs(b))
+
+
+def test_the_layout_is_found_only_where_it_holds_exactly() -> None:
+    import dataclasses
+
+    cfg = M.CNNConfig(m=2, q=3, kappa=0.2, sigma_0=0.3)
+    data, _ = _data_and_weights(12, d=6, sigma_p=0.5, n=4, cfg=cfg)
+    sig, noise = data.layout
+    assert np.array_equal(data.X_flat[sig], data.y[:, None] * data.mu[None, :])
+    assert np.array_equal(data.X_flat[noise], data.xi)
+    X = data.X.copy()
+    X[0, 1 - data.signal_patch[0], 3] = np.nextafter(X[0, 1 - data.signal_patch[0], 3], np.inf)  # not xi_0
+    assert dataclasses.replace(data, X=X).layout is None
+    mu = data.mu.copy()
+    mu[2] = 1e-300  # a signal off the first axis
+    assert dataclasses.replace(data, mu=mu).layout is None
+
+
 def test_per_record_gradient_norms_match_single_record_gradients():
     cfg = M.CNNConfig(m=3, q=3, kappa=0.2, sigma_0=0.3)
     data, W = _data_and_weights(8, d=30, sigma_p=0.5, n=7, cfg=cfg)

@@ -173,7 +173,7 @@ def memory_estimate(cfg: Fig1Config, *, pairs: int = 1, concurrent: int = 1) -> 
     (:class:`~dptheory.papers.shi26.cnn.History`), the final test predictions (a bool per test example and run)
     and the final decompositions (``(2, m, n)`` floats per run). Working, for each of ``concurrent`` pairs
     trained at once: the training and test sets (:func:`~dptheory.papers.shi26.cnn.sample_data`: 24 d + 40
-    bytes per record kept, and 16 d more while one is drawn) or, while training, the forward workspaces (112 m
+    bytes per record kept, and 16 d more while one is drawn) or, while training, the forward workspaces (128 m
     bytes per record), the least-squares decomposition (an (n+1, d) and two (n+1, n+1) arrays), five (d, 2m)
     weight arrays and the list of evaluation steps while it is built. The units of the estimate are the test
     examples or the steps, whichever takes more, so that the message names the option to change.
@@ -184,11 +184,11 @@ def memory_estimate(cfg: Fig1Config, *, pairs: int = 1, concurrent: int = 1) -> 
                                  max(1, int(cfg.eval_every)))
     evals = T // every + 1 + (1 if T % every else 0)
     record = 24 * d + 40
-    per_test = {"test set": concurrent * record, "test workspace": concurrent * max(16 * d, 112 * m),
+    per_test = {"test set": concurrent * record, "test workspace": concurrent * max(16 * d, 128 * m),
                 "final predictions": 2 * pairs}
     per_eval = 2 * 8 * 15
     per_step = {"losses and sensitivities": pairs * 24}
-    train = {"training set": concurrent * n * (record + max(16 * d, 112 * m)),
+    train = {"training set": concurrent * n * (record + max(16 * d, 128 * m)),
              "decomposition": concurrent * 8 * ((n + 1) * d + 2 * (n + 1) ** 2),
              "weights": concurrent * 5 * 16 * d * m, "final decompositions": pairs * 2 * 16 * m * n}
     evals_bytes = {"evaluations": pairs * per_eval * evals, "evaluation steps": EVAL_BUILD_BYTES * evals}
