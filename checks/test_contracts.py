@@ -125,13 +125,12 @@ def test_override_agrees_with_the_compiled_statement(key, term, backend):
     from dptheory.core.evaluator import ArbEvaluator
 
     t = dptheory.get(key)
-    expr = t.bound if term is None else t.terms[term].expr
+    own = t if term is None else t.terms[term]  # the theorem's bound or the term: its statement and its overrides
+    expr = t.bound if term is None else own.expr
     syms = {p: t.notation.sym(p) for p in t.params}
     ints = frozenset(p for p in t.params if t.notation[p].domain.is_integer)
     comp = compile_expr(expr, syms, integers=ints)
-    hand = t.mp if term is None else t.terms[term].mp
-    hand_np = t.np if term is None else t.terms[term].np
-    hand_arb = t.arb if term is None else t.terms[term].arb
+    hand, hand_np, hand_arb = own.mp, own.np, own.arb
 
     @given(_points(t))
     def run(p):

@@ -175,21 +175,7 @@ def kernels(thm: Theorem, term: str | None = None) -> Kernels:
     """:meth:`Theorem.kernels` (its docstring says what it does)."""
     if term is not None:
         return term_kernels(thm, term)
-    c = thm.compiled
-    np_k: KernelNP | None = thm.np
-    if np_k is None and c is not None:
-        np_k = c.np_flagged if thm.np_flagged else c.np
-    arb_k: ArbKernel | None = None
-    if thm.arb is not None:
-        arb_k = ArbEvaluator(thm.params, thm.arb)
-    elif c is not None:
-        arb_k = c
-    if thm.mp is not None:
-        mp_k: KernelMP = thm.mp
-    else:
-        assert c is not None  # __post_init__: a theorem without a bound declares an mp kernel
-        mp_k = c.mp
-    return Kernels(mp=mp_k, np=np_k, arb=arb_k)
+    return _kernels_of(thm, thm, thm.compiled)
 
 
 def term_kernels(thm: Theorem, name: str) -> Kernels:
@@ -197,13 +183,23 @@ def term_kernels(thm: Theorem, name: str) -> Kernels:
     c = thm.compiled_term(name)
     if t.mp is None and c is None:
         raise ValueError(f"{thm.key}: term {name} has neither an expression nor an mp kernel")
-    np_k = t.np if t.np is not None else (None if c is None else (c.np_flagged if thm.np_flagged else c.np))
-    if t.mp is not None:
-        mp_k: KernelMP = t.mp
+    return _kernels_of(thm, t, c)
+
+
+def _kernels_of(thm: Theorem, own: Theorem | Term, c: Compiled | None) -> Kernels:
+    """The kernels of the theorem's bound or of one of its terms (``own``): each declared override (``own.mp``,
+    ``own.np``, ``own.arb``), else the compiled expression ``c``'s (its flagged float64 kernel when the theorem says
+    ``np_flagged``)."""
+    np_k: KernelNP | None = own.np
+    if np_k is None and c is not None:
+        np_k = c.np_flagged if thm.np_flagged else c.np
+    arb_k: ArbKernel | None = ArbEvaluator(thm.params, own.arb) if own.arb is not None else c
+    if own.mp is not None:
+        mp_k: KernelMP = own.mp
     else:
-        assert c is not None  # the check above: a term without an expression has an mp kernel
+        assert c is not None  # Theorem.__post_init__ and term_kernels: without an expression there is an mp kernel
         mp_k = c.mp
-    return Kernels(mp=mp_k, np=np_k, arb=ArbEvaluator(thm.params, t.arb) if t.arb is not None else c)
+    return Kernels(mp=mp_k, np=np_k, arb=arb_k)
 
 
 def evaluate(

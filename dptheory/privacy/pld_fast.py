@@ -259,7 +259,7 @@ def _inverse_losses_replace(loss: Any, values: np.ndarray) -> np.ndarray:
     log_alpha = 0.5 * (s / sd) ** 2 + math.log1p(-q) - math.log(q)
     log_sinh = np.fromiter((a + math.log1p(-math.exp(-2 * a)) - math.log(2) if a != 0 else 0.0 for a in half.tolist()),
                            dtype=np.float64, count=half.size)
-    log_abs_b_times_exp_a = math.log(1.0) + (log_alpha + log_sinh)  # asinh_exp(a, b) with b = -sign, |b| = 1
+    log_abs_b_times_exp_a = log_alpha + log_sinh  # asinh_exp(a, b) with b = -sign: log|b| = 0
     asinh = -sign * np.logaddexp(0.5 * np.logaddexp(0, 2 * log_abs_b_times_exp_a), log_abs_b_times_exp_a)
     return np.where(values == 0, 0.0, sd**2 / s * (asinh - values / 2))
 
