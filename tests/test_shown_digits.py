@@ -58,3 +58,34 @@ def test_quantity_passes_digits_to_a_custom_side_only() -> None:
     assert Quantity(label="s", mp=lambda e, dps: 1, digits=3).digits == 3
     with pytest.raises(ValueError, match="digits"):
         Quantity(label="s", theorem="rdp.gaussian", digits=3)
+
+
+
+#: the other parameters of McAllester's bound, fixed (its conditions give KL's sampling range)
+_OTHERS = {"emp_risk": "0.1", "n": 100, "delta": "0.05"}
+
+
+def _holding(digits: int | None, region: Region) -> Claim:
+    """1/3 < 1/2 over ``KL``, a side that declares ``digits`` against a constant."""
+    like = REGISTRY.get("pacbayes.C2")
+    side = Custom("float side", mp=lambda e, dps: mpmath.mpf(1) / 3, np=lambda e: 1 / 3, params=("KL",),
+                  parts=(like.lhs,), reason="a float", digits=digits)
+    return Claim(key="ours.digits_probe_holds", title="1/3 below 1/2", citation=like.citation, statement="s",
+                 reading="r", lhs=side, rhs=constant("a half", "0.5"), relation=Relation.LT, region=region,
+                 verdict=Verdict.NOT_FALSIFIED, notation=like.notation)
+
+
+@pytest.mark.parametrize("digits", [5, None])
+def test_the_closest_approach_shows_at_most_the_sides_digits(digits: int | None) -> None:
+    # a claim that holds reports its closest approach; the declared side there is shown to its digits too, both from
+    # a check over a finite set and from a search (undeclared: 15 and 20 digits, as before)
+    from dptheory.verify.checking import check_claim
+    from dptheory.verify.search import search_counterexample
+
+    finite = Region(fixed=_OTHERS, choices={"KL": [1, 2]}, description="two points")
+    closest = check_claim(_holding(digits, finite)).to_dict()["closest_margin"]
+    assert _significant(closest["lhs"]) == (digits or 15), closest
+    box = Region(fixed=_OTHERS, ranges={"KL": (1.0, 2.0, False)}, description="KL in [1, 2]")
+    searched = search_counterexample(_holding(digits, box), budget=50, seed=0)
+    assert searched.closest is not None
+    assert _significant(searched.closest.lhs) == (digits or 20), searched.closest

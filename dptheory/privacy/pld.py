@@ -16,8 +16,8 @@ the Gaussian mechanism with noise multiplier ``z`` applied to a Poisson sample w
   library's rule computed differently (:mod:`dptheory.privacy.pld_fast`, compared with the library and with a
   long-double reference in ``tests/test_pld_fast.py``): the ``steps``-fold composition
   (:func:`dptheory.privacy.pld_fast.self_compose`: the library's ``self_compose``, the same truncation window and
-  mass at infinity, with a real FFT whose forward transform and power are taken in long double, so that its
-  round-off is about a thousandth of the library's), and the read-off of epsilon at delta
+  mass at infinity, with a real FFT whose coefficients that matter, and their power, are taken in long double,
+  so that its round-off is about a thousandth of the library's), and the read-off of epsilon at delta
   (:func:`dptheory.privacy.pld_fast.epsilon_for_delta`: the library's loop as array scans, the same sums in the
   same order). What the library's ``PLDAccountant.compose(PoissonSampledDpEvent(q, GaussianDpEvent(z)), steps)``
   gives agrees with the upper end up to the library's FFT round-off (``tests/test_pld.py``).

@@ -23,7 +23,7 @@ the truncated mass ``tau``: with the PMF p_0..p_{n-1} and its moment generating 
 U = min ceil((k log M(t) + log(2 / tau)) / t) over t = 1/n, ..., 20/n and L = max floor(...) over t = -20/n, ...,
 -1/n (its equation (5), Doroshenko et al. 2022). It then takes the window of the cyclic convolution from one
 complex FFT raised to the ``k``-th power, and puts ``tau + 1 - (1 - infinity mass)^k`` at infinity. Ours keeps the
-rule, the window and the mass at infinity and changes two computations, 1.3-2.3x faster on the claims' PLDs and
+rule, the window and the mass at infinity and changes two computations, 2.4-3.6x faster on the claims' PLDs and
 with about a thousandth of the library's round-off (``python bench/bench_pld.py compose``):
 
 * the library calls ``scipy.special.logsumexp`` once per order (40 passes of exponentials over the PMF); ours
@@ -32,9 +32,10 @@ with about a thousandth of the library's round-off (``python bench/bench_pld.py 
   value fell within rounding of an integer the window could differ by one point, whose mass is below ``tau``
   either way (on every tested PMF the windows are the same);
 * the PMF is real, so ours uses the real FFT (``scipy.fft.rfft``/``irfft``) on a length of at least the window, as
-  the library's complex FFT does, with the forward transform and the power of the coefficients that matter in long
-  double (:func:`_self_convolve`). Its error is the inverse transform's round-off, 1.5-2.5 units of the double
-  epsilon times the largest point, against 500-1300 for the library's.
+  the library's complex FFT does, with the coefficients that matter and their power in long double (summed directly
+  when they are few, 25 of 230k at the Figure 2 setting) and the powers that underflow in double not computed
+  (:func:`_self_convolve`). Its error is the inverse transform's round-off, 1.5-2.8 units of the double epsilon times
+  the largest point, against 500-1300 for the library's.
 
 ``tests/test_pld_fast.py`` compares both with the library on composed PLDs (the window, the mass at infinity and
 epsilon at delta, which is what the claims read) and, point by point, with the convolution taken wholly in long
@@ -154,6 +155,34 @@ def _window(probs: np.ndarray, num_times: int, tail_mass_truncation: float) -> t
 _SIGNIFICANT = -40.0
 """Fourier coefficients X_j with k log|X_j| above this are raised to the k-th power in long double (see
 :func:`_self_convolve`)."""
+_UNDERFLOW = -760.0
+"""Fourier coefficients X_j with k log|X_j| at or below this have X_j^k = 0 in double (its smallest subnormal is
+e^-744.4), so their power is not computed (:func:`_self_convolve`)."""
+_TWO_PI = np.longdouble("6.2831853071795864769252867665590057683943")
+"""2 pi to the precision of long double (``np.longdouble(2 * np.pi)`` would be the double's 2 pi)."""
+_DIRECT_COST = 7.0
+"""Long-double work of one term of a direct coefficient relative to one ``size log2 size`` unit of a long-double
+real FFT (measured on x86-64: about 40 ns against 6 ns); it only chooses between two computations of the same
+numbers (:func:`_long_double_coefficients`)."""
+
+
+def _long_double_coefficients(probs: np.ndarray, indices: np.ndarray, size: int) -> np.ndarray:
+    """The real FFT's coefficients X_j = sum_t p_t e^(-2 pi i j t / size) at ``indices``, in long double, each summed
+    directly (pairwise, as numpy sums): ``len(indices) * probs.size`` terms instead of a long-double transform of
+    ``size`` points. The phase of each term is exact: (j t) mod size in integers, split as hi * B + lo with B about
+    sqrt(size), and e^(-2 pi i m / size) the product of two tabulated exponentials (cosines and sines of long-double
+    angles), within a few units of long double whatever j (no recurrence, so no drift)."""
+    t = np.arange(probs.size, dtype=np.int64)
+    block = 1 << max(1, (int(size).bit_length() + 1) // 2)
+    low = np.arange(block, dtype=np.longdouble) * (-_TWO_PI / size)
+    high = np.arange(-(-size // block), dtype=np.longdouble) * (-_TWO_PI * block / size)
+    low_table = np.cos(low) + 1j * np.sin(low)
+    high_table = np.cos(high) + 1j * np.sin(high)
+    out = np.empty(indices.size, dtype=np.clongdouble)
+    for i, j in enumerate(indices.tolist()):
+        phase = (j * t) % size
+        out[i] = np.sum(probs * (high_table[phase // block] * low_table[phase % block]))  # in long double
+    return out
 
 
 def _self_convolve(probs: np.ndarray, num_times: int, tail_mass_truncation: float) -> tuple[int, np.ndarray]:
@@ -162,22 +191,42 @@ def _self_convolve(probs: np.ndarray, num_times: int, tail_mass_truncation: floa
 
     The PMF is real, so its real FFT, on a length of at least the window as the library's (the cyclic wrap-around
     folds at most the truncated mass into the window, as there). The library's round-off comes from the forward
-    transform: a relative error e of X_j becomes k e in X_j^k. So the forward transform is taken in long double
-    (extended precision where the platform has it) and the coefficients that can still matter, k log|X_j| above
-    -40 (about a hundred at the Figure 2 setting), are raised to the power there; the others contribute below
-    e^-40 k 1e-16 to any point and are raised in double, as is the inverse transform.
+    transform: a relative error e of X_j becomes k e in X_j^k. So the coefficients that can still matter, k log|X_j|
+    above -40 (25 to about a hundred on the claims' PLDs, the lowest frequencies), are taken in long double
+    (extended precision where the platform has it) and raised to the power there; the others contribute below
+    e^-40 k 1e-16 to any point and are raised in double, as is the inverse transform. Coefficients whose power
+    underflows to 0 in double (k log|X_j| <= -760: all but about a hundred of up to 630k on the claims' PLDs) are
+    not raised at all.
+
+    The long-double coefficients come from a long-double real FFT of the whole length, or, when there are few of
+    them against that length (``len * probs.size * 7 < size log2 size``: the claims' long compositions of a
+    short PMF), from direct sums (:func:`_long_double_coefficients`); the two agree to a few units of long double.
+    Which coefficients matter is read from a double FFT first (its error, about 1e-16, moves only coefficients
+    within rounding of the thresholds, whose powers are below e^-40 either way).
     """
     from scipy import fft
 
     lower, upper = _window(probs, num_times, tail_mass_truncation)
     length = upper - lower + 1
     size = fft.next_fast_len(max(length, probs.size), real=True)
-    extended = fft.rfft(probs.astype(np.longdouble), size)
-    coefficients = extended.astype(np.complex128)
+    coefficients = fft.rfft(probs, size)
     with np.errstate(divide="ignore"):
-        significant = num_times * np.log(np.abs(coefficients)) > _SIGNIFICANT
-    powered = coefficients**num_times
-    powered[significant] = (extended[significant] ** num_times).astype(np.complex128)
+        log_power = num_times * np.log(np.abs(coefficients))
+    alive = np.flatnonzero(log_power > _UNDERFLOW)
+    significant = alive[log_power[alive] > _SIGNIFICANT]
+    if significant.size * probs.size * _DIRECT_COST < size * math.log2(size):
+        extended = _long_double_coefficients(probs, significant, size)
+    else:
+        whole = fft.rfft(probs.astype(np.longdouble), size)
+        coefficients = whole.astype(np.complex128)
+        with np.errstate(divide="ignore"):
+            log_power = num_times * np.log(np.abs(coefficients))
+        alive = np.flatnonzero(log_power > _UNDERFLOW)
+        significant = alive[log_power[alive] > _SIGNIFICANT]
+        extended = whole[significant]
+    powered = np.zeros_like(coefficients)
+    powered[alive] = coefficients[alive] ** num_times
+    powered[significant] = (extended**num_times).astype(np.complex128)
     cyclic = fft.irfft(powered, size)
     return lower, np.roll(cyclic, -lower)[:length]
 

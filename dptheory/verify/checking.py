@@ -29,8 +29,6 @@ from collections.abc import Callable, Mapping
 from fractions import Fraction
 from typing import Any
 
-import mpmath
-
 from dptheory.core.claims import Claim, Relation, Verdict
 from dptheory.core.errors import DPTheoryError, EmptyRegion
 from dptheory.core.findings import edge_roles, map_record
@@ -45,6 +43,7 @@ from dptheory.verify.points import (
     evaluate_point,
     in_region,
     margin_sign,
+    side_text,
 )
 from dptheory.verify.sides import side_np, side_np_batch
 from dptheory.verify.verdicts import ClaimResult
@@ -119,8 +118,8 @@ def _closest_from(claim: Claim, point: Mapping[str, Any], dps: int) -> dict[str,
     return {
         "margin": m,
         "params": _render_point(point),
-        "lhs": mpmath.nstr(out.lhs, 15),
-        "rhs": mpmath.nstr(out.rhs, 15),
+        "lhs": side_text(claim.lhs, out.lhs, 15),
+        "rhs": side_text(claim.rhs, out.rhs, 15),
         "flip": _flip_words(claim, m),
     }
 

@@ -19,7 +19,7 @@ from dptheory.verify.points import PointOutcome, evaluate_point
 from dptheory.verify.sides import side_mp, side_np, side_np_batch
 from dptheory.verify.space import SearchSpace, float_fn, point_key, render_exact
 
-__all__ = ["MP_COST", "SCREEN", "Evaluator", "flip_words", "nstr"]
+__all__ = ["MP_COST", "SCREEN", "Evaluator", "flip_words"]
 
 #: float64 margins below this are confirmed with mpmath (float64 never decides)
 SCREEN = 1e-9
@@ -53,10 +53,6 @@ def flip_words(claim: Claim, m: float, lhs: Any, rhs: Any) -> str:
     except (TypeError, ValueError, OverflowError, ZeroDivisionError):
         pass
     return f"relative margin {m:.3g} (the relative change of one side needed for '{claim.relation.value}' to fail)"
-
-
-def nstr(x: Any, n: int = 20) -> str:
-    return mpmath.nstr(x, n) if isinstance(x, mpmath.mpf) else str(x)
 
 
 class Evaluator:

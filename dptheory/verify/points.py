@@ -307,7 +307,7 @@ def _side_record(q: Any, value: Any, digits: int, ball: Any = None, why: str = "
     """A side as a decision shows it: its label, its mpmath ``value`` to ``digits`` significant digits (fewer
     if the side declares fewer: :func:`shown_digits`), the ends of its enclosure ``ball`` rounded outward to
     ``digits + 2`` digits (when given), and why it has none."""
-    text = _value_text(value, shown_digits(q, digits))
+    text = side_text(q, value, digits)
     rec: dict[str, Any] = {"label": q.label, "value": text, "lo": None, "hi": None, "why_not": why}
     if ball is not None:
         rec["lo"], rec["hi"] = ball_text(ball, digits + 2)
@@ -322,9 +322,11 @@ def shown_digits(q: Any, digits: int) -> int:
     return digits if own is None else min(digits, own)
 
 
-def _value_text(v: Any, digits: int) -> str:
-    """A side's mpmath value to ``digits`` significant digits (anything else as ``str``)."""
-    return mpmath.nstr(v, digits) if isinstance(v, mpmath.mpf) else str(v)
+def side_text(q: Any, v: Any, digits: int) -> str:
+    """Side ``q``'s mpmath value ``v`` to ``digits`` significant digits, or fewer when the side declares fewer
+    (:func:`shown_digits`); anything else as ``str``. Every record of a side's value (a decision, a closest approach)
+    prints it with this function."""
+    return mpmath.nstr(v, shown_digits(q, digits)) if isinstance(v, mpmath.mpf) else str(v)
 
 
 def _by_margin(claim: Claim, exact: Mapping[str, sp.Rational], out: PointOutcome, dps: int) -> PointDecision:

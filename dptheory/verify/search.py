@@ -76,8 +76,8 @@ from dptheory.core.claims import Claim
 from dptheory.core.conditions import Status
 from dptheory.core.errors import DPTheoryError
 from dptheory.core.notation import parse_value
-from dptheory.verify.evaluator import SCREEN, Evaluator, flip_words, nstr
-from dptheory.verify.points import point_decision, relation_text
+from dptheory.verify.evaluator import SCREEN, Evaluator, flip_words
+from dptheory.verify.points import point_decision, relation_text, side_text
 from dptheory.verify.shrink import shrink
 from dptheory.verify.space import SearchSpace, point_key, render_exact
 from dptheory.verify.strategy import Stop, enumerate_finite, run_phases
@@ -366,7 +366,7 @@ def _closest(claim: Claim, ev: Evaluator, p: dict[str, sp.Rational]) -> Closest:
     m, lhs, rhs = ev.best_m, "", ""
     out = ev.confirm(p, 30)
     if out is not None:
-        m, lhs, rhs = out.margin, nstr(out.lhs), nstr(out.rhs)
+        m, lhs, rhs = out.margin, side_text(claim.lhs, out.lhs, 20), side_text(claim.rhs, out.rhs, 20)
         if ev.surrogate is not None:
             m = ev.best_m  # the flat margin (+inf) says nothing: report the existence condition's slack
             flip = (
