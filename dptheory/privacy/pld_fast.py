@@ -33,7 +33,7 @@ with about a thousandth of the library's round-off (``python bench/bench_pld.py 
   either way (on every tested PMF the windows are the same);
 * the PMF is real, so ours uses the real FFT (``scipy.fft.rfft``/``irfft``) on a length of at least the window, as
   the library's complex FFT does, with the coefficients that matter and their power in long double (summed directly
-  when they are few, 25 of 230k at the Figure 2 setting) and the powers that underflow in double not computed
+  when they are few, 25 of 230k-630k at the Figure 2 setting) and the powers that underflow in double not computed
   (:func:`_self_convolve`). Its error is the inverse transform's round-off, 1.5-2.8 units of the double epsilon times
   the largest point, against 500-1300 for the library's.
 
