@@ -236,7 +236,7 @@ def test_powers_that_underflow_are_skipped_without_changing_a_bit(
     monkeypatch.setattr(pld_fast, "_DIRECT_COST", 0.0 if way == "direct" else math.inf)
     probs = _dense_probs(pld_fast.pmfs(_single(q, z, pessimistic, grid))[0])
     lower, upper = pld_fast._window(probs, steps, 1e-15)
-    coefficients = fft.rfft(probs, fft.next_fast_len(upper - lower + 1, real=True))
+    coefficients = fft.rfft(probs, fft.next_fast_len(max(upper - lower + 1, probs.size), real=True))
     with np.errstate(divide="ignore"):
         skip = steps * np.log(np.abs(coefficients)) <= pld_fast._UNDERFLOW
     assert skip.any() and not np.any(coefficients[skip] ** steps)

@@ -208,6 +208,15 @@ def _long_double_coefficients(probs: np.ndarray, indices: np.ndarray, size: int)
     return out
 
 
+def _raised(coefficients: np.ndarray, num_times: int) -> tuple[np.ndarray, np.ndarray]:
+    """The indices of the coefficients whose ``num_times``-th power is computed (k log|X_j| above ``_UNDERFLOW``)
+    and, among them, of those raised in long double (above ``_SIGNIFICANT``)."""
+    with np.errstate(divide="ignore"):
+        log_power = num_times * np.log(np.abs(coefficients))
+    alive = np.flatnonzero(log_power > _UNDERFLOW)
+    return alive, alive[log_power[alive] > _SIGNIFICANT]
+
+
 def _self_convolve(probs: np.ndarray, num_times: int, tail_mass_truncation: float) -> tuple[int, np.ndarray]:
     """dp-accounting's ``common.self_convolve``, more accurately and faster: (the window's first index, the window
     of the ``num_times``-fold convolution of ``probs`` with itself).
@@ -233,19 +242,13 @@ def _self_convolve(probs: np.ndarray, num_times: int, tail_mass_truncation: floa
     length = upper - lower + 1
     size = fft.next_fast_len(max(length, probs.size), real=True)
     coefficients = fft.rfft(probs, size)
-    with np.errstate(divide="ignore"):
-        log_power = num_times * np.log(np.abs(coefficients))
-    alive = np.flatnonzero(log_power > _UNDERFLOW)
-    significant = alive[log_power[alive] > _SIGNIFICANT]
+    alive, significant = _raised(coefficients, num_times)
     if significant.size * probs.size * _DIRECT_COST < size * math.log2(size):
         extended = _long_double_coefficients(probs, significant, size)
     else:
         whole = fft.rfft(probs.astype(np.longdouble), size)
         coefficients = whole.astype(np.complex128)
-        with np.errstate(divide="ignore"):
-            log_power = num_times * np.log(np.abs(coefficients))
-        alive = np.flatnonzero(log_power > _UNDERFLOW)
-        significant = alive[log_power[alive] > _SIGNIFICANT]
+        alive, significant = _raised(coefficients, num_times)
         extended = whole[significant]
     powered = np.zeros_like(coefficients)
     powered[alive] = coefficients[alive] ** num_times
