@@ -68,6 +68,42 @@ def test_thm43_certified_contains_direct_iteration(p: dict[str, Any], dps: int) 
     _check_enclosure(bv, _thm43_direct(p), dps)
 
 
+def _thm43_log_direct(T: int, q: Any, c: Any, one_minus_r: Any) -> mpmath.mpf:
+    """log S_T of Eq. 148-150 iterated literally on S at 60 digits (exact rationals in, no log domain)."""
+    with mpmath.workdps(60):
+        q, c, r = (mpmath.mpf(x.p) / x.q for x in (q, c, 1 - one_minus_r))
+        S = mpmath.mpf(1)
+        for _ in range(T):
+            S = q * mpmath.exp(c) * S + (1 - q) * S**r
+        return mpmath.log(S)
+
+
+@pytest.mark.parametrize(
+    "T, q, c, one_minus_r",
+    [
+        # a = q e^c < 1 far from its fixed point; a > 1 (the linear regime's shortcut); a < 1 contracting slowly
+        (3000, sp.Rational(1, 25), sp.Rational(1, 100), sp.Rational(3, 10000)),
+        (2000, sp.Rational(1, 25), sp.Rational(7, 2), sp.Rational(1, 100)),
+        (2000, sp.Rational(1, 2), sp.Rational(1, 1000), sp.Rational(1, 1000)),
+    ],
+)
+def test_thm43_recurrence_on_coarse_balls_contains_the_literal_iteration(T, q, c, one_minus_r) -> None:
+    """The recurrence on 24-bit balls (each step rounds at 6e-8 relative, thousands of times): its enclosure must
+    still contain the literal iteration at 60 digits. This is the test of the rounding the enclosure carries from
+    step to step (at the 128 bits of an evaluation the decimal ends of a point would hide a radius left out)."""
+    import flint
+
+    from dptheory.papers.yeshokri22.kernels import thm43_log_S_arb
+
+    with flint.ctx.workprec(24):
+        ball = thm43_log_S_arb(T, *(flint.arb(x.p) / x.q for x in (q, c, one_minus_r)))
+        lo, hi = mpmath.mpf(ball.lower().str(30, radius=False)), mpmath.mpf(ball.upper().str(30, radius=False))
+    ref = _thm43_log_direct(T, q, c, one_minus_r)
+    with mpmath.workdps(60):
+        assert lo <= ref <= hi, (lo, ref, hi)
+        assert hi - lo <= T * 2 * mpmath.mpf(2) ** -20 * abs(ref)  # about one rounding per step, not a blow-up
+
+
 def test_thm43_long_recurrence_fixed_point_shortcut_all_kernels() -> None:
     """eta = 1e-9, K = 1e12: 2.5e13 steps; the contraction bound rho^T L* puts L_T within rounding of L*
     from t = 0, so every kernel answers at once with the limit (independently: the closed-form limit)."""

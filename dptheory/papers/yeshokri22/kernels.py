@@ -194,10 +194,11 @@ def thm43_log_S_arb(T: int, q: Any, c: Any, one_minus_r: Any) -> Any:
 
     ``q``, ``c``, ``one_minus_r`` are balls (exact rationals rounded at the working precision; pass
     ``1 - r = eta lam (2 - eta lam)``, not ``1 - (1 - eta lam)^2``, which cancels). The step
-    ``f(L) = L + log(q e^c + (1-q) e^{-(1-r) L})`` is increasing in ``L`` (``r < f' < 1``,
-    docs/derivations/thm4_3_recurrence.md), so two exact iterates are carried: ``lo <- lower(f(lo))``
-    and ``hi <- upper(f(hi))`` enclose the exact ``L_t`` at every step (the width grows only by the
-    rounding of each step, not by the naive ball blow-up). Rigorous shortcuts, with ``a = q e^c`` and
+    ``f(L) = L + log(q e^c + (1-q) e^{-(1-r) L})`` has ``r < f' < 1`` (docs/derivations/thm4_3_recurrence.md),
+    so one exact midpoint and a radius are carried: if ``L_t`` is within ``rho`` of the exact ``m``, then
+    ``f(L_t)`` is within ``rho`` of ``f(m)`` (``0 < f' < 1``), and ``f(m)`` is the ball ``F = step(m)``:
+    ``m <- mid(F)``, ``rho <- upper(rho + rad(F))``. The width grows only by the rounding of each step, not by the
+    naive ball blow-up, at one ball evaluation of ``f`` per step. Rigorous shortcuts, with ``a = q e^c`` and
     ``M = T - t`` remaining steps:
 
     * ``a < 1``: ``L* - rho^M (L* - L_t) <= L_T <= L*`` with ``rho = 1 - (1-r)(1-a)`` (``f' <= rho``
@@ -233,30 +234,30 @@ def thm43_log_S_arb(T: int, q: Any, c: Any, one_minus_r: Any) -> Any:
         log_rho_hi = (-(one_minus_r * one_minus_a)).log1p().upper()
         Ls_hi = L_star.upper()
 
-        def bracket(lo: Any, M: int) -> tuple[Any, Any]:
+        def bracket(lo: Any, hi: Any, M: int) -> tuple[Any, Any]:
             gap = (arb(M) * log_rho_hi).exp().upper() * (Ls_hi - lo)
             return (L_star - gap).lower(), Ls_hi
     elif a_gt_1:
         la_lo = log_a.lower()
 
-        def bracket(lo: Any, M: int) -> tuple[Any, Any]:
+        def bracket(lo: Any, hi: Any, M: int) -> tuple[Any, Any]:
             inc_hi = (log_a + (log_1mq - one_minus_r * lo - log_a).exp().log1p()).upper()
             return (lo + arb(M) * la_lo).lower(), (hi + arb(M) * inc_hi).upper()
 
-    lo = hi = arb(0)
     if a_lt_1 or a_gt_1:
-        b_lo, b_hi = bracket(lo, T)
+        b_lo, b_hi = bracket(arb(0), arb(0), T)
         if tight(b_lo, b_hi):
             return b_lo.union(b_hi)
     _thm43_step_guard(T, "arb")
+    m, rho = arb(0), arb(0)  # L_t is in [m - rho, m + rho]; m and rho exact
     for t in range(T):
-        lo = step(lo).lower()
-        hi = step(hi).upper()
+        F = step(m)
+        m, rho = F.mid(), (rho + F.rad()).upper()
         if (t + 1) % 64 == 0 and t + 1 < T and (a_lt_1 or a_gt_1):
-            b_lo, b_hi = bracket(lo, T - t - 1)
+            b_lo, b_hi = bracket((m - rho).lower(), (m + rho).upper(), T - t - 1)
             if tight(b_lo, b_hi):
                 return b_lo.union(b_hi)
-    return lo.union(hi)
+    return (m - rho).lower().union((m + rho).upper())
 
 
 def thm43_log_S_np_epochs(
