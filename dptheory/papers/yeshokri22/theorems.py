@@ -531,9 +531,14 @@ COMPOSITION_MAP = Reparametrisation(
 )
 _Z_EXPR = COMPOSITION_MAP.expr("z")
 _z = COMPOSITION_MAP.shown["z"]
-(_SIGMA_OF_Z,) = sp.solve(sp.Eq(_z, _Z_EXPR), sigma)
 _SIGMA_OF_SIGMA_MUL = sp.sqrt(eta / 2) * sigma_mul * S_g / (2 * b)  # Sec. F.1, Cor. 5.3
-(_SIGMA_MUL_OF_SIGMA,) = sp.solve(sp.Eq(sigma, _SIGMA_OF_SIGMA_MUL), sigma_mul)
+
+
+def _solved(equation: sp.Eq, x: sp.Symbol) -> sp.Expr:
+    """The one solution of ``equation`` for ``x`` (solved when a conversion is first compiled, not at import:
+    ``sympy.solve`` and the modules it imports took about 0.3 s of every process that loads this paper)."""
+    (sol,) = sp.solve(equation, x)
+    return sol
 
 
 @functools.cache
@@ -542,12 +547,15 @@ def _conversion(name: str) -> Any:
     from dptheory.core.compile import compile_expr
 
     expr, args = {
-        "z": (_Z_EXPR, ("eta", "sigma", "S_g", "b")),
-        "sigma_of_z": (_SIGMA_OF_Z, ("z", "eta", "S_g", "b")),
-        "sigma_of_sigma_mul": (_SIGMA_OF_SIGMA_MUL, ("sigma_mul", "eta", "S_g", "b")),
-        "sigma_mul_of_sigma": (_SIGMA_MUL_OF_SIGMA, ("sigma", "eta", "S_g", "b")),
+        "z": (lambda: _Z_EXPR, ("eta", "sigma", "S_g", "b")),
+        "sigma_of_z": (lambda: _solved(sp.Eq(_z, _Z_EXPR), sigma), ("z", "eta", "S_g", "b")),
+        "sigma_of_sigma_mul": (lambda: _SIGMA_OF_SIGMA_MUL, ("sigma_mul", "eta", "S_g", "b")),
+        "sigma_mul_of_sigma": (
+            lambda: _solved(sp.Eq(sigma, _SIGMA_OF_SIGMA_MUL), sigma_mul),
+            ("sigma", "eta", "S_g", "b"),
+        ),
     }[name]
-    return compile_expr(expr, {a: _z if a == "z" else NOTATION.sym(a) for a in args})
+    return compile_expr(expr(), {a: _z if a == "z" else NOTATION.sym(a) for a in args})
 
 
 def _convert(name: str, values: Mapping[str, Any], dps: int) -> mpmath.mpf:
