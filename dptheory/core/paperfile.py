@@ -153,6 +153,8 @@ class PaperFile:
     """The file's source text: where a message finds the line of the field it names (:func:`located`)."""
     run_maps: tuple[RunMap, ...] = ()
     """The ``[[run]]`` tables: how the file's theorems read a training run (:mod:`dptheory.core.run`)."""
+    _names: dict[str, dict[str, Any]] = dataclass_field(default_factory=dict, repr=False, compare=False)
+    """:meth:`names` by notation, built once (every theorem of a file asks for its notation's names)."""
 
     def paper(self, key: str) -> Paper:
         """The paper declared as ``[paper.<key>]``."""
@@ -185,9 +187,12 @@ class PaperFile:
 
     def names(self, notation: str) -> dict[str, Any]:
         """What a formula written in ``notation`` may name: its parameters' symbols, then ``[symbols.<notation>]``,
-        then ``[define.<notation>]`` (each definition may use the ones before it)."""
-        with self.lines():
-            return formula_names(self, notation)
+        then ``[define.<notation>]`` (each definition may use the ones before it). Built once per notation (the
+        definitions are parsed once, not once per theorem); each call returns a new dict."""
+        if notation not in self._names:
+            with self.lines():
+                self._names[notation] = formula_names(self, notation)
+        return dict(self._names[notation])
 
     @contextlib.contextmanager
     def lines(self) -> Iterator[None]:
