@@ -163,6 +163,16 @@ def test_C15_quadratic_form_by_finite_differences_matches_and_is_negative() -> N
     assert q == pytest.approx(exact, rel=1e-6) and q == pytest.approx(-0.00603, abs=1e-5)
 
 
+def test_C15_rayleigh_is_sympys_derivative_in_tau() -> None:
+    """The side is built by the chain rule at the point; sympy's derivative of v . g(theta + tau v) as a whole, at
+    tau = 0, is the independent computation: equal to 50 digits at two (lambda, S_g)."""
+    direct = sp.diff(sum(v * gk for v, gk in zip(S.V_DIR, S.clipped_g(S._tt), strict=True)), S._tt).subs(S._tt, 0)
+    direct = direct / S._V2
+    for at in ({S.lam: sp.Rational(1, 100), S.S_g: 2}, {S.lam: sp.Rational(3, 7), S.S_g: sp.Rational(5, 3)}):
+        a, b = sp.N(S.RAYLEIGH.subs(at), 50), sp.N(direct.subs(at), 50)
+        assert abs(a - b) <= sp.Float(10, 50) ** -48 * abs(b), (at, a, b)
+
+
 def test_C15_with_two_classes_the_clipped_jacobian_vanishes() -> None:
     """With c = 2 the Hessian is rank one along the gradient, so the clipped Jacobian is 0 (the finding's remark)."""
     rng = np.random.default_rng(0)
