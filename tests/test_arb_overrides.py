@@ -85,12 +85,15 @@ def _thm43_log_direct(T: int, q: Any, c: Any, one_minus_r: Any) -> mpmath.mpf:
         (3000, sp.Rational(1, 25), sp.Rational(1, 100), sp.Rational(3, 10000)),
         (2000, sp.Rational(1, 25), sp.Rational(7, 2), sp.Rational(1, 100)),
         (2000, sp.Rational(1, 2), sp.Rational(1, 1000), sp.Rational(1, 1000)),
+        # 1 - r < 0 (eta lam > 2, reachable with the conditions unchecked): f' > 1, two iterates, no shortcut
+        (40, sp.Rational(1, 25), sp.Rational(1, 100), sp.Rational(-1, 10)),
     ],
 )
 def test_thm43_recurrence_on_coarse_balls_contains_the_literal_iteration(T, q, c, one_minus_r) -> None:
     """The recurrence on 24-bit balls (each step rounds at 6e-8 relative, thousands of times): its enclosure must
     still contain the literal iteration at 60 digits. This is the test of the rounding the enclosure carries from
-    step to step (at the 128 bits of an evaluation the decimal ends of a point would hide a radius left out)."""
+    step to step (at the 128 bits of an evaluation the decimal ends of a point would hide a radius left out), and of
+    the case where a radius may not be carried (1 - r < 0)."""
     import flint
 
     from dptheory.papers.yeshokri22.kernels import thm43_log_S_arb

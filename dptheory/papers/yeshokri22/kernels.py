@@ -194,12 +194,14 @@ def thm43_log_S_arb(T: int, q: Any, c: Any, one_minus_r: Any) -> Any:
 
     ``q``, ``c``, ``one_minus_r`` are balls (exact rationals rounded at the working precision; pass
     ``1 - r = eta lam (2 - eta lam)``, not ``1 - (1 - eta lam)^2``, which cancels). The step
-    ``f(L) = L + log(q e^c + (1-q) e^{-(1-r) L})`` has ``r < f' < 1`` (docs/derivations/thm4_3_recurrence.md),
-    so one exact midpoint and a radius are carried: if ``L_t`` is within ``rho`` of the exact ``m``, then
-    ``f(L_t)`` is within ``rho`` of ``f(m)`` (``0 < f' < 1``), and ``f(m)`` is the ball ``F = step(m)``:
-    ``m <- mid(F)``, ``rho <- upper(rho + rad(F))``. The width grows only by the rounding of each step, not by the
-    naive ball blow-up, at one ball evaluation of ``f`` per step. Rigorous shortcuts, with ``a = q e^c`` and
-    ``M = T - t`` remaining steps:
+    ``f(L) = L + log(q e^c + (1-q) e^{-(1-r) L})`` has ``r < f' < 1`` (docs/derivations/thm4_3_recurrence.md)
+    when ``0 <= 1 - r`` (the theorem's conditions), so one exact midpoint and a radius are carried: if ``L_t`` is
+    within ``rho`` of the exact ``m``, then ``f(L_t)`` is within ``rho`` of ``f(m)`` (``0 < f' < 1``), and ``f(m)``
+    is the ball ``F = step(m)``: ``m <- mid(F)``, ``rho <- upper(rho + rad(F))``. The width grows only by the
+    rounding of each step, not by the naive ball blow-up, at one ball evaluation of ``f`` per step. (With
+    ``1 - r < 0``, reached only with the conditions unchecked, ``f' > 1`` and two exact iterates
+    ``lo <- lower(f(lo))``, ``hi <- upper(f(hi))`` are carried instead, without the shortcuts: ``f`` is still
+    increasing.) Rigorous shortcuts (``0 <= 1 - r``), with ``a = q e^c`` and ``M = T - t`` remaining steps:
 
     * ``a < 1``: ``L* - rho^M (L* - L_t) <= L_T <= L*`` with ``rho = 1 - (1-r)(1-a)`` (``f' <= rho``
       on ``[0, L*]``); returned once that bracket is within the working precision (possibly at t = 0);
@@ -227,6 +229,14 @@ def thm43_log_S_arb(T: int, q: Any, c: Any, one_minus_r: Any) -> Any:
     def tight(lo: Any, hi: Any) -> bool:
         return bool(hi - lo <= tol * lo.abs_lower()) if lo > 0 else bool(hi - lo <= tol)
 
+    if not bool(one_minus_r >= 0):
+        # 1 - r < 0 (eta lam > 2, only with the conditions unchecked): f' > 1, so a radius would grow by f' each
+        # step and the shortcuts' bounds do not hold; f is still increasing, so two exact iterates enclose L_t
+        _thm43_step_guard(T, "arb")
+        lo = hi = arb(0)
+        for _ in range(T):
+            lo, hi = step(lo).lower(), step(hi).upper()
+        return lo.union(hi)
     a_lt_1, a_gt_1 = bool(log_a < 0), bool(log_a > 0)
     if a_lt_1:
         one_minus_a = -log_a.expm1()
