@@ -9,6 +9,7 @@ Theorem 9 sum written out here term by term) and be tight (relative width below 
 
 from __future__ import annotations
 
+import sys
 import time
 from typing import Any
 
@@ -105,6 +106,32 @@ def test_thm43_recurrence_on_coarse_balls_contains_the_literal_iteration(T, q, c
     with mpmath.workdps(60):
         assert lo <= ref <= hi, (lo, ref, hi)
         assert hi - lo <= T * 2 * mpmath.mpf(2) ** -20 * abs(ref)  # about one rounding per step, not a blow-up
+
+
+@pytest.mark.parametrize("eta, K", [("3", 1), ("5/2", 2), ("3", 50)])
+def test_thm43_outside_its_conditions_every_kernel_follows_the_literal_iteration(eta: str, K: int) -> None:
+    """eta lam > 2 (only with check=False): 1 - r < 0, the iterates grow without bound and none of the shortcuts
+    holds (they assume 0 < f' < 1). Each kernel must still give the recurrence's value: mpmath's and the certified
+    enclosure's equal to the literal iteration of S; float64's too, or +inf where the value is beyond float64 (K = 50:
+    about 4e749). Before, the mpmath and float64 kernels returned L* of the a < 1 shortcut, negative (-0.00137 at
+    K = 50), and the ball kernel an enclosure missing the value."""
+    import numpy as np
+
+    thm = _get("yeshokri22.thm4_3")
+    p = dict(alpha=2, eta=eta, lam=1, beta=4, S_g=1, sigma=2, n=50, b=2, K=K)
+    ref = _thm43_direct(p)
+    bv = thm.evaluate(p, dps=20, check=False)
+    _check_enclosure(bv, ref, 20)
+    with mpmath.workdps(30):
+        assert abs(bv.value - ref) <= mpmath.mpf(10) ** -19 * abs(ref)
+    got = float(thm.kernels().np({k: np.array([float(sp.Rational(v))]) for k, v in p.items()})[0])
+    if ref < mpmath.mpf(sys.float_info.max):
+        assert got == pytest.approx(float(ref), rel=1e-12)
+    else:
+        assert got == np.inf
+    from dptheory.papers.yeshokri22.kernels import thm43_limit_mp
+
+    assert thm43_limit_mp(mpmath.mpf(1) / 25, mpmath.mpf(3) / 32, (1 - sp.Rational(eta)) ** 2) == mpmath.inf
 
 
 def test_thm43_long_recurrence_fixed_point_shortcut_all_kernels() -> None:

@@ -229,7 +229,8 @@ def test_thm43_shortcut_matches_full_iteration(alpha, regime):
 
 
 #: (K_max, N, q, c, 1 - r) of Thm 4.3 combinations: below the fixed point's threshold (a = q e^c < 1, the fixed-point
-#: shortcut), above it (a > 1, the linear regime), near it, and a slow contraction that iterates every step
+#: shortcut), above it (a > 1, the linear regime), near it, a slow contraction that iterates every step, and
+#: 1 - r < 0 (eta lam = 3, only with the conditions unchecked: no shortcut, the iterates grow without bound)
 THM43_COMBOS = [
     (40, 25, 0.04, 9 * 10 * 0.005, 0.0396),
     (40, 25, 0.04, 39 * 40 * 0.005, 0.0396),
@@ -239,6 +240,7 @@ THM43_COMBOS = [
     (90, 25, 0.04, 0.5, 0.0396),
     (3, 50, 0.02, 4.0, 0.5),
     (20, 2, 0.5, 0.69, 0.0396),
+    (4, 25, 0.04, 3 / 32, -3.0),
 ]
 
 

@@ -127,6 +127,9 @@ def thm43_log_S_mp(T: int, q: Any, c: Any, r: Any, *, tol_digits: int | None = N
         relative width of that bracket is below the tolerance we return its upper end;
       * if a = 1 exactly, no shortcut: all T steps are iterated.
 
+    Both shortcuts need ``1 - r > 0`` (so that ``0 < f' < 1``); with ``1 - r <= 0`` (``eta lam >= 2``, reached only with
+    the theorem's conditions unchecked) every step is iterated (the iterates then grow without bound).
+
     Returns:
         (log S_T, how) where ``how`` is ``"iterated"``, ``"fixed point"`` or ``"linear regime"``.
     """
@@ -138,8 +141,8 @@ def thm43_log_S_mp(T: int, q: Any, c: Any, r: Any, *, tol_digits: int | None = N
     qe = q * mpmath.expm1(c)
     one_minus_q = 1 - q
     log_a = mpmath.log(q) + c
-    a_lt_1 = log_a < 0
-    a_gt_1 = log_a > 0
+    a_lt_1 = log_a < 0 and one_minus_r > 0
+    a_gt_1 = log_a > 0 and one_minus_r > 0
     if a_lt_1:
         # L* = log((1-q)/(1-a))/(1-r) = log1p(q expm1(c)/(1-a))/(1-r): no cancellation when a ~ q
         L_star = mpmath.log1p(qe / -mpmath.expm1(log_a)) / one_minus_r
@@ -233,9 +236,17 @@ def thm43_log_S_arb(T: int, q: Any, c: Any, one_minus_r: Any) -> Any:
         # 1 - r < 0 (eta lam > 2, only with the conditions unchecked): f' > 1, so a radius would grow by f' each
         # step and the shortcuts' bounds do not hold; f is still increasing, so two exact iterates enclose L_t
         _thm43_step_guard(T, "arb")
+
+        def grow(L: Any) -> Any:
+            """f(L) once L is large: r L + log(1-q) + log1p(a e^{-(r-1) L}/(1-q)), whose exponent stays bounded
+            (``step`` would take e^{(r-1) L}); for small L ``step`` rounds less (no cancellation of r L)."""
+            if bool(L < 16):
+                return step(L)
+            return L - one_minus_r * L + log_1mq + (log_a - log_1mq + one_minus_r * L).exp().log1p()
+
         lo = hi = arb(0)
         for _ in range(T):
-            lo, hi = step(lo).lower(), step(hi).upper()
+            lo, hi = grow(lo).lower(), grow(hi).upper()
         return lo.union(hi)
     a_lt_1, a_gt_1 = bool(log_a < 0), bool(log_a > 0)
     if a_lt_1:
@@ -295,7 +306,8 @@ def thm43_log_S_np_epochs(
     log_a = np.log(q) + c
     with np.errstate(divide="ignore"):
         log_1mq = np.log1p(-q)
-    a_lt_1 = log_a < 0
+    contracting = one_minus_r > 0  # the shortcuts need 0 < f' < 1 (see thm43_log_S_mp)
+    a_lt_1 = (log_a < 0) & contracting
     with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
         L_star = np.where(a_lt_1, np.log1p(qe / -np.expm1(np.minimum(log_a, -1e-300))) / one_minus_r, np.inf)
     out = [np.empty(int(k)) for k in K_max]
@@ -313,7 +325,8 @@ def thm43_log_S_np_epochs(
         with np.errstate(over="ignore", invalid="ignore"):
             small = La + np.log1p(qe[active] + one_minus_q[active] * np.expm1(-one_minus_r[active] * La))
             big = La + log_a[active] + np.log1p(np.exp(log_1mq[active] - one_minus_r[active] * La - log_a[active]))
-        L[active] = np.where(log_a[active] <= 0, small, big)
+            grow = La + np.logaddexp(log_a[active], log_1mq[active] - one_minus_r[active] * La)  # 1 - r < 0
+        L[active] = np.where(one_minus_r[active] < 0, grow, np.where(log_a[active] <= 0, small, big))
         t += 1
         ends = active & (t % np.maximum(N_int, 1) == 0)
         if ends.any():
@@ -326,10 +339,12 @@ def thm43_log_S_np_epochs(
                 k_done = t // N_int[i]
                 out[i][k_done:] = L_star[i]
                 frozen[i] = True
-            lin = active & ~frozen & (log_a > 0)
+            lin = active & ~frozen & (log_a > 0) & contracting
             if lin.any():
-                # per-step excess over log a, which only shrinks as L grows (see the mp kernel)
-                excess = np.log1p(one_minus_q * np.exp(-one_minus_r * L - log_a))
+                # per-step excess over log a, which only shrinks as L grows (see the mp kernel); read only where
+                # lin (a combination with 1 - r < 0 may overflow here)
+                with np.errstate(over="ignore"):
+                    excess = np.log1p(one_minus_q * np.exp(-one_minus_r * L - log_a))
                 for i in np.flatnonzero(lin & (excess <= tol * log_a)):
                     k_done = t // N_int[i]
                     ks = np.arange(k_done + 1, int(K_max[i]) + 1, dtype=np.float64)
@@ -356,7 +371,7 @@ def _thm43_scalar_epochs(
     K_max: int, N: int, q: float, c: float, one_minus_r: float, *, compiled: bool = True
 ) -> np.ndarray:
     """One combination in float64: the C loop when built, else plain Python arithmetic."""
-    if compiled and _thm43_c is not None:
+    if compiled and _thm43_c is not None and one_minus_r > 0:  # the C loop takes the shortcuts unconditionally
         out = np.empty(K_max)
         _thm43_c.epochs(out, int(N), float(q), float(c), float(one_minus_r))
         return out
@@ -365,14 +380,19 @@ def _thm43_scalar_epochs(
     log_a = math.log(q) + c
     qe = q * math.expm1(c) if log_a <= 0 else math.inf
     one_minus_q = 1.0 - q
-    a_lt_1 = log_a < 0
+    contracting = one_minus_r > 0  # the shortcuts need 0 < f' < 1 (see thm43_log_S_mp)
+    a_lt_1 = log_a < 0 and contracting
     L_star = math.log1p(qe / -math.expm1(log_a)) / one_minus_r if a_lt_1 else math.inf
     tol = 4e-16
     L = 0.0
     log1p, expm1, exp = math.log1p, math.expm1, math.exp
     log_1mq = math.log1p(-q) if q < 1 else -math.inf
     for k in range(K_max):
-        if log_a <= 0:  # q e^c <= 1: expm1(c) <= 1/q cannot overflow; this form is accurate near 0
+        if one_minus_r < 0:  # log(a + (1-q) e^{(r-1) L}) as a log-sum-exp: the second term grows, nothing overflows
+            for _ in range(N):
+                x, y = log_a, log_1mq - one_minus_r * L
+                L = L + max(x, y) + log1p(exp(-abs(x - y)))
+        elif log_a <= 0:  # q e^c <= 1: expm1(c) <= 1/q cannot overflow; this form is accurate near 0
             for _ in range(N):
                 L = L + log1p(qe + one_minus_q * expm1(-one_minus_r * L))
         else:  # log a + log1p((1-q) e^{-(1-r) L} / a): no overflow for huge c, no cancellation
@@ -383,7 +403,7 @@ def _thm43_scalar_epochs(
         if a_lt_1 and (L_star - L <= tol * L_star or stalled):
             out[k + 1 :] = L_star
             break
-        if log_a > 0:
+        if log_a > 0 and contracting:
             excess = log1p(one_minus_q * exp(-one_minus_r * L - log_a))
             if excess <= tol * log_a:
                 ks = np.arange(1, K_max - k, dtype=np.float64)
@@ -420,7 +440,7 @@ def thm43_np(p: Mapping[str, np.ndarray]) -> np.ndarray:
             log_rho = np.log1p(one_minus_r * np.expm1(np.minimum(log_a, 0.0)))
         for i in np.flatnonzero(np.isin(inv, np.flatnonzero(long))):
             g = inv[i]
-            if not (log_a[g] < 0 and K[i] * N[g] * log_rho[g] <= math.log(1e-17)):
+            if not (log_a[g] < 0 and one_minus_r[g] > 0 and K[i] * N[g] * log_rho[g] <= math.log(1e-17)):
                 _thm43_step_guard(int(K[i] * N[g]), "np")
             out[i] = L_star[g]
     short = ~long
@@ -435,12 +455,12 @@ def thm43_np(p: Mapping[str, np.ndarray]) -> np.ndarray:
 
 
 def thm43_limit_mp(q: Any, c: Any, r: Any) -> mpmath.mpf:
-    """lim_{K->oo} log S_K^0 = log((1 - q)/(1 - q e^c)) / (1 - r) if q e^c < 1, else +inf.
+    """lim_{K->oo} log S_K^0 = log((1 - q)/(1 - q e^c)) / (1 - r) if q e^c < 1 and r < 1, else +inf.
 
     Computed as log1p(q expm1(c) / (1 - q e^c)) / (1 - r), which keeps full relative precision when
     c is tiny (then q e^c and q agree to many digits).
     """
     log_a = mpmath.log(q) + c
-    if log_a >= 0:
+    if log_a >= 0 or r >= 1:  # r >= 1 (eta lam >= 2, conditions unchecked): the iterates grow without bound
         return mpmath.inf
     return mpmath.log1p(q * mpmath.expm1(c) / -mpmath.expm1(log_a)) / (1 - r)
