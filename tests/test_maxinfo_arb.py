@@ -306,3 +306,41 @@ def test_lam_max_at_m_1_is_infinite_without_a_warning() -> None:
         warnings.simplefilter("error")
         out = mx._lam_max_np(np.array([1.0, 2.0]), 5.0, 1e-20)  # 1/(2 E r 1e-300) is beyond float64 at m = 1
     assert out[0] == np.inf and out[1] == pytest.approx(np.sqrt(1e19), rel=1e-6)
+
+
+@pytest.mark.parametrize("prec", [24, 32])
+def test_kernels_on_coarse_balls_contain_the_high_precision_values(prec: int) -> None:
+    """At 24 and 32 bits every rounding shows (at the 128 bits of an evaluation the decimal ends of an enclosure
+    would hide a radius left out): Theorem B's ball, the GDP delta and the route's eps bracket must still contain
+    the mpmath values at 50 digits (the GDP delta: quadrature of its defining integral, a second method)."""
+    from dptheory.testing import oracles
+
+    def ball(x: str) -> flint.arb:
+        r = sp.Rational(x)
+        return flint.arb(int(r.p)) / int(r.q)
+
+    def mpq(x: str) -> mpmath.mpf:
+        r = sp.Rational(x)
+        return mpmath.mpf(int(r.p)) / int(r.q)
+
+    def ends(lo: flint.arb, hi: flint.arb) -> tuple[mpmath.mpf, mpmath.mpf]:
+        return mpmath.mpf(lo.lower().str(50, radius=False)), mpmath.mpf(hi.upper().str(50, radius=False))
+
+    with mpmath.workdps(50):
+        for n_u, m, E, r, beta in [(1000, 2, 5, "1/10", "1/20"), (100000, 1, 20, "1/1000", "1/100")]:
+            ref = mx.thm_b_mp(n_u, m, E, mpq(r), mpq(beta))
+            with flint.ctx.workprec(prec):
+                b = mx.thm_b_arb(n_u, m, E, ball(r), ball(beta))
+                lo, hi = ends(b, b)
+            assert lo <= ref <= hi, ("thm B", n_u, m, E, r, beta, b)
+        for eps, mu in [("1/2", "1"), ("3", "2"), ("1/10", "1/5")]:
+            ref = oracles.gdp_delta_quad_mp(mpq(eps), mpq(mu))
+            with flint.ctx.workprec(prec):
+                b = mx.gdp_delta_arb(ball(eps), ball(mu))
+                lo, hi = ends(b, b)
+            assert lo <= ref <= hi, ("GDP delta", eps, mu, b)
+        for n, mu, C_beta, beta in [(10000, "1/2", "1", "1/20"), (100000, "1/10", "2", "1/100")]:
+            ref = mx.dp_route_eps_mp(n, mpq(mu), mpq(C_beta), mpq(beta))
+            with flint.ctx.workprec(prec):
+                lo, hi = ends(*mx.dp_route_eps_arb(n, ball(mu), ball(C_beta), ball(beta)))
+            assert lo <= ref <= hi, ("route eps", n, mu, C_beta, beta)
