@@ -307,6 +307,8 @@ def thm43_log_S_np_epochs(
     with np.errstate(divide="ignore"):
         log_1mq = np.log1p(-q)
     contracting = one_minus_r > 0  # the shortcuts need 0 < f' < 1 (see thm43_log_S_mp)
+    expanding = one_minus_r < 0  # only with the conditions unchecked
+    any_expanding = bool(expanding.any())
     a_lt_1 = (log_a < 0) & contracting
     with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
         L_star = np.where(a_lt_1, np.log1p(qe / -np.expm1(np.minimum(log_a, -1e-300))) / one_minus_r, np.inf)
@@ -325,8 +327,11 @@ def thm43_log_S_np_epochs(
         with np.errstate(over="ignore", invalid="ignore"):
             small = La + np.log1p(qe[active] + one_minus_q[active] * np.expm1(-one_minus_r[active] * La))
             big = La + log_a[active] + np.log1p(np.exp(log_1mq[active] - one_minus_r[active] * La - log_a[active]))
-            grow = La + np.logaddexp(log_a[active], log_1mq[active] - one_minus_r[active] * La)  # 1 - r < 0
-        L[active] = np.where(one_minus_r[active] < 0, grow, np.where(log_a[active] <= 0, small, big))
+            step = np.where(log_a[active] <= 0, small, big)
+            if any_expanding:  # 1 - r < 0: log(a + (1-q) e^{(r-1) L}) as a log-sum-exp, nothing overflows
+                grow = La + np.logaddexp(log_a[active], log_1mq[active] - one_minus_r[active] * La)
+                step = np.where(expanding[active], grow, step)
+        L[active] = step
         t += 1
         ends = active & (t % np.maximum(N_int, 1) == 0)
         if ends.any():
