@@ -37,18 +37,24 @@ def _check_enclosure(bv: Any, ref: mpmath.mpf, dps: int) -> None:
 # ----------------------------------------------------------------------------------------------- Thm 4.3
 
 
+def _log_S_literal(T: int, q: mpmath.mpf, a: mpmath.mpf, r: mpmath.mpf) -> mpmath.mpf:
+    """log S_T of S <- a S + (1-q) S^r from S = 1 (Eq. 148-150 on S: no log domain, no shortcut), at the caller's
+    precision."""
+    S = mpmath.mpf(1)
+    for _ in range(T):
+        S = a * S + (1 - q) * S**r
+    return mpmath.log(S)
+
+
 def _thm43_direct(p: dict[str, Any], dps: int = 80) -> mpmath.mpf:
-    """Eq. 148-150 iterated literally on S (no log domain, no shortcut), at 80 digits."""
+    """Thm 4.3 at ``p`` by the literal iteration of S, at 80 digits."""
     with mpmath.workdps(dps):
         R = {k: mpmath.mpf(sp.Rational(v).p) / sp.Rational(v).q for k, v in p.items()}
         G = R["alpha"] * R["eta"] * R["S_g"] ** 2 / (4 * R["sigma"] ** 2 * R["b"] ** 2)
         q = R["b"] / R["n"]
         a = q * mpmath.exp((R["alpha"] - 1) * G)
         r = (1 - R["eta"] * R["lam"]) ** 2
-        S = mpmath.mpf(1)
-        for _ in range(int(p["K"]) * (int(p["n"]) // int(p["b"]))):
-            S = a * S + (1 - q) * S**r
-        return mpmath.log(S) / (R["alpha"] - 1)
+        return _log_S_literal(int(p["K"]) * (int(p["n"]) // int(p["b"])), q, a, r) / (R["alpha"] - 1)
 
 
 THM43_POINTS = [
@@ -70,13 +76,10 @@ def test_thm43_certified_contains_direct_iteration(p: dict[str, Any], dps: int) 
 
 
 def _thm43_log_direct(T: int, q: Any, c: Any, one_minus_r: Any) -> mpmath.mpf:
-    """log S_T of Eq. 148-150 iterated literally on S at 60 digits (exact rationals in, no log domain)."""
+    """log S_T by the literal iteration of S at 60 digits, from the exact rationals q, c and 1 - r."""
     with mpmath.workdps(60):
         q, c, r = (mpmath.mpf(x.p) / x.q for x in (q, c, 1 - one_minus_r))
-        S = mpmath.mpf(1)
-        for _ in range(T):
-            S = q * mpmath.exp(c) * S + (1 - q) * S**r
-        return mpmath.log(S)
+        return _log_S_literal(T, q, q * mpmath.exp(c), r)
 
 
 @pytest.mark.parametrize(

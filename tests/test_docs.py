@@ -272,7 +272,6 @@ def _absolute(where: str, ref: str) -> list[str]:
 
 
 @cache  # two tests read the same scan of the same files (each scan parses every module of the package)
-@cache  # the scan takes seconds and two tests read it; the files do not change during a run
 def references() -> tuple[tuple[str, int, str, bool], ...]:
     """Every reference of the docs: ``(file, line, reference, whether it exists)``."""
     out = []

@@ -316,11 +316,11 @@ def test_kernels_on_coarse_balls_contain_the_high_precision_values(prec: int) ->
     from dptheory.testing import oracles
 
     def ball(x: str) -> flint.arb:
-        r = sp.Rational(x)
+        r = _q(x)
         return flint.arb(int(r.p)) / int(r.q)
 
     def mpq(x: str) -> mpmath.mpf:
-        r = sp.Rational(x)
+        r = _q(x)
         return mpmath.mpf(int(r.p)) / int(r.q)
 
     def ends(lo: flint.arb, hi: flint.arb) -> tuple[mpmath.mpf, mpmath.mpf]:
