@@ -245,7 +245,6 @@ def test_a_known_value_table_is_the_row_a_csv_would_give() -> None:
     assert "relative error" in (disagreement({**row, "value": "7.78"}, thm) or "")
 
 
-
 def test_a_notations_names_are_built_once_and_handed_out_as_copies(monkeypatch: pytest.MonkeyPatch) -> None:
     """``PaperFile.names`` parses a notation's definitions once for all the file's theorems (it was once per theorem),
     and each caller gets its own dict: a caller adding a name does not change what the next caller reads."""
