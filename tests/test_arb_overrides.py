@@ -137,6 +137,63 @@ def test_thm43_outside_its_conditions_every_kernel_follows_the_literal_iteration
     assert thm43_limit_mp(mpmath.mpf(1) / 25, mpmath.mpf(3) / 32, (1 - sp.Rational(eta)) ** 2) == mpmath.inf
 
 
+THM43_BELOW_ORDER_ONE = [
+    dict(alpha="1/10", eta="1/1000", lam=10, beta=4, S_g=100, sigma=3, b=21, n=98, K=14),
+    dict(alpha="1/4", eta="1/10000", lam="1/3", beta=4, S_g="1/10", sigma="1/10", b=1, n=118, K=1),
+    dict(alpha="999/1000", eta=1, lam="1/10", beta=6, S_g=100, sigma="1/5", b=7, n=14, K=3),
+    dict(alpha="1/2", eta="1/100", lam=1, beta=4, S_g=4, sigma=2, b=2, n=50, K=40),
+]
+
+
+@pytest.mark.parametrize("p", THM43_BELOW_ORDER_ONE)
+def test_thm43_below_order_one_every_kernel_follows_the_literal_iteration(
+    p: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """alpha < 1 (only with check=False): c = (alpha - 1) G < 0, so L* < 0 and the iterates fall to it from 0, more
+    slowly than the contraction factor rho of the a < 1 shortcut says; no shortcut holds, though 0 < f' < 1 still
+    does. Every kernel must give the recurrence's value (the literal iteration of S at 80 digits): mpmath and the
+    certified enclosure to 19 digits; float64 to 1e-12 relative by each of its loops (compiled or per-combination,
+    pure Python, the array loop). Before, the a < 1 shortcut fired: mpmath gave 8.0e-4 for 6.2e-6 (the second
+    point), float64 2855 for 1844 (the third), and the enclosure could not be narrowed."""
+    import numpy as np
+
+    from dptheory.papers.yeshokri22 import kernels as ys
+
+    thm = _get("yeshokri22.thm4_3")
+    ref = _thm43_direct(p)
+    bv = thm.evaluate(p, dps=20, check=False, certify=True)
+    _check_enclosure(bv, ref, 20)
+    with mpmath.workdps(30):
+        assert abs(bv.value - ref) <= mpmath.mpf(10) ** -19 * abs(ref)
+        assert abs(thm.evaluate(p, dps=20, check=False).value - ref) <= mpmath.mpf(10) ** -19 * abs(ref)
+        assert abs(thm.kernels().mp(thm.kernel_args(thm.parse(p))) - ref) <= mpmath.mpf(10) ** -25 * abs(ref)
+    fl = {k: float(sp.Rational(v)) for k, v in p.items()}
+    assert float(thm.kernels().np({k: np.array([v]) for k, v in fl.items()})[0]) == pytest.approx(float(ref), rel=1e-12)
+    N = int(p["n"]) // int(p["b"])
+    q, one_minus_r = fl["b"] / fl["n"], fl["eta"] * fl["lam"] * (2 - fl["eta"] * fl["lam"])
+    c = (fl["alpha"] - 1) * ys.gaussian_step_rdp_np(fl["alpha"], fl["eta"], fl["S_g"], fl["sigma"], fl["b"])
+    logS = float(ref) * (fl["alpha"] - 1)
+    python = ys._thm43_scalar_epochs(int(p["K"]), N, q, float(c), one_minus_r, compiled=False)
+    assert python[-1] == pytest.approx(logS, rel=1e-12)
+    monkeypatch.setattr(ys, "_thm43_c", None)
+    five = [np.full(5, x) for x in (int(p["K"]), N, q, float(c), 1 - one_minus_r, one_minus_r)]
+    arrays = ys.thm43_log_S_np_epochs(five[0].astype(np.int64), five[1].astype(np.int64), *five[2:])
+    assert [a[-1] for a in arrays] == pytest.approx([logS] * 5, rel=1e-12)
+
+
+def test_thm43_below_order_one_too_long_to_iterate_is_refused() -> None:
+    """alpha < 1 and K floor(n/b) = 2.5e9 steps: no shortcut holds (see above), so every kernel refuses (one-line
+    NumericalFailure naming its step limit); before, float64 returned the a < 1 shortcut's L* unproved."""
+    import numpy as np
+
+    thm = _get("yeshokri22.thm4_3")
+    p = dict(alpha="1/2", eta="1/100", lam=1, beta=4, S_g=4, sigma=2, b=2, n=50, K=10**8)
+    with pytest.raises(NumericalFailure, match="limit of"):
+        thm.evaluate(p, dps=20, check=False)
+    with pytest.raises(NumericalFailure, match="limit of"):
+        thm.kernels().np({k: np.array([float(sp.Rational(v))]) for k, v in p.items()})
+
+
 def test_thm43_long_recurrence_fixed_point_shortcut_all_kernels() -> None:
     """eta = 1e-9, K = 1e12: 2.5e13 steps; the contraction bound rho^T L* puts L_T within rounding of L*
     from t = 0, so every kernel answers at once with the limit (independently: the closed-form limit)."""

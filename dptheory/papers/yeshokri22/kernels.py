@@ -141,7 +141,8 @@ def thm43_log_S_mp(T: int, q: Any, c: Any, r: Any, *, tol_digits: int | None = N
     qe = q * mpmath.expm1(c)
     one_minus_q = 1 - q
     log_a = mpmath.log(q) + c
-    a_lt_1 = log_a < 0 and one_minus_r > 0
+    # c < 0 (alpha < 1, conditions unchecked): L* < 0 and the iterates fall to it, slower than rho; no shortcut
+    a_lt_1 = log_a < 0 and one_minus_r > 0 and c >= 0
     a_gt_1 = log_a > 0 and one_minus_r > 0
     if a_lt_1:
         # L* = log((1-q)/(1-a))/(1-r) = log1p(q expm1(c)/(1-a))/(1-r): no cancellation when a ~ q
@@ -248,7 +249,9 @@ def thm43_log_S_arb(T: int, q: Any, c: Any, one_minus_r: Any) -> Any:
         for _ in range(T):
             lo, hi = grow(lo).lower(), grow(hi).upper()
         return lo.union(hi)
-    a_lt_1, a_gt_1 = bool(log_a < 0), bool(log_a > 0)
+    # a < 1 also needs c >= 0 (L* >= 0): with c < 0 (alpha < 1, conditions unchecked) the iterates fall to L* < 0,
+    # more slowly than rho says; the radius scheme still holds there (0 < f' < 1), only the shortcuts do not
+    a_lt_1, a_gt_1 = bool(log_a < 0) and bool(c >= 0), bool(log_a > 0)
     if a_lt_1:
         one_minus_a = -log_a.expm1()
         L_star = (q * c.expm1() / one_minus_a).log1p() / one_minus_r
@@ -309,7 +312,7 @@ def thm43_log_S_np_epochs(
     contracting = one_minus_r > 0  # the shortcuts need 0 < f' < 1 (see thm43_log_S_mp)
     expanding = one_minus_r < 0  # only with the conditions unchecked
     any_expanding = bool(expanding.any())
-    a_lt_1 = (log_a < 0) & contracting
+    a_lt_1 = (log_a < 0) & contracting & (c >= 0)  # and L* >= 0 (c >= 0)
     with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
         L_star = np.where(a_lt_1, np.log1p(qe / -np.expm1(np.minimum(log_a, -1e-300))) / one_minus_r, np.inf)
     out = [np.empty(int(k)) for k in K_max]
@@ -376,7 +379,8 @@ def _thm43_scalar_epochs(
     K_max: int, N: int, q: float, c: float, one_minus_r: float, *, compiled: bool = True
 ) -> np.ndarray:
     """One combination in float64: the C loop when built, else plain Python arithmetic."""
-    if compiled and _thm43_c is not None and one_minus_r > 0:  # the C loop takes the shortcuts unconditionally
+    # the C loop takes the shortcuts unconditionally: only where they hold (1 - r > 0 and c >= 0)
+    if compiled and _thm43_c is not None and one_minus_r > 0 and c >= 0:
         out = np.empty(K_max)
         _thm43_c.epochs(out, int(N), float(q), float(c), float(one_minus_r))
         return out
@@ -386,7 +390,7 @@ def _thm43_scalar_epochs(
     qe = q * math.expm1(c) if log_a <= 0 else math.inf
     one_minus_q = 1.0 - q
     contracting = one_minus_r > 0  # the shortcuts need 0 < f' < 1 (see thm43_log_S_mp)
-    a_lt_1 = log_a < 0 and contracting
+    a_lt_1 = log_a < 0 and contracting and c >= 0  # and L* >= 0 (c >= 0)
     L_star = math.log1p(qe / -math.expm1(log_a)) / one_minus_r if a_lt_1 else math.inf
     tol = 4e-16
     L = 0.0
@@ -445,7 +449,7 @@ def thm43_np(p: Mapping[str, np.ndarray]) -> np.ndarray:
             log_rho = np.log1p(one_minus_r * np.expm1(np.minimum(log_a, 0.0)))
         for i in np.flatnonzero(np.isin(inv, np.flatnonzero(long))):
             g = inv[i]
-            if not (log_a[g] < 0 and one_minus_r[g] > 0 and K[i] * N[g] * log_rho[g] <= math.log(1e-17)):
+            if not (log_a[g] < 0 and one_minus_r[g] > 0 and c[g] >= 0 and K[i] * N[g] * log_rho[g] <= math.log(1e-17)):
                 _thm43_step_guard(int(K[i] * N[g]), "np")
             out[i] = L_star[g]
     short = ~long
