@@ -14,6 +14,7 @@ Independent references (none calls the code under test):
 
 from __future__ import annotations
 
+import itertools
 from fractions import Fraction
 
 import flint
@@ -344,3 +345,54 @@ def test_kernels_on_coarse_balls_contain_the_high_precision_values(prec: int) ->
             with flint.ctx.workprec(prec):
                 lo, hi = ends(*mx.dp_route_eps_arb(n, ball(mu), ball(C_beta), ball(beta)))
             assert lo <= ref <= hi, ("route eps", n, mu, C_beta, beta)
+
+
+@pytest.mark.parametrize("p", [
+    {"n": 2, "m": 3, "E": 1, "zeta": "1/100", "sigma": "1/10", "beta": "1e-9"},
+    {"n": 9, "m": 30, "E": 95, "zeta": 9, "sigma": "1/10", "beta": "0.99"},  # lambda_max 2.2e-8: cancellation
+], ids=["n2-m3", "n9-m30"])
+def test_thm_b_with_no_step_is_ln_over_lambda_max(p: dict) -> None:
+    """m > n (only with check=False): T = floor(n/m) = 0 steps, n_u = 0, so K_B(lambda) = ln(1/beta)/lambda on the
+    admissible lambda^2 + lambda < 1/(2 E r (m - 1)), whose infimum ln(1/beta)/lambda_max is approached at the end and
+    not attained. Reference: lambda_max from the quadratic formula at 60 digits. Every kernel gives it (mpmath and the
+    certified enclosure to DPS digits, float64 to 1e-12 relative); before, the search returned 4.5913 for 4.5798 at
+    the first point (not certified) and float64 NaN."""
+    import numpy as np
+
+    t = REGISTRY.get("maxinfo.thmB_derived")
+    r = _q(p["zeta"]) ** 2 / _q(p["sigma"]) ** 2
+    with mpmath.workdps(2 * DPS):
+        x = 1 / (2 * int(p["E"]) * mpmath.mpf(r) * (int(p["m"]) - 1))
+        ref = mpmath.log(1 / mpmath.mpf(_q(p["beta"]))) / ((-1 + mpmath.sqrt(1 + 4 * x)) / 2)
+    v = t.evaluate(p, dps=DPS, check=False, certify=True)
+    with mpmath.workdps(2 * DPS):
+        assert v.enclosure is not None and v.enclosure.lo <= ref <= v.enclosure.hi
+        assert abs(v.value - ref) <= abs(ref) * mpmath.mpf(10) ** (1 - DPS)
+        mp_val = mx.thm_b_mp(0, int(p["m"]), int(p["E"]), mpmath.mpf(r), mpmath.mpf(_q(p["beta"])))
+        assert abs(mp_val - ref) <= abs(ref) * mpmath.mpf(10) ** (-2 * DPS + 5)
+    f64 = t.kernels().np({k: np.asarray([float(_q(x)), float(_q(x))]) for k, x in p.items()})
+    assert list(f64) == pytest.approx([float(ref)] * 2, rel=1e-12)
+
+
+def test_thm_b_at_beta_one_or_more_is_refused_naming_beta() -> None:
+    """beta >= 1 (only with check=False): ln(1/beta) <= 0, K_B has no minimiser (its infimum is approached as
+    lambda -> 0, -inf for beta > 1). Every kernel refuses with a one-line ParameterOutOfRange naming beta and the
+    accepted range; before, evaluate said "evaluation gave NaN ... this is a bug" and numpy printed warnings."""
+    import warnings
+
+    import numpy as np
+
+    from dptheory.core.errors import ParameterOutOfRange
+
+    t = REGISTRY.get("maxinfo.thmB_derived")
+    for beta, n in itertools.product(("1", "2"), (100, 2)):  # n = 2 < m: no step (see above)
+        p = {"n": n, "m": 10, "E": 1, "zeta": 1, "sigma": 1, "beta": beta}
+        for certify in (True, False):
+            with pytest.raises(ParameterOutOfRange, match="beta") as ei:
+                t.evaluate(p, dps=15, check=False, certify=certify)
+            assert "0 < beta < 1" in str(ei.value) and "\n" not in str(ei.value)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            with pytest.raises(ParameterOutOfRange, match="0 < beta < 1"):
+                t.kernels().np({k: np.asarray([float(_q(x)), 0.5]) if k == "beta" else np.asarray([float(_q(x))] * 2)
+                                for k, x in p.items()})

@@ -13,7 +13,7 @@ import mpmath
 
 from dptheory.core.compile.base import Undecided, require_flint
 from dptheory.core.compile.compiled import ArbKernel
-from dptheory.core.errors import NumericalFailure
+from dptheory.core.errors import NumericalFailure, ParameterOutOfRange
 
 __all__ = ["Enclosure", "agree_mp", "decimal_bound", "enclose"]
 
@@ -152,6 +152,8 @@ def enclose(
                 last = str(exc)
                 prec *= 2
                 continue
+            except ParameterOutOfRange:  # a kernel's accepted range, said in the user's terms: passed on as it is
+                raise
             except (ZeroDivisionError, ValueError, OverflowError) as exc:
                 raise NumericalFailure(f"enclose: evaluation failed at {dict(exact)}: {exc}") from exc
             if y.is_exact() and not y.is_finite() and not y.is_nan():

@@ -29,7 +29,7 @@ from typing import Any
 import mpmath
 import numpy as np
 
-from dptheory.core.errors import NumericalFailure
+from dptheory.core.errors import NumericalFailure, ParameterOutOfRange
 from dptheory.privacy.gaussian_dp import gdp_delta_mp, gdp_delta_np
 
 __all__ = [
@@ -129,12 +129,30 @@ def k_b_np(lam: Any, n_u: Any, m: Any, E: Any, r: Any, beta: Any) -> np.ndarray:
     return np.where(den > 0, val, np.inf)
 
 
+def _lam_max(lib: Any, m: Any, E: Any, r: Any) -> Any:
+    """The admissible end of lambda, ``lam^2 + lam = x = 1/(2 E r (m - 1))`` for m >= 2, as ``2 x/(1 + sqrt(1 + 4 x))``
+    (no cancellation for small x) in ``lib`` (numpy, mpmath, or arb balls with ``lib=None``)."""
+    x = 1 / (2 * E * r * (m - 1))
+    return 2 * x / (1 + (1 + 4 * x).sqrt()) if lib is None else 2 * x / (1 + lib.sqrt(1 + 4 * x))
+
+
 def _lam_max_np(m: Any, E: Any, r: Any) -> np.ndarray:
-    """Largest admissible lambda: lam^2 + lam < 1/(2 E r (m-1)) (inf when m = 1)."""
+    """Largest admissible lambda in float64 (:func:`_lam_max`), inf when m = 1 (no limit) or where x overflows."""
     m = np.asarray(m, dtype=np.float64)
-    with np.errstate(divide="ignore", over="ignore"):  # m = 1: 1/(2 E r 1e-300) overflows to inf (no limit)
-        rhs = np.where(m > 1, 1.0 / (2.0 * E * r * np.maximum(m - 1.0, 1e-300)), np.inf)
-    return np.where(np.isinf(rhs), np.inf, (-1.0 + np.sqrt(1.0 + 4.0 * rhs)) / 2.0)
+    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):  # x = inf: 2 inf/(1 + inf) is nan
+        lam = _lam_max(np, np.maximum(m, 2.0), E, r)
+    return np.where((m > 1) & np.isfinite(lam), lam, np.inf)
+
+
+def _beta_out_of_range(beta: Any) -> ParameterOutOfRange:
+    """beta >= 1 (only with the conditions unchecked): ln(1/beta) <= 0, so K_B(lambda) has no minimiser to search
+    (its infimum is approached as lambda -> 0: -inf for beta > 1); refused in the user's terms."""
+    from dptheory.core.validate import number_text
+
+    return ParameterOutOfRange(
+        key="maxinfo.thmB_derived", name="beta", value=number_text(beta),
+        reason="Theorem B's infimum over lambda is evaluated for 0 < beta < 1 only (ln(1/beta) > 0)",
+    )
 
 
 def _bracket_np(n_u: Any, m: Any, E: Any, r: Any, beta: Any) -> tuple[np.ndarray, np.ndarray]:
@@ -161,6 +179,13 @@ def thm_b_np(n_u: Any, m: Any, E: Any, r: Any, beta: Any, *, return_lambda: bool
     n_u, m, E, r, beta = np.broadcast_arrays(*(np.asarray(x, dtype=np.float64) for x in (n_u, m, E, r, beta)))
     shape = n_u.shape
     n_u, m, E, r, beta = (x.ravel() for x in (n_u, m, E, r, beta))
+    outside = ~((beta > 0) & (beta < 1))
+    if outside.any():
+        raise _beta_out_of_range(beta[np.flatnonzero(outside)[0]])
+    # n_u = 0 (m > n: no step, only with the conditions unchecked): K_B = L/lambda, whose infimum L/lam_max is not
+    # attained; the search runs with n_u = 1 there and its result is replaced below
+    no_step = n_u == 0
+    n_u = np.where(no_step, 1.0, n_u)
     lo, hi = _bracket_np(n_u, m, E, r, beta)
     ulo, uhi = np.log(lo), np.log(hi)
     # coarse grid (64 points, the admissible end excluded), then golden section around the best point
@@ -192,6 +217,10 @@ def thm_b_np(n_u: Any, m: Any, E: Any, r: Any, beta: Any, *, return_lambda: bool
     f_grid = vals[np.arange(len(j)), j]
     best = np.minimum(f_gold, f_grid)
     u_best = np.where(f_gold <= f_grid, u_gold, U[np.arange(len(j)), j])
+    if no_step.any():
+        lam_max = _lam_max_np(m, E, r)
+        best = np.where(no_step, np.log(1.0 / beta) / lam_max, best)
+        u_best = np.where(no_step, np.log(lam_max), u_best)
     out = best.reshape(shape)
     if return_lambda:
         return out, np.exp(u_best).reshape(shape)
@@ -200,6 +229,12 @@ def thm_b_np(n_u: Any, m: Any, E: Any, r: Any, beta: Any, *, return_lambda: bool
 
 def thm_b_mp(n_u: Any, m: int, E: Any, r: Any, beta: Any, *, return_lambda: bool = False) -> Any:
     """Theorem B at the current mpmath precision: the float64 minimiser refined by golden section in mp."""
+    if not 0 < beta < 1:
+        raise _beta_out_of_range(beta)
+    if n_u == 0:  # m > n (conditions unchecked): K_B = L/lambda, infimum L/lam_max (see thm_b_np)
+        lam_max = _lam_max(mpmath, mpmath.mpf(m), E, r)
+        best = mpmath.log(1 / mpmath.mpf(beta)) / lam_max
+        return (best, lam_max) if return_lambda else best
     _, lam_f = thm_b_np(float(n_u), float(m), float(E), float(r), float(beta), return_lambda=True)
     lam_f = float(lam_f)
     lam_max = float(_lam_max_np(float(m), float(E), float(r)))
@@ -402,6 +437,10 @@ def thm_b_arb(n_u: int, m: int, E: int, r: Any, beta: Any) -> Any:
     import flint
 
     arb = flint.arb
+    if beta >= 1:
+        raise _beta_out_of_range(beta.mid())
+    if n_u == 0 and m >= 2 and E >= 1 and r > 0 and beta > 0 and beta < 1:  # m > n (see thm_b_np)
+        return -beta.log() / _lam_max(None, arb(m), arb(E), r)
     if not (r > 0 and beta > 0 and beta < 1):
         raise NumericalFailure(f"thm_b_arb: needs r > 0 and 0 < beta < 1 certainly (r = {r.str(5)}, "
                                f"beta = {beta.str(5)})")
