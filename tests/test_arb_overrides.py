@@ -112,7 +112,9 @@ def test_thm43_recurrence_on_coarse_balls_contains_the_literal_iteration(T, q, c
 
 
 @pytest.mark.parametrize("eta, K", [("3", 1), ("5/2", 2), ("3", 50)])
-def test_thm43_outside_its_conditions_every_kernel_follows_the_literal_iteration(eta: str, K: int) -> None:
+def test_thm43_outside_its_conditions_every_kernel_follows_the_literal_iteration(
+    eta: str, K: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """eta lam > 2 (only with check=False): 1 - r < 0, the iterates grow without bound and none of the shortcuts
     holds (they assume 0 < f' < 1). Each kernel must still give the recurrence's value: mpmath's and the certified
     enclosure's equal to the literal iteration of S; float64's too, or +inf where the value is beyond float64 (K = 50:
@@ -127,14 +129,69 @@ def test_thm43_outside_its_conditions_every_kernel_follows_the_literal_iteration
     _check_enclosure(bv, ref, 20)
     with mpmath.workdps(30):
         assert abs(bv.value - ref) <= mpmath.mpf(10) ** -19 * abs(ref)
-    got = float(thm.kernels().np({k: np.array([float(sp.Rational(v))]) for k, v in p.items()})[0])
+    got = _thm43_float64_loops(p, monkeypatch)  # as the theorem calls it, the pure-Python loop, the array loop
     if ref < mpmath.mpf(sys.float_info.max):
-        assert got == pytest.approx(float(ref), rel=1e-12)
+        assert got == pytest.approx([float(ref)] * 3, rel=1e-12)
     else:
-        assert got == np.inf
+        assert got == [np.inf] * 3
     from dptheory.papers.yeshokri22.kernels import thm43_limit_mp
 
     assert thm43_limit_mp(mpmath.mpf(1) / 25, mpmath.mpf(3) / 32, (1 - sp.Rational(eta)) ** 2) == mpmath.inf
+
+
+def _thm43_float64_loops(p: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> list[float]:
+    """log S_T / (alpha - 1) by the float64 kernel as the theorem calls it, by the pure-Python loop, and by the array
+    loop (five copies of the combination, the compiled loop hidden), in that order."""
+    import numpy as np
+
+    from dptheory.papers.yeshokri22 import kernels as ys
+
+    fl = {k: float(sp.Rational(v)) for k, v in p.items()}
+    kernel = float(_get("yeshokri22.thm4_3").kernels().np({k: np.array([v]) for k, v in fl.items()})[0])
+    N = int(p["n"]) // int(p["b"])
+    q, one_minus_r = fl["b"] / fl["n"], fl["eta"] * fl["lam"] * (2 - fl["eta"] * fl["lam"])
+    c = float((fl["alpha"] - 1) * ys.gaussian_step_rdp_np(fl["alpha"], fl["eta"], fl["S_g"], fl["sigma"], fl["b"]))
+    python = ys._thm43_scalar_epochs(int(p["K"]), N, q, c, one_minus_r, compiled=False)[-1]
+    with monkeypatch.context() as m:
+        m.setattr(ys, "_thm43_c", None)
+        five = [np.full(5, x) for x in (int(p["K"]), N, q, c, 1 - one_minus_r, one_minus_r)]
+        arrays = ys.thm43_log_S_np_epochs(five[0].astype(np.int64), five[1].astype(np.int64), *five[2:])
+    assert len({a[-1] for a in arrays}) == 1
+    return [kernel, python / (fl["alpha"] - 1), arrays[0][-1] / (fl["alpha"] - 1)]
+
+
+def test_thm43_outside_its_conditions_small_increments_stay_accurate_in_float64(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """eta lam = 10 (1 - r = -80, only with check=False) with a tiny c: log S grows from 1e-7 to about 1 in five
+    steps. A log-sum-exp step loses the increment's relative accuracy while it is small (found by the slow contract
+    of checks/test_contracts.py: 1.1e-9 relative); the float64 loops use the accurate forms until the exponent
+    reaches 700. Every loop within 1e-13 of the literal iteration at 80 digits."""
+    p = dict(alpha="316227766017/10000000000", eta=1, lam=10, beta="1/1000", S_g="1/100", sigma=100, b=3, n=16, K=1)
+    ref = float(_thm43_direct(p))
+    assert _thm43_float64_loops(p, monkeypatch) == pytest.approx([ref] * 3, rel=1e-13)
+
+
+def test_thm43_with_no_step_is_zero_in_every_kernel(monkeypatch: pytest.MonkeyPatch) -> None:
+    """n < b (only with check=False): floor(n/b) = 0 steps, S stays 1, so the value is 0 (here also alpha < 1 and
+    q = b/n > 1, so that no formula of a step may be evaluated). The float64 Python loop raised 'math domain error'
+    from its linear-regime test (found by the slow contract of checks/test_contracts.py), and the array loop left
+    such a combination's epochs unwritten (np.empty) beside combinations with steps."""
+    import numpy as np
+
+    from dptheory.papers.yeshokri22 import kernels as ys
+
+    p = dict(alpha="1/10", eta="1/1000", lam="1/1000", beta="1/1000", S_g=100, sigma="1/10", b=5, n=2, K=1)
+    bv = _get("yeshokri22.thm4_3").evaluate(p, dps=20, check=False, certify=True)
+    assert bv.value == 0 and bv.enclosure is not None and bv.enclosure.lo == bv.enclosure.hi == 0
+    assert _thm43_float64_loops(p, monkeypatch) == [0.0, 0.0, 0.0]
+    monkeypatch.setattr(ys, "_thm43_c", None)
+    rng = np.random.default_rng(5)
+    for _ in range(20):  # beside combinations with steps, the no-step ones' epochs are still 0 (not leftover memory)
+        N = np.where(rng.random(8) < 0.5, 0, 25)
+        logS = ys.thm43_log_S_np_epochs(np.full(8, 3), N, np.full(8, 0.04), np.full(8, 0.2), np.full(8, 0.998),
+                                        np.full(8, 0.002))
+        assert all((a == 0).all() for a, n in zip(logS, N, strict=True) if n == 0)
 
 
 THM43_BELOW_ORDER_ONE = [
@@ -155,9 +212,7 @@ def test_thm43_below_order_one_every_kernel_follows_the_literal_iteration(
     certified enclosure to 19 digits; float64 to 1e-12 relative by each of its loops (compiled or per-combination,
     pure Python, the array loop). Before, the a < 1 shortcut fired: mpmath gave 8.0e-4 for 6.2e-6 (the second
     point), float64 2855 for 1844 (the third), and the enclosure could not be narrowed."""
-    import numpy as np
 
-    from dptheory.papers.yeshokri22 import kernels as ys
 
     thm = _get("yeshokri22.thm4_3")
     ref = _thm43_direct(p)
@@ -167,18 +222,7 @@ def test_thm43_below_order_one_every_kernel_follows_the_literal_iteration(
         assert abs(bv.value - ref) <= mpmath.mpf(10) ** -19 * abs(ref)
         assert abs(thm.evaluate(p, dps=20, check=False).value - ref) <= mpmath.mpf(10) ** -19 * abs(ref)
         assert abs(thm.kernels().mp(thm.kernel_args(thm.parse(p))) - ref) <= mpmath.mpf(10) ** -25 * abs(ref)
-    fl = {k: float(sp.Rational(v)) for k, v in p.items()}
-    assert float(thm.kernels().np({k: np.array([v]) for k, v in fl.items()})[0]) == pytest.approx(float(ref), rel=1e-12)
-    N = int(p["n"]) // int(p["b"])
-    q, one_minus_r = fl["b"] / fl["n"], fl["eta"] * fl["lam"] * (2 - fl["eta"] * fl["lam"])
-    c = (fl["alpha"] - 1) * ys.gaussian_step_rdp_np(fl["alpha"], fl["eta"], fl["S_g"], fl["sigma"], fl["b"])
-    logS = float(ref) * (fl["alpha"] - 1)
-    python = ys._thm43_scalar_epochs(int(p["K"]), N, q, float(c), one_minus_r, compiled=False)
-    assert python[-1] == pytest.approx(logS, rel=1e-12)
-    monkeypatch.setattr(ys, "_thm43_c", None)
-    five = [np.full(5, x) for x in (int(p["K"]), N, q, float(c), 1 - one_minus_r, one_minus_r)]
-    arrays = ys.thm43_log_S_np_epochs(five[0].astype(np.int64), five[1].astype(np.int64), *five[2:])
-    assert [a[-1] for a in arrays] == pytest.approx([logS] * 5, rel=1e-12)
+    assert _thm43_float64_loops(p, monkeypatch) == pytest.approx([float(ref)] * 3, rel=1e-12)
 
 
 def test_thm43_below_order_one_too_long_to_iterate_is_refused() -> None:

@@ -307,7 +307,7 @@ def thm43_log_S_np_epochs(
         qe = q * np.expm1(c)
     one_minus_q = 1.0 - q
     log_a = np.log(q) + c
-    with np.errstate(divide="ignore"):
+    with np.errstate(divide="ignore", invalid="ignore"):  # q = 1: -inf; q > 1 (n < b, no step): nan, never read
         log_1mq = np.log1p(-q)
     contracting = one_minus_r > 0  # the shortcuts need 0 < f' < 1 (see thm43_log_S_mp)
     expanding = one_minus_r < 0  # only with the conditions unchecked
@@ -315,7 +315,7 @@ def thm43_log_S_np_epochs(
     a_lt_1 = (log_a < 0) & contracting & (c >= 0)  # and L* >= 0 (c >= 0)
     with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
         L_star = np.where(a_lt_1, np.log1p(qe / -np.expm1(np.minimum(log_a, -1e-300))) / one_minus_r, np.inf)
-    out = [np.empty(int(k)) for k in K_max]
+    out = [np.zeros(int(k)) for k in K_max]  # N = 0 (n < b, conditions unchecked): no step, log S = 0
     frozen = np.zeros(C, dtype=bool)
     L_prev = np.full(C, -1.0)
     N_int = N.astype(np.int64)
@@ -331,9 +331,10 @@ def thm43_log_S_np_epochs(
             small = La + np.log1p(qe[active] + one_minus_q[active] * np.expm1(-one_minus_r[active] * La))
             big = La + log_a[active] + np.log1p(np.exp(log_1mq[active] - one_minus_r[active] * La - log_a[active]))
             step = np.where(log_a[active] <= 0, small, big)
-            if any_expanding:  # 1 - r < 0: log(a + (1-q) e^{(r-1) L}) as a log-sum-exp, nothing overflows
-                grow = La + np.logaddexp(log_a[active], log_1mq[active] - one_minus_r[active] * La)
-                step = np.where(expanding[active], grow, step)
+            if any_expanding:  # 1 - r < 0: once (r-1) L >= 700, log(a + (1-q) e^{(r-1) L}) as a log-sum-exp
+                z = -one_minus_r[active] * La
+                grow = La + np.logaddexp(log_a[active], log_1mq[active] + z)
+                step = np.where(expanding[active] & (z >= 700.0), grow, step)
         L[active] = step
         t += 1
         ends = active & (t % np.maximum(N_int, 1) == 0)
@@ -341,7 +342,8 @@ def thm43_log_S_np_epochs(
             for i in np.flatnonzero(ends):
                 out[i][t // N_int[i] - 1] = L[i]
         if t % 64 == 0:
-            conv = active & a_lt_1 & ((L_star - L <= tol * L_star) | (L == L_prev))
+            with np.errstate(invalid="ignore"):  # L = inf (1 - r < 0, beyond float64): inf - inf, not a_lt_1 there
+                conv = active & a_lt_1 & ((L_star - L <= tol * L_star) | (L == L_prev))
             L_prev = L.copy()
             for i in np.flatnonzero(conv):
                 k_done = t // N_int[i]
@@ -379,6 +381,8 @@ def _thm43_scalar_epochs(
     K_max: int, N: int, q: float, c: float, one_minus_r: float, *, compiled: bool = True
 ) -> np.ndarray:
     """One combination in float64: the C loop when built, else plain Python arithmetic."""
+    if N == 0:  # n < b (only with the conditions unchecked): no step, S = 1 at every epoch
+        return np.zeros(K_max)
     # the C loop takes the shortcuts unconditionally: only where they hold (1 - r > 0 and c >= 0)
     if compiled and _thm43_c is not None and one_minus_r > 0 and c >= 0:
         out = np.empty(K_max)
@@ -397,10 +401,17 @@ def _thm43_scalar_epochs(
     log1p, expm1, exp = math.log1p, math.expm1, math.exp
     log_1mq = math.log1p(-q) if q < 1 else -math.inf
     for k in range(K_max):
-        if one_minus_r < 0:  # log(a + (1-q) e^{(r-1) L}) as a log-sum-exp: the second term grows, nothing overflows
+        if one_minus_r < 0:  # the iterates grow without bound (only with the conditions unchecked)
             for _ in range(N):
-                x, y = log_a, log_1mq - one_minus_r * L
-                L = L + max(x, y) + log1p(exp(-abs(x - y)))
+                z = -one_minus_r * L
+                if z < 700.0:  # the forms below cannot overflow yet; accurate while the increment is small
+                    if log_a <= 0:
+                        L = L + log1p(qe + one_minus_q * expm1(z))
+                    else:
+                        L = L + log_a + log1p(exp(log_1mq + z - log_a))
+                else:  # log(a + (1-q) e^z) as a log-sum-exp: nothing overflows
+                    x, y = log_a, log_1mq + z
+                    L = L + max(x, y) + log1p(exp(-abs(x - y)))
         elif log_a <= 0:  # q e^c <= 1: expm1(c) <= 1/q cannot overflow; this form is accurate near 0
             for _ in range(N):
                 L = L + log1p(qe + one_minus_q * expm1(-one_minus_r * L))
