@@ -256,3 +256,20 @@ def test_log_a_on_coarse_balls_contains_the_high_precision_values(prec: int) -> 
                 b = sgm_arb.log_a_int_arb(alpha, _ball("1/20"), _ball("3/4") ** 2)
                 lo, hi = (mpmath.mpf(x.str(50, radius=False)) for x in (b.lower(), b.upper()))
             assert lo <= ref <= hi, (alpha, b)
+
+
+@pytest.mark.parametrize(("alpha", "q"), [("1/10", "1/2"), ("5/2", "3/2"), ("3", "3/2")])
+def test_no_steps_of_an_undefined_mechanism_are_refused_not_zero(alpha: str, q: str) -> None:
+    """T = 0 steps at an order below 1 or a q above 1 (yeshokri22.composition with n < b, only with check=False:
+    T = K floor(n/b) = 0, q = b/n > 1). The ball kernel returned 0 there while the mpmath kernel refused; now both
+    refuse (the domain is checked before the T = 0 shortcut), and ``evaluate`` says which condition makes it
+    undefined."""
+    import flint
+
+    with pytest.raises(NumericalFailure, match="certainly"):
+        sgm_arb.rdp_arb(flint.arb(sp.Rational(alpha).p) / sp.Rational(alpha).q,
+                        flint.arb(sp.Rational(q).p) / sp.Rational(q).q, flint.arb(2), 0)
+    p = dict(alpha=alpha, eta="1/10000", S_g="1/100", sigma="1/10", b=int(sp.Rational(q) * 2), n=2, K=1)  # q = b/n
+    for certify in (False, True):
+        with pytest.raises(NumericalFailure, match=r"alpha|q"):
+            REGISTRY.get("yeshokri22.composition").evaluate(p, dps=15, check=False, certify=certify)

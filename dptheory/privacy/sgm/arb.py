@@ -65,6 +65,12 @@ def integer_order(alpha: Any, where: str) -> int:
     return a
 
 
+def _check_order(alpha: Any) -> None:
+    """A fractional order's ball certainly above 1, else :class:`NumericalFailure`."""
+    if not bool(alpha > 1):
+        raise NumericalFailure(f"sgm_arb: the order alpha = {alpha.str(10)} is not certainly above 1")
+
+
 def _check_qz2(q: Any, z2: Any) -> None:
     """The balls' domain of both sums: ``q`` certainly in ``[0, 1]`` and ``z2 = z^2`` certainly positive, else
     :class:`NumericalFailure`."""
@@ -169,8 +175,7 @@ def log_a_frac_arb(alpha: Any, q: Any, z2: Any, terms: int | None = None) -> Any
 
     arb = flint.arb
     prec = flint.ctx.prec
-    if not bool(alpha > 1):
-        raise NumericalFailure(f"sgm_arb: the order alpha = {alpha.str(10)} is not certainly above 1")
+    _check_order(alpha)
     _check_qz2(q, z2)
     fl = alpha.floor()
     m = fl.unique_fmpz() if fl.is_exact() else None
@@ -261,6 +266,8 @@ def rdp_arb(alpha: Any, q: Any, z2: Any, T: Any, where: str = "rdp.subsampled_ga
     if k is not None:
         return rdp_int_arb(alpha, q, z2, T, where)
     T = flint.arb(T)
+    _check_order(alpha)  # before the shortcut: no steps of an undefined mechanism are not 0 (as in rdp_mp)
+    _check_qz2(q, z2)
     if q.is_zero() or T.is_zero():
         return flint.arb(0)
     try:
