@@ -356,3 +356,64 @@ def test_sympy_limit_agrees_with_declared_limit(key, name):
             assert abs(got - r) <= abs(r) * mpmath.mpf(10) ** -30
 
     run()
+
+
+def _outside_cases():
+    """(theorem, condition) for every hand-written kernel's theorem and every condition that is not a domain one."""
+    return [pytest.param(t.key, i, id=f"{t.key}[{c.render()}]") for t in THEOREMS if t.overrides
+            for i, c in enumerate(t.all_conditions) if c.kind != "domain"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("key, idx", _outside_cases())
+def test_hand_written_kernels_agree_outside_the_conditions(key, idx):
+    """With ``check=False`` a theorem is evaluated where one of its conditions fails (its domain holding). A
+    hand-written kernel's shortcuts are often proved under the conditions only; outside them the kernels must still
+    compute the same formula or refuse in one line. At points with this condition negated: ``evaluate`` either
+    raises a :class:`dptheory.DPTheoryError` or returns a value; then the mpmath kernel at 60 digits (1e-15
+    relative), the float64 kernel (1e-9 relative, where it and the value are normal floats) and a certified
+    enclosure (which must contain the mpmath value) agree with it. Found this way: Thm 4.3 at alpha < 1 (its a < 1
+    shortcut) and Theorem B at m > n and beta >= 1 (``docs/derivations/thm4_3_recurrence.md``,
+    ``docs/derivations/maxinfo_arb.md``). Slow (about a minute): run by ``.ci/run``."""
+    from dptheory.core.errors import DPTheoryError
+
+    t = dptheory.get(key)
+    cond = t.all_conditions[idx]
+    rel = cond.relation
+    negated = Condition(rel.negated if isinstance(rel, sp.core.relational.Relational) else sp.Not(rel), "negation")
+    domain = [c for c in t.all_conditions if c.kind == "domain"]
+    strat = point_strategy(t.params, [*domain, negated], {p: t.notation[p] for p in t.params},
+                           ranges={**_ranges(t), "K": (1, 60, True)}, order_hint=list(t.notation.params), key=key)
+    kern = t.kernels()
+
+    @settings(max_examples=25)
+    @given(strat)
+    def run(p):
+        try:
+            bv = t.evaluate(p, dps=20, check=False)
+        except DPTheoryError:
+            return
+        v = bv.value
+        note(f"{p}: value {v}")
+        assert not mpmath.isnan(v)
+        with mpmath.workdps(60):
+            ref = +kern.mp(t.kernel_args(p))
+        note(f"mpmath at 60 digits {ref}")
+        if mpmath.isinf(v) or mpmath.isinf(ref):
+            assert v == ref
+        else:
+            with mpmath.workdps(30):
+                assert abs(v - ref) <= abs(ref) * mpmath.mpf(10) ** -15
+        if bv.enclosure is not None and mpmath.isfinite(ref):
+            with mpmath.workdps(60):
+                slack = abs(ref) * mpmath.mpf(10) ** -18
+                assert bv.enclosure.lo - slack <= ref <= bv.enclosure.hi + slack
+        if kern.np is not None:
+            with np.errstate(all="ignore"):  # log(0) at a boundary of the negated condition: -inf, compared below
+                raw = kern.np({k: np.asarray([float(x)]) for k, x in p.items()})
+            f = float((raw[0] if isinstance(raw, tuple) else raw)[0])
+            note(f"float64 {f!r}")
+            if sys.float_info.min <= abs(float(ref)) <= sys.float_info.max:
+                assert f == pytest.approx(float(ref), rel=1e-9)
+
+    run()
