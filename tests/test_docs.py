@@ -100,6 +100,25 @@ OWN = {
 }
 
 
+@cache  # the files do not change during a run; several scans read the same module
+def _tree(path: Path) -> ast.Module:
+    return ast.parse(path.read_text(encoding="utf-8"))
+
+
+def _docstring_owners(body: list[ast.stmt]) -> Iterator[ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef]:
+    """Every class and function defined in ``body``, at any depth (inside ``if``, ``try``, ``with``, other
+    definitions): only statements can define them, so only statement lists are walked (``ast.walk`` also visits every
+    expression node, several times the work)."""
+    for node in body:
+        if isinstance(node, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            yield node
+        for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+            block = getattr(node, field, None)
+            statements = (ast.stmt, ast.excepthandler, ast.match_case)
+            if isinstance(block, list) and block and isinstance(block[0], statements):
+                yield from _docstring_owners(block)  # type: ignore[arg-type]
+
+
 def _sources() -> Iterator[tuple[str, int, str]]:
     """(file, line, text) of every piece of prose that may name a path or a module."""
     for path in [REPO / "README.md", *sorted(DOCS.rglob("*.md"))]:
@@ -108,17 +127,17 @@ def _sources() -> Iterator[tuple[str, int, str]]:
     for path in sorted(PKG.rglob("*.py")):
         text = path.read_text(encoding="utf-8")
         rel = str(path.relative_to(REPO))
-        for node in ast.walk(ast.parse(text)):
-            if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
-                body = node.body
-                if (
-                    body
-                    and isinstance(body[0], ast.Expr)
-                    and isinstance(body[0].value, ast.Constant)
-                    and isinstance(body[0].value.value, str)
-                ):
-                    for k, line in enumerate(body[0].value.value.splitlines()):
-                        yield rel, body[0].lineno + k, line
+        tree = _tree(path)
+        for node in (tree, *_docstring_owners(tree.body)):
+            body = node.body
+            if (
+                body
+                and isinstance(body[0], ast.Expr)
+                and isinstance(body[0].value, ast.Constant)
+                and isinstance(body[0].value.value, str)
+            ):
+                for k, line in enumerate(body[0].value.value.splitlines()):
+                    yield rel, body[0].lineno + k, line
         for tok in tokenize.generate_tokens(io.StringIO(text).readline):
             if tok.type == tokenize.COMMENT:
                 yield rel, tok.start[0], tok.string
@@ -185,7 +204,7 @@ def _names(body: list[ast.stmt]) -> dict[str, ast.AST]:
 def _module_names(dotted: str) -> dict[str, ast.AST]:
     path = _module_file(dotted)
     assert path is not None
-    return _names(ast.parse(path.read_text(encoding="utf-8")).body)
+    return _names(_tree(path).body)
 
 
 def _bases(module: str, cls: ast.ClassDef) -> list[str]:
@@ -245,7 +264,7 @@ def _foreign_names(where: str) -> frozenset[str]:
     if not where.endswith(".py"):
         return frozenset()
     names = set(CONVENTIONAL)
-    for node in ast.walk(ast.parse((REPO / where).read_text())):
+    for node in ast.walk(_tree(REPO / where)):
         if isinstance(node, ast.Import):
             names |= {a.asname or a.name.split(".")[0] for a in node.names if not a.name.startswith("dptheory")}
         elif isinstance(node, ast.ImportFrom) and not (node.module or "").startswith("dptheory") and node.level == 0:
