@@ -31,3 +31,23 @@ def test_json_fields_and_sentences():
     text = " ".join(r.sentences())
     assert "This is not a proof" in text and "x = 1/2" in text
     assert {v.value for v in Verdict} == {"proved", "certified", "exhaustive", "not falsified", "falsified"}
+
+
+def test_the_closest_approach_is_worded_by_one_function_for_every_verdict():
+    """An exhaustive verdict's closest approach says how far the relation is from flipping with the same words as a
+    search's (``dptheory.verify.evaluator.flip_words``, one source): before, the finite-set check had its own wording
+    ('the left side would have to grow by 8.14% of the larger side ...'). A factor claim and an order claim."""
+    from dptheory.core.registry import REGISTRY
+    from dptheory.verify.checking import check_claim
+    from dptheory.verify.evaluator import flip_words
+    from dptheory.verify.points import evaluate_point
+
+    for key in ("yeshokri22.C3a", "yeshokri22.C3c_holds"):
+        claim = next(c for c in REGISTRY.claims() if c.key == key)
+        res = check_claim(claim)
+        assert res.verdict is Verdict.EXHAUSTIVE
+        cm = res.closest_margin
+        point = dict(cm["params"])
+        out = evaluate_point(claim, point, dps=50)
+        assert cm["flip"] == flip_words(claim, cm["margin"], out.lhs, out.rhs)
+        assert "grow by a factor" in cm["flip"] or "move by a factor" in cm["flip"]

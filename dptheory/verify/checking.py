@@ -29,11 +29,12 @@ from collections.abc import Callable, Mapping
 from fractions import Fraction
 from typing import Any
 
-from dptheory.core.claims import Claim, Relation, Verdict
+from dptheory.core.claims import Claim, Verdict
 from dptheory.core.errors import DPTheoryError, EmptyRegion
 from dptheory.core.findings import edge_roles, map_record
 from dptheory.core.notation import format_rational, parse_value
 from dptheory.core.words import plural
+from dptheory.verify.evaluator import flip_words
 from dptheory.verify.margin import float_margin, margin_of, mp_margin
 from dptheory.verify.points import (
     PointOutcome,
@@ -98,17 +99,6 @@ def _statement(claim: Claim) -> str:
     return f"{claim.lhs.label} {rel} {claim.rhs.label}"
 
 
-def _flip_words(claim: Claim, m: float) -> str:
-    if claim.factor is not None:
-        return f"the log-ratio is {m:.3g} inside the factor {claim.factor:g}"
-    if claim.relation is Relation.EQ:
-        return "the two sides differ" if m < 0 else "the two sides agree"
-    if not math.isfinite(m):
-        return ""
-    side = "the left side" if claim.relation in (Relation.LT, Relation.LE) else "the right side"
-    return f"{side} would have to grow by {abs(m) * 100:.3g}% of the larger side for the relation to flip"
-
-
 def _closest_from(claim: Claim, point: Mapping[str, Any], dps: int) -> dict[str, Any] | None:
     try:
         out = evaluate_point(claim, point, dps=dps)
@@ -120,7 +110,7 @@ def _closest_from(claim: Claim, point: Mapping[str, Any], dps: int) -> dict[str,
         "params": _render_point(point),
         "lhs": side_text(claim.lhs, out.lhs, 15),
         "rhs": side_text(claim.rhs, out.rhs, 15),
-        "flip": _flip_words(claim, m),
+        "flip": flip_words(claim, m, out.lhs, out.rhs),
     }
 
 
