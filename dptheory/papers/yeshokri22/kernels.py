@@ -112,6 +112,14 @@ def eps0_np(j: FloatOrArray, G: FloatOrArray, eta: FloatOrArray, lam: FloatOrArr
 # ----------------------------------------------------------------------------- Thm 4.3 recurrence
 
 
+def _shortcuts_hold(one_minus_r: Any, c: Any) -> Any:
+    """Where the Thm 4.3 shortcuts are proved (``docs/derivations/thm4_3_recurrence.md``): ``1 - r > 0`` (so
+    ``0 < f' < 1``) and ``c >= 0`` (so ``L* >= 0`` and the iterates rise to it; the a > 1 one has ``c > 0`` anyway).
+    Outside (``eta lam >= 2`` or ``alpha < 1``, only with the theorem's conditions unchecked) every kernel iterates
+    every step. Elementwise on arrays; a bool on numbers and on arb balls (certainly)."""
+    return (one_minus_r > 0) & (c >= 0)
+
+
 def thm43_log_S_mp(T: int, q: Any, c: Any, r: Any, *, tol_digits: int | None = None) -> tuple[mpmath.mpf, str]:
     """log S after T steps of the Thm 4.3 recurrence, in the log domain, at the caller's precision.
 
@@ -141,9 +149,9 @@ def thm43_log_S_mp(T: int, q: Any, c: Any, r: Any, *, tol_digits: int | None = N
     qe = q * mpmath.expm1(c)
     one_minus_q = 1 - q
     log_a = mpmath.log(q) + c
-    # c < 0 (alpha < 1, conditions unchecked): L* < 0 and the iterates fall to it, slower than rho; no shortcut
-    a_lt_1 = log_a < 0 and one_minus_r > 0 and c >= 0
-    a_gt_1 = log_a > 0 and one_minus_r > 0
+    proved = _shortcuts_hold(one_minus_r, c)
+    a_lt_1 = log_a < 0 and proved
+    a_gt_1 = log_a > 0 and proved
     if a_lt_1:
         # L* = log((1-q)/(1-a))/(1-r) = log1p(q expm1(c)/(1-a))/(1-r): no cancellation when a ~ q
         L_star = mpmath.log1p(qe / -mpmath.expm1(log_a)) / one_minus_r
@@ -249,9 +257,9 @@ def thm43_log_S_arb(T: int, q: Any, c: Any, one_minus_r: Any) -> Any:
         for _ in range(T):
             lo, hi = grow(lo).lower(), grow(hi).upper()
         return lo.union(hi)
-    # a < 1 also needs c >= 0 (L* >= 0): with c < 0 (alpha < 1, conditions unchecked) the iterates fall to L* < 0,
-    # more slowly than rho says; the radius scheme still holds there (0 < f' < 1), only the shortcuts do not
-    a_lt_1, a_gt_1 = bool(log_a < 0) and bool(c >= 0), bool(log_a > 0)
+    # with c < 0 (alpha < 1, conditions unchecked) the radius scheme still holds (0 < f' < 1), the shortcuts do not
+    proved = _shortcuts_hold(one_minus_r, c)
+    a_lt_1, a_gt_1 = proved and bool(log_a < 0), proved and bool(log_a > 0)
     if a_lt_1:
         one_minus_a = -log_a.expm1()
         L_star = (q * c.expm1() / one_minus_a).log1p() / one_minus_r
@@ -309,10 +317,10 @@ def thm43_log_S_np_epochs(
     log_a = np.log(q) + c
     with np.errstate(divide="ignore", invalid="ignore"):  # q = 1: -inf; q > 1 (n < b, no step): nan, never read
         log_1mq = np.log1p(-q)
-    contracting = one_minus_r > 0  # the shortcuts need 0 < f' < 1 (see thm43_log_S_mp)
+    proved = _shortcuts_hold(one_minus_r, c)
     expanding = one_minus_r < 0  # only with the conditions unchecked
     any_expanding = bool(expanding.any())
-    a_lt_1 = (log_a < 0) & contracting & (c >= 0)  # and L* >= 0 (c >= 0)
+    a_lt_1 = (log_a < 0) & proved
     with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
         L_star = np.where(a_lt_1, np.log1p(qe / -np.expm1(np.minimum(log_a, -1e-300))) / one_minus_r, np.inf)
     out = [np.zeros(int(k)) for k in K_max]  # N = 0 (n < b, conditions unchecked): no step, log S = 0
@@ -349,7 +357,7 @@ def thm43_log_S_np_epochs(
                 k_done = t // N_int[i]
                 out[i][k_done:] = L_star[i]
                 frozen[i] = True
-            lin = active & ~frozen & (log_a > 0) & contracting
+            lin = active & ~frozen & (log_a > 0) & proved
             if lin.any():
                 # per-step excess over log a, which only shrinks as L grows (see the mp kernel); read only where
                 # lin (a combination with 1 - r < 0 may overflow here)
@@ -383,8 +391,8 @@ def _thm43_scalar_epochs(
     """One combination in float64: the C loop when built, else plain Python arithmetic."""
     if N == 0:  # n < b (only with the conditions unchecked): no step, S = 1 at every epoch
         return np.zeros(K_max)
-    # the C loop takes the shortcuts unconditionally: only where they hold (1 - r > 0 and c >= 0)
-    if compiled and _thm43_c is not None and one_minus_r > 0 and c >= 0:
+    proved = _shortcuts_hold(one_minus_r, c)
+    if compiled and _thm43_c is not None and proved:  # the C loop takes the shortcuts unconditionally
         out = np.empty(K_max)
         _thm43_c.epochs(out, int(N), float(q), float(c), float(one_minus_r))
         return out
@@ -393,8 +401,7 @@ def _thm43_scalar_epochs(
     log_a = math.log(q) + c
     qe = q * math.expm1(c) if log_a <= 0 else math.inf
     one_minus_q = 1.0 - q
-    contracting = one_minus_r > 0  # the shortcuts need 0 < f' < 1 (see thm43_log_S_mp)
-    a_lt_1 = log_a < 0 and contracting and c >= 0  # and L* >= 0 (c >= 0)
+    a_lt_1 = log_a < 0 and proved
     L_star = math.log1p(qe / -math.expm1(log_a)) / one_minus_r if a_lt_1 else math.inf
     tol = 4e-16
     L = 0.0
@@ -423,7 +430,7 @@ def _thm43_scalar_epochs(
         if a_lt_1 and (L_star - L <= tol * L_star or stalled):
             out[k + 1 :] = L_star
             break
-        if log_a > 0 and contracting:
+        if log_a > 0 and proved:
             excess = log1p(one_minus_q * exp(-one_minus_r * L - log_a))
             if excess <= tol * log_a:
                 ks = np.arange(1, K_max - k, dtype=np.float64)
@@ -458,9 +465,10 @@ def thm43_np(p: Mapping[str, np.ndarray]) -> np.ndarray:
             log_a = np.log(q) + c
             L_star = np.log1p(q * np.expm1(c) / -np.expm1(np.minimum(log_a, -1e-300))) / one_minus_r
             log_rho = np.log1p(one_minus_r * np.expm1(np.minimum(log_a, 0.0)))
+        proved = _shortcuts_hold(one_minus_r, c)
         for i in np.flatnonzero(np.isin(inv, np.flatnonzero(long))):
             g = inv[i]
-            if not (log_a[g] < 0 and one_minus_r[g] > 0 and c[g] >= 0 and K[i] * N[g] * log_rho[g] <= math.log(1e-17)):
+            if not (log_a[g] < 0 and proved[g] and K[i] * N[g] * log_rho[g] <= math.log(1e-17)):
                 _thm43_step_guard(int(K[i] * N[g]), "np")
             out[i] = L_star[g]
     short = ~long
