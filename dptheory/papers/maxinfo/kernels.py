@@ -30,6 +30,7 @@ import mpmath
 import numpy as np
 
 from dptheory.core.errors import NumericalFailure, ParameterOutOfRange
+from dptheory.core.validate import number_text
 from dptheory.privacy.gaussian_dp import gdp_delta_mp, gdp_delta_np
 
 __all__ = [
@@ -147,8 +148,6 @@ def _lam_max_np(m: Any, E: Any, r: Any) -> np.ndarray:
 def _beta_out_of_range(beta: Any) -> ParameterOutOfRange:
     """beta >= 1 (only with the conditions unchecked): ln(1/beta) <= 0, so K_B(lambda) has no minimiser to search
     (its infimum is approached as lambda -> 0: -inf for beta > 1); refused in the user's terms."""
-    from dptheory.core.validate import number_text
-
     return ParameterOutOfRange(
         key="maxinfo.thmB_derived", name="beta", value=number_text(beta),
         reason="Theorem B's infimum over lambda is evaluated for 0 < beta < 1 only (ln(1/beta) > 0)",
@@ -439,11 +438,11 @@ def thm_b_arb(n_u: int, m: int, E: int, r: Any, beta: Any) -> Any:
     arb = flint.arb
     if beta >= 1:
         raise _beta_out_of_range(beta.mid())
-    if n_u == 0 and m >= 2 and E >= 1 and r > 0 and beta > 0 and beta < 1:  # m > n (see thm_b_np)
-        return -beta.log() / _lam_max(None, arb(m), arb(E), r)
     if not (r > 0 and beta > 0 and beta < 1):
         raise NumericalFailure(f"thm_b_arb: needs r > 0 and 0 < beta < 1 certainly (r = {r.str(5)}, "
                                f"beta = {beta.str(5)})")
+    if n_u == 0 and m >= 2 and E >= 1:  # m > n (see thm_b_np)
+        return -beta.log() / _lam_max(None, arb(m), arb(E), r)
     if n_u < 1 or m < 1 or E < 1:
         raise NumericalFailure(f"thm_b_arb: n_u, m, E must be positive integers (got {n_u}, {m}, {E})")
     prec = flint.ctx.prec
