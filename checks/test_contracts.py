@@ -227,6 +227,16 @@ def test_kernel_matches_statement(key):
     run()
 
 
+def _violating(t, cond, ranges):
+    """Points of theorem ``t`` where the (non-domain) condition ``cond`` fails and every domain condition holds (the
+    others free)."""
+    rel = cond.relation
+    negated = Condition(rel.negated if isinstance(rel, sp.core.relational.Relational) else sp.Not(rel), "negation")
+    domain = [c for c in t.all_conditions if c.kind == "domain"]
+    return point_strategy(t.params, [*domain, negated], {p: t.notation[p] for p in t.params}, ranges=ranges,
+                          order_hint=list(t.notation.params), key=t.key)
+
+
 def _violation_cases():
     cases = []
     for t in THEOREMS:
@@ -247,7 +257,6 @@ def test_out_of_domain_rejected_naming_the_condition(key, idx):
     """
     t = dptheory.get(key)
     cond = t.all_conditions[idx]
-    info = {p: t.notation[p] for p in t.params}
 
     def first_violated(p):
         subs = {t.notation.sym(k): v for k, v in p.items()}
@@ -275,11 +284,7 @@ def test_out_of_domain_rejected_naming_the_condition(key, idx):
 
         run_domain()
         return
-    rel = cond.relation
-    negated = Condition(rel.negated if isinstance(rel, sp.core.relational.Relational) else sp.Not(rel), "negation")
-    domain = [c for c in t.all_conditions if c.kind == "domain"]
-    strat = point_strategy(t.params, [*domain, negated], info, ranges=_ranges(t),
-                           order_hint=list(t.notation.params), key=key)
+    strat = _violating(t, cond, _ranges(t))
 
     @settings(max_examples=VIOLATION_EXAMPLES)
     @given(strat)
@@ -378,12 +383,7 @@ def test_hand_written_kernels_agree_outside_the_conditions(key, idx):
     from dptheory.core.errors import DPTheoryError
 
     t = dptheory.get(key)
-    cond = t.all_conditions[idx]
-    rel = cond.relation
-    negated = Condition(rel.negated if isinstance(rel, sp.core.relational.Relational) else sp.Not(rel), "negation")
-    domain = [c for c in t.all_conditions if c.kind == "domain"]
-    strat = point_strategy(t.params, [*domain, negated], {p: t.notation[p] for p in t.params},
-                           ranges={**_ranges(t), "K": (1, 60, True)}, order_hint=list(t.notation.params), key=key)
+    strat = _violating(t, t.all_conditions[idx], {**_ranges(t), "K": (1, 60, True)})
     kern = t.kernels()
 
     @settings(max_examples=25)
