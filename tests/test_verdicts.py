@@ -51,3 +51,54 @@ def test_the_closest_approach_is_worded_by_one_function_for_every_verdict():
         out = evaluate_point(claim, point, dps=50)
         assert cm["flip"] == flip_words(claim, cm["margin"], out.lhs, out.rhs)
         assert "grow by a factor" in cm["flip"] or "move by a factor" in cm["flip"]
+
+
+def _toy_factor_claim():
+    """(2x + 1)/(x + 1) lies in [1, 3/2] on x in [0, 1], so 'lhs within a factor 3 of rhs' holds with a smallest
+    log-margin of ln 3 - ln(3/2) = ln 2 (at x = 1), decided by hand."""
+    import sympy as sp
+
+    from dptheory.core.citation import Paper
+    from dptheory.core.claims import Box, Claim, Region, Relation, formula
+
+    x = sp.Symbol("x", positive=True)
+    paper = Paper(key="toy", authors="dptheory", year=2026, title="toy claims for the verdict sentences")
+    return Claim(key="toy.factor", title="factor", citation=paper.item("tests"), statement="factor", reading="factor",
+                 lhs=formula("lhs", 2 * x + 1), rhs=formula("rhs", x + 1), relation=Relation.LE, factor=3.0,
+                 region=Region(certify=Box(intervals={"x": (0, 1)}, max_boxes=2000), description="toy box"),
+                 verdict=Verdict.CERTIFIED)
+
+
+def test_a_factor_claims_log_margin_is_not_called_a_relative_margin():
+    """The sentences name the margin by its kind: a factor claim's margin is log f - |log(lhs/rhs)|, not a relative
+    margin (before, every closest approach was printed as 'relative margin X', so a factor claim's log-margin 2.14
+    read as 214%). Both paths: a search's closest approach and a certified verdict's box with the smallest bound,
+    whose record now carries the flip words too."""
+    import math
+
+    from dptheory.verify.checking import check_claim
+    from dptheory.verify.evaluator import flip_words
+    from dptheory.verify.points import evaluate_point
+
+    claim = _toy_factor_claim()
+    res = check_claim(claim)
+    assert res.verdict is Verdict.CERTIFIED
+    cm = res.closest_margin
+    out = evaluate_point(claim, dict(cm["params"]), dps=30)
+    assert cm["flip"] == flip_words(claim, cm["margin"], out.lhs, out.rhs)
+    assert 0 < cm["margin"] <= math.log(3) + 1e-12  # a log-margin: ln 3 - |ln(lhs/rhs)|, at most ln 3
+    text = " ".join(res.sentences())
+    assert "Smallest margin" in text and cm["flip"] in text and "log-margin" in text
+    assert "relative margin" not in text
+
+    searched = ClaimResult(claim="toy.factor", verdict=Verdict.NOT_FALSIFIED, method="m", region="x in [0, 1]",
+                           closest_margin={**cm, "lower_bound": None})
+    text = " ".join(searched.sentences())
+    assert f"Closest approach at x = {cm['params']['x']}: {cm['flip']}." in text
+    assert "relative margin" not in text
+
+
+def test_a_closest_approach_without_flip_words_prints_the_bare_margin():
+    r = _r(Verdict.NOT_FALSIFIED, Verdict.NOT_FALSIFIED)
+    r.closest_margin = {"margin": 0.25, "params": {"x": "1/2"}}
+    assert "Closest approach at x = 1/2: the margin is 0.25." in r.sentences()

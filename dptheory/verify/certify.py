@@ -60,6 +60,7 @@ from dptheory.core.claims import Box, Claim, NoBallEvaluator
 from dptheory.core.conditions import Condition, Status
 from dptheory.core.errors import DPTheoryError, InvalidParameter, NumericalFailure
 from dptheory.core.notation import format_rational, parse_value
+from dptheory.verify.evaluator import flip_words
 from dptheory.verify.margin import Margin, as_arb, margin_of, substituted
 from dptheory.verify.outcome import BoxOutcome, region_text
 from dptheory.verify.points import BOX_PREC, claim_conditions, counterexample_record, decide_point, in_region
@@ -561,6 +562,7 @@ def _summarise(
                 "margin": dec.margin,
                 "lhs": dec.lhs["value"],
                 "rhs": dec.rhs["value"],
+                "flip": flip_words(claim, dec.margin, dec.outcome.lhs, dec.outcome.rhs),
             }
         except DPTheoryError:
             out.closest = None

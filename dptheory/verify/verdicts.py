@@ -127,12 +127,11 @@ class ClaimResult:
             if cm.get("lower_bound") is not None:
                 out.append(
                     f"Smallest margin: {cm['of']} is at least {cm['lower_bound']} on every box; the box with the "
-                    f"smallest bound is {_box(cm['box'])}" + (f", and at its centre ({where}) the relative margin "
-                    f"is {_g(cm.get('margin'))}." if where and cm.get("box") else ".")
+                    f"smallest bound is {_box(cm['box'])}" + (f", and at its centre ({where}) {_flip(cm)}."
+                                                               if where and cm.get("box") else ".")
                 )
             elif where:
-                flip = f" ({cm['flip']})" if cm.get("flip") else ""
-                out.append(f"Closest approach: relative margin {_g(cm.get('margin'))} at {where}{flip}.")
+                out.append(f"Closest approach at {where}: {_flip(cm)}.")
         if self.undecided:
             out.append(f"Boxes left undecided include {_box(self.undecided[0])} (the note says how many).")
         return out + map_sentences(self.map)
@@ -171,6 +170,13 @@ class ClaimResult:
             "map": self.map,
             "duration_s": round(self.duration_s, 3),
         }
+
+
+def _flip(cm: dict[str, Any]) -> str:
+    """How far a closest point is from the relation flipping: the record's ``flip`` words (``flip_words`` of
+    :mod:`dptheory.verify.evaluator`, which name the margin's kind: relative, or a log-margin for a factor claim),
+    else the bare margin."""
+    return str(cm["flip"]) if cm.get("flip") else f"the margin is {_g(cm.get('margin'))}"
 
 
 def _g(x: Any) -> str:
