@@ -18,7 +18,8 @@ measurement, the stricter ratio: 30/62 for ``check``).
   on two cores: the load is 2. Its summary line is printed, and the names of failed tests.
 
 The base is checked out with ``git worktree`` into a temporary folder (removed at the end) and run with it first on
-``PYTHONPATH``; the head is this checkout as installed (with its compiled Thm 4.3 loop, if built). Each tree gets a
+``PYTHONPATH``; the head is this checkout, first on ``PYTHONPATH`` too (with its compiled Thm 4.3 loop, if built),
+whichever copy of dptheory the virtualenv has installed. Each tree gets a
 private statement cache, so the head's first ``check`` also fills it (a user's first run); ``--repeat`` runs
 (default 2) show what a warm cache gives. Wall time and CPU time (user + system of the child and its children)
 are printed; the targets are wall times on two cores, and the head's ``check`` runs its claims on both (the base's
@@ -112,7 +113,7 @@ def main() -> int:
         env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "DPTHEORY_CACHE_DIR")}
         envs = {
             "base": {**env, "PYTHONPATH": str(base), "DPTHEORY_CACHE_DIR": str(work / "cache-base")},
-            "head": {**env, "DPTHEORY_CACHE_DIR": str(work / "cache-head")},
+            "head": {**env, "PYTHONPATH": str(ROOT), "DPTHEORY_CACHE_DIR": str(work / "cache-head")},
         }
         cwd = {"base": base, "head": ROOT}
         py = [sys.executable, "-m"]
