@@ -102,13 +102,31 @@ def _mix_int(lo: int, hi: int, log: bool) -> st.SearchStrategy[int]:
     return st.one_of(st.integers(lo, min(hi, lo + 20)), logu, st.integers(max(lo, hi - 5), hi))
 
 
+class _Spec:
+    """What :func:`point_strategy` draws from, as the one argument of :func:`_draw_point`. A plain class with a short
+    ``repr``: hypothesis renders the arguments of the strategy it draws from into a note on every rejected draw (an
+    ``assume`` failing), once per strategy object, and a strategy is built per test; rendered field by field, the
+    conditions and bounds took about a tenth of a contract test's time."""
+
+    __slots__ = ("bounds", "choices", "conds", "fixed", "info", "key", "multiples", "order", "ranges")
+
+    def __init__(self, key: str, order: Sequence[str], fixed: Mapping[str, sp.Rational],
+                 choices: Mapping[str, Sequence[sp.Rational]], info: Mapping[str, Param],
+                 ranges: Mapping[str, tuple[float, float, bool]], bounds: Mapping[str, list[Bound]],
+                 multiples: Mapping[str, sp.Expr], conds: Sequence[Condition]) -> None:
+        self.key, self.order, self.fixed, self.choices, self.info = key, order, fixed, choices, info
+        self.ranges, self.bounds, self.multiples, self.conds = ranges, bounds, multiples, conds
+
+    def __repr__(self) -> str:
+        return f"<points of {self.key} in {', '.join(self.order)} under {len(self.conds)} conditions>"
+
+
 @st.composite
-def _draw_point(draw: Any, order: Sequence[str], fixed: Mapping[str, sp.Rational],
-                choices: Mapping[str, Sequence[sp.Rational]], info: Mapping[str, Param],
-                ranges: Mapping[str, tuple[float, float, bool]], bounds: Mapping[str, list[Bound]],
-                multiples: Mapping[str, sp.Expr], conds: Sequence[Condition]) -> dict[str, sp.Rational]:
+def _draw_point(draw: Any, spec: _Spec) -> dict[str, sp.Rational]:
     """One point of :func:`point_strategy` (a module-level composite: hypothesis reads a composite's source when it
     is decorated, about 3 ms, so a strategy built per test must not decorate a new one)."""
+    order, fixed, choices, info = spec.order, spec.fixed, spec.choices, spec.info
+    ranges, bounds, multiples, conds = spec.ranges, spec.bounds, spec.multiples, spec.conds
     vals: dict[str, sp.Rational] = {}
     for name in order:
         if name in fixed:
@@ -184,7 +202,7 @@ def point_strategy(
     for x, y in multiples.items():
         bounds.setdefault(x, []).append(Bound("lower", y, False))
     order = draw_order(list(names), bounds, order_hint or list(info))
-    return _draw_point(order, fixed, choices, info, ranges, bounds, multiples, conds)
+    return _draw_point(_Spec(key, order, fixed, choices, info, ranges, bounds, multiples, conds))
 
 
 def theorem_strategy(
