@@ -327,6 +327,84 @@ def test_an_entry_point_redefining_a_builtin_key_is_an_error(tmp_path, first):
     assert json.loads(r.stdout) == [["DuplicateKey", want]] * 3
 
 
+# ----------------------------------------------------------------------------- entry points kept in the cache
+EP_PROBE = """
+import json, sys
+from dptheory.catalog import paper_packages
+names = paper_packages()
+print(json.dumps({"listed": "eppaper" in names, "read": "importlib.metadata" in sys.modules}))
+"""
+
+
+def test_entry_points_are_kept_in_the_cache_and_never_served_stale(tmp_path):
+    """:func:`dptheory.catalog._entry_point_packages` keeps the entry points in the cache folder: a second command
+    with the same distributions does not import :mod:`importlib.metadata`; a distribution removed, its
+    ``entry_points.txt`` edited in place, or put back, is seen by the next command (the cache is shared)."""
+    site = write(tmp_path / "site", {
+        "eppaper/__init__.py": '"""An installed paper."""\n',
+        "eppaper_dist-0.1.dist-info/METADATA": "Metadata-Version: 2.1\nName: eppaper-dist\nVersion: 0.1\n",
+        "eppaper_dist-0.1.dist-info/entry_points.txt": "[dptheory.papers]\neppaper = eppaper\n",
+    })
+    env = env_for("", tmp_path, PYTHONPATH=str(site), DPTHEORY_CACHE_DIR=str(tmp_path / "cache"))
+    env.pop("DPTHEORY_NO_CACHE", None)
+
+    def probe() -> dict[str, bool]:
+        r = run(["-c", EP_PROBE], env, tmp_path)
+        assert r.returncode == 0, r.stderr
+        return json.loads(r.stdout)
+
+    assert probe() == {"listed": True, "read": True}  # first: read, and kept
+    assert probe() == {"listed": True, "read": False}  # the same distributions: from the cache
+    info = site / "eppaper_dist-0.1.dist-info"
+    (info / "entry_points.txt").write_text("[dptheory.papers]\n")  # edited in place: the group is empty
+    assert probe() == {"listed": False, "read": True}
+    (info / "entry_points.txt").write_text("[dptheory.papers]\neppaper = eppaper\n")
+    assert probe() == {"listed": True, "read": True}
+    (tmp_path / "attic").mkdir()  # not on sys.path (the working folder is)
+    info.rename(tmp_path / "attic" / info.name)  # the distribution removed
+    assert probe() == {"listed": False, "read": True}
+    (tmp_path / "attic" / info.name).rename(info)  # and installed again
+    assert probe() == {"listed": True, "read": True}
+    assert probe() == {"listed": True, "read": False}
+
+
+def test_the_distributions_stamp_covers_what_entry_points_are_read_from(tmp_path, monkeypatch):
+    """:func:`dptheory.catalog.distributions_stamp` changes with a distribution added, an ``entry_points.txt``
+    rewritten with the same size (its time), a folder of ``sys.path`` holding one and its place; not with a folder
+    that does not exist; and is None under a distribution finder other than the standard one (the entry points are
+    then always read)."""
+    from dptheory.catalog import distributions_stamp
+
+    site = write(tmp_path / "site", {"a_dist-1.0.dist-info/entry_points.txt": "[dptheory.papers]\na = a\n"})
+    monkeypatch.setattr(sys, "path", [str(site)])
+    first = distributions_stamp()
+    assert first is not None and distributions_stamp() == first
+    ep = site / "a_dist-1.0.dist-info" / "entry_points.txt"
+    st = ep.stat()
+    ep.write_text("[dptheory.papers]\nb = b\n")  # same size
+    os.utime(ep, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000_000))
+    second = distributions_stamp()
+    assert second != first
+    write(site, {"b_dist-1.0.dist-info/entry_points.txt": "[dptheory.papers]\nb = b\n"})
+    assert distributions_stamp() not in (first, second)
+    third = distributions_stamp()
+    other = write(tmp_path / "other", {"a_dist-1.0.dist-info/entry_points.txt": "[dptheory.papers]\nb = b\n"})
+    monkeypatch.setattr(sys, "path", [str(site), str(other)])  # another folder: the same names, first one wins
+    assert distributions_stamp() not in (first, second, third)
+    monkeypatch.setattr(sys, "path", [str(other), str(site)])  # the other one first
+    assert distributions_stamp() not in (first, second, third)
+    monkeypatch.setattr(sys, "path", [str(site), str(tmp_path / "absent")])
+    assert distributions_stamp() == third
+
+    class Finder:
+        @staticmethod
+        def find_distributions(context=None):
+            return iter(())
+
+    monkeypatch.setattr(sys, "meta_path", [*sys.meta_path, Finder()])
+    assert distributions_stamp() is None
+
+
 @pytest.mark.parametrize("first", ["catalog", "get", "iterate"])
 def test_two_plugins_registering_one_key_is_an_error(tmp_path, first):
     root = write(tmp_path / "plugins", {
