@@ -246,17 +246,26 @@ ENTRY_POINTS_NOTE = "entry-points"
 _INFO_SUFFIXES = (".dist-info", ".egg-info")
 
 
+def _is_backport_finder(finder: Any) -> bool:
+    """The finder of the ``importlib_metadata`` backport (dask imports it), which takes the standard one's place
+    when imported and searches ``sys.path`` the same way (its ``FastPath`` and ``Lookup`` are the standard
+    library's)."""
+    cls = finder if isinstance(finder, type) else type(finder)
+    return cls.__module__ == "importlib_metadata" and cls.__qualname__ == "MetadataPathFinder"
+
+
 def distributions_stamp() -> str | None:
-    """A SHA-256 of everything :func:`importlib.metadata.entry_points` reads the entry points from, or None when that
-    cannot be told (a distribution finder other than the standard path finder is installed: a zip application,
-    an import hook). The standard finder lists every folder of ``sys.path`` (the working folder for an empty entry)
-    and reads ``entry_points.txt`` in each ``*.dist-info`` and ``*.egg-info`` there (``egg-info`` in an ``.egg``);
-    the stamp covers, in the order of ``sys.path``, the path of every such ``entry_points.txt`` (a distribution
-    installed or removed) with its modification time and size (a file edited in place), each zip file of
-    ``sys.path`` (modification time and size) and the Python version. Not a folder's own modification time: any
-    file written in it changes that, and the working folder is on ``sys.path`` under ``python -m``."""
+    """A SHA-256 of everything :func:`importlib.metadata.entry_points` reads the entry points from, or None when
+    that cannot be told (a distribution finder other than the standard path finder, or its ``importlib_metadata``
+    backport, is installed: a zip application, an import hook). The standard finder lists every folder of
+    ``sys.path`` (the working folder for an empty entry) and reads ``entry_points.txt`` in each ``*.dist-info`` and
+    ``*.egg-info`` there (``egg-info`` in an ``.egg``); the stamp covers, in the order of ``sys.path``, the path of
+    every such ``entry_points.txt`` (a distribution installed or removed) with its modification time and size (a
+    file edited in place), each zip file of ``sys.path`` (modification time and size) and the Python version. Not a
+    folder's own modification time: any file written in it changes that, and the working folder is on ``sys.path``
+    under ``python -m``."""
     finders = [f for f in sys.meta_path if getattr(f, "find_distributions", None) is not None]
-    if any(f is not importlib.machinery.PathFinder for f in finders):
+    if not all(f is importlib.machinery.PathFinder or _is_backport_finder(f) for f in finders):
         return None
     parts = [sys.version]
     for entry in sys.path:

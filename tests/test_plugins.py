@@ -377,6 +377,9 @@ def test_the_distributions_stamp_covers_what_entry_points_are_read_from(tmp_path
 
     site = write(tmp_path / "site", {"a_dist-1.0.dist-info/entry_points.txt": "[dptheory.papers]\na = a\n"})
     monkeypatch.setattr(sys, "path", [str(site)])
+    # the importlib_metadata backport (dask imports it) replaces the standard finder by its own, which searches
+    # sys.path the same way: the stamp stays, whichever of the two a process has
+    monkeypatch.setattr(sys, "meta_path", [f for f in sys.meta_path if type(f).__module__ != "importlib_metadata"])
     first = distributions_stamp()
     assert first is not None and distributions_stamp() == first
     ep = site / "a_dist-1.0.dist-info" / "entry_points.txt"
@@ -401,7 +404,11 @@ def test_the_distributions_stamp_covers_what_entry_points_are_read_from(tmp_path
         def find_distributions(context=None):
             return iter(())
 
-    monkeypatch.setattr(sys, "meta_path", [*sys.meta_path, Finder()])
+    standard = list(sys.meta_path)
+    Finder.__module__, Finder.__qualname__ = "importlib_metadata", "MetadataPathFinder"
+    monkeypatch.setattr(sys, "meta_path", [*standard, Finder()])
+    assert distributions_stamp() == third
+    Finder.__module__, Finder.__qualname__ = "zipapp_hook", "Finder"
     assert distributions_stamp() is None
 
 
