@@ -223,10 +223,10 @@ def _entry_point_packages() -> tuple[str, ...]:
     :func:`importlib.metadata.entry_points`, or the same list kept in the cache folder when nothing it is read from
     has changed (:func:`distributions_stamp`). Reading them costs a command 60-100 ms (importing
     :mod:`importlib.metadata`, then one file per installed distribution); the stamp, under 2 ms."""
-    from dptheory.core.cache_store import StatementCache
+    from dptheory.core.cache_store import NOTES, StatementCache
 
-    stamp = distributions_stamp()
-    store = StatementCache(sub="notes")
+    store = StatementCache(sub=NOTES)
+    stamp = None if store.root is None else distributions_stamp()  # the cache off: nothing to look up
     mat = {"key": ENTRY_POINTS_NOTE, "group": ENTRY_POINT_GROUP, "stamp": stamp}
     if stamp is not None:
         record = store.load(mat, name=ENTRY_POINTS_NOTE)

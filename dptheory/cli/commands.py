@@ -509,14 +509,14 @@ def _prefixes(keys: Sequence[str]) -> list[str]:
     return sorted({k.split(".")[0] + ".*" for k in keys})
 
 
-#: the note (:func:`dptheory.core.snapshot.read_note`) of how long each claim took, by kind of run: the next run
+#: the note (:func:`dptheory.core.cache_store.read_note`) of how long each claim took, by kind of run: the next run
 #: starts the longest claims first (only the time depends on it)
 CHECK_NOTE = "check-durations"
 
 
 def _durations(fresh: bool) -> tuple[dict[str, Any], dict[str, Any]]:
     """The note of durations (a dict whatever the note holds) and its part for this kind of run."""
-    from dptheory.core.snapshot import read_note
+    from dptheory.core.cache_store import read_note
 
     timings = read_note(CHECK_NOTE)
     timings = timings if isinstance(timings, dict) else {}
@@ -525,7 +525,7 @@ def _durations(fresh: bool) -> tuple[dict[str, Any], dict[str, Any]]:
 
 
 def _note_durations(results: Sequence[Any], fresh: bool) -> None:
-    from dptheory.core.snapshot import write_note
+    from dptheory.core.cache_store import write_note
 
     timings, seconds = _durations(fresh)
     seconds.update({r.claim: round(float(r.duration_s), 3) for r in results})

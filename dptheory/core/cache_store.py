@@ -26,12 +26,14 @@ from typing import Any
 
 from dptheory.core.errors import DPTheoryWarning
 
-__all__ = ["CACHE_ENV", "FORMAT", "NO_CACHE_ENV", "StatementCache", "cache_dir", "read_note", "write_note"]
+__all__ = ["CACHE_ENV", "FORMAT", "NOTES", "NO_CACHE_ENV", "StatementCache", "cache_dir", "read_note", "write_note"]
 
 #: the layout of a statement record (:func:`dptheory.core.snapshot.record_of`); a change retires every entry
 FORMAT = 1
 CACHE_ENV = "DPTHEORY_CACHE_DIR"
 NO_CACHE_ENV = "DPTHEORY_NO_CACHE"
+#: the sub-folder of the notes a command leaves for its next run (:func:`read_note`, the entry points)
+NOTES = "notes"
 
 
 def _warn(message: str) -> None:
@@ -135,7 +137,7 @@ class StatementCache:
 def read_note(name: str) -> Any:
     """The JSON data a command noted for its next run in the cache folder (``notes/NAME.json``: plain data, such as
     how long each claim took, never code), or None."""
-    store = StatementCache(sub="notes")
+    store = StatementCache(sub=NOTES)
     folder = store._folder(create=False)
     if folder is None:
         return None
@@ -148,7 +150,7 @@ def read_note(name: str) -> Any:
 def write_note(name: str, data: Any) -> None:
     """Note JSON data for the next run (:func:`read_note`); written whole or not at all, silently skipped when the
     cache is off or cannot be written."""
-    StatementCache(sub="notes").write(f"{name}.json", json.dumps(data, sort_keys=True).encode())
+    StatementCache(sub=NOTES).write(f"{name}.json", json.dumps(data, sort_keys=True).encode())
 
 
 def _private(st: os.stat_result) -> bool:
