@@ -4,6 +4,7 @@ The scripts are run as ``python bench/bench_x.py``, so ``bench/`` is first on ``
 module as ``_common``. It asserts nothing about time.
 
 * ``median_time``: the median wall time of repeated calls (after one untimed warm-up call, unless told not to).
+* ``child_times``: the wall time of a call that runs child processes, and the CPU time of those children.
 * ``training_parser``, ``bench_digits``, ``audit_digits``: the command line (``--runs``, ``--K``, ``--b``), the
   500 records of scikit-learn's digits (seed 0) and the Algorithm 2 audit of Ye & Shokri 2022 (arXiv 2203.05363)
   that ``bench_audit.py``, ``bench_dask_audit.py`` and ``bench_trainer.py`` time.
@@ -12,10 +13,11 @@ module as ``_common``. It asserts nothing about time.
 from __future__ import annotations
 
 import argparse
+import resource
 import statistics
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -31,6 +33,20 @@ def median_time(fn: Callable[[], object], repeats: int, *, warm_up: bool = True)
         fn()
         times.append(time.perf_counter() - t0)
     return statistics.median(times)
+
+
+T = TypeVar("T")
+
+
+def child_times(fn: Callable[[], T]) -> tuple[T, float, float]:
+    """``fn()`` (which runs child processes), its wall time and the CPU time (user + system) of the children it
+    waited for, from ``resource.getrusage(RUSAGE_CHILDREN)`` before and after."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    out = fn()
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return out, wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 def training_parser(*, runs: int, K: int) -> argparse.ArgumentParser:

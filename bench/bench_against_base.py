@@ -33,14 +33,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
+
+from _common import child_times
 
 ROOT = Path(__file__).resolve().parents[1]
 #: the tree whose times issue 22 quotes: main just before the first change made for it (79847de, which moved the
@@ -57,13 +57,9 @@ TARGETS: dict[str, tuple[float, float]] = {
 def _run(args: list[str], cwd: Path, env: dict[str, str], out: Path) -> tuple[float, float, int]:
     """Run ``args`` with its standard output to ``out``; (wall seconds, CPU seconds of the child and its children,
     exit status)."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    t0 = time.perf_counter()
     with open(out, "wb") as fh:
-        rc = subprocess.run(args, cwd=cwd, env=env, stdout=fh, stderr=subprocess.DEVNULL, check=False).returncode
-    wall = time.perf_counter() - t0
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        rc, wall, cpu = child_times(lambda: subprocess.run(args, cwd=cwd, env=env, stdout=fh,
+                                                           stderr=subprocess.DEVNULL, check=False).returncode)
     return wall, cpu, rc
 
 

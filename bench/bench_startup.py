@@ -30,13 +30,13 @@ from __future__ import annotations
 
 import json
 import os
-import resource
 import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
+
+from _common import child_times
 
 ROOT = Path(__file__).resolve().parents[1]
 REPEAT = int(os.environ.get("REPEAT", "7"))
@@ -82,14 +82,10 @@ def run_once(args: list[str], env_extra: dict[str, str], cache: str) -> tuple[fl
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     if "DPTHEORY_NO_CACHE" not in env_extra:
         env.pop("DPTHEORY_NO_CACHE", None)
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    t0 = time.perf_counter()
-    proc = subprocess.run([sys.executable, *args], env=env, cwd=ROOT, capture_output=True, text=True)
-    wall = time.perf_counter() - t0
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    proc, wall, cpu = child_times(lambda: subprocess.run([sys.executable, *args], env=env, cwd=ROOT,
+                                                         capture_output=True, text=True))
     if proc.returncode != 0:
         raise SystemExit(f"{' '.join(args)} failed ({proc.returncode}): {proc.stderr[-500:]}")
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return wall, cpu, proc.stdout
 
 
