@@ -128,3 +128,41 @@ def test_list_shows_papers_outside_the_index(tmp_path):
     assert rows["toy26.thm1"]["kind"] == "theorem" and "yeshokri22.thm4_2" in rows
     assert rows["toy26.C1"]["kind"] == "claim" and rows["toy26.C1"]["verdict"]
     assert rows["toy26-fig1"]["kind"] == "figure"
+
+
+def _commands(parser) -> dict:
+    import argparse
+
+    (sub,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    return sub.choices
+
+
+def _described(parser) -> list:
+    """Everything a parser (and its sub-parsers) reads and prints: help, and each action's kind, options, default,
+    choices and help, recursively."""
+    import argparse
+
+    out = [parser.prog, parser.format_help()]
+    for a in parser._actions:
+        out.append((type(a).__name__, a.dest, tuple(a.option_strings), repr(a.default), a.help, a.nargs, a.metavar))
+        if isinstance(a, argparse._SubParsersAction):
+            out += [(name, _described(p)) for name, p in a.choices.items()]
+    return out
+
+
+def test_a_command_line_builds_the_parser_of_its_command_as_the_whole_parser_has_it():
+    """``build_parser(argv)`` builds only the command ``argv`` names (the others are skipped, see
+    :func:`dptheory.cli.build_parser`); that command's parser is the whole parser's, option for option, for every
+    command; a word that is no command gets the whole parser (its error lists every command)."""
+    from dptheory.cli import UsageError, build_parser
+
+    whole = _commands(build_parser())
+    assert {"eval", "check", "figure", "explore", "yeshokri22", "shi26"} <= set(whole)
+    for name, full in whole.items():
+        built = _commands(build_parser([name, "--json"]))
+        assert list(built) == [name], (name, list(built))
+        assert _described(built[name]) == _described(full), name
+    for argv in (["evl"], ["--debug"], []):
+        assert list(_commands(build_parser(argv))) == list(whole), argv
+    with pytest.raises(UsageError, match="invalid choice: 'evl' \\(choose from 'list', 'show', 'eval'"):
+        build_parser(["evl"]).parse_args(["evl"])
