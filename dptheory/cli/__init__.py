@@ -9,7 +9,8 @@ bounds``): the package's ``add_subcommands(group)`` receives the paper's sub-par
 **Start-up.** Building the parser imports no sympy, numpy or scipy (the paper ``cli`` modules and the
 command modules import them inside their handlers), and a command imports only the paper it needs (the
 registry's index, ``dptheory/papers/index.json``): ``dptheory --help``, ``--version`` and ``list`` are
-fast. ``bench/bench_startup.py`` measures it.
+fast. A command line that names a command builds only that command's parser (:func:`build_parser`).
+``bench/bench_startup.py`` measures it.
 
 **Errors and exit status.** Every failure is one line on stderr naming what was wrong and what is
 accepted; a traceback only with the global ``--debug`` (given anywhere on the line).
