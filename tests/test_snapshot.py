@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from dptheory.core.cache_store import NOTES
 from dptheory.core.compile import CompileError
 from dptheory.core.compile.vet import vet_source
 from dptheory.core.registry import REGISTRY
@@ -243,5 +244,11 @@ def test_a_folder_others_can_write_is_not_used(tmp_path):
     rec = record_of(REGISTRY.get("rdp.gaussian"))
     assert rec is not None and store.store(material("rdp.gaussian"), rec) is not None
     (tmp_path / "statements-v1").chmod(0o777)
-    with pytest.warns(UserWarning, match="not a folder of yours alone"):
+    with pytest.warns(UserWarning, match="statements-v1, in dptheory's cache, is not a folder of yours alone"):
         assert store.load(material("rdp.gaussian")) is None
+    # the notes (check's durations, the entry points) live in the same cache folder, under the same rule and words
+    notes = StatementCache(tmp_path, sub=NOTES)
+    assert notes.write("n.json", b"{}") is not None
+    (tmp_path / NOTES).chmod(0o777)
+    with pytest.warns(UserWarning, match=f"{NOTES}, in dptheory's cache, is not a folder of yours alone"):
+        assert notes.write("n.json", b"{}") is None

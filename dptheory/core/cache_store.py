@@ -78,7 +78,7 @@ class StatementCache:
         except OSError:
             return None
         if not _private(st):
-            _warn(f"the statement cache {folder} is not a folder of yours alone (owner or permissions); it is not "
+            _warn(f"{folder}, in dptheory's cache, is not a folder of yours alone (owner or permissions); it is not "
                   "used (accepted: a folder owned by you, writable by you only)")
             return None
         return folder
