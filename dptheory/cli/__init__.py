@@ -140,25 +140,29 @@ class _FigureParser(Parser):
         return super().format_help()
 
 
-def add_paper_groups(sub: Any, only: str | None = None) -> None:
+def add_paper_groups(sub: Any, only: str | None = None, *, others: bool = True) -> None:
     """``dptheory <paper> ...`` for every discovered paper package that has a ``cli`` module.
 
     ``only``: the command line names no paper, or the paper ``only``: the other papers' ``cli`` modules are not
     imported (their group is a name and a one-line help, enough to list them and to refuse a wrong command);
-    ``None`` loads every paper's subcommands (``dptheory --help``, the tests)."""
+    ``None`` loads every paper's subcommands (``dptheory --help``, the tests). ``others=False``: not even that for
+    the other papers (:func:`build_parser` skips every command but the one named)."""
     from dptheory.catalog import paper_module, paper_packages
+
+    def doc(pkg: str, paper: str) -> str:
+        return (importlib.import_module(pkg).__doc__ or paper).strip().splitlines()[0]
 
     for pkg in paper_packages():
         paper = pkg.rsplit(".", 1)[-1]
-        doc = (importlib.import_module(pkg).__doc__ or paper).strip().splitlines()[0]
         if only is not None and paper != only:
-            if importlib.util.find_spec(f"{pkg}.cli") is not None:  # found, not imported: a paper without one has none
-                sub.add_parser(paper, help=doc)
+            if others and importlib.util.find_spec(f"{pkg}.cli") is not None:  # found, not imported: without one, none
+                sub.add_parser(paper, help=doc(pkg, paper))
             continue
         mod = paper_module(pkg, "cli")  # a plugin's broken cli.py is a warning naming it, not an internal error
         if mod is None:
             continue
-        top = sub.add_parser(paper, help=getattr(mod, "GROUP_HELP", doc), description=mod.__doc__)
+        group_help = mod.GROUP_HELP if hasattr(mod, "GROUP_HELP") else doc(pkg, paper)
+        top = sub.add_parser(paper, help=group_help, description=mod.__doc__)
         group = top.add_subparsers(dest=f"{paper}_command", required=True, metavar="COMMAND", parser_class=Parser)
         mod.add_subcommands(group)
 
@@ -210,7 +214,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     if command is not None:
         p, sub = _top_parser()
         one = _OneCommand(sub, command)
-        _add_commands(one, command)
+        _add_commands(one, command, others=False)
         if one.found:
             return p
     p, sub = _top_parser()
@@ -237,13 +241,14 @@ def _top_parser() -> tuple[argparse.ArgumentParser, Any]:
     return p, sub
 
 
-def _add_commands(sub: Any, command: str | None) -> None:
+def _add_commands(sub: Any, command: str | None, *, others: bool = True) -> None:
     """Every command, in the order ``dptheory --help`` lists them; a paper's subcommands only for the paper
-    ``command`` names, or for every paper when ``command`` is None (see :func:`add_paper_groups`)."""
+    ``command`` names, or for every paper when ``command`` is None; the other papers by name unless ``others`` is
+    False (see :func:`add_paper_groups`)."""
     _add_inspect(sub)
     _add_evaluate(sub)
     _add_check(sub)
-    add_paper_groups(sub, only=command)
+    add_paper_groups(sub, only=command, others=others)
 
     from dptheory.cli.explore import add_parser as add_explore
 
