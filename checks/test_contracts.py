@@ -33,6 +33,9 @@ THEOREMS = sorted(REGISTRY.theorems(), key=lambda t: t.key)
 KEYS = [t.key for t in THEOREMS]
 # one test per condition of every theorem (hundreds): a dozen examples each keeps the suite fast
 VIOLATION_EXAMPLES = min(12, settings().max_examples)
+#: values put in place of a parameter to leave its domain (positive, nonnegative, at least 1), where a domain condition
+#: is tested (a whole-number condition gets the valid value plus 1/2 instead)
+OUT_OF_DOMAIN = ("0", "-1", "-1/2", "1/2")
 # keep mpmath work per example bounded (Thm 4.3 iterates K*floor(n/b) steps at 40 digits)
 SMALL = {"n": (2, 300, True), "m": (1, 300, True), "K": (1, 300, True), "T": (1, 10_000, True)}  # sums run O(n), O(m)
 
@@ -277,9 +280,15 @@ def test_out_of_domain_rejected_naming_the_condition(key, idx):
     if cond.kind == "domain":
         name = sorted(s.name for s in cond.symbols)[0]
         integer_cond = "integer" in cond.render()
+        # the values put in the parameter's place: those that violate this condition (a domain condition is on the
+        # one parameter); drawing one that holds (1/2 for "> 0"; 0 and 1/2 for ">= 0") would only make hypothesis
+        # reject the example and draw a whole valid point again
+        bad_values = [v for v in OUT_OF_DOMAIN
+                      if cond.evaluate({t.notation.sym(name): sp.Rational(v)}).status is Status.VIOLATED]
+        assert integer_cond or bad_values, f"{key}: none of {OUT_OF_DOMAIN} violates {cond.render()}"
 
         @settings(max_examples=VIOLATION_EXAMPLES)
-        @given(_points(t), st.sampled_from(["0", "-1", "-1/2", "1/2"]))
+        @given(_points(t), st.just(None) if integer_cond else st.sampled_from(bad_values))
         def run_domain(p, bad):
             q = dict(p)
             q[name] = p[name] + sp.Rational(1, 2) if integer_cond else sp.Rational(bad)
