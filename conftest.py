@@ -104,10 +104,16 @@ def _restore_mpmath_precision():
 @pytest.fixture
 def traced_peak():
     """``traced_peak(fn) -> (fn(), peak bytes)``: the peak of the memory tracemalloc traced while ``fn`` ran, above
-    what was traced when it started (tracemalloc sees numpy's buffers): the memory estimates are held against it."""
+    what was traced when it started (tracemalloc sees numpy's buffers): the memory estimates are held against it.
+
+    ``fn`` runs once untraced first: a first call in a process also allocates what stays for good (modules it imports,
+    caches), which depends on what ran before it in that process, not on the call. Measured cold, the maxinfo audit of
+    ``tests/test_workloads_papers.py`` peaked at 58.9 MB against 35.3 MB warm when its file ran alone (it failed), and
+    the trainer of ``tests/test_workloads.py`` 275 KB higher on its first call than on the 59 after it."""
     import tracemalloc
 
     def run(fn):
+        fn()
         tracemalloc.start()
         try:
             base = tracemalloc.get_traced_memory()[0]
