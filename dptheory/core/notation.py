@@ -59,6 +59,14 @@ class Domain(StrEnum):
     def is_integer(self) -> bool:
         return self in (Domain.INTEGER, Domain.POSITIVE_INTEGER, Domain.NONNEGATIVE_INTEGER)
 
+    @property
+    def lower_end(self) -> tuple[int, bool] | None:
+        """The lower end of this kind of number as ``(0, strict)``: ``> 0`` for the positive kinds, ``>= 0`` for
+        the nonnegative ones; None for the real numbers and the integers."""
+        if self in (Domain.POSITIVE, Domain.POSITIVE_INTEGER):
+            return (0, True)
+        return (0, False) if self in (Domain.NONNEGATIVE, Domain.NONNEGATIVE_INTEGER) else None
+
     def admits(self, x: Fraction | int) -> bool:
         """Whether the exact number ``x`` is of this kind (what a theorem's domain conditions,
         :attr:`~dptheory.core.theorem.Theorem.domain_conditions`, decide at a point)."""

@@ -2,8 +2,8 @@
 
 A new theorem gets property tests for free: its parameters' domains and sampling ranges come from
 the notation table, and every condition that isolates one parameter (``eta < 2/(lam + beta)``,
-``j0 <= floor(n/b) - 1``, ``lam <= beta``, ``floor(n/b) >= 2``) becomes a bound on that parameter
-given the ones drawn before it. Parameters are drawn in dependency order (fewest undrawn
+``j0 <= floor(n/b) - 1``, ``lam <= beta``, ``floor(n/b) >= 2``, ``tau^2/(c^2 n) >= 79/10``) becomes a
+bound on that parameter given the ones drawn before it. Parameters are drawn in dependency order (fewest undrawn
 dependencies first, ties broken by the notation table's order), so ``eta`` is drawn below its limit
 once ``lam`` and ``beta`` are known. Every drawn point is then checked *exactly* against every
 condition and rejected with ``assume`` if one fails or is undecided.
@@ -13,8 +13,9 @@ K, fractional alpha close to 1) each real parameter is drawn from a mixture: log
 range, just above its lower bound, and just below its upper bound.
 
 This module imports hypothesis and is only imported by tests (hypothesis is a test dependency); the
-bounds a condition puts on one parameter (:func:`~dptheory.verify.space.isolate`) and the draw order
-(:func:`~dptheory.verify.space.draw_order`) are the counterexample search's, imported from there.
+bounds a condition puts on one parameter (:func:`~dptheory.verify.space.isolate`), the range they leave
+(:func:`~dptheory.verify.space.narrowed_range`) and the draw order (:func:`~dptheory.verify.space.draw_order`)
+are the counterexample search's, imported from there.
 """
 
 from __future__ import annotations
@@ -29,9 +30,9 @@ from hypothesis import assume
 from hypothesis import strategies as st
 
 from dptheory.core.conditions import Condition, Status
-from dptheory.core.notation import Domain, Param, parse_value
+from dptheory.core.notation import Param, parse_value
 from dptheory.testing.profiles import use_private_storage
-from dptheory.verify.space import Bound, bounds_by_name, draw_order, multiples_of
+from dptheory.verify.space import Bound, bounds_by_name, draw_order, multiples_of, narrowed_range
 
 # hypothesis' files (example database, constants cache) go to a cache folder, not the working
 # directory (the tests that import this module may run anywhere)
@@ -44,9 +45,11 @@ _BOUND_FNS: dict[sp.Expr, tuple[Any, tuple[sp.Symbol, ...]]] = {}
 
 
 def _bound_value(bd: Bound, vals: Mapping[str, sp.Rational]) -> float | None:
-    """The bound at the drawn values, numerically (30 digits): sympy's exact evaluation of powers
-    with rational exponents can take minutes, and a sampling bound needs no exactness (every drawn
-    point is checked exactly afterwards)."""
+    """The bound at the drawn values, numerically (30 digits), as the float64 nearest to it whose shortest decimal
+    is on the allowed side (at or above a lower bound, at or below an upper one): sympy's exact evaluation of
+    powers with rational exponents can take minutes, and every drawn point is checked exactly afterwards; rounded
+    inward, a draw at the end of the range (``c sqrt(7.9 n)``, irrational) is not a hair outside it, and a
+    decimal end (0.001) stays itself."""
     import mpmath
 
     entry = _BOUND_FNS.get(bd.expr)
@@ -59,9 +62,21 @@ def _bound_value(bd: Bound, vals: Mapping[str, sp.Rational]) -> float | None:
         try:
             v = f(*(mpmath.mpf(int(vals[x.name].p)) / int(vals[x.name].q) for x in syms))
             fv = float(v)
+            if math.isfinite(fv):
+                # inward until the float's shortest decimal is allowed: then so is every draw's at or beyond it
+                # (up to 1e-25 relative, the 30-digit evaluation's own round-off: 1/1000 * 9 is 0.009)
+                lower = bd.kind == "lower"
+                inward = math.inf if lower else -math.inf
+                slack = abs(v) * mpmath.mpf("1e-25")
+                while (mpmath.mpf(repr(fv)) < v - slack) if lower else (mpmath.mpf(repr(fv)) > v + slack):
+                    fv = math.nextafter(fv, inward)
         except (TypeError, ValueError, ZeroDivisionError, OverflowError):
             return None
     return fv if math.isfinite(fv) else None
+
+
+#: the closest fraction of a range that a real parameter is drawn from a strict end of it
+_NEAREST = 1e-12
 
 
 @functools.lru_cache(maxsize=4096)
@@ -80,11 +95,14 @@ def _mix_real(lo: float, hi: float, log: bool, lo_strict: bool, hi_strict: bool)
     def near_hi(k: float) -> float:
         return hi - width * 10.0 ** (-k)
 
+    # the fraction of the range: at a strict end, no closer to it than 1e-12 (hypothesis favours the tiniest
+    # floats, and lo + 5e-324 * width is lo itself, which the end excludes)
+    unit = st.floats(_NEAREST if lo_strict else 0.0, 1.0 - _NEAREST if hi_strict else 1.0)
     if log and lo > 0 and hi / lo > 10:
         l0, l1 = math.log(lo), math.log(hi)
-        body = st.floats(0, 1, exclude_min=lo_strict, exclude_max=hi_strict).map(lambda u: math.exp(l0 + u * (l1 - l0)))
+        body = unit.map(lambda u: math.exp(l0 + u * (l1 - l0)))
     else:
-        body = st.floats(0, 1, exclude_min=lo_strict, exclude_max=hi_strict).map(lambda u: lo + u * width)
+        body = unit.map(lambda u: lo + u * width)
     edges = st.floats(1.0, 10.0)
     return st.one_of(body, edges.map(near_lo), edges.map(near_hi))
 
@@ -100,6 +118,18 @@ def _mix_int(lo: int, hi: int, log: bool) -> st.SearchStrategy[int]:
     l0, l1 = math.log(max(lo, 1)), math.log(hi)
     logu = st.floats(0, 1).map(lambda u: min(hi, max(lo, round(math.exp(l0 + u * (l1 - l0))))))
     return st.one_of(st.integers(lo, min(hi, lo + 20)), logu, st.integers(max(lo, hi - 5), hi))
+
+
+def _decimal_in(x: float, lo: float, hi: float, lo_strict: bool, hi_strict: bool) -> sp.Rational:
+    """A drawn real as an exact decimal: to 12 significant digits, which drops binary noise (0.0010000000000000002
+    -> 0.001) so shrunk counterexamples read cleanly while keeping draws 1e-10 from a bound distinct from it; the
+    shortest decimal of ``x`` where the 12 digits would leave the range (1 + 1e-13 rounds to the excluded 1 of
+    ``alpha > 1``). Compared in float64, as the range's ends are floats (:func:`_bound_value` rounds them inward)."""
+    r = sp.Rational(f"{x:.12g}")
+    f = float(r)
+    if f < lo or f > hi or (lo_strict and f == lo) or (hi_strict and f == hi):
+        r = sp.Rational(repr(x))
+    return r
 
 
 class _Spec:
@@ -137,24 +167,11 @@ def _draw_point(draw: Any, spec: _Spec) -> dict[str, sp.Rational]:
             continue
         p = info[name]
         lo, hi, log = ranges.get(name, p.sample)
-        lo_f, hi_f = float(lo), float(hi)
-        lo_strict = hi_strict = False
-        if p.domain in (Domain.POSITIVE,):
-            lo_f, lo_strict = max(lo_f, 0.0), lo_f <= 0
+        found: list[tuple[str, float, bool]] = []
         for bd in bounds.get(name, []):
-            if not bd.deps <= set(vals):
-                continue
-            fv = _bound_value(bd, vals)
-            if fv is None:
-                continue
-            if bd.kind == "upper" and fv <= hi_f:
-                if fv <= lo_f:  # an upper bound below the sampling range: widen the range below it
-                    lo_f, lo_strict = (fv / 10 if fv > 0 else fv - 10), False
-                hi_f, hi_strict = fv, bd.strict
-            elif bd.kind == "lower" and fv >= lo_f:
-                if fv >= hi_f:  # a lower bound at or above the sampling range: widen the range above it
-                    hi_f, hi_strict = (fv * 10 if fv > 0 else fv + 10), False
-                lo_f, lo_strict = fv, bd.strict
+            if bd.deps <= set(vals) and (fv := _bound_value(bd, vals)) is not None:
+                found.append((bd.kind, fv, bd.strict))
+        lo_f, hi_f, lo_strict, hi_strict = narrowed_range(float(lo), float(hi), p.domain, found)
         if p.domain.is_integer:
             lo_i = math.ceil(lo_f) + (1 if lo_strict and float(math.ceil(lo_f)) == lo_f else 0)
             hi_i = math.floor(hi_f) - (1 if hi_strict and float(math.floor(hi_f)) == hi_f else 0)
@@ -166,10 +183,8 @@ def _draw_point(draw: Any, spec: _Spec) -> dict[str, sp.Rational]:
             x = draw(_mix_int(lo_i, hi_i, log))
             vals[name] = sp.Integer(x)
         else:
-            x = draw(_mix_real(lo_f, hi_f, log, lo_strict, hi_strict))
-            # 12 significant digits: drops binary noise (0.0010000000000000002 -> 0.001) so shrunk
-            # counterexamples read cleanly, while keeping draws 1e-10 from a bound distinct from it
-            vals[name] = sp.Rational(f"{float(x):.12g}")
+            x = float(draw(_mix_real(lo_f, hi_f, log, lo_strict, hi_strict)))
+            vals[name] = _decimal_in(x, lo_f, hi_f, lo_strict, hi_strict)
     subs = {}
     for c in conds:
         for s in c.symbols:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import math
+import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -32,6 +33,7 @@ __all__ = [
     "float_fn",
     "isolate",
     "multiples_of",
+    "narrowed_range",
     "point_key",
     "render_exact",
 ]
@@ -76,17 +78,26 @@ def isolate(cond: Condition) -> dict[str, list[Bound]]:
         num, den = sp.fraction(sp.together(big.args[0]))
         if isinstance(num, sp.Symbol) and num not in (den.free_symbols | small.free_symbols) and small.is_integer:
             add(num.name, Bound("lower", small * den, strict))
-    # A/B >= E  <=>  A >= E*B, and A/B <= E <=> A <= E*B, for B > 0
+    # A/B >= E  <=>  A >= E*B, and A/B <= E <=> A <= E*B, for B > 0; and for a power A = x**k of a
+    # positive x (k > 0; B may be 1): x >= (E*B)**(1/k), x <= (E*B)**(1/k)
+    # (Dwork et al. 2015, arXiv:1506.02629, Cor 22's tau**2/(c**2*n) >= 79/10 bounds tau below)
     for side, other, kind in ((big, small, "lower"), (small, big, "upper")):
-        if isinstance(side, sp.Mul):
+        if isinstance(side, (sp.Mul, sp.Pow)):
             num, den = sp.fraction(side)
-            if (
-                isinstance(num, sp.Symbol)
-                and den != 1
-                and den.is_positive
-                and num not in (den.free_symbols | other.free_symbols)
+            if isinstance(num, sp.Symbol) and den != 1:
+                x, k = num, sp.Integer(1)
+            elif (
+                isinstance(num, sp.Pow)
+                and isinstance(num.base, sp.Symbol)
+                and num.base.is_positive
+                and num.exp.is_Rational
+                and num.exp.is_positive
             ):
-                add(num.name, Bound(kind, other * den, strict))
+                x, k = num.base, num.exp
+            else:
+                continue
+            if den.is_positive and x not in (den.free_symbols | other.free_symbols):
+                add(x.name, Bound(kind, (other * den) ** (1 / k), strict))
     return out
 
 
@@ -97,6 +108,43 @@ def bounds_by_name(conds: Iterable[Condition]) -> dict[str, list[Bound]]:
         for name, bs in isolate(c).items():
             out.setdefault(name, []).extend(bs)
     return out
+
+
+def narrowed_range(
+    lo: float, hi: float, domain: Domain, bounds: Iterable[tuple[str, float, bool]]
+) -> tuple[float, float, bool, bool]:
+    """The range ``(lo, hi, lo_strict, hi_strict)`` a parameter is drawn from: its sampling range
+    ``[lo, hi]`` cut by the bounds its conditions put on it at the values drawn before it (``(kind,
+    value, strict)``, kind ``'lower'`` or ``'upper'``) and by its domain's lower end
+    (:attr:`~dptheory.core.notation.Domain.lower_end`: ``> 0``, ``>= 0``).
+
+    The tightest lower and upper bound of the conditions always hold. Where they miss the sampling
+    range (an upper bound at or below ``lo``, a lower bound at or above ``hi``) the sampling range is
+    first moved to meet them: down to a tenth of the upper bound (or 10 below it), up to ten times the
+    lower bound (or 10 above it). A condition's bound is never widened away: ``0 <= j0 <= floor(n/b) - 1``
+    with ``floor(n/b) = 1`` gives ``[0, 0]``, whatever the sampling range. Conditions that contradict each
+    other give ``lo > hi`` (nothing to draw). Shared by the claim search (:class:`SearchSpace`) and the
+    hypothesis strategies (:mod:`dptheory.testing.strategies`), so that both draw the same ranges.
+    """
+    end = domain.lower_end
+    c_lo, c_lo_s = (float(end[0]), end[1]) if end is not None else (-math.inf, False)
+    c_hi, c_hi_s = math.inf, False
+    for kind, fv, strict in bounds:
+        if kind == "upper":
+            if fv < c_hi or (fv == c_hi and strict):
+                c_hi, c_hi_s = fv, strict
+        elif fv > c_lo or (fv == c_lo and strict):
+            c_lo, c_lo_s = fv, strict
+    lo_s = hi_s = False  # the sampling range's ends are drawn
+    if c_hi <= lo:  # an upper bound at or below the sampling range: move its lower end below the bound
+        lo = c_hi / 10 if c_hi > 0 else c_hi - 10
+    if c_lo >= hi:  # a lower bound at or above the sampling range: move its upper end above the bound
+        hi = min(c_lo * 10, sys.float_info.max) if c_lo > 0 else c_lo + 10
+    if c_hi <= hi:
+        hi, hi_s = c_hi, c_hi_s
+    if c_lo >= lo:
+        lo, lo_s = c_lo, c_lo_s
+    return lo, hi, lo_s, hi_s
 
 
 def multiples_of(conds: Iterable[Condition]) -> dict[str, sp.Expr]:
@@ -142,7 +190,7 @@ class Coord:
     lo: float = 0.0
     hi: float = 1.0
     log: bool = False
-    positive: bool = False
+    domain: Domain = Domain.REAL
     choices: tuple[sp.Rational, ...] = ()
 
 
@@ -208,7 +256,7 @@ class SearchSpace:
                 kind = "int"
                 who = ", ".join(sorted(slow[n]))
                 self.snapped.append(f"{n} at integer values only ({who}: fractional orders cost ~1 s each in float64)")
-            self.coords.append(Coord(n, kind, lo, hi, log, positive=p.domain is Domain.POSITIVE))
+            self.coords.append(Coord(n, kind, lo, hi, log, domain=p.domain))
         self.dim = len(self.coords)
         # float64 condition checks (exact checks come later)
         self._cond_fns: list[tuple[Callable[..., Any], tuple[str, ...]]] = []
@@ -220,10 +268,7 @@ class SearchSpace:
 
     # ------------------------------------------------------------------ decoding
     def _range(self, c: Coord, vals: Mapping[str, float]) -> tuple[float, float, bool, bool]:
-        lo, hi = c.lo, c.hi
-        lo_strict = hi_strict = False
-        if c.positive and lo <= 0:
-            lo, lo_strict = 0.0, True
+        found: list[tuple[str, float, bool]] = []
         for kind, strict, fn, deps in self.bounds.get(c.name, []):
             if not set(deps) <= set(vals):
                 continue
@@ -231,17 +276,9 @@ class SearchSpace:
                 fv = float(fn(*(vals[d] for d in deps)))
             except (ValueError, ZeroDivisionError, OverflowError, TypeError):
                 continue
-            if not math.isfinite(fv):
-                continue
-            if kind == "upper" and fv <= hi:
-                if fv <= lo:
-                    lo, lo_strict = (fv / 10 if fv > 0 else fv - 10), False
-                hi, hi_strict = fv, strict
-            elif kind == "lower" and fv >= lo:
-                if fv >= hi:
-                    hi, hi_strict = (fv * 10 if fv > 0 else fv + 10), False
-                lo, lo_strict = fv, strict
-        return lo, hi, lo_strict, hi_strict
+            if math.isfinite(fv):
+                found.append((kind, fv, strict))
+        return narrowed_range(c.lo, c.hi, c.domain, found)
 
     @staticmethod
     def _warp(w: float, lo: float, hi: float, log: bool) -> float:
@@ -321,8 +358,6 @@ class SearchSpace:
             if not math.isnan(u):
                 x = _simple_real(x, lo, hi, lo_s, hi_s, u)
             if (lo_s and x <= lo) or (hi_s and x >= hi):
-                return None
-            if c.positive and x <= 0:
                 return None
             r = sp.Rational(repr(x))
             exact[n] = r
