@@ -12,6 +12,7 @@ The expected values are written out by hand here, from the conditions and sides 
 
 from __future__ import annotations
 
+import dataclasses
 import mpmath
 import pytest
 import sympy as sp
@@ -114,3 +115,22 @@ def test_bounds_and_multiples_of_conditions():
         "K": [Bound("lower", sp.Integer(1), False)],
     }
     assert multiples_of(conds) == {"m": b}
+
+
+def test_one_closest_approach_record() -> None:
+    # n^2 + 2 > 2 n holds everywhere ((n - 1)^2 + 1 > 0): the closest approach is at n = 1, margin (3 - 2)/3
+    from dptheory.core.claims import Region
+    from dptheory.verify.evaluator import closest_at
+    from dptheory.verify.search import search_counterexample
+
+    claim = _toy(formula("lhs", n**2 + 2), formula("rhs", 2 * n), [4, 3, 2, 1])
+    closest = check_claim(claim).to_dict()["closest_margin"]
+    assert closest == closest_at(claim, {"n": 1}, dps=50)
+    assert closest["params"] == {"n": "1"} and (mpmath.mpf(closest["lhs"]), mpmath.mpf(closest["rhs"])) == (3, 2)
+    assert abs(closest["margin"] - 1 / 3) < 1e-15
+    # the search's record at its closest point is the same record (its sides confirmed at 30 digits)
+    box = Region(ranges={"n": (1, 40, False)}, description="1 <= n <= 40")
+    with_n = REGISTRY.get("yeshokri22.thm4_2").notation  # n: a positive integer
+    searched = search_counterexample(dataclasses.replace(claim, region=box, notation=with_n), budget=60, seed=0)
+    assert searched.closest is not None and searched.closest.params == {"n": "1"}
+    assert searched.closest.to_dict() == closest_at(claim, {"n": 1}, dps=30)

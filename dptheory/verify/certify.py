@@ -60,7 +60,7 @@ from dptheory.core.claims import Box, Claim, NoBallEvaluator
 from dptheory.core.conditions import Condition, Status
 from dptheory.core.errors import DPTheoryError, InvalidParameter, NumericalFailure
 from dptheory.core.notation import format_rational, parse_value
-from dptheory.verify.evaluator import flip_words
+from dptheory.verify.evaluator import closest_at
 from dptheory.verify.margin import Margin, as_arb, margin_of, substituted
 from dptheory.verify.outcome import BoxOutcome, region_text
 from dptheory.verify.points import BOX_PREC, claim_conditions, counterexample_record, decide_point, in_region
@@ -555,15 +555,7 @@ def _summarise(
             "of": "the reduced margin" if m.kind == "symbolic" and m.factors else "the margin",
         }
         try:
-            pt = _full_point(claim, worst[1].point())
-            dec = decide_point(claim, pt, dps=30)
-            out.closest = {
-                "params": {k: _fmt(v) for k, v in pt.items()},
-                "margin": dec.margin,
-                "lhs": dec.lhs["value"],
-                "rhs": dec.rhs["value"],
-                "flip": flip_words(claim, dec.margin, dec.outcome.lhs, dec.outcome.rhs),
-            }
+            out.closest = closest_at(claim, _full_point(claim, worst[1].point()), dps=30)
         except DPTheoryError:
             out.closest = None
 

@@ -34,8 +34,8 @@ from dptheory.core.errors import DPTheoryError, EmptyRegion
 from dptheory.core.findings import edge_roles, map_record
 from dptheory.core.notation import format_rational, parse_value
 from dptheory.core.words import plural
-from dptheory.verify.evaluator import flip_words
-from dptheory.verify.margin import float_margin, margin_of, mp_margin
+from dptheory.verify.evaluator import closest_at
+from dptheory.verify.margin import float_margin, margin_of
 from dptheory.verify.points import (
     PointOutcome,
     claim_conditions,
@@ -44,7 +44,6 @@ from dptheory.verify.points import (
     evaluate_point,
     in_region,
     margin_sign,
-    side_text,
 )
 from dptheory.verify.sides import side_np, side_np_batch
 from dptheory.verify.verdicts import ClaimResult
@@ -97,21 +96,6 @@ def _or_nan(v: float | None) -> float:
 def _statement(claim: Claim) -> str:
     rel = f"is within a factor {claim.factor:g} of" if claim.factor else claim.relation.words
     return f"{claim.lhs.label} {rel} {claim.rhs.label}"
-
-
-def _closest_from(claim: Claim, point: Mapping[str, Any], dps: int) -> dict[str, Any] | None:
-    try:
-        out = evaluate_point(claim, point, dps=dps)
-    except DPTheoryError:
-        return None
-    m = mp_margin(claim, out.lhs, out.rhs)
-    return {
-        "margin": m,
-        "params": _render_point(point),
-        "lhs": side_text(claim.lhs, out.lhs, 15),
-        "rhs": side_text(claim.rhs, out.rhs, 15),
-        "flip": flip_words(claim, m, out.lhs, out.rhs),
-    }
 
 
 def _ce_record(claim: Claim, point: Mapping[str, Any], dps: int) -> dict[str, Any] | None:
@@ -370,7 +354,7 @@ def _exhaustive(
                 events.append({"kind": "holds", "point": pt, "margin": (d.lower(), d.upper()), "prec": prec})
             if d is not None and (worst is None or d.lower() < worst[0]):
                 worst = (d.lower(), pt)
-        closest = _closest_from(claim, worst[1], dps) if worst is not None else None
+        closest = closest_at(claim, worst[1], dps=dps) if worst is not None else None
         if not unsettled:
             return done(
                 Verdict.EXHAUSTIVE,
@@ -403,7 +387,7 @@ def _exhaustive(
         f"every point of the finite region evaluated (float64, mpmath at {dps} digits near the boundary; not rigorous)",
         region=region,
         examples_tried=len(valid),
-        closest_margin=_closest_from(claim, valid[worst_i], dps),
+        closest_margin=closest_at(claim, valid[worst_i], dps=dps),
     )
 
 

@@ -14,12 +14,13 @@ import sympy as sp
 
 from dptheory.core.claims import Claim, Quantity, Relation, TheoremSide
 from dptheory.core.errors import DPTheoryError
-from dptheory.verify.margin import EQ_TOL, float_margin
-from dptheory.verify.points import PointOutcome, evaluate_point
+from dptheory.core.notation import parse_value
+from dptheory.verify.margin import EQ_TOL, float_margin, mp_margin
+from dptheory.verify.points import PointOutcome, evaluate_point, side_text
 from dptheory.verify.sides import side_mp, side_np, side_np_batch
 from dptheory.verify.space import SearchSpace, float_fn, point_key, render_exact
 
-__all__ = ["MP_COST", "SCREEN", "Evaluator", "flip_words"]
+__all__ = ["CLOSEST_DIGITS", "MP_COST", "SCREEN", "Evaluator", "closest_at", "closest_record", "flip_words"]
 
 #: float64 margins below this are confirmed with mpmath (float64 never decides)
 SCREEN = 1e-9
@@ -53,6 +54,39 @@ def flip_words(claim: Claim, m: float, lhs: Any, rhs: Any) -> str:
     except (TypeError, ValueError, OverflowError, ZeroDivisionError):
         pass
     return f"relative margin {m:.3g} (the relative change of one side needed for '{claim.relation.value}' to fail)"
+
+
+#: significant digits of the two sides in a closest-approach record (fewer where a side declares fewer): a side
+#: evaluated at 30 digits keeps 15 digits of headroom, whatever its own error (an optimised order, a quadrature)
+CLOSEST_DIGITS = 15
+
+
+def closest_record(
+    claim: Claim, point: Mapping[str, Any], margin: float, lhs: Any, rhs: Any, *, flip: str | None = None
+) -> dict[str, Any]:
+    """The closest approach at ``point`` as every result reports it (the search's, the box certifier's and the
+    checker's on finite and sampled regions): the point's exact values rendered, the ``margin``, both sides'
+    mpmath values ``lhs`` and ``rhs`` to :data:`CLOSEST_DIGITS` digits (:func:`dptheory.verify.points.side_text`;
+    ``""`` for a side that was not evaluated) and ``flip``, how far the relation is from flipping in words
+    (:func:`flip_words` unless given)."""
+    exact = {k: parse_value(v, key=claim.key, name=k) for k, v in point.items()}
+    return {
+        "params": render_exact(exact),
+        "margin": margin,
+        "lhs": "" if lhs is None else side_text(claim.lhs, lhs, CLOSEST_DIGITS),
+        "rhs": "" if rhs is None else side_text(claim.rhs, rhs, CLOSEST_DIGITS),
+        "flip": flip_words(claim, margin, lhs, rhs) if flip is None else flip,
+    }
+
+
+def closest_at(claim: Claim, point: Mapping[str, Any], *, dps: int = 30) -> dict[str, Any] | None:
+    """:func:`closest_record` at ``point`` with both sides and the margin evaluated with mpmath at ``dps`` digits;
+    None where a side cannot be evaluated there."""
+    try:
+        out = evaluate_point(claim, point, dps=dps)
+    except DPTheoryError:
+        return None
+    return closest_record(claim, point, mp_margin(claim, out.lhs, out.rhs), out.lhs, out.rhs)
 
 
 class Evaluator:

@@ -78,8 +78,8 @@ from dptheory.core.claims import Claim
 from dptheory.core.conditions import Status
 from dptheory.core.errors import DPTheoryError
 from dptheory.core.notation import parse_value
-from dptheory.verify.evaluator import SCREEN, Evaluator, flip_words
-from dptheory.verify.points import point_decision, relation_text, side_text
+from dptheory.verify.evaluator import SCREEN, Evaluator, closest_record
+from dptheory.verify.points import point_decision, relation_text
 from dptheory.verify.shrink import shrink
 from dptheory.verify.space import SearchSpace, point_key, render_exact
 from dptheory.verify.strategy import Stop, enumerate_finite, run_phases
@@ -170,7 +170,8 @@ class Closest:
         params: where (rendered exact values).
         margin: the smallest signed relative margin found there (re-evaluated with mpmath at 30
             digits when possible; positive: the claim holds).
-        lhs, rhs: both sides there (decimal, 20 digits).
+        lhs, rhs: both sides there (decimal, :data:`dptheory.verify.evaluator.CLOSEST_DIGITS` significant digits;
+            the record is :func:`dptheory.verify.evaluator.closest_record`'s, as every result's closest approach).
         flip: how far the point is from the relation flipping, in words.
     """
 
@@ -365,16 +366,14 @@ def _certified_record(
 
 
 def _closest(claim: Claim, ev: Evaluator, p: dict[str, sp.Rational]) -> Closest:
-    m, lhs, rhs = ev.best_m, "", ""
     out = ev.confirm(p, 30)
-    if out is not None:
-        m, lhs, rhs = out.margin, side_text(claim.lhs, out.lhs, 20), side_text(claim.rhs, out.rhs, 20)
-        if ev.surrogate is not None:
-            m = ev.best_m  # the flat margin (+inf) says nothing: report the existence condition's slack
-            flip = (
-                f"the existence condition of the limit holds with relative slack {m:.3g} (the limit becomes "
-                "infinite where the slack reaches 0)"
-            )
-            return Closest(render_exact(p), m, lhs, rhs, flip)
-        return Closest(render_exact(p), m, lhs, rhs, flip_words(claim, m, out.lhs, out.rhs))
-    return Closest(render_exact(p), m, lhs, rhs, flip_words(claim, m, None, None))
+    if out is None:
+        return Closest(**closest_record(claim, p, ev.best_m, None, None))
+    if ev.surrogate is not None:
+        m = ev.best_m  # the flat margin (+inf) says nothing: report the existence condition's slack
+        flip = (
+            f"the existence condition of the limit holds with relative slack {m:.3g} (the limit becomes "
+            "infinite where the slack reaches 0)"
+        )
+        return Closest(**closest_record(claim, p, m, out.lhs, out.rhs, flip=flip))
+    return Closest(**closest_record(claim, p, out.margin, out.lhs, out.rhs))
