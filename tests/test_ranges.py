@@ -8,6 +8,7 @@ rejects: a range that contains only valid values rejects none.
 
 from __future__ import annotations
 
+import math
 import sys
 from typing import Any
 
@@ -167,3 +168,20 @@ def test_a_draw_keeps_the_digits_that_keep_it_in_range() -> None:
 
 def test_the_search_and_the_strategies_share_one_range() -> None:
     assert strategies.narrowed_range is space.narrowed_range
+
+
+def test_a_log_uniform_draw_stays_in_its_range() -> None:
+    # the lower end of tau's range at c = 1/1000, n = 595 (Cor 22): exp(log(lo)) is a float below lo, and a draw
+    # there was rejected by the exact check
+    lo = 0.06856019253181835
+    assert math.exp(math.log(lo)) < lo
+    drawn: list[float] = []
+
+    @settings(max_examples=100, database=None, derandomize=True, deadline=None)
+    @given(strategies._mix_real(lo, 1000.0, True, False, False))
+    def draw(x: float) -> None:
+        drawn.append(x)
+        assert lo <= x <= 1000.0
+
+    draw()
+    assert min(drawn) == lo  # the end itself is drawn

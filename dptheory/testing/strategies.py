@@ -100,9 +100,10 @@ def _mix_real(lo: float, hi: float, log: bool, lo_strict: bool, hi_strict: bool)
     unit = st.floats(_NEAREST if lo_strict else 0.0, 1.0 - _NEAREST if hi_strict else 1.0)
     if log and lo > 0 and hi / lo > 10:
         l0, l1 = math.log(lo), math.log(hi)
-        body = unit.map(lambda u: math.exp(l0 + u * (l1 - l0)))
+        # clamped: exp(log(lo)) can be a float or two below lo
+        body = unit.map(lambda u: min(hi, max(lo, math.exp(l0 + u * (l1 - l0)))))
     else:
-        body = unit.map(lambda u: lo + u * width)
+        body = unit.map(lambda u: min(hi, lo + u * width))
     edges = st.floats(1.0, 10.0)
     return st.one_of(body, edges.map(near_lo), edges.map(near_hi))
 
