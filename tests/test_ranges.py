@@ -185,3 +185,15 @@ def test_a_log_uniform_draw_stays_in_its_range() -> None:
 
     draw()
     assert min(drawn) == lo  # the end itself is drawn
+
+
+def test_a_bound_on_no_parameter_is_computed_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    bound = Bound(LO, sp.Rational(1, 3), True)  # a fresh expression: not in the cache yet
+    first = strategies._bound_value(bound, {})
+    assert first is not None and sp.Rational(repr(first)) >= sp.Rational(1, 3)
+
+    def computed(*_: Any) -> None:
+        raise AssertionError("computed again")
+
+    monkeypatch.setattr(strategies, "_bound_at", computed)
+    assert strategies._bound_value(bound, {"x": sp.Integer(5)}) == first

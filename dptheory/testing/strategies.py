@@ -42,6 +42,9 @@ use_private_storage()
 #: the bound expressions compiled to mpmath, by expression: every strategy built from the same conditions (each
 #: property test builds its own) reuses them
 _BOUND_FNS: dict[sp.Expr, tuple[Any, tuple[sp.Symbol, ...]]] = {}
+#: the values of bounds that depend on no parameter (``j >= 0``, ``alpha > 1``: most of the bounds read at a draw), by
+#: expression and kind
+_CONSTANT_BOUNDS: dict[tuple[sp.Expr, str], float | None] = {}
 
 
 def _bound_value(bd: Bound, vals: Mapping[str, sp.Rational]) -> float | None:
@@ -49,7 +52,17 @@ def _bound_value(bd: Bound, vals: Mapping[str, sp.Rational]) -> float | None:
     is on the allowed side (at or above a lower bound, at or below an upper one): sympy's exact evaluation of
     powers with rational exponents can take minutes, and every drawn point is checked exactly afterwards; rounded
     inward, a draw at the end of the range (``c sqrt(7.9 n)``, irrational) is not a hair outside it, and a
-    decimal end (0.001) stays itself."""
+    decimal end (0.001) stays itself. A bound on no parameter is computed once."""
+    if not bd.deps:
+        key = (bd.expr, bd.kind)
+        if key not in _CONSTANT_BOUNDS:
+            _CONSTANT_BOUNDS[key] = _bound_at(bd, {})
+        return _CONSTANT_BOUNDS[key]
+    return _bound_at(bd, vals)
+
+
+def _bound_at(bd: Bound, vals: Mapping[str, sp.Rational]) -> float | None:
+    """:func:`_bound_value`, computed."""
     import mpmath
 
     entry = _BOUND_FNS.get(bd.expr)
@@ -67,13 +80,16 @@ def _bound_value(bd: Bound, vals: Mapping[str, sp.Rational]) -> float | None:
                 # (up to 1e-25 relative, the 30-digit evaluation's own round-off: 1/1000 * 9 is 0.009)
                 lower = bd.kind == "lower"
                 inward = math.inf if lower else -math.inf
-                slack = abs(v) * mpmath.mpf("1e-25")
+                slack = abs(v) * _SLACK
                 while (mpmath.mpf(repr(fv)) < v - slack) if lower else (mpmath.mpf(repr(fv)) > v + slack):
                     fv = math.nextafter(fv, inward)
         except (TypeError, ValueError, ZeroDivisionError, OverflowError):
             return None
     return fv if math.isfinite(fv) else None
 
+
+#: the relative round-off of a bound computed at 30 digits
+_SLACK = 1e-25
 
 #: the closest fraction of a range that a real parameter is drawn from a strict end of it
 _NEAREST = 1e-12
