@@ -13,6 +13,7 @@ The expected values are written out by hand here, from the conditions and sides 
 from __future__ import annotations
 
 import dataclasses
+
 import mpmath
 import pytest
 import sympy as sp
