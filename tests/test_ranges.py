@@ -21,7 +21,7 @@ from dptheory.core.notation import Domain
 from dptheory.core.registry import REGISTRY
 from dptheory.testing import strategies
 from dptheory.verify import space
-from dptheory.verify.space import Bound, isolate, narrowed_range
+from dptheory.verify.space import Bound, SearchSpace, isolate, narrowed_range
 
 UP, LO = "upper", "lower"
 
@@ -79,6 +79,10 @@ def test_a_power_of_a_positive_parameter_is_isolated() -> None:
     # a power alone, as an upper bound: kappa^2 <= c  ->  kappa <= sqrt(c)
     kappa = sp.Symbol("kappa", positive=True)
     assert isolate(Condition(sp.StrictLessThan(kappa**2, c), "k"))["kappa"] == [Bound(UP, sp.sqrt(c), True)]
+    # tau^2 >= y holds for every tau > 0 where y <= 0: the bound is sqrt(max(y, 0)), not a root of a negative number
+    y = sp.Symbol("y", real=True)
+    [root] = isolate(Condition(sp.GreaterThan(tau**2, y), "y"))["tau"]
+    assert (root.expr.subs(y, -4), root.expr.subs(y, 4)) == (0, 2)
     # a square of a parameter that may be negative bounds |x|, not x: not isolated
     x = sp.Symbol("x", real=True)
     assert "x" not in isolate(Condition(sp.GreaterThan(x**2 / c, 2), "x"))
@@ -197,3 +201,25 @@ def test_a_bound_on_no_parameter_is_computed_once(monkeypatch: pytest.MonkeyPatc
 
     monkeypatch.setattr(strategies, "_bound_at", computed)
     assert strategies._bound_value(bound, {"x": sp.Integer(5)}) == first
+
+
+def test_a_claims_own_range_is_a_box() -> None:
+    # a region's own range never moves: a bound beyond it leaves nothing to draw
+    assert narrowed_range(8, 100, Domain.POSITIVE_INTEGER, [(LO, 480.0, False)], box=True)[:2] == (480.0, 100)
+    assert narrowed_range(8, 100, Domain.POSITIVE_INTEGER, [(LO, 480.0, False)])[:2] == (480.0, 4800.0)
+    assert narrowed_range(8, 100, Domain.POSITIVE_INTEGER, [(LO, 50.0, False)], box=True) == (50.0, 100, False, False)
+
+
+def test_the_search_stays_in_the_box_a_claim_states() -> None:
+    # yeshokri22.C6_holds searches n <= 100 ("to keep the search within the check's budget") with n/b >= 8: with b
+    # above 12 no n of the box is valid; before, n's range moved up to [8 b, 80 b], and the closest approach the
+    # check reported was at n = 540
+    import numpy as np
+
+    claim = REGISTRY.get("yeshokri22.C6_holds")
+    assert claim.region.ranges["n"][1] == 100
+    space = SearchSpace(claim)
+    rng = np.random.default_rng(0)
+    drawn = [p for p in (space.decode(rng.normal(0, 3, space.dim)) for _ in range(300)) if p is not None]
+    assert len(drawn) > 30
+    assert max(p["n"] for p in drawn) <= 100

@@ -13,9 +13,9 @@ under which it exists (``Limit.exists_when``), the relative slack of that condit
 **The search space.** Every free parameter of the claim's region is mapped to one real coordinate
 ``t``: the parameter's range ``[lo, hi]`` (the region's ``ranges``, else the notation's sampling
 range, narrowed by the bounds that the region's conditions put on it given the parameters drawn
-before it, in the order of :func:`dptheory.verify.space.draw_order`, and by its domain; moved to meet
-a bound that lies outside it, never beyond a bound: :func:`dptheory.verify.space.narrowed_range`) is
-scaled to ``[0, 1]``
+before it, in the order of :func:`dptheory.verify.space.draw_order`, and by its domain; a sampling
+range is moved to meet a bound that lies outside it, never beyond a bound, and a region's own range is
+a box that never moves: :func:`dptheory.verify.space.narrowed_range`) is scaled to ``[0, 1]``
 (in log space for scale parameters: a log-scale range or ``hi/lo >= 100``), and ``t = logit(w)``
 of that fraction ``w``, so the optimiser can approach either end of a bounded parameter to within
 1e-13 relative (``t = -inf``/``+inf`` is the end itself). Integers are the rounded value (in log space

@@ -97,7 +97,8 @@ def isolate(cond: Condition) -> dict[str, list[Bound]]:
             else:
                 continue
             if den.is_positive and x not in (den.free_symbols | other.free_symbols):
-                add(x.name, Bound(kind, (other * den) ** (1 / k), strict))
+                # a power's root only of what is not negative: x**k >= E holds for every positive x where E <= 0
+                add(x.name, Bound(kind, other * den if k == 1 else sp.Max(other * den, 0) ** (1 / k), strict))
     return out
 
 
@@ -111,7 +112,7 @@ def bounds_by_name(conds: Iterable[Condition]) -> dict[str, list[Bound]]:
 
 
 def narrowed_range(
-    lo: float, hi: float, domain: Domain, bounds: Iterable[tuple[str, float, bool]]
+    lo: float, hi: float, domain: Domain, bounds: Iterable[tuple[str, float, bool]], *, box: bool = False
 ) -> tuple[float, float, bool, bool]:
     """The range ``(lo, hi, lo_strict, hi_strict)`` a parameter is drawn from: its sampling range
     ``[lo, hi]`` cut by the bounds its conditions put on it at the values drawn before it (``(kind,
@@ -123,8 +124,10 @@ def narrowed_range(
     first moved to meet them: down to a tenth of the upper bound (or 10 below it), up to ten times the
     lower bound (or 10 above it). A condition's bound is never widened away: ``0 <= j0 <= floor(n/b) - 1``
     with ``floor(n/b) = 1`` gives ``[0, 0]``, whatever the sampling range. Conditions that contradict each
-    other give ``lo > hi`` (nothing to draw). Shared by the claim search (:class:`SearchSpace`) and the
-    hypothesis strategies (:mod:`dptheory.testing.strategies`), so that both draw the same ranges.
+    other give ``lo > hi`` (nothing to draw). With ``box`` (a claim region's own range: the box its search
+    states) the range never moves: bounds outside it leave nothing to draw there. Shared by the claim search
+    (:class:`SearchSpace`) and the hypothesis strategies (:mod:`dptheory.testing.strategies`), so that both draw
+    the same ranges.
     """
     end = domain.lower_end
     c_lo, c_lo_s = (float(end[0]), end[1]) if end is not None else (-math.inf, False)
@@ -136,9 +139,9 @@ def narrowed_range(
         elif fv > c_lo or (fv == c_lo and strict):
             c_lo, c_lo_s = fv, strict
     lo_s = hi_s = False  # the sampling range's ends are drawn
-    if c_hi <= lo:  # an upper bound at or below the sampling range: move its lower end below the bound
+    if c_hi <= lo and not box:  # an upper bound at or below the sampling range: move its lower end below the bound
         lo = c_hi / 10 if c_hi > 0 else c_hi - 10
-    if c_lo >= hi:  # a lower bound at or above the sampling range: move its upper end above the bound
+    if c_lo >= hi and not box:  # a lower bound at or above the sampling range: move its upper end above the bound
         hi = min(c_lo * 10, sys.float_info.max) if c_lo > 0 else c_lo + 10
     if c_hi <= hi:
         hi, hi_s = c_hi, c_hi_s
@@ -191,6 +194,7 @@ class Coord:
     hi: float = 1.0
     log: bool = False
     domain: Domain = Domain.REAL
+    box: bool = False  # the range is the claim region's own (``Region.ranges``): a box the search stays in
     choices: tuple[sp.Rational, ...] = ()
 
 
@@ -256,7 +260,7 @@ class SearchSpace:
                 kind = "int"
                 who = ", ".join(sorted(slow[n]))
                 self.snapped.append(f"{n} at integer values only ({who}: fractional orders cost ~1 s each in float64)")
-            self.coords.append(Coord(n, kind, lo, hi, log, domain=p.domain))
+            self.coords.append(Coord(n, kind, lo, hi, log, domain=p.domain, box=n in ranges))
         self.dim = len(self.coords)
         # float64 condition checks (exact checks come later)
         self._cond_fns: list[tuple[Callable[..., Any], tuple[str, ...]]] = []
@@ -278,7 +282,7 @@ class SearchSpace:
                 continue
             if math.isfinite(fv):
                 found.append((kind, fv, strict))
-        return narrowed_range(c.lo, c.hi, c.domain, found)
+        return narrowed_range(c.lo, c.hi, c.domain, found, box=c.box)
 
     @staticmethod
     def _warp(w: float, lo: float, hi: float, log: bool) -> float:
