@@ -73,9 +73,8 @@ class Domain(StrEnum):
         x = Fraction(x)
         if self.is_integer and x.denominator != 1:
             return False
-        if self in (Domain.POSITIVE, Domain.POSITIVE_INTEGER):
-            return x > 0
-        return x >= 0 if self in (Domain.NONNEGATIVE, Domain.NONNEGATIVE_INTEGER) else True
+        end = self.lower_end
+        return True if end is None else (x > end[0] if end[1] else x >= end[0])
 
     def assumptions(self) -> dict[str, bool]:
         """sympy assumptions for a Symbol of this domain."""

@@ -32,7 +32,7 @@ from typing import Any
 from dptheory.core.claims import Claim, Verdict
 from dptheory.core.errors import DPTheoryError, EmptyRegion
 from dptheory.core.findings import edge_roles, map_record
-from dptheory.core.notation import format_rational, parse_value
+from dptheory.core.notation import parse_value
 from dptheory.core.words import plural
 from dptheory.verify.evaluator import closest_at
 from dptheory.verify.margin import float_margin, margin_of
@@ -46,13 +46,10 @@ from dptheory.verify.points import (
     margin_sign,
 )
 from dptheory.verify.sides import side_np, side_np_batch
+from dptheory.verify.space import render_point
 from dptheory.verify.verdicts import ClaimResult
 
 __all__ = ["ClaimResult", "PointOutcome", "Verdict", "check_claim", "decide_map", "evaluate_point", "finite_points"]
-
-
-def _render_point(point: Mapping[str, Any]) -> dict[str, str]:
-    return {k: format_rational(parse_value(v, key="point", name=k)) for k, v in point.items()}
 
 
 def finite_points(claim: Claim) -> list[dict[str, Any]] | None:
@@ -194,7 +191,7 @@ def _check(
     if use_pinned and claim.counterexamples:
         for pt in claim.counterexamples:
             if not in_region(claim, pt):
-                notes.append(f"pinned point {_render_point(pt)} is outside the claim's region; ignored")
+                notes.append(f"pinned point {render_point(pt)} is outside the claim's region; ignored")
                 continue
             rec = _ce_record(claim, pt, dps)
             if rec is not None:
@@ -363,7 +360,7 @@ def _exhaustive(
                 examples_tried=len(valid),
                 closest_margin=closest,
             )
-        notes.append(f"{len(unsettled)} points could not be decided on balls, e.g. {_render_point(unsettled[0])}")
+        notes.append(f"{len(unsettled)} points could not be decided on balls, e.g. {render_point(unsettled[0])}")
     else:
         notes.append(f"not rigorous: {m.why_not}")
     # every point in float64, mpmath at dps digits where float64 is within 1e-6 (not rigorous)
@@ -405,7 +402,7 @@ def empty_region(claim: Claim, what: str, point: Mapping[str, Any] | None) -> Em
             if {s.name for s in c.symbols} <= set(exact):
                 if c.evaluate({s: exact[s.name] for s in c.symbols}).status.value == "violated":
                     failing.append(c.render())
-    shown = ", ".join(f"{k} = {v}" for k, v in _render_point(point or {}).items())
+    shown = ", ".join(f"{k} = {v}" for k, v in render_point(point or {}).items())
     at = f"; at {shown}: {' and '.join(failing)} fails" if failing else ""
     return EmptyRegion(f"{claim.key}: no point of its region satisfies the conditions of the theorems it compares "
                        f"({what}{at}); accepted: a region that meets them (a claim about no point would hold "

@@ -14,11 +14,10 @@ import sympy as sp
 
 from dptheory.core.claims import Claim, Quantity, Relation, TheoremSide
 from dptheory.core.errors import DPTheoryError
-from dptheory.core.notation import parse_value
 from dptheory.verify.margin import EQ_TOL, float_margin, mp_margin
 from dptheory.verify.points import PointOutcome, evaluate_point, side_text
 from dptheory.verify.sides import side_mp, side_np, side_np_batch
-from dptheory.verify.space import SearchSpace, float_fn, point_key, render_exact
+from dptheory.verify.space import SearchSpace, float_fn, point_key, render_exact, render_point
 
 __all__ = ["CLOSEST_DIGITS", "MP_COST", "SCREEN", "Evaluator", "closest_at", "closest_record", "flip_words"]
 
@@ -69,9 +68,8 @@ def closest_record(
     mpmath values ``lhs`` and ``rhs`` to :data:`CLOSEST_DIGITS` digits (:func:`dptheory.verify.points.side_text`;
     ``""`` for a side that was not evaluated) and ``flip``, how far the relation is from flipping in words
     (:func:`flip_words` unless given)."""
-    exact = {k: parse_value(v, key=claim.key, name=k) for k, v in point.items()}
     return {
-        "params": render_exact(exact),
+        "params": render_point(point, key=claim.key),
         "margin": margin,
         "lhs": "" if lhs is None else side_text(claim.lhs, lhs, CLOSEST_DIGITS),
         "rhs": "" if rhs is None else side_text(claim.rhs, rhs, CLOSEST_DIGITS),

@@ -36,6 +36,7 @@ __all__ = [
     "narrowed_range",
     "point_key",
     "render_exact",
+    "render_point",
 ]
 
 
@@ -472,3 +473,9 @@ def point_key(p: Mapping[str, sp.Rational]) -> tuple[Any, ...]:
 def render_exact(exact: Mapping[str, sp.Rational]) -> dict[str, str]:
     """An exact point as decimals or fractions (:func:`dptheory.core.notation.format_rational`)."""
     return {k: format_rational(v) for k, v in exact.items()}
+
+
+def render_point(point: Mapping[str, Any], *, key: str = "point") -> dict[str, str]:
+    """:func:`render_exact` of a point given as any values :func:`~dptheory.core.notation.parse_value` reads (``key``
+    names the claim in its error)."""
+    return render_exact({k: parse_value(v, key=key, name=k) for k, v in point.items()})
