@@ -6,6 +6,8 @@
   the digits it decided at);
 * the bounds the conditions put on single parameters and the "Y divides X" conditions are read once, in
   :mod:`dptheory.verify.space` (the hypothesis strategies import them);
+* a point given as any values is read into exact rationals by :func:`dptheory.core.notation.parse_point` (it was
+  written out as a comprehension in thirteen places);
 
 The expected values are written out by hand here, from the conditions and sides stated in each test.
 """
@@ -135,3 +137,25 @@ def test_one_closest_approach_record() -> None:
     searched = search_counterexample(dataclasses.replace(claim, region=box, notation=with_n), budget=60, seed=0)
     assert searched.closest is not None and searched.closest.params == {"n": "1"}
     assert searched.closest.to_dict() == closest_at(claim, {"n": 1}, dps=30)
+
+
+def test_one_reader_of_a_point() -> None:
+    """parse_point reads every value exactly, keeps the point's order, names the key and the parameter of a bad
+    value, and no module of the package writes the comprehension out again."""
+    import re
+    from fractions import Fraction
+    from pathlib import Path
+
+    from dptheory.core.errors import InvalidParameter
+    from dptheory.core.notation import parse_point
+
+    got = parse_point({"z": "1/3", "a": 0.5, "n": 7, "q": Fraction(2, 7)}, key="toy.claim")
+    assert list(got) == ["z", "a", "n", "q"]
+    assert got == {"z": sp.Rational(1, 3), "a": sp.Rational(1, 2), "n": sp.Integer(7), "q": sp.Rational(2, 7)}
+    with pytest.raises(InvalidParameter, match=r"toy\.claim.*\bq\b|\bq\b.*toy\.claim"):
+        parse_point({"n": 1, "q": "one"}, key="toy.claim")
+    copy = re.compile(r"parse_value\(\w+, key=[^)]*, name=(\w+)\) for \1, \w+ in")
+    root = Path(__file__).resolve().parents[1] / "dptheory"
+    copies = [f"{f.relative_to(root.parent)}:{i}" for f in sorted(root.rglob("*.py"))
+              for i, line in enumerate(f.read_text().splitlines(), 1) if copy.search(line)]
+    assert [c.split(":")[0] for c in copies] == ["dptheory/core/notation.py"], copies

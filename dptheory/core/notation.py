@@ -247,6 +247,13 @@ def parse_value(raw: Any, *, key: str, name: str, citation: str = "") -> sp.Rati
     return sp.Rational(f.numerator, f.denominator)
 
 
+def parse_point(point: Mapping[str, Any], *, key: str) -> dict[str, sp.Rational]:
+    """A point (parameter name -> any value :func:`parse_value` reads) as exact sympy ``Rational`` values, in its
+    order; ``key`` names the claim, theorem or file in the :class:`~dptheory.core.errors.InvalidParameter` a bad value
+    raises (with the parameter's name)."""
+    return {k: parse_value(v, key=key, name=k) for k, v in point.items()}
+
+
 def _parts(x: numbers.Rational) -> tuple[int, int]:
     """Numerator and denominator of an exact rational (a Fraction, an int or a sympy Rational)."""
     return int(x.numerator), int(x.denominator)

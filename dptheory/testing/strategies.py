@@ -30,7 +30,7 @@ from hypothesis import assume
 from hypothesis import strategies as st
 
 from dptheory.core.conditions import Condition, Status
-from dptheory.core.notation import Param, parse_value
+from dptheory.core.notation import Param, parse_point, parse_value
 from dptheory.testing.profiles import use_private_storage
 from dptheory.verify.space import Bound, bounds_by_name, draw_order, multiples_of, narrowed_range
 
@@ -224,7 +224,7 @@ def point_strategy(
     key: str = "strategy",
 ) -> st.SearchStrategy[dict[str, sp.Rational]]:
     """Points (dicts name -> exact Rational) satisfying every condition exactly."""
-    fixed = {k: parse_value(v, key=key, name=k) for k, v in (fixed or {}).items()}
+    fixed = parse_point(fixed or {}, key=key)
     choices = {k: [parse_value(v, key=key, name=k) for v in vs] for k, vs in (choices or {}).items()}
     ranges = dict(ranges or {})
     conds = list(conditions)

@@ -32,7 +32,7 @@ from typing import Any
 from dptheory.core.claims import Claim, Verdict
 from dptheory.core.errors import DPTheoryError, EmptyRegion
 from dptheory.core.findings import edge_roles, map_record
-from dptheory.core.notation import parse_value
+from dptheory.core.notation import parse_point
 from dptheory.core.words import plural
 from dptheory.verify.evaluator import closest_at
 from dptheory.verify.margin import float_margin, margin_of
@@ -69,7 +69,7 @@ def _screen(claim: Claim, points: list[dict[str, Any]]) -> list[float]:
     """float64 margins of a list of points (-inf where float64 cannot tell: mp decides those)."""
     import numpy as np
 
-    exact = [{k: parse_value(v, key=claim.key, name=k) for k, v in pt.items()} for pt in points]
+    exact = [parse_point(pt, key=claim.key) for pt in points]
     arrays = {k: np.array([float(e[k]) for e in exact]) for k in exact[0]}
     sides = []
     for q in claim.sides():
@@ -338,7 +338,7 @@ def _exhaustive(
         for i, pt in enumerate(valid):
             if progress is not None:
                 progress(i + 1, len(valid))
-            exact = {k: parse_value(v, key=claim.key, name=k) for k, v in pt.items()}
+            exact = parse_point(pt, key=claim.key)
             ok, bad, d, prec, _why = margin_sign(
                 m, exact, (64, 256, 1024), catch=(DPTheoryError, ZeroDivisionError, ValueError)
             )
@@ -397,7 +397,7 @@ def empty_region(claim: Claim, what: str, point: Mapping[str, Any] | None) -> Em
     fail at ``point`` (a point of the region's box or set, exact)."""
     failing: list[str] = []
     if point is not None:
-        exact = {k: parse_value(v, key=claim.key, name=k) for k, v in point.items()}
+        exact = parse_point(point, key=claim.key)
         for c in claim_conditions(claim, domain=True):
             if {s.name for s in c.symbols} <= set(exact):
                 if c.evaluate({s: exact[s.name] for s in c.symbols}).status.value == "violated":

@@ -32,7 +32,7 @@ import sympy as sp
 
 from dptheory.core.claims import Claim, NoBallEvaluator, Relation
 from dptheory.core.conditions import Condition
-from dptheory.core.notation import Param, format_rational, parse_value
+from dptheory.core.notation import Param, format_rational, parse_point
 from dptheory.verify.margin import Margin, decide_ball, is_inf, margin_of, mp_margin
 from dptheory.verify.sides import ball_of, certified_enclosure, side_enclosure, side_mp
 
@@ -110,7 +110,7 @@ def _mp_outcome(claim: Claim, exact: Mapping[str, sp.Rational], dps: int) -> Poi
 def in_region(claim: Claim, point: Mapping[str, Any]) -> bool:
     """Whether an exact point lies in the claim's region: every referenced theorem's conditions hold there
     (derived parameters filled in; a limit's own parameter excepted) and every region constraint holds."""
-    exact = {k: parse_value(v, key=claim.key, name=k) for k, v in point.items()}
+    exact = parse_point(point, key=claim.key)
     for q in (r for side in claim.sides() for r in side.theorem_refs()):
         t = q.thm()
         assert t is not None  # theorem_refs() yields theorem references only (an unknown key raises)
@@ -285,7 +285,7 @@ def point_decision(claim: Claim, point: Mapping[str, Any], *, dps: int = 50, rul
     """The one point decision (the rules are in the module docstring): the two sides with mpmath at ``dps``
     digits, then, for ``"margin"``, the margin's sign on balls, for ``"separation"`` (where the relation fails
     at ``dps`` digits) the sides' certified enclosures."""
-    exact = {k: parse_value(v, key=claim.key, name=k) for k, v in point.items()}
+    exact = parse_point(point, key=claim.key)
     out = _mp_outcome(claim, exact, dps)
     digits = min(dps, 20)
     if rule == "mp":

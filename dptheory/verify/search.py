@@ -77,7 +77,7 @@ import sympy as sp
 from dptheory.core.claims import Claim
 from dptheory.core.conditions import Status
 from dptheory.core.errors import DPTheoryError
-from dptheory.core.notation import parse_value
+from dptheory.core.notation import parse_point
 from dptheory.verify.evaluator import SCREEN, Evaluator, closest_record
 from dptheory.verify.points import point_decision, relation_text
 from dptheory.verify.shrink import shrink
@@ -147,7 +147,7 @@ class Counterexample:
 
     def exact(self) -> dict[str, sp.Rational]:
         """The point as exact rationals (what ``params`` renders)."""
-        return {k: parse_value(v, key="counterexample", name=k) for k, v in self.params.items()}
+        return parse_point(self.params, key="counterexample")
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -235,7 +235,7 @@ def certify_point(claim: Claim, point: Mapping[str, Any], *, dps: int = 50) -> C
 
     Usable for pinned counterexamples as well as for points found by the search.
     """
-    exact = {k: parse_value(v, key=claim.key, name=k) for k, v in point.items()}
+    exact = parse_point(point, key=claim.key)
     space = SearchSpace(claim)
     for c in space.conditions:
         r = c.evaluate({s: exact[s.name] for s in c.symbols})

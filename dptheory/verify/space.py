@@ -21,7 +21,7 @@ import sympy as sp
 from dptheory.core.claims import Claim
 from dptheory.core.conditions import Condition, Status
 from dptheory.core.errors import DPTheoryError
-from dptheory.core.notation import Domain, format_rational, parse_value
+from dptheory.core.notation import Domain, format_rational, parse_point, parse_value
 from dptheory.verify.points import region_conditions
 
 __all__ = [
@@ -213,7 +213,7 @@ class SearchSpace:
         self.conditions = conds
         self.info = info
         key = claim.key
-        self.fixed = {k: parse_value(v, key=key, name=k) for k, v in claim.region.fixed.items()}
+        self.fixed = parse_point(claim.region.fixed, key=key)
         self.choices = {k: tuple(parse_value(v, key=key, name=k) for v in vs) for k, vs in claim.region.choices.items()}
         names = list(claim.params)
         missing = [n for n in names if n not in info and n not in self.fixed and n not in self.choices]
@@ -478,4 +478,4 @@ def render_exact(exact: Mapping[str, sp.Rational]) -> dict[str, str]:
 def render_point(point: Mapping[str, Any], *, key: str = "point") -> dict[str, str]:
     """:func:`render_exact` of a point given as any values :func:`~dptheory.core.notation.parse_value` reads (``key``
     names the claim in its error)."""
-    return render_exact({k: parse_value(v, key=key, name=k) for k, v in point.items()})
+    return render_exact(parse_point(point, key=key))

@@ -204,10 +204,10 @@ def _round_point(point: Mapping[str, float], fixed: Mapping[str, float]) -> dict
 def _witness(conditions: Sequence[Condition], point: Mapping[str, float],
              fixed: Mapping[str, float]) -> tuple[dict[str, str] | None, list[str]]:
     """Round and check every condition exactly; return the point if all hold."""
-    from dptheory.core.notation import parse_value
+    from dptheory.core.notation import parse_point
 
     rp = _round_point(point, fixed)
-    exact = {k: parse_value(v, key="shi26.feasibility", name=k) for k, v in rp.items()}
+    exact = parse_point(rp, key="shi26.feasibility")
     failures = []
     for c in conditions:
         r = c.evaluate({s: exact[s.name] for s in c.symbols})

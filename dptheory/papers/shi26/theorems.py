@@ -52,7 +52,7 @@ import sympy as sp
 from dptheory.core import paperfile
 from dptheory.core.conditions import Condition, Status
 from dptheory.core.errors import ConditionViolated, DPTheoryError
-from dptheory.core.notation import format_rational, parse_value
+from dptheory.core.notation import format_rational, parse_point
 from dptheory.core.registry import REGISTRY
 from dptheory.core.theorem import Theorem
 from dptheory.core.units import Direction, Monotone, Unit
@@ -236,7 +236,7 @@ def log_slack(cond: Condition, values: Mapping[sp.Symbol, Any], dps: int = 30) -
 
 def regime_report(conditions: tuple[Condition, ...], point: Mapping[str, Any]) -> list[RegimeRow]:
     """Every condition at ``point`` with both sides, its status (exact) and its log-slack."""
-    exact = {k: parse_value(v, key="shi26.regime", name=k) for k, v in point.items()}
+    exact = parse_point(point, key="shi26.regime")
     rows = []
     for c in conditions:
         syms = c.symbols
@@ -253,7 +253,7 @@ def regime_report(conditions: tuple[Condition, ...], point: Mapping[str, Any]) -
 
 def require(conditions: tuple[Condition, ...], point: Mapping[str, Any], key: str) -> None:
     """Raise :class:`ConditionViolated` naming the first violated condition (values and both sides)."""
-    exact = {k: parse_value(v, key=key, name=k) for k, v in point.items()}
+    exact = parse_point(point, key=key)
     for c in conditions:
         vals = {s: exact[s.name] for s in c.symbols}
         r = c.evaluate(vals)
