@@ -119,6 +119,44 @@ def test_the_float_margin_of_nan_and_factor_claims() -> None:
     assert math.isnan(float_margin(f, -1.0, -1.0))  # both sides <= 0: the float64 screen cannot tell
 
 
+@pytest.mark.parametrize(
+    ("relation", "lhs", "rhs", "factor"),
+    [
+        (Relation.LT, 1.0, 2.0, None),
+        (Relation.GE, 1.0, 2.0, None),
+        (Relation.LE, math.inf, math.inf, None),  # two equal infinities: a tie, margin 0 (it was +inf here)
+        (Relation.LT, math.inf, math.inf, None),  # the same tie fails '<': margin 0 all the same (it was -inf)
+        (Relation.LT, 1.0, math.inf, None),
+        (Relation.GT, 1.0, math.inf, None),
+        (Relation.EQ, 2.0, 2.0, None),
+        (Relation.EQ, 1.0, 2.0, None),
+        (Relation.LT, 1.0, 3.0, 2.0),
+        (Relation.LT, 1.0, 1.5, 2.0),
+    ],
+)
+def test_the_mp_decision_and_the_float_screen_share_the_margin_rule(
+    relation: Relation, lhs: float, rhs: float, factor: float | None
+) -> None:
+    """The mpmath decision at 50 digits (equality tolerance 10^-42 = EQ_TOL) gives the float64 screen's margin,
+    through the one rule (:func:`dptheory.verify.margin.mp_margin`); its decision agrees with the margin's sign
+    except at a tie, which the decision settles."""
+    import dataclasses
+
+    from dptheory.core.claims import constant
+    from dptheory.verify.margin import mp_margin
+    from dptheory.verify.points import evaluate_point
+
+    claim = dataclasses.replace(_claim(relation, factor), lhs=constant("lhs", lhs), rhs=constant("rhs", rhs))
+    out = evaluate_point(claim, {}, dps=50)
+    expected = float_margin(claim, lhs, rhs)
+    assert out.margin == pytest.approx(expected, rel=1e-15, abs=0), (out, expected)  # float64 rounding
+    assert mp_margin(claim, out.lhs, out.rhs, tol=EQ_TOL) == pytest.approx(expected, rel=1e-15, abs=0)
+    if expected != 0:
+        assert out.holds is (expected > 0)
+    else:  # a tie of two infinities: the decision is the relation's at a tie
+        assert out.holds is (relation in (Relation.LE, Relation.GE, Relation.EQ))
+
+
 # ============================================================================ a side is one of five variants
 
 

@@ -23,7 +23,9 @@ subtracted.
 
 Where the old rules disagreed (none of them is reached by a registered claim; the verdicts are kept):
 the float64 screen of finite regions used an equality tolerance of 1e-12 and gave ``-inf`` to a factor
-claim whose sides are both <= 0, the search's screen 1e-42 and NaN; both now use :func:`float_margin`.
+claim whose sides are both <= 0, the search's screen 1e-42 and NaN; both now use :func:`float_margin`. The
+mpmath decision at a point (:func:`dptheory.verify.points.evaluate_point`) wrote its own copy of the rule, which gave
+two equal infinities ``+inf`` or ``-inf`` by its decision instead of the tie's 0; it now takes :func:`mp_margin`'s.
 """
 
 from __future__ import annotations
@@ -84,7 +86,11 @@ def float_margin(claim: Claim, lhs: float, rhs: float) -> float:
     return d if claim.relation in (Relation.LT, Relation.LE) else -d
 
 
-def mp_margin(claim: Claim, lhs: mpmath.mpf, rhs: mpmath.mpf) -> float:
+def mp_margin(claim: Claim, lhs: mpmath.mpf, rhs: mpmath.mpf, *, tol: Any = 0) -> float:
+    """The margin (the module docstring's rule) of mpmath values of the two sides, computed at the current mpmath
+    precision. ``tol`` is an equality's relative tolerance: ``10^-(dps - 8)`` where the sides were computed at
+    ``dps`` digits and the margin goes with that decision (:func:`dptheory.verify.points.evaluate_point`), 0 (the
+    default) for a margin reported next to a decision made elsewhere (a closest approach)."""
     if claim.factor is not None:
         if lhs <= 0 or rhs <= 0:
             return -math.inf
@@ -98,7 +104,7 @@ def mp_margin(claim: Claim, lhs: mpmath.mpf, rhs: mpmath.mpf) -> float:
     scale = max(abs(lhs), abs(rhs))
     d = float((rhs - lhs) / scale) if scale else 0.0
     if claim.relation is Relation.EQ:
-        return -abs(d)
+        return float(tol) - abs(d)
     return d if claim.relation in (Relation.LT, Relation.LE) else -d
 
 

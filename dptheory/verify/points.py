@@ -22,7 +22,6 @@ them so that none imports another.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -73,38 +72,33 @@ def evaluate_point(claim: Claim, point: Mapping[str, Any], *, dps: int = 50) -> 
 
 
 def _mp_outcome(claim: Claim, exact: Mapping[str, sp.Rational], dps: int) -> PointOutcome:
-    """Both sides with mpmath at ``dps`` digits and the relation there (ties at working precision: None)."""
+    """Both sides with mpmath at ``dps`` digits, their margin (:func:`~dptheory.verify.margin.mp_margin`, an
+    equality's tolerance ``10^-(dps - 8)``) and the relation there: ``None`` where the two sides tie at working
+    precision (a tie of two equal infinities is decided: it holds for ``<=``, ``>=``, ``==``)."""
     lhs = side_mp(claim.lhs, exact, dps)
     rhs = side_mp(claim.rhs, exact, dps)
     tol = mpmath.mpf(10) ** (-(dps - 8))
     with mpmath.workdps(dps):
+        m = mp_margin(claim, lhs, rhs, tol=tol)
         if claim.factor is not None:
             if lhs <= 0 or rhs <= 0 or mpmath.isinf(lhs) or mpmath.isinf(rhs):
-                return PointOutcome(False, lhs, rhs, -math.inf)
-            ratio = lhs / rhs
-            f = mpmath.mpf(claim.factor)
-            m = float(min(mpmath.log(f) - mpmath.log(ratio), mpmath.log(ratio) + mpmath.log(f)))
-            holds = None if abs(m) < float(tol) else m > 0
-            return PointOutcome(holds, lhs, rhs, m)
+                return PointOutcome(False, lhs, rhs, m)
+            return PointOutcome(None if abs(m) < float(tol) else m > 0, lhs, rhs, m)
         if mpmath.isinf(lhs) or mpmath.isinf(rhs):
             if mpmath.isinf(lhs) and mpmath.isinf(rhs) and (lhs > 0) == (rhs > 0):
                 holds_inf: bool | None = claim.relation in (Relation.LE, Relation.GE, Relation.EQ)
             else:
                 holds_inf = claim.relation.holds(lhs, rhs)
-            return PointOutcome(holds_inf, lhs, rhs, math.inf if holds_inf else -math.inf)
+            return PointOutcome(holds_inf, lhs, rhs, m)
         scale = max(abs(lhs), abs(rhs))
         diff = rhs - lhs
-        rel = float(diff / scale) if scale else 0.0
         if claim.relation is Relation.EQ:
-            holds_eq = abs(diff) <= tol * max(scale, mpmath.mpf(1e-300))
-            return PointOutcome(holds_eq, lhs, rhs, float(tol) - abs(rel))
+            return PointOutcome(abs(diff) <= tol * max(scale, mpmath.mpf(1e-300)), lhs, rhs, m)
         if abs(diff) <= tol * scale:
             # a tie at working precision: strict relations fail on an exact tie, but we cannot
             # tell a tie from a tiny difference here
-            return PointOutcome(None, lhs, rhs, rel if claim.relation in (Relation.LT, Relation.LE) else -rel)
-        holds = claim.relation.holds(lhs, rhs)
-        m = rel if claim.relation in (Relation.LT, Relation.LE) else -rel
-        return PointOutcome(holds, lhs, rhs, m)
+            return PointOutcome(None, lhs, rhs, m)
+        return PointOutcome(claim.relation.holds(lhs, rhs), lhs, rhs, m)
 
 
 def in_region(claim: Claim, point: Mapping[str, Any]) -> bool:
