@@ -223,3 +223,23 @@ def test_the_search_stays_in_the_box_a_claim_states() -> None:
     drawn = [p for p in (space.decode(rng.normal(0, 3, space.dim)) for _ in range(300)) if p is not None]
     assert len(drawn) > 30
     assert max(p["n"] for p in drawn) <= 100
+
+
+def test_the_method_says_how_far_the_draws_left_a_sampling_range() -> None:
+    # yeshokri22.C5a's K >= 1/(lambda eta) + n/b reaches 10^3 + 10^4 where K's sampling range ends at 10^4: K's range
+    # moves to meet it and the method text names the largest K drawn (before, it printed the sampling range only);
+    # yeshokri22.C6_holds' own box on n is never left, and its text says nothing of the kind
+    import numpy as np
+
+    for key, name, moved in (("yeshokri22.C5a", "K", True), ("yeshokri22.C6_holds", "n", False)):
+        space = SearchSpace(REGISTRY.get(key))
+        c = next(x for x in space.coords if x.name == name)
+        rng = np.random.default_rng(0)
+        drawn = [p for p in (space.decode(rng.normal(0, 3, space.dim)) for _ in range(3000)) if p is not None]
+        top = max(p[name] for p in drawn)
+        text = space.describe()
+        if moved:
+            assert top > c.hi, top
+            assert f"{name} in [{c.lo:g}, {c.hi:g}] (log) (drawn up to {float(top):g} to meet the" in text, text
+        else:
+            assert top <= c.hi and "drawn" not in text, text

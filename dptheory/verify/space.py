@@ -263,6 +263,9 @@ class SearchSpace:
                 self.snapped.append(f"{n} at integer values only ({who}: fractional orders cost ~1 s each in float64)")
             self.coords.append(Coord(n, kind, lo, hi, log, domain=p.domain, box=n in ranges))
         self.dim = len(self.coords)
+        #: parameter -> the smallest and largest value drawn, where a draw left the parameter's sampling range
+        #: (moved to meet a condition's bound beyond it, :func:`narrowed_range`): what :meth:`describe` prints
+        self.beyond: dict[str, tuple[float, float]] = {}
         # float64 condition checks (exact checks come later)
         self._cond_fns: list[tuple[Callable[..., Any], tuple[str, ...]]] = []
         for c in conds:
@@ -367,6 +370,10 @@ class SearchSpace:
             r = sp.Rational(repr(x))
             exact[n] = r
             vals[n] = x
+        for c in self.coords:
+            if c.kind != "choice" and not c.lo <= vals[c.name] <= c.hi:
+                a, b = self.beyond.get(c.name, (vals[c.name], vals[c.name]))
+                self.beyond[c.name] = (min(a, vals[c.name]), max(b, vals[c.name]))
         return exact
 
     def encode(self, exact: Mapping[str, sp.Rational]) -> np.ndarray:
@@ -411,7 +418,17 @@ class SearchSpace:
                 return False
         return True
 
+    def _moved(self, n: str, c: Coord) -> str:
+        """How far the draws of ``n`` left its sampling range (``""`` where none did)."""
+        if n not in self.beyond:
+            return ""
+        lo, hi = self.beyond[n]
+        ends = ([f"down to {lo:g}"] if lo < c.lo else []) + ([f"up to {hi:g}"] if hi > c.hi else [])
+        return f" (drawn {' and '.join(ends)} to meet the conditions)"
+
     def describe(self) -> str:
+        """The search space in words: each parameter's sampling range (and how far the draws left it to meet a
+        condition's bound beyond it), the fixed values, the parameters snapped to integers."""
         parts = []
         for n in self.order:
             if n in self.fixed:
@@ -420,7 +437,7 @@ class SearchSpace:
             if c.kind == "choice":
                 parts.append(f"{n} in {len(c.choices)} choices")
             else:
-                parts.append(f"{n} in [{c.lo:g}, {c.hi:g}]{' (log)' if c.log else ''}")
+                parts.append(f"{n} in [{c.lo:g}, {c.hi:g}]{' (log)' if c.log else ''}{self._moved(n, c)}")
         fixed = ", ".join(f"{k}={format_rational(v)}" for k, v in self.fixed.items())
         snapped = ("; " + "; ".join(self.snapped)) if self.snapped else ""
         return (
